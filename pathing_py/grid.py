@@ -1,0 +1,327 @@
+"""The obstacle table every search and unit works on (SPEC G1–G3).
+
+Quick start::
+
+    >>> from pathing_py import Grid
+    >>> grid = Grid.from_ascii('''
+    ... ....
+    ... .##.
+    ... ....
+    ... ''')
+    >>> grid.width, grid.height
+    (4, 3)
+    >>> grid.is_passable((1, 1))
+    False
+    >>> grid.same_island((0, 0), (3, 2))
+    True
+    >>> grid.set_blocked([(0, 1), (3, 1)])
+    >>> grid.same_island((0, 0), (3, 2))
+    False
+
+Coordinates are ``(x, y)`` tuples: x is the column, y the row, as in Godot's
+``Vector2`` and Moving AI files. Arrays are indexed ``[y, x]``.
+
+The grid owns a copy of its arrays: edits go through :meth:`Grid.set_blocked`
+so that :attr:`Grid.version`, the islands and the search tables follow them.
+"""
+
+import hashlib
+from pathlib import Path
+from typing import Iterable, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from .islands import label_islands, relabel_region
+
+__all__ = ["Grid", "MapFormatError", "Cell"]
+
+Cell = Tuple[int, int]
+
+#: Moving AI terrain characters that can be walked on (``S`` is swamp).
+MOVINGAI_PASSABLE = frozenset(".GS")
+MOVINGAI_BLOCKED = frozenset("@OTW")
+
+
+class MapFormatError(ValueError):
+    """A map file or text could not be read; the message names where."""
+
+
+class Grid:
+    """A rectangle of passable / blocked cells with optional terrain costs.
+
+    Parameters
+    ----------
+    passable : array of bool, shape (height, width)
+        ``passable[y, x]`` is True where units may stand.
+    cost : array of float, same shape, optional
+        Cost factor (>= 1) of entering each cell: a straight step into it costs
+        ``cost``, a diagonal one ``sqrt(2) * cost``. None means 1 everywhere.
+    origin : (x, y)
+        The Godot TileMap cell of grid cell (0, 0); TileMaps may use negative
+        cells, the grid always starts at 0.
+    """
+
+    def __init__(self, passable, cost=None, *, origin: Cell = (0, 0)):
+        passable = np.asarray(passable)
+        if passable.ndim != 2 or passable.size == 0:
+            raise ValueError(f"passable must be a non-empty 2-D array, got shape {passable.shape}")
+        if passable.dtype != bool:
+            raise TypeError(f"passable must be a bool array, got dtype {passable.dtype}")
+        self._passable = passable.copy()
+        self._cost = None
+        if cost is not None:
+            cost = np.asarray(cost, dtype=np.float64)
+            if cost.shape != passable.shape:
+                raise ValueError(f"cost has shape {cost.shape}, passable has {passable.shape}")
+            if not np.all(np.isfinite(cost)) or cost.min() < 1.0:
+                raise ValueError("cost must be finite and >= 1 everywhere")
+            self._cost = cost.copy()
+            self._cost.setflags(write=False)
+        self.origin = (int(origin[0]), int(origin[1]))
+        self.version = 0
+        self._labels: Optional[np.ndarray] = None
+        self._next_label = 1
+        self._search_cache: dict = {}
+
+    # -- construction -------------------------------------------------------------
+
+    @classmethod
+    def from_ascii(cls, text: str) -> "Grid":
+        """Build a grid from lines of text: ``.`` free, ``#`` or ``@`` blocked.
+
+        Blank lines at the start and end are ignored; all rows must be as wide.
+        """
+        rows = text.strip("\n").split("\n")
+        return cls(_parse_rows(rows, {".": True, "#": False, "@": False}, "<ascii>", 1))
+
+    @classmethod
+    def from_movingai(cls, path: Union[str, Path]) -> "Grid":
+        """Read a Moving AI ``.map`` file (``type octile``; header, then rows)."""
+        path = Path(path)
+        try:
+            lines = path.read_text(encoding="ascii").splitlines()
+        except (OSError, UnicodeDecodeError) as error:
+            raise MapFormatError(f"{path}: cannot read map: {error}") from None
+        header = {}
+        for number, line in enumerate(lines[:4], start=1):
+            parts = line.split()
+            if number == 4:
+                if parts != ["map"]:
+                    raise MapFormatError(f"{path}:4: expected 'map', got {line!r}")
+            elif len(parts) != 2:
+                raise MapFormatError(f"{path}:{number}: expected 'key value', got {line!r}")
+            else:
+                header[parts[0]] = parts[1]
+        if len(lines) < 4:
+            raise MapFormatError(f"{path}: header is incomplete ({len(lines)} lines)")
+        if header.get("type") != "octile":
+            raise MapFormatError(f"{path}:1: unsupported map type {header.get('type')!r}")
+        try:
+            height, width = int(header["height"]), int(header["width"])
+        except (KeyError, ValueError):
+            raise MapFormatError(f"{path}: header needs integer 'height' and 'width'") from None
+        rows = lines[4 : 4 + height]
+        if len(rows) != height:
+            raise MapFormatError(f"{path}: expected {height} rows, found {len(rows)}")
+        symbols = {c: True for c in MOVINGAI_PASSABLE}
+        symbols.update({c: False for c in MOVINGAI_BLOCKED})
+        passable = _parse_rows(rows, symbols, str(path), 5)
+        if passable.shape[1] != width:
+            raise MapFormatError(f"{path}:5: rows are {passable.shape[1]} wide, header says {width}")
+        return cls(passable)
+
+    @classmethod
+    def from_tscn(cls, path, tilemap: Optional[str] = None, blocking: Optional[Iterable] = None, *, empty_passable: bool = True) -> "Grid":
+        """Read a Godot 3 scene's TileMap; see :func:`pathing_py.tilemap.read_tilemap`."""
+        from .tilemap import read_tilemap
+
+        cells = read_tilemap(path, tilemap=tilemap, blocking=blocking)
+        return cls(cells.passable(empty_passable=empty_passable), origin=cells.origin)
+
+    # -- reading ------------------------------------------------------------------
+
+    @property
+    def width(self) -> int:
+        return self._passable.shape[1]
+
+    @property
+    def height(self) -> int:
+        return self._passable.shape[0]
+
+    @property
+    def passable(self) -> np.ndarray:
+        """Read-only view of the passable array; edit with :meth:`set_blocked`."""
+        view = self._passable.view()
+        view.setflags(write=False)
+        return view
+
+    @property
+    def cost(self) -> Optional[np.ndarray]:
+        return self._cost
+
+    def in_bounds(self, cell: Cell) -> bool:
+        x, y = cell
+        return 0 <= x < self._passable.shape[1] and 0 <= y < self._passable.shape[0]
+
+    def is_passable(self, cell: Cell) -> bool:
+        """False for blocked cells and for cells outside the grid."""
+        return self.in_bounds(cell) and bool(self._passable[cell[1], cell[0]])
+
+    def content_hash(self) -> str:
+        """SHA-1 of shape, passable cells and costs: the identity of the map's content (G2)."""
+        digest = hashlib.sha1(np.array(self._passable.shape, dtype=np.int64).tobytes())
+        digest.update(np.packbits(self._passable).tobytes())
+        if self._cost is not None:
+            digest.update(self._cost.tobytes())
+        return digest.hexdigest()
+
+    # -- islands (G3) -------------------------------------------------------------
+
+    @property
+    def islands(self) -> np.ndarray:
+        """``labels[y, x]``: 0 on blocked cells, the island number elsewhere."""
+        if self._labels is None:
+            self._labels, count = label_islands(self._passable)
+            self._next_label = count + 1
+        view = self._labels.view()
+        view.setflags(write=False)
+        return view
+
+    def island_of(self, cell: Cell) -> int:
+        """The island number of ``cell``; 0 if it is blocked. Raises for cells off the grid."""
+        if not self.in_bounds(cell):
+            raise ValueError(f"cell {tuple(cell)} is outside the {self.width}x{self.height} grid")
+        return int(self.islands[cell[1], cell[0]])
+
+    def same_island(self, a: Cell, b: Cell) -> bool:
+        """True when both cells are passable and connected; False otherwise, off-grid included."""
+        if not (self.is_passable(a) and self.is_passable(b)):
+            return False
+        labels = self.islands
+        return labels[a[1], a[0]] == labels[b[1], b[0]]
+
+    # -- editing ------------------------------------------------------------------
+
+    def set_blocked(self, cells: Iterable[Cell], blocked: bool = True) -> None:
+        """Block (or free) cells; islands and search tables follow.
+
+        Raises ValueError, changing nothing, if a cell is outside the grid.
+        """
+        xs, ys = _cell_arrays(cells)
+        if len(xs) == 0:
+            return
+        outside = (xs < 0) | (xs >= self.width) | (ys < 0) | (ys >= self.height)
+        if outside.any():
+            i = int(np.argmax(outside))
+            raise ValueError(f"cell ({xs[i]}, {ys[i]}) is outside the {self.width}x{self.height} grid")
+        changed = self._passable[ys, xs] == blocked
+        if not changed.any():
+            return
+        xs, ys = xs[changed], ys[changed]
+        self._passable[ys, xs] = not blocked
+        self.version += 1
+        for cache in self._search_cache.values():
+            cache.cells_changed(xs, ys)
+        if self._labels is not None:
+            if blocked:
+                self._split_islands(xs, ys)
+            else:
+                self._merge_islands(xs, ys)
+
+    def _merge_islands(self, xs: np.ndarray, ys: np.ndarray) -> None:
+        """Freed cells join their neighbours' islands, which may merge into one."""
+        labels = self._labels
+        new = np.zeros_like(self._passable)
+        new[ys, xs] = True
+        pieces, count = label_islands(_grow(new, self._passable))
+        for piece in range(1, count + 1):
+            inside = pieces == piece
+            touched = np.unique(labels[inside])
+            touched = touched[touched > 0]
+            if len(touched) == 0:
+                target = self._next_label
+                self._next_label += 1
+            else:
+                target = int(touched.min())
+                if len(touched) > 1:
+                    labels[np.isin(labels, touched[1:])] = target
+            labels[inside & new] = target
+
+    def _split_islands(self, xs: np.ndarray, ys: np.ndarray) -> None:
+        """Blocked cells may cut their islands in pieces: relabel those islands only."""
+        labels = self._labels
+        touched = np.unique(labels[ys, xs])
+        labels[ys, xs] = 0
+        for island in touched.tolist():
+            if len(xs) == 1 and not _may_split(self._passable, xs[0], ys[0]):
+                continue
+            self._next_label = relabel_region(labels, self._passable, island, self._next_label)
+
+    def __repr__(self) -> str:
+        return f"Grid({self.width}x{self.height}, origin={self.origin}, version={self.version})"
+
+
+def _parse_rows(rows: Sequence[str], symbols: dict, source: str, first_line: int) -> np.ndarray:
+    if not rows:
+        raise MapFormatError(f"{source}: the map has no rows")
+    width = len(rows[0].rstrip("\r"))
+    passable = np.zeros((len(rows), width), dtype=bool)
+    for y, row in enumerate(rows):
+        row = row.rstrip("\r")
+        line = first_line + y
+        if len(row) != width:
+            raise MapFormatError(f"{source}:{line}: row is {len(row)} wide, expected {width}")
+        unknown = set(row) - symbols.keys()
+        if unknown:
+            raise MapFormatError(f"{source}:{line}: unknown map characters {''.join(sorted(unknown))!r}")
+        passable[y] = [symbols[c] for c in row]
+    return passable
+
+
+def _cell_arrays(cells: Iterable[Cell]) -> Tuple[np.ndarray, np.ndarray]:
+    array = np.asarray(list(cells) if not isinstance(cells, np.ndarray) else cells, dtype=np.int64)
+    if array.size == 0:
+        return array.reshape(0), array.reshape(0)
+    if array.ndim != 2 or array.shape[1] != 2:
+        raise ValueError("cells must be a sequence of (x, y) pairs")
+    return array[:, 0], array[:, 1]
+
+
+def _grow(mask: np.ndarray, passable: np.ndarray) -> np.ndarray:
+    """``mask`` plus its passable 4-neighbours."""
+    grown = mask.copy()
+    grown[1:] |= mask[:-1]
+    grown[:-1] |= mask[1:]
+    grown[:, 1:] |= mask[:, :-1]
+    grown[:, :-1] |= mask[:, 1:]
+    return grown & (passable | mask)
+
+
+# The eight neighbours of a cell in order around it, as (dx, dy).
+_RING = ((-1, -1), (0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0))
+
+
+def _may_split(passable: np.ndarray, x: int, y: int) -> bool:
+    """Whether blocking (x, y) can disconnect its island.
+
+    If the passable orthogonal neighbours stay connected through the ring of
+    eight cells around it, no path is cut and the labels stay right.
+    """
+    height, width = passable.shape
+    ring = [0 <= x + dx < width and 0 <= y + dy < height and bool(passable[y + dy, x + dx]) for dx, dy in _RING]
+    # Walk the ring: orthogonal neighbours in one contiguous passable arc are connected
+    # (within the arc, neighbours are orthogonally adjacent).
+    arcs_with_orthogonal = 0
+    for start in range(8):
+        if ring[start] and not ring[start - 1]:
+            end = start
+            has_orthogonal = False
+            while ring[end % 8]:
+                has_orthogonal |= end % 2 == 1
+                end += 1
+                if end - start == 8:
+                    break
+            arcs_with_orthogonal += has_orthogonal
+    if all(ring):
+        return False
+    return arcs_with_orthogonal > 1

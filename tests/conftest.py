@@ -1,0 +1,43 @@
+import json
+from pathlib import Path
+
+import pytest
+
+import os
+
+from godot_headless import Godot, GodotRunError, find_godot, godot_required
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCHMARKS = Path(os.environ.get("PATHING_PY_MOVINGAI", ROOT.parent / "shared" / "benchmarks" / "movingai"))
+
+
+@pytest.fixture(scope="session")
+def godot(tmp_path_factory) -> Godot:
+    """The headless engine; skips without it unless PATHING_PY_REQUIRE_GODOT=1 makes that a failure."""
+    binary = find_godot()
+    if binary is None:
+        message = "godot3-server is not installed (apt-get install -y godot3-server)"
+        if godot_required():
+            pytest.fail(message)
+        pytest.skip(message)
+    return Godot(binary, tmp_path_factory.mktemp("godot-home"))
+
+
+@pytest.fixture(scope="session")
+def godot_api(godot, tmp_path_factory) -> dict:
+    """The engine's full API as written by --gdnative-generate-json-api, keyed by class name."""
+    path = tmp_path_factory.mktemp("godot-api") / "api.json"
+    try:
+        godot.run(["--no-window", "--gdnative-generate-json-api", str(path)], timeout=120)
+    except GodotRunError:
+        pass  # the engine aborts after writing the file; the file is what counts
+    if not path.exists():
+        pytest.fail("godot3-server did not write api.json")
+    return {entry["name"]: entry for entry in json.loads(path.read_text())}
+
+
+@pytest.fixture(scope="session")
+def movingai_dir() -> Path:
+    if not BENCHMARKS.is_dir():
+        pytest.fail(f"Moving AI benchmark maps not found at {BENCHMARKS}")
+    return BENCHMARKS

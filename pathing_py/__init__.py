@@ -13,5 +13,6 @@ Quick start::
 """
 
 from .grid import Cell, Grid, MapFormatError
+from .search import PathResult, PathStatus, find_path, octile_distance
 
-__all__ = ["Cell", "Grid", "MapFormatError"]
+__all__ = ["Cell", "Grid", "MapFormatError", "PathResult", "PathStatus", "find_path", "octile_distance"]

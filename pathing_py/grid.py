@@ -91,7 +91,8 @@ class Grid:
 
         Blank lines at the start and end are ignored; all rows must be as wide.
         """
-        rows = text.strip("\n").split("\n")
+        text = text.strip("\n")
+        rows = text.split("\n") if text else []
         return cls(_parse_rows(rows, {".": True, "#": False, "@": False}, "<ascii>", 1))
 
     @classmethod
@@ -265,6 +266,8 @@ def _parse_rows(rows: Sequence[str], symbols: dict, source: str, first_line: int
     if not rows:
         raise MapFormatError(f"{source}: the map has no rows")
     width = len(rows[0].rstrip("\r"))
+    if width == 0:
+        raise MapFormatError(f"{source}:{first_line}: the first row is empty")
     passable = np.zeros((len(rows), width), dtype=bool)
     for y, row in enumerate(rows):
         row = row.rstrip("\r")

@@ -1,0 +1,392 @@
+"""Exact path search on a :class:`~pathing_py.Grid` (SPEC A1–A3).
+
+Quick start::
+
+    >>> from pathing_py import Grid, find_path, PathStatus
+    >>> grid = Grid.from_ascii('''
+    ... .....
+    ... .###.
+    ... .....
+    ... ''')
+    >>> result = find_path(grid, (0, 1), (4, 1))
+    >>> result.status is PathStatus.FOUND, round(result.cost, 3)
+    (True, 4.828)
+    >>> result.cells[0], result.cells[-1]
+    ((0, 1), (4, 1))
+    >>> find_path(grid, (0, 0), (2, 1)).status
+    <PathStatus.GOAL_BLOCKED: 'goal_blocked'>
+
+Movement: 8 neighbours; a straight step costs 1, a diagonal sqrt(2); a
+diagonal step needs both orthogonal cells free (no corner cutting); with a
+cost array, a step into a cell is multiplied by that cell's cost. Paths are
+optimal under this rule (the rule of the Moving AI benchmarks).
+
+Uniform-cost grids are searched with Jump Point Search over precomputed jump
+distances (JPS+, see :mod:`pathing_py.jump_tables`); weighted grids and
+searches bounded to a rectangle use A* over the same padded flat layout.
+Both keep their per-cell markers between queries and reset them by bumping a
+generation counter, so a query costs nothing for the cells it does not touch.
+"""
+
+import enum
+import math
+from heapq import heappop, heappush
+from typing import List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .grid import Cell, Grid
+from .jump_tables import DIRECTIONS, JumpTables, pad
+
+__all__ = ["PathStatus", "PathResult", "find_path", "octile_distance"]
+
+SQRT2 = math.sqrt(2.0)
+
+
+class PathStatus(enum.Enum):
+    FOUND = "found"
+    START_BLOCKED = "start_blocked"
+    GOAL_BLOCKED = "goal_blocked"
+    UNREACHABLE = "unreachable"
+    OUT_OF_BOUNDS = "out_of_bounds"
+    LIMIT_REACHED = "limit_reached"
+
+
+class PathResult:
+    """The answer to one query; truthy only when a path was found.
+
+    ``cells`` runs from start to goal inclusive (empty unless FOUND), ``cost``
+    is its length (``inf`` unless FOUND), ``expanded`` the nodes the search
+    expanded (jump points for JPS).
+    """
+
+    __slots__ = ("status", "cells", "cost", "expanded")
+
+    def __init__(self, status: PathStatus, cells: Sequence[Cell] = (), cost: float = math.inf, expanded: int = 0):
+        self.status = status
+        self.cells: List[Cell] = list(cells)
+        self.cost = cost
+        self.expanded = expanded
+
+    def __bool__(self) -> bool:
+        return self.status is PathStatus.FOUND
+
+    def __repr__(self) -> str:
+        return f"PathResult({self.status.name}, {len(self.cells)} cells, cost={self.cost:.3f}, expanded={self.expanded})"
+
+
+def octile_distance(a: Cell, b: Cell) -> float:
+    """The length of the shortest king-move path between two cells on an empty grid."""
+    dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
+    return max(dx, dy) + (SQRT2 - 1.0) * min(dx, dy)
+
+
+def find_path(
+    grid: Grid,
+    start: Cell,
+    goal: Cell,
+    *,
+    max_nodes: Optional[int] = None,
+    bounds: Optional[Tuple[int, int, int, int]] = None,
+) -> PathResult:
+    """Find a shortest path from ``start`` to ``goal``.
+
+    Parameters
+    ----------
+    grid : Grid
+    start, goal : (x, y)
+        Grid cells (integers).
+    max_nodes : int, optional
+        Give up with ``LIMIT_REACHED`` after expanding this many nodes.
+    bounds : (x, y, width, height), optional
+        Search only inside this rectangle (as Godot's ``Rect2``: position and
+        size); endpoints outside it are ``OUT_OF_BOUNDS``.
+
+    Returns
+    -------
+    PathResult
+        ``status`` says why there is no path when there is none. Endpoints on
+        different islands are answered ``UNREACHABLE`` without a search.
+    """
+    start = _as_cell(start, "start")
+    goal = _as_cell(goal, "goal")
+    if max_nodes is not None and (not isinstance(max_nodes, int) or max_nodes < 1):
+        raise ValueError(f"max_nodes must be a positive int, got {max_nodes!r}")
+    region = _region(grid, bounds)
+    x0, y0, x1, y1 = region
+    for cell in (start, goal):
+        if not (x0 <= cell[0] < x1 and y0 <= cell[1] < y1):
+            return PathResult(PathStatus.OUT_OF_BOUNDS)
+    if not grid.is_passable(start):
+        return PathResult(PathStatus.START_BLOCKED)
+    if not grid.is_passable(goal):
+        return PathResult(PathStatus.GOAL_BLOCKED)
+    if not grid.same_island(start, goal):
+        return PathResult(PathStatus.UNREACHABLE)
+    if start == goal:
+        return PathResult(PathStatus.FOUND, [start], 0.0)
+    whole_grid = region == (0, 0, grid.width, grid.height)
+    if whole_grid and grid.cost is None:
+        searcher = _cached(grid, "jps", lambda: _JumpPointSearch(grid))
+    elif whole_grid:
+        searcher = _cached(grid, "astar", lambda: _AStar(grid.passable, grid.cost))
+    else:
+        sub_cost = None if grid.cost is None else grid.cost[y0:y1, x0:x1]
+        searcher = _AStar(grid.passable[y0:y1, x0:x1], sub_cost)
+    result = searcher.search((start[0] - x0, start[1] - y0), (goal[0] - x0, goal[1] - y0), max_nodes)
+    if x0 or y0:
+        result.cells = [(x + x0, y + y0) for x, y in result.cells]
+    return result
+
+
+def _as_cell(cell, name: str) -> Cell:
+    try:
+        x, y = cell
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be an (x, y) pair, got {cell!r}") from None
+    if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in (x, y)):
+        raise TypeError(f"{name} must be a pair of ints, got {cell!r}")
+    return int(x), int(y)
+
+
+def _region(grid: Grid, bounds) -> Tuple[int, int, int, int]:
+    if bounds is None:
+        return 0, 0, grid.width, grid.height
+    try:
+        x, y, width, height = (int(v) for v in bounds)
+    except (TypeError, ValueError):
+        raise TypeError(f"bounds must be (x, y, width, height), got {bounds!r}") from None
+    if width <= 0 or height <= 0:
+        raise ValueError(f"bounds must have a positive size, got {bounds!r}")
+    return max(x, 0), max(y, 0), min(x + width, grid.width), min(y + height, grid.height)
+
+
+def _cached(grid: Grid, key: str, build):
+    """Per-grid search state that follows the grid's edits (see Grid.set_blocked)."""
+    searcher = grid._search_cache.get(key)
+    if searcher is None:
+        searcher = grid._search_cache[key] = build()
+    searcher.prepare(grid)
+    return searcher
+
+
+class _Markers:
+    """Per-cell search state in flat lists, reset between queries by a generation counter."""
+
+    def __init__(self, size: int):
+        self.generation = 0
+        self.seen = [0] * size
+        self.closed = [0] * size
+        self.g = [0.0] * size
+        self.parent = [0] * size
+
+
+class _AStar:
+    """A* over a padded flat grid; for weighted grids and bounded searches."""
+
+    def __init__(self, passable: np.ndarray, cost: Optional[np.ndarray]):
+        self.height, self.width = passable.shape
+        self._load(passable, cost)
+        self.markers = _Markers(len(self.passable))
+
+    def _load(self, passable: np.ndarray, cost: Optional[np.ndarray]) -> None:
+        padded = pad(passable)
+        stride = padded.shape[1]
+        self.stride = stride
+        self.passable = padded.ravel().tolist()
+        if cost is None:
+            self.cost = None
+        else:
+            padded_cost = np.ones(padded.shape)
+            padded_cost[1:-1, 1:-1] = cost
+            self.cost = padded_cost.ravel().tolist()
+        moves = []
+        for dx, dy in DIRECTIONS:
+            sides = (dx, dy * stride) if dx and dy else (0, 0)
+            moves.append((dx + dy * stride, SQRT2 if dx and dy else 1.0, sides[0], sides[1]))
+        self.moves = moves
+        self.stale = False
+
+    def prepare(self, grid: Grid) -> None:
+        if self.stale:
+            self._load(grid.passable, grid.cost)
+
+    def cells_changed(self, xs, ys) -> None:
+        self.stale = True
+
+    def search(self, start: Cell, goal: Cell, max_nodes: Optional[int]) -> PathResult:
+        stride = self.stride
+        passable, cost, moves = self.passable, self.cost, self.moves
+        markers = self.markers
+        markers.generation += 1
+        generation = markers.generation
+        seen, closed, g, parent = markers.seen, markers.closed, markers.g, markers.parent
+        source = (start[1] + 1) * stride + start[0] + 1
+        target = (goal[1] + 1) * stride + goal[0] + 1
+        goal_x, goal_y = goal[0] + 1, goal[1] + 1
+        limit = max_nodes or -1
+        seen[source] = generation
+        g[source] = 0.0
+        parent[source] = -1
+        heap = [(0.0, source)]
+        expanded = 0
+        diagonal_extra = SQRT2 - 2.0
+        while heap:
+            _, node = heappop(heap)
+            if closed[node] == generation:
+                continue
+            closed[node] = generation
+            if node == target:
+                break
+            if expanded == limit:
+                return PathResult(PathStatus.LIMIT_REACHED, expanded=expanded)
+            expanded += 1
+            g_node = g[node]
+            for offset, length, side_a, side_b in moves:
+                neighbour = node + offset
+                if not passable[neighbour] or (side_a and not (passable[node + side_a] and passable[node + side_b])):
+                    continue
+                g_new = g_node + (length if cost is None else length * cost[neighbour])
+                if seen[neighbour] != generation or g_new < g[neighbour]:
+                    seen[neighbour] = generation
+                    g[neighbour] = g_new
+                    parent[neighbour] = node
+                    y, x = divmod(neighbour, stride)
+                    dx = abs(x - goal_x)
+                    dy = abs(y - goal_y)
+                    h = dx + dy + diagonal_extra * (dx if dx < dy else dy)
+                    heappush(heap, (g_new + h, neighbour))
+        else:
+            return PathResult(PathStatus.UNREACHABLE, expanded=expanded)
+        cells = []
+        node = target
+        while node != -1:
+            y, x = divmod(node, stride)
+            cells.append((x - 1, y - 1))
+            node = parent[node]
+        cells.reverse()
+        return PathResult(PathStatus.FOUND, cells, g[target], expanded)
+
+
+# Directions to try after arriving at a jump point in each direction: straight
+# arrivals go on straight, turn 45 and 90 degrees either way; diagonal arrivals
+# go on diagonally or along either component. Index 8 is the start: everywhere.
+_SUCCESSOR_DIRECTIONS = [
+    [d % 8 for d in ((a, a - 1, a + 1, a - 2, a + 2) if a % 2 == 0 else (a, a - 1, a + 1))] for a in range(8)
+] + [list(range(8))]
+
+
+class _JumpPointSearch:
+    """JPS+ on a uniform-cost grid: A* whose edges are jumps read from the tables."""
+
+    def __init__(self, grid: Grid):
+        self.tables = JumpTables(grid.passable)
+        self.stride = self.tables.width
+        self.markers = _Markers(len(self.tables.tables[0]))
+        self.arrival = [8] * len(self.tables.tables[0])
+        self.stale = False
+
+    def prepare(self, grid: Grid) -> None:
+        if self.stale:
+            self.tables.refresh(grid.passable)
+            self.stale = False
+
+    def cells_changed(self, xs, ys) -> None:
+        self.stale = True
+
+    def search(self, start: Cell, goal: Cell, max_nodes: Optional[int]) -> PathResult:
+        stride = self.stride
+        tables = self.tables.tables
+        markers = self.markers
+        markers.generation += 1
+        generation = markers.generation
+        seen, closed, g, parent, arrival = markers.seen, markers.closed, markers.g, markers.parent, self.arrival
+        goal_x, goal_y = goal[0] + 1, goal[1] + 1
+        source = (start[1] + 1) * stride + start[0] + 1
+        target = goal_y * stride + goal_x
+        limit = max_nodes or -1
+        seen[source] = generation
+        g[source] = 0.0
+        parent[source] = -1
+        arrival[source] = 8
+        heap = [(0.0, source)]
+        expanded = 0
+        diagonal_extra = SQRT2 - 2.0
+        moves = [(dx, dy, dx + dy * stride, dx != 0 and dy != 0) for dx, dy in DIRECTIONS]
+        successors = _SUCCESSOR_DIRECTIONS
+        while heap:
+            _, node = heappop(heap)
+            if closed[node] == generation:
+                continue
+            closed[node] = generation
+            if node == target:
+                break
+            if expanded == limit:
+                return PathResult(PathStatus.LIMIT_REACHED, expanded=expanded)
+            expanded += 1
+            g_node = g[node]
+            y, x = divmod(node, stride)
+            to_x = goal_x - x
+            to_y = goal_y - y
+            for direction in successors[arrival[node]]:
+                jump = tables[direction][node]
+                dx, dy, offset, diagonal = moves[direction]
+                reach = jump if jump > 0 else -jump
+                if diagonal:
+                    along_x = to_x * dx
+                    along_y = to_y * dy
+                    if along_x > 0 and along_y > 0:
+                        steps = along_x if along_x < along_y else along_y
+                        if steps > reach:
+                            if jump <= 0:
+                                continue
+                            steps = jump
+                    elif jump > 0:
+                        steps = jump
+                    else:
+                        continue
+                    g_new = g_node + steps * SQRT2
+                else:
+                    steps = to_x * dx + to_y * dy
+                    if (to_x if dx == 0 else to_y) == 0 and 0 < steps <= reach:
+                        pass  # the goal lies on this ray, before the jump point or the wall
+                    elif jump > 0:
+                        steps = jump
+                    else:
+                        continue
+                    g_new = g_node + steps
+                neighbour = node + steps * offset
+                if seen[neighbour] != generation or g_new < g[neighbour]:
+                    seen[neighbour] = generation
+                    g[neighbour] = g_new
+                    parent[neighbour] = node
+                    arrival[neighbour] = direction
+                    h_x = goal_x - x - steps * dx
+                    h_y = goal_y - y - steps * dy
+                    if h_x < 0:
+                        h_x = -h_x
+                    if h_y < 0:
+                        h_y = -h_y
+                    heappush(heap, (g_new + h_x + h_y + diagonal_extra * (h_x if h_x < h_y else h_y), neighbour))
+        else:
+            return PathResult(PathStatus.UNREACHABLE, expanded=expanded)
+        return PathResult(PathStatus.FOUND, self._cells(target), g[target], expanded)
+
+    def _cells(self, target: int) -> List[Cell]:
+        """Every cell of the path: the straight runs between consecutive jump points."""
+        stride = self.stride
+        parent = self.markers.parent
+        points = []
+        node = target
+        while node != -1:
+            y, x = divmod(node, stride)
+            points.append((x - 1, y - 1))
+            node = parent[node]
+        points.reverse()
+        cells = [points[0]]
+        for (x0, y0), (x1, y1) in zip(points, points[1:]):
+            steps = max(abs(x1 - x0), abs(y1 - y0))
+            step_x = (x1 > x0) - (x1 < x0)
+            step_y = (y1 > y0) - (y1 < y0)
+            cells.extend((x0 + i * step_x, y0 + i * step_y) for i in range(1, steps + 1))
+        return cells

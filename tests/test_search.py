@@ -1,0 +1,187 @@
+import math
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pathing_py import Grid, PathStatus, find_path
+from pathing_py.movingai import read_scenarios
+from reference import dijkstra, path_cost
+
+MAPS = [
+    "den520d", "brc202d", "AR0011SR", "BlackLotus", "gardenofwar",
+    "maze512-1-0", "random512-10-0", "8room_000", "Berlin_0_256", "Paris_0_1024",
+]  # fmt: skip
+TOLERANCE = 0.006  # the scenario files round their lengths (benchmarks README)
+
+
+def sample_scenarios(grid, scenarios, per_map=24, seed=7):
+    """A seeded sample over all buckets, the longest bucket always included."""
+    usable = [s for s in scenarios if grid.is_passable(s.start) and grid.is_passable(s.goal)]
+    longest = max(s.bucket for s in usable)
+    rng = random.Random(seed)
+    chosen = rng.sample(usable, per_map - 2)
+    chosen += rng.sample([s for s in usable if s.bucket == longest], 2)
+    return chosen
+
+
+@pytest.mark.parametrize("name", MAPS)
+def test_movingai_optimal_lengths(movingai_dir, name):
+    grid = Grid.from_movingai(movingai_dir / f"{name}.map")
+    scenarios = read_scenarios(movingai_dir / f"{name}.map.scen")
+    for scenario in sample_scenarios(grid, scenarios):
+        result = find_path(grid, scenario.start, scenario.goal)
+        assert result.status is PathStatus.FOUND, scenario
+        assert result.cost == pytest.approx(scenario.optimal_length, abs=TOLERANCE), scenario
+        assert result.cells[0] == scenario.start and result.cells[-1] == scenario.goal
+        assert path_cost(grid.passable, result.cells) == pytest.approx(result.cost)
+
+
+def test_gardenofwar_blocked_endpoints_are_reported(movingai_dir):
+    grid = Grid.from_movingai(movingai_dir / "gardenofwar.map")
+    blocked = [
+        s for s in read_scenarios(movingai_dir / "gardenofwar.map.scen")
+        if not (grid.is_passable(s.start) and grid.is_passable(s.goal))
+    ]  # fmt: skip
+    assert len(blocked) == 6  # as the benchmarks README counts them
+    for scenario in blocked:
+        status = find_path(grid, scenario.start, scenario.goal).status
+        assert status in (PathStatus.START_BLOCKED, PathStatus.GOAL_BLOCKED)
+
+
+@st.composite
+def grids_and_queries(draw, weighted=False):
+    width = draw(st.integers(1, 12))
+    height = draw(st.integers(1, 12))
+    density = draw(st.sampled_from([0.0, 0.15, 0.3, 0.45]))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    passable = rng.random((height, width)) >= density
+    cost = rng.integers(1, 5, size=(height, width)).astype(float) if weighted else None
+    cells = st.tuples(st.integers(0, width - 1), st.integers(0, height - 1))
+    edits = draw(st.lists(st.tuples(cells, st.booleans()), max_size=6))
+    return passable, cost, draw(cells), draw(cells), edits
+
+
+def check_against_dijkstra(grid, start, goal):
+    result = find_path(grid, start, goal)
+    expected = dijkstra(grid.passable, start, goal, grid.cost)
+    if not grid.is_passable(start):
+        assert result.status is PathStatus.START_BLOCKED
+    elif not grid.is_passable(goal):
+        assert result.status is PathStatus.GOAL_BLOCKED
+    elif expected is None:
+        assert result.status is PathStatus.UNREACHABLE
+    else:
+        assert result.status is PathStatus.FOUND
+        assert result.cost == pytest.approx(expected)
+        assert result.cells[0] == start and result.cells[-1] == goal
+        assert path_cost(grid.passable, result.cells, grid.cost) == pytest.approx(expected)
+
+
+@settings(max_examples=300, deadline=None)
+@given(grids_and_queries())
+def test_matches_dijkstra_through_edits(case):
+    passable, _, start, goal, edits = case
+    grid = Grid(passable)
+    check_against_dijkstra(grid, start, goal)
+    for cell, blocked in edits:
+        grid.set_blocked([cell], blocked)
+        check_against_dijkstra(grid, start, goal)
+
+
+@settings(max_examples=150, deadline=None)
+@given(grids_and_queries(weighted=True))
+def test_weighted_matches_dijkstra_through_edits(case):
+    passable, cost, start, goal, edits = case
+    grid = Grid(passable, cost)
+    check_against_dijkstra(grid, start, goal)
+    for cell, blocked in edits:
+        grid.set_blocked([cell], blocked)
+        check_against_dijkstra(grid, start, goal)
+
+
+@settings(max_examples=150, deadline=None)
+@given(grids_and_queries(), st.tuples(st.integers(0, 6), st.integers(0, 6), st.integers(1, 8), st.integers(1, 8)))
+def test_bounded_search_matches_dijkstra_on_the_rectangle(case, bounds):
+    passable, _, start, goal, _ = case
+    grid = Grid(passable)
+    x, y, width, height = bounds
+    result = find_path(grid, start, goal, bounds=bounds)
+    inside = all(x <= c[0] < x + width and y <= c[1] < y + height for c in (start, goal))
+    if not inside:
+        assert result.status is PathStatus.OUT_OF_BOUNDS
+        return
+    window = np.zeros_like(passable)
+    window[y : y + height, x : x + width] = passable[y : y + height, x : x + width]
+    expected = dijkstra(window, start, goal)
+    if expected is None:
+        assert not result
+    else:
+        assert result.cost == pytest.approx(expected)
+        assert all(x <= c[0] < x + width and y <= c[1] < y + height for c in result.cells)
+
+
+GRID = Grid.from_ascii(
+    """
+.....
+.###.
+.....
+"""
+)
+
+
+@pytest.mark.parametrize(
+    "start, goal, status",
+    [
+        ((0, 0), (4, 2), PathStatus.FOUND),
+        ((1, 1), (4, 2), PathStatus.START_BLOCKED),
+        ((0, 0), (2, 1), PathStatus.GOAL_BLOCKED),
+        ((-1, 0), (4, 2), PathStatus.OUT_OF_BOUNDS),
+        ((0, 0), (5, 2), PathStatus.OUT_OF_BOUNDS),
+        ((0, 0), (0, 3), PathStatus.OUT_OF_BOUNDS),
+    ],
+)
+def test_statuses(start, goal, status):
+    result = find_path(GRID, start, goal)
+    assert result.status is status
+    assert bool(result) is (status is PathStatus.FOUND)
+    if not result:
+        assert result.cells == [] and math.isinf(result.cost)
+
+
+def test_different_islands_are_answered_without_search():
+    grid = Grid.from_ascii(
+        """
+..#..
+..#..
+"""
+    )
+    result = find_path(grid, (0, 0), (4, 1))
+    assert result.status is PathStatus.UNREACHABLE and result.expanded == 0
+
+
+def test_start_equals_goal():
+    result = find_path(GRID, (3, 2), (3, 2))
+    assert result and result.cells == [(3, 2)] and result.cost == 0.0
+
+
+def test_node_limit():
+    grid = Grid(np.ones((40, 40), dtype=bool))
+    grid.set_blocked([(20, y) for y in range(39)])
+    result = find_path(grid, (0, 0), (39, 0), max_nodes=3)
+    assert result.status is PathStatus.LIMIT_REACHED and result.expanded == 3
+
+
+@pytest.mark.parametrize("bad", [(1.5, 2), (float("nan"), 0), "ab", (1,), None, (True, 0)])
+def test_bad_cells_are_type_errors(bad):
+    with pytest.raises(TypeError, match="start"):
+        find_path(GRID, bad, (0, 0))
+
+
+@pytest.mark.parametrize("bad", [0, -3, 2.5])
+def test_bad_node_limit(bad):
+    with pytest.raises(ValueError, match="max_nodes"):
+        find_path(GRID, (0, 0), (4, 2), max_nodes=bad)

@@ -13,6 +13,18 @@ Quick start::
 """
 
 from .grid import Cell, Grid, MapFormatError
+from .line import line_cells, line_of_sight, smooth_path
 from .search import PathResult, PathStatus, find_path, octile_distance
 
-__all__ = ["Cell", "Grid", "MapFormatError", "PathResult", "PathStatus", "find_path", "octile_distance"]
+__all__ = [
+    "Cell",
+    "Grid",
+    "MapFormatError",
+    "PathResult",
+    "PathStatus",
+    "find_path",
+    "line_cells",
+    "line_of_sight",
+    "octile_distance",
+    "smooth_path",
+]

@@ -199,7 +199,7 @@ class Grid:
         if not (self.is_passable(a) and self.is_passable(b)):
             return False
         labels = self.islands
-        return labels[a[1], a[0]] == labels[b[1], b[0]]
+        return bool(labels[a[1], a[0]] == labels[b[1], b[0]])
 
     # -- editing ------------------------------------------------------------------
 

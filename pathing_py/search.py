@@ -10,7 +10,7 @@ Quick start::
     ... ''')
     >>> result = find_path(grid, (0, 1), (4, 1))
     >>> result.status is PathStatus.FOUND, round(result.cost, 3)
-    (True, 4.828)
+    (True, 6.0)
     >>> result.cells[0], result.cells[-1]
     ((0, 1), (4, 1))
     >>> find_path(grid, (0, 0), (2, 1)).status

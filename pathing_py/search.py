@@ -41,6 +41,7 @@ from .jump_tables import DIRECTIONS, JumpTables, pad
 __all__ = ["PathStatus", "PathResult", "find_path", "octile_distance"]
 
 SQRT2 = math.sqrt(2.0)
+TIE_BREAK = 1.0 + 1e-9
 
 
 class PathStatus(enum.Enum):
@@ -330,6 +331,8 @@ class _JumpPointSearch:
             to_y = goal_y - y
             for direction in successors[arrival[node]]:
                 jump = tables[direction][node]
+                if jump == 0:  # a wall right here: not even the goal can lie this way
+                    continue
                 dx, dy, offset, diagonal = moves[direction]
                 reach = jump if jump > 0 else -jump
                 if diagonal:
@@ -367,7 +370,7 @@ class _JumpPointSearch:
                         h_x = -h_x
                     if h_y < 0:
                         h_y = -h_y
-                    heappush(heap, (g_new + h_x + h_y + diagonal_extra * (h_x if h_x < h_y else h_y), neighbour))
+                    heappush(heap, (g_new + (h_x + h_y + diagonal_extra * (h_x if h_x < h_y else h_y)) * TIE_BREAK, neighbour))
         else:
             return PathResult(PathStatus.UNREACHABLE, expanded=expanded)
         return PathResult(PathStatus.FOUND, self._cells(target), g[target], expanded)

@@ -58,6 +58,7 @@ def _unframe(array: np.ndarray, dx: int, dy: int) -> np.ndarray:
 
 def _straight_east(passable: np.ndarray) -> np.ndarray:
     """Jump distances eastwards (see module docstring), for every cell."""
+    passable = np.ascontiguousarray(passable)  # the frames are strided views: copy once, not per operation
     height, width = passable.shape
     behind_north = np.zeros_like(passable)
     behind_south = np.zeros_like(passable)
@@ -69,15 +70,14 @@ def _straight_east(passable: np.ndarray) -> np.ndarray:
     south[:-1] = passable[1:]
     forced = passable & ((north & behind_north) | (south & behind_south))
     event = forced | ~passable
-    columns = np.arange(width)
-    position = np.where(event, columns, width)
+    columns = np.arange(width, dtype=np.int32)
+    position = np.where(event, columns, np.int32(width))
     # First event at or after each column, then strictly after.
     at_or_after = np.minimum.accumulate(position[:, ::-1], axis=1)[:, ::-1]
     after = np.full_like(at_or_after, width)
     after[:, :-1] = at_or_after[:, 1:]
     steps = after - columns
-    rows = np.arange(height)[:, None]
-    hit_free = passable[rows, np.minimum(after, width - 1)] & (after < width)
+    hit_free = np.take_along_axis(passable, np.minimum(after, width - 1), axis=1) & (after < width)
     distance = np.where(hit_free, steps, -(steps - 1))
     distance[~passable] = 0
     return distance
@@ -90,7 +90,7 @@ def _diagonal_north_east(passable: np.ndarray, east: np.ndarray, north: np.ndarr
     # A diagonal step from (y, x) needs (y, x+1), (y-1, x) and (y-1, x+1) free.
     step_ok = np.zeros_like(passable)
     step_ok[1:, :-1] = passable[1:, :-1] & passable[1:, 1:] & passable[:-1, :-1] & passable[:-1, 1:]
-    distance = np.zeros((height, width), dtype=np.int64)
+    distance = np.zeros((height, width), dtype=np.int32)
     for y in range(1, height):
         ahead = distance[y - 1, 1:]
         onward = np.where(ahead > 0, ahead + 1, ahead - 1)
@@ -100,18 +100,18 @@ def _diagonal_north_east(passable: np.ndarray, east: np.ndarray, north: np.ndarr
 
 
 class JumpTables:
-    """The eight jump-distance tables of one padded grid, as flat Python lists.
+    """The eight jump-distance tables of one padded grid.
 
-    Lists, not arrays, because the search reads one entry at a time and list
-    indexing is several times faster than numpy scalar indexing.
+    The search reads them one entry at a time through memoryviews of the
+    numpy arrays: far faster than numpy scalar indexing, without the memory
+    of Python lists, and a refresh writes straight into the arrays.
     """
 
     def __init__(self, passable: np.ndarray):
         self.padded = pad(passable)
         self.width = self.padded.shape[1]
         self.arrays = self._compute(self.padded)
-        self.tables: List[List[int]] = [array.ravel().tolist() for array in self.arrays]
-        self.stale = False
+        self.tables: List[memoryview] = [memoryview(array.ravel()) for array in self.arrays]
 
     @staticmethod
     def _compute(padded: np.ndarray) -> List[np.ndarray]:
@@ -124,16 +124,10 @@ class JumpTables:
             east = _frame(arrays[DIRECTIONS.index((dx, 0))], dx, dy)
             north = _frame(arrays[DIRECTIONS.index((0, dy))], dx, dy)
             arrays[d] = _unframe(_diagonal_north_east(_frame(padded, dx, dy), east, north), dx, dy)
-        return [np.ascontiguousarray(array) for array in arrays]
+        return [np.ascontiguousarray(array, dtype=np.int32) for array in arrays]
 
     def refresh(self, passable: np.ndarray) -> None:
-        """Bring the tables up to date with ``passable``, rewriting only entries that changed."""
+        """Bring the tables up to date with ``passable`` (in place: the memoryviews stay valid)."""
         self.padded = pad(passable)
-        arrays = self._compute(self.padded)
-        for table, old, new in zip(self.tables, self.arrays, arrays):
-            changed = np.flatnonzero(old.ravel() != new.ravel())
-            values = new.ravel()[changed].tolist()
-            for index, value in zip(changed.tolist(), values):
-                table[index] = value
-        self.arrays = arrays
-        self.stale = False
+        for array, new in zip(self.arrays, self._compute(self.padded)):
+            array[...] = new

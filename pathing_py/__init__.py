@@ -14,7 +14,7 @@ Quick start::
 
 from .grid import Cell, Grid, MapFormatError
 from .line import line_cells, line_of_sight, smooth_path
-from .search import PathResult, PathStatus, find_path, octile_distance
+from .search import PathResult, PathStatus, find_path, octile_distance, prepare
 
 __all__ = [
     "Cell",
@@ -26,5 +26,6 @@ __all__ = [
     "line_cells",
     "line_of_sight",
     "octile_distance",
+    "prepare",
     "smooth_path",
 ]

@@ -38,7 +38,7 @@ import numpy as np
 from .grid import Cell, Grid
 from .jump_tables import DIRECTIONS, JumpTables, pad
 
-__all__ = ["PathStatus", "PathResult", "find_path", "octile_distance"]
+__all__ = ["PathStatus", "PathResult", "find_path", "octile_distance", "prepare"]
 
 SQRT2 = math.sqrt(2.0)
 TIE_BREAK = 1.0 + 1e-9
@@ -126,11 +126,9 @@ def find_path(
         return PathResult(PathStatus.UNREACHABLE)
     if start == goal:
         return PathResult(PathStatus.FOUND, [start], 0.0)
-    whole_grid = region == (0, 0, grid.width, grid.height)
-    if whole_grid and grid.cost is None:
-        searcher = _cached(grid, "jps", lambda: _JumpPointSearch(grid))
-    elif whole_grid:
-        searcher = _cached(grid, "astar", lambda: _AStar(grid.passable, grid.cost))
+    if region == (0, 0, grid.width, grid.height):
+        prepare(grid)
+        searcher = grid._search_cache["jps" if grid.cost is None else "astar"]
     else:
         sub_cost = None if grid.cost is None else grid.cost[y0:y1, x0:x1]
         searcher = _AStar(grid.passable[y0:y1, x0:x1], sub_cost)
@@ -138,6 +136,18 @@ def find_path(
     if x0 or y0:
         result.cells = [(x + x0, y + y0) for x, y in result.cells]
     return result
+
+
+def prepare(grid: Grid) -> None:
+    """Build the grid's islands and search tables now rather than at the first query.
+
+    A game calls this while loading a level, so that no frame pays for it.
+    """
+    grid.islands
+    if grid.cost is None:
+        _cached(grid, "jps", lambda: _JumpPointSearch(grid))
+    else:
+        _cached(grid, "astar", lambda: _AStar(grid.passable, grid.cost))
 
 
 def _as_cell(cell, name: str) -> Cell:
@@ -167,7 +177,7 @@ def _cached(grid: Grid, key: str, build):
     searcher = grid._search_cache.get(key)
     if searcher is None:
         searcher = grid._search_cache[key] = build()
-    searcher.prepare(grid)
+    searcher.sync(grid)
     return searcher
 
 
@@ -208,7 +218,8 @@ class _AStar:
         self.moves = moves
         self.stale = False
 
-    def prepare(self, grid: Grid) -> None:
+    def sync(self, grid: Grid) -> None:
+        """Catch up with edits made since the last query."""
         if self.stale:
             self._load(grid.passable, grid.cost)
 
@@ -287,7 +298,8 @@ class _JumpPointSearch:
         self.arrival = [8] * len(self.tables.tables[0])
         self.stale = False
 
-    def prepare(self, grid: Grid) -> None:
+    def sync(self, grid: Grid) -> None:
+        """Catch up with edits made since the last query."""
         if self.stale:
             self.tables.refresh(grid.passable)
             self.stale = False

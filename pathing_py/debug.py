@@ -1,0 +1,72 @@
+"""Pictures of grids and paths, for the command line and the README (SPEC E4's offline half).
+
+PNG files are written with zlib from the standard library, so drawing needs
+nothing beyond numpy.
+"""
+
+import struct
+import zlib
+from pathlib import Path
+from typing import Iterable, Sequence, Tuple, Union
+
+import numpy as np
+
+from .grid import Cell, Grid
+
+__all__ = ["draw_grid", "draw_path", "paths_picture", "write_png", "PATH_COLOURS"]
+
+FREE = (228, 222, 200)
+BLOCKED = (52, 56, 64)
+#: Distinct colours for successive paths.
+PATH_COLOURS = ((214, 39, 40), (31, 119, 180), (44, 160, 44), (148, 103, 189), (255, 127, 14), (23, 190, 207))
+
+Colour = Tuple[int, int, int]
+
+
+def draw_grid(grid: Grid, scale: int = 4) -> np.ndarray:
+    """An RGB image (height*scale, width*scale, 3) of free and blocked cells."""
+    image = np.where(grid.passable[:, :, None], np.array(FREE, np.uint8), np.array(BLOCKED, np.uint8))
+    if grid.cost is not None:  # darker where terrain costs more
+        shade = 1.0 / np.sqrt(grid.cost)
+        image = np.where(grid.passable[:, :, None], (image * shade[:, :, None]).astype(np.uint8), image)
+    return np.kron(image, np.ones((scale, scale, 1), dtype=np.uint8))
+
+
+def draw_path(image: np.ndarray, cells: Sequence[Cell], colour: Colour, scale: int = 4) -> None:
+    """Mark the cells of a path on an image made by :func:`draw_grid`; start and goal larger."""
+    if not cells:
+        return
+    inset = scale // 4
+    for x, y in cells:
+        image[y * scale + inset : (y + 1) * scale - inset, x * scale + inset : (x + 1) * scale - inset] = colour
+    for x, y in (cells[0], cells[-1]):
+        y0, x0 = max(y * scale - scale, 0), max(x * scale - scale, 0)
+        image[y0 : (y + 2) * scale, x0 : (x + 2) * scale] = colour
+
+
+def write_png(path: Union[str, Path], image: np.ndarray) -> None:
+    """Write an RGB uint8 image as a PNG file."""
+    image = np.ascontiguousarray(image, dtype=np.uint8)
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError(f"expected an RGB image of shape (h, w, 3), got {image.shape}")
+    height, width, _ = image.shape
+    rows = np.concatenate([np.zeros((height, 1), np.uint8), image.reshape(height, width * 3)], axis=1)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    Path(path).write_bytes(
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(rows.tobytes(), 6))
+        + chunk(b"IEND", b"")
+    )
+
+
+def paths_picture(grid: Grid, paths: Iterable[Sequence[Cell]], scale: int = 4) -> np.ndarray:
+    """The grid with each path drawn in the next colour."""
+    image = draw_grid(grid, scale)
+    for number, cells in enumerate(paths):
+        draw_path(image, cells, PATH_COLOURS[number % len(PATH_COLOURS)], scale)
+    return image

@@ -17,7 +17,7 @@ every side, so the search never checks bounds. Directions are numbered
 clockwise from north: 0 N, 1 NE, 2 E, 3 SE, 4 S, 5 SW, 6 W, 7 NW.
 """
 
-from typing import List
+from typing import List, Tuple
 
 import numpy as np
 
@@ -83,20 +83,44 @@ def _straight_east(passable: np.ndarray) -> np.ndarray:
     return distance
 
 
-def _diagonal_north_east(passable: np.ndarray, east: np.ndarray, north: np.ndarray) -> np.ndarray:
-    """Jump distances north-eastwards, given the straight east and north tables."""
+def _diagonal_north_east(
+    passable: np.ndarray, east: np.ndarray, north: np.ndarray, distance: np.ndarray, row_start: int, column_end: int
+) -> None:
+    """Write jump distances north-eastwards into ``distance``, rows ``row_start`` and below, columns before ``column_end``.
+
+    A cell's distance follows from the cell diagonally ahead (one row up, one
+    column right), so rows are done top to bottom; the cells outside the
+    window must already be right. A change at one cell can only alter cells
+    south-west of it, which is what lets an edit refresh a window only.
+    """
     height, width = passable.shape
-    jump_point = (east > 0) | (north > 0)
-    # A diagonal step from (y, x) needs (y, x+1), (y-1, x) and (y-1, x+1) free.
-    step_ok = np.zeros_like(passable)
-    step_ok[1:, :-1] = passable[1:, :-1] & passable[1:, 1:] & passable[:-1, :-1] & passable[:-1, 1:]
-    distance = np.zeros((height, width), dtype=np.int32)
-    for y in range(1, height):
-        ahead = distance[y - 1, 1:]
+    row_start = max(row_start, 1)
+    column_end = min(column_end, width - 1)
+    if row_start >= height or column_end <= 0:
+        return
+    ahead_columns = slice(1, column_end + 1)
+    jump_point = (east[row_start - 1 : -1, ahead_columns] > 0) | (north[row_start - 1 : -1, ahead_columns] > 0)
+    # A diagonal step from (y, x) needs (y, x), (y, x+1), (y-1, x) and (y-1, x+1) free.
+    here, above = passable[row_start:], passable[row_start - 1 : -1]
+    step_ok = here[:, :column_end] & here[:, ahead_columns] & above[:, :column_end] & above[:, ahead_columns]
+    for i, y in enumerate(range(row_start, height)):
+        ahead = distance[y - 1, ahead_columns]
         onward = np.where(ahead > 0, ahead + 1, ahead - 1)
-        row = np.where(jump_point[y - 1, 1:], 1, onward)
-        distance[y, :-1] = np.where(step_ok[y, :-1], row, 0)
-    return distance
+        distance[y, :column_end] = np.where(step_ok[i], np.where(jump_point[i], 1, onward), 0)
+
+
+def _frame_cells(xs: np.ndarray, ys: np.ndarray, shape: Tuple[int, int], dx: int, dy: int):
+    """Where cells (x, y) of an array of ``shape`` land in ``_frame(array, dx, dy)``, as (rows, columns)."""
+    height, width = shape
+    rows, columns = ys, xs
+    if dx == 0:
+        rows, columns, height, width = columns, rows, width, height
+        dx, dy = dy, 0
+    if dx < 0:
+        columns = width - 1 - columns
+    if dy > 0:
+        rows = height - 1 - rows
+    return rows, columns
 
 
 class JumpTables:
@@ -104,30 +128,44 @@ class JumpTables:
 
     The search reads them one entry at a time through memoryviews of the
     numpy arrays: far faster than numpy scalar indexing, without the memory
-    of Python lists, and a refresh writes straight into the arrays.
+    of Python lists. Edits rewrite the arrays in place, only where an edit
+    can have changed them: the rows and columns next to it for straight
+    moves, and for each diagonal the quarter of the map behind the edit.
     """
 
     def __init__(self, passable: np.ndarray):
         self.padded = pad(passable)
         self.width = self.padded.shape[1]
-        self.arrays = self._compute(self.padded)
-        self.tables: List[memoryview] = [memoryview(array.ravel()) for array in self.arrays]
+        self.arrays = [np.zeros(self.padded.shape, dtype=np.int32) for _ in DIRECTIONS]
+        self.tables: List[memoryview] = [memoryview(array.reshape(-1)) for array in self.arrays]
+        height, width = self.padded.shape
+        self._refresh_window(np.array([0, width - 1]), np.array([0, height - 1]))
 
-    @staticmethod
-    def _compute(padded: np.ndarray) -> List[np.ndarray]:
-        arrays: List[np.ndarray] = [None] * 8  # type: ignore[list-item]
+    def refresh(self, passable: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> None:
+        """Follow edits of cells (xs, ys) (grid coordinates) already made in ``passable``."""
+        self.padded[1:-1, 1:-1] = passable
+        self._refresh_window(np.asarray(xs) + 1, np.asarray(ys) + 1)
+
+    def _refresh_window(self, xs: np.ndarray, ys: np.ndarray) -> None:
+        shape = self.padded.shape
         for d in (0, 2, 4, 6):
             dx, dy = DIRECTIONS[d]
-            arrays[d] = _unframe(_straight_east(_frame(padded, dx, dy)), dx, dy)
+            rows, _ = _frame_cells(xs, ys, shape, dx, dy)
+            passable = _frame(self.padded, dx, dy)
+            # Forced neighbours look one row to either side: recompute the rows next to the
+            # edits, from a slab with one more row of context on each side.
+            first, last = max(rows.min() - 1, 0), min(rows.max() + 1, passable.shape[0] - 1)
+            top = max(first - 1, 0)
+            slab = _straight_east(passable[top : last + 2])
+            _frame(self.arrays[d], dx, dy)[first : last + 1] = slab[first - top : last + 1 - top]
         for d in (1, 3, 5, 7):
             dx, dy = DIRECTIONS[d]
-            east = _frame(arrays[DIRECTIONS.index((dx, 0))], dx, dy)
-            north = _frame(arrays[DIRECTIONS.index((0, dy))], dx, dy)
-            arrays[d] = _unframe(_diagonal_north_east(_frame(padded, dx, dy), east, north), dx, dy)
-        return [np.ascontiguousarray(array, dtype=np.int32) for array in arrays]
-
-    def refresh(self, passable: np.ndarray) -> None:
-        """Bring the tables up to date with ``passable`` (in place: the memoryviews stay valid)."""
-        self.padded = pad(passable)
-        for array, new in zip(self.arrays, self._compute(self.padded)):
-            array[...] = new
+            rows, columns = _frame_cells(xs, ys, shape, dx, dy)
+            _diagonal_north_east(
+                _frame(self.padded, dx, dy),
+                _frame(self.arrays[DIRECTIONS.index((dx, 0))], dx, dy),
+                _frame(self.arrays[DIRECTIONS.index((0, dy))], dx, dy),
+                _frame(self.arrays[d], dx, dy),
+                row_start=int(rows.min()) - 1,
+                column_end=int(columns.max()) + 2,
+            )

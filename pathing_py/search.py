@@ -294,18 +294,21 @@ class _JumpPointSearch:
     def __init__(self, grid: Grid):
         self.tables = JumpTables(grid.passable)
         self.stride = self.tables.width
-        self.markers = _Markers(len(self.tables.tables[0]))
-        self.arrival = [8] * len(self.tables.tables[0])
-        self.stale = False
+        size = len(self.tables.tables[0])
+        self.markers = _Markers(size)
+        self.arrival = [8] * size
+        self.edited: List[Tuple[np.ndarray, np.ndarray]] = []
 
     def sync(self, grid: Grid) -> None:
-        """Catch up with edits made since the last query."""
-        if self.stale:
-            self.tables.refresh(grid.passable)
-            self.stale = False
+        """Catch up with edits made since the last query: one refresh around all of them."""
+        if self.edited:
+            xs = np.concatenate([xs for xs, _ in self.edited])
+            ys = np.concatenate([ys for _, ys in self.edited])
+            self.tables.refresh(grid.passable, xs, ys)
+            self.edited = []
 
-    def cells_changed(self, xs, ys) -> None:
-        self.stale = True
+    def cells_changed(self, xs: np.ndarray, ys: np.ndarray) -> None:
+        self.edited.append((xs, ys))
 
     def search(self, start: Cell, goal: Cell, max_nodes: Optional[int]) -> PathResult:
         stride = self.stride

@@ -1,0 +1,221 @@
+"""Godot is the judge: our TileMap reader must see what the engine sees, cell for cell.
+
+``tests/godot/dump_tilemaps.gd`` loads each scene in headless Godot 3.2 and
+prints every used cell (tile, sub-tile, flips, collision by the engine's rule);
+the reader must agree on the TileMaps, the used rectangle and the blocked cells.
+Scenes: every fixture (except the broken ones under ``fixtures/bad``) and every
+scene under the repository's ``scenes/``.
+"""
+
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, Iterable, List, Set, Tuple
+
+import numpy as np
+import pytest
+
+from pathing_py.godot_text import ResourceRef, parse_file
+from pathing_py.grid import MapFormatError
+from pathing_py.tilemap import list_tilemaps, read_tilemap
+
+TESTS = Path(__file__).resolve().parent
+REPO = TESTS.parent
+FIXTURES = TESTS / "fixtures"
+DUMP_SCRIPT = TESTS / "godot" / "dump_tilemaps.gd"
+
+FIXTURE_SCENES = sorted(
+    path for path in FIXTURES.rglob("*.tscn") if "bad" not in path.relative_to(FIXTURES).parts
+)
+REPO_SCENES = sorted((REPO / "scenes").rglob("*.tscn"))
+
+#: A bare project for the engine copy of the repository's scenes: the repository's own
+#: project.godot may load pythonscript, which is not installed where the tests run.
+BARE_PROJECT = 'config_version=4\n\n[application]\n\nconfig/name="pathing_py engine check"\n'
+#: Resources the engine cannot load without pythonscript; the copy drops them.
+PYTHON_SUFFIXES = {".py", ".gdnlib", ".gdns"}
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".webp", ".svg", ".bmp", ".tga"}
+
+
+@dataclass
+class EngineTileMap:
+    """What the engine printed for one TileMap."""
+
+    node_path: str
+    own: bool
+    rect: Tuple[int, int, int, int]
+    cells: Dict[Tuple[int, int], Tuple[int, ...]] = field(default_factory=dict)
+    collision: Dict[Tuple[int, int], int] = field(default_factory=dict)
+
+
+@dataclass
+class EngineScene:
+    tilemaps: List[EngineTileMap] = field(default_factory=list)
+    failure: str = ""
+
+
+def _res_path(scene: Path, project: Path) -> str:
+    return "res://" + scene.relative_to(project).as_posix()
+
+
+def _dump(godot, project: Path, scenes: Dict[str, Path]) -> Dict[Path, EngineScene]:
+    """Run the dump script on ``scenes`` (res:// path -> original file) and parse its lines."""
+    output = godot.run_script(project, DUMP_SCRIPT, *scenes, timeout=120)
+    summary = [line for line in output.splitlines() if line.endswith(" failed") and " passed, " in line]
+    assert summary, f"the dump script printed no summary:\n{output}"
+    result = {path: EngineScene() for path in scenes.values()}
+    for line in output.splitlines():
+        kind, *fields = line.split("\t")
+        if kind == "FAIL":
+            result[scenes[fields[0]]].failure = fields[1]
+        elif kind == "TILEMAP":
+            rect = tuple(int(float(value)) for value in fields[3:7])
+            result[scenes[fields[0]]].tilemaps.append(EngineTileMap(fields[1], fields[2] == "1", rect))
+        elif kind == "CELL":
+            tilemap = result[scenes[fields[0]]].tilemaps[-1]
+            assert tilemap.node_path == fields[1]
+            x, y, tile, ax, ay, flip_h, flip_v, transpose, collision = (
+                int(float(value)) for value in fields[2:]
+            )
+            tilemap.cells[x, y] = (tile, ax, ay, flip_h, flip_v, transpose)
+            tilemap.collision[x, y] = collision
+    return result
+
+
+def _engine_copy(scenes: Iterable[Path], root: Path, destination: Path) -> bool:
+    """Copy scenes and the files they load into a bare project, without Python scripts.
+
+    Returns whether images were copied (they must be imported before loading).
+    """
+    (destination / "project.godot").write_text(BARE_PROJECT)
+    pending, done, images = list(scenes), set(), False
+    while pending:
+        source = pending.pop()
+        if source in done or not source.is_file():
+            continue
+        done.add(source)
+        target = destination / source.relative_to(root)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        images |= source.suffix.lower() in IMAGE_SUFFIXES
+        if source.suffix in (".tscn", ".tres"):
+            target.write_text(_without_python(source, root, pending))
+        else:
+            shutil.copyfile(source, target)
+    return images
+
+
+def _without_python(source: Path, root: Path, pending: List[Path]) -> str:
+    """The text of a scene or resource minus Python script resources and the lines using them."""
+    document = parse_file(source)
+    dropped_ids: Set[object] = set()
+    dropped_lines: Set[int] = set()
+    for section in document.sections:
+        if section.tag != "ext_resource":
+            continue
+        path = str(section.attributes.get("path", ""))
+        resolved = root / path[len("res://") :] if path.startswith("res://") else source.parent / path
+        if resolved.suffix in PYTHON_SUFFIXES:
+            dropped_ids.add(section.attributes.get("id"))
+            dropped_lines.add(section.line)
+        else:
+            pending.append(resolved)
+    for section in document.sections:
+        for key, value in section.properties.items():
+            if isinstance(value, ResourceRef) and value.kind == "ExtResource" and value.id in dropped_ids:
+                dropped_lines.add(section.property_lines[key])
+    lines = source.read_text(encoding="utf-8").splitlines(keepends=True)
+    return "".join(line for number, line in enumerate(lines, start=1) if number not in dropped_lines)
+
+
+@pytest.fixture(scope="session")
+def engine_view(godot, tmp_path_factory) -> Dict[Path, EngineScene]:
+    """The engine's view of every scene: fixtures in their own project, repository scenes in a copy."""
+    view = _dump(godot, FIXTURES, {_res_path(scene, FIXTURES): scene for scene in FIXTURE_SCENES})
+    if REPO_SCENES:
+        project = tmp_path_factory.mktemp("engine-project")
+        if _engine_copy(REPO_SCENES, REPO, project):
+            godot.run(["-e", "--no-window", "--path", str(project), "--quit"], timeout=120)
+        view.update(_dump(godot, project, {_res_path(scene, REPO): scene for scene in REPO_SCENES}))
+    return view
+
+
+def _scene_id(scene: Path) -> str:
+    return scene.relative_to(REPO).as_posix()
+
+
+@pytest.mark.parametrize("scene", FIXTURE_SCENES + REPO_SCENES, ids=_scene_id)
+def test_reader_agrees_with_engine(scene: Path, engine_view: Dict[Path, EngineScene]):
+    seen = engine_view[scene]
+    assert not seen.failure, f"Godot could not load {scene}: {seen.failure}"
+    own = [tilemap for tilemap in seen.tilemaps if tilemap.own]
+    assert list_tilemaps(scene) == [tilemap.node_path for tilemap in own]
+    for engine in own:
+        _check_tilemap(scene, engine)
+
+
+def _check_tilemap(scene: Path, engine: EngineTileMap) -> None:
+    if not engine.cells:
+        with pytest.raises(MapFormatError, match="has no cells"):
+            read_tilemap(scene, tilemap=engine.node_path)
+        return
+    if -1 in engine.collision.values():
+        with pytest.raises(MapFormatError, match="unknown tile id"):
+            read_tilemap(scene, tilemap=engine.node_path)
+        return
+    ours = read_tilemap(scene, tilemap=engine.node_path)
+    cells = ours.cells
+    assert ours.node_path == engine.node_path
+    assert (*cells.origin, *cells.size) == engine.rect
+    columns = (cells.x, cells.y, cells.tile, cells.autotile_x, cells.autotile_y)
+    columns += (cells.flip_h, cells.flip_v, cells.transpose)
+    our_cells = {
+        (x, y): tuple(rest) for x, y, *rest in zip(*(column.astype(int).tolist() for column in columns))
+    }
+    assert our_cells == engine.cells
+    our_blocked = {(int(x), int(y)) for x, y in zip(cells.x[ours.blocked], cells.y[ours.blocked])}
+    assert our_blocked == {cell for cell, collision in engine.collision.items() if collision == 1}
+    if len(our_blocked) < engine.rect[2] * engine.rect[3]:
+        assert np.array_equal(ours.passable(), _engine_passable(engine))
+
+
+def _engine_passable(engine: EngineTileMap) -> np.ndarray:
+    x0, y0, width, height = engine.rect
+    passable = np.ones((height, width), dtype=bool)
+    for (x, y), collision in engine.collision.items():
+        passable[y - y0, x - x0] = collision == 0
+    return passable
+
+
+def test_engine_copy_drops_python_scripts(godot, tmp_path: Path):
+    """The copy for the engine keeps the scene's TileSet, drops what needs pythonscript, and loads."""
+    root = tmp_path / "repo"
+    (root / "scenes").mkdir(parents=True)
+    (root / "addons").mkdir()
+    (root / "addons" / "nav_grid.py").write_text("# python\n")
+    shutil.copy(FIXTURES / "tilesets" / "terrain.tres", root / "scenes" / "terrain.tres")
+    shutil.copy(FIXTURES / "tilesets" / "box_shape.tres", root / "scenes" / "box_shape.tres")
+    terrain = (root / "scenes" / "terrain.tres").read_text().replace("res://tilesets/", "res://scenes/")
+    (root / "scenes" / "terrain.tres").write_text(terrain)
+    scene = root / "scenes" / "demo.tscn"
+    scene.write_text(
+        "[gd_scene load_steps=3 format=2]\n\n"
+        '[ext_resource path="res://scenes/terrain.tres" type="TileSet" id=1]\n'
+        '[ext_resource path="res://addons/nav_grid.py" type="Script" id=2]\n\n'
+        '[node name="Demo" type="Node2D"]\n\n'
+        '[node name="TileMap" type="TileMap" parent="."]\n'
+        "tile_set = ExtResource( 1 )\nformat = 1\ntile_data = PoolIntArray( 0, 1, 0 )\n\n"
+        '[node name="NavGrid" type="Node" parent="."]\nscript = ExtResource( 2 )\n'
+    )
+    destination = tmp_path / "copy"
+    destination.mkdir()
+    assert not _engine_copy([scene], root, destination)
+    copied = (destination / "scenes" / "demo.tscn").read_text()
+    assert "nav_grid.py" not in copied and "script =" not in copied
+    assert "ExtResource( 1 )" in copied
+    assert (destination / "scenes" / "box_shape.tres").is_file()
+    assert not (destination / "addons").exists()
+    seen = _dump(godot, destination, {"res://scenes/demo.tscn": scene})[scene]
+    assert not seen.failure
+    assert [(tilemap.node_path, tilemap.collision) for tilemap in seen.tilemaps] == [
+        ("Demo/TileMap", {(0, 0): 1})
+    ]

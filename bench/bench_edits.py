@@ -1,0 +1,73 @@
+"""What a map edit costs: island labels and search tables kept up to date vs rebuilt.
+
+    python3 bench/bench_edits.py [--maps a,b] [--edits N]
+
+For each map, N seeded edits (single cells, then 8x8 blocks) are made and
+undone; each edit is followed by the query-time catch-up of the JPS+ tables
+and the island labels. Printed: median ms per edit, and the same work done
+from scratch (a new Grid's islands and tables) for comparison.
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pathing_py import Grid, prepare  # noqa: E402
+
+MOVINGAI = Path(os.environ.get("PATHING_PY_MOVINGAI", Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "movingai"))
+DEFAULT_MAPS = "den520d,AR0011SR,maze512-1-0,random512-10-0,Paris_0_1024"
+
+
+def edit_cost(grid: Grid, cells: np.ndarray) -> float:
+    """ms to block ``cells`` and bring islands and tables up to date, then unblock them again (not timed)."""
+    started = time.perf_counter()
+    grid.set_blocked(cells)
+    prepare(grid)
+    elapsed = time.perf_counter() - started
+    grid.set_blocked(cells, blocked=False)
+    prepare(grid)
+    return elapsed * 1000
+
+
+def rebuild_cost(grid: Grid) -> float:
+    started = time.perf_counter()
+    prepare(Grid(grid.passable))
+    return (time.perf_counter() - started) * 1000
+
+
+def block_at(x: int, y: int, size: int, grid: Grid) -> np.ndarray:
+    xs, ys = np.meshgrid(np.arange(x, min(x + size, grid.width)), np.arange(y, min(y + size, grid.height)))
+    return np.stack([xs.ravel(), ys.ravel()], axis=1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--maps", default=DEFAULT_MAPS)
+    parser.add_argument("--edits", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=5)
+    args = parser.parse_args()
+    print(f"{'map':<16} {'size':>9} {'1 cell ms':>10} {'8x8 ms':>8} {'rebuild ms':>11}")
+    for name in args.maps.split(","):
+        grid = Grid.from_movingai(MOVINGAI / f"{name}.map")
+        prepare(grid)
+        rng = np.random.default_rng(args.seed)
+        free = np.argwhere(grid.passable)[:, ::-1]
+        picks = free[rng.integers(0, len(free), args.edits)]
+        single = [edit_cost(grid, pick[None, :]) for pick in picks]
+        blocks = [edit_cost(grid, block_at(int(x), int(y), 8, grid)) for x, y in picks]
+        rebuild = [rebuild_cost(grid) for _ in range(3)]
+        print(
+            f"{name:<16} {grid.width:>4}x{grid.height:<4} {statistics.median(single):>10.2f} "
+            f"{statistics.median(blocks):>8.2f} {statistics.median(rebuild):>11.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -33,15 +33,17 @@ def draw_grid(grid: Grid, scale: int = 4) -> np.ndarray:
 
 
 def draw_path(image: np.ndarray, cells: Sequence[Cell], colour: Colour, scale: int = 4) -> None:
-    """Mark the cells of a path on an image made by :func:`draw_grid`; start and goal larger."""
+    """Draw a path on an image made by :func:`draw_grid`: a line through the cell centres, squares at the ends."""
     if not cells:
         return
-    inset = scale // 4
-    for x, y in cells:
-        image[y * scale + inset : (y + 1) * scale - inset, x * scale + inset : (x + 1) * scale - inset] = colour
+    thickness = max(scale // 4, 1)
+    centres = (np.asarray(cells, dtype=float) + 0.5) * scale
+    for (x0, y0), (x1, y1) in zip(centres, centres[1:]):
+        for t in np.linspace(0.0, 1.0, 2 * scale):
+            x, y = int(x0 + t * (x1 - x0)), int(y0 + t * (y1 - y0))
+            image[y - thickness // 2 : y - thickness // 2 + thickness, x - thickness // 2 : x - thickness // 2 + thickness] = colour
     for x, y in (cells[0], cells[-1]):
-        y0, x0 = max(y * scale - scale, 0), max(x * scale - scale, 0)
-        image[y0 : (y + 2) * scale, x0 : (x + 2) * scale] = colour
+        image[y * scale : (y + 1) * scale, x * scale : (x + 1) * scale] = colour
 
 
 def write_png(path: Union[str, Path], image: np.ndarray) -> None:

@@ -17,6 +17,7 @@ from .debug import paths_picture, write_png
 from .grid import Cell, Grid, MapFormatError
 from .line import smooth_path
 from .search import find_path, prepare
+from .tilemap import nav_grid_settings
 
 __all__ = ["main", "load_grid"]
 
@@ -24,10 +25,20 @@ DEMO_SCENE = Path(__file__).resolve().parent.parent / "scenes" / "demo.tscn"
 
 
 def load_grid(path: Path, tilemap: Optional[str] = None, blocking: Sequence[str] = ()) -> Grid:
-    """A grid from any map file we read, chosen by its suffix."""
+    """A grid from any map file we read, chosen by its suffix.
+
+    A scene is read as its NavGrid node will read it in the game (its TileMap,
+    blocking tiles and empty-cell rule) unless ``tilemap`` or ``blocking`` say otherwise.
+    """
     suffix = path.suffix.lower()
     if suffix == ".tscn":
-        return Grid.from_tscn(path, tilemap=tilemap, blocking=list(blocking) or None)
+        empty_passable = True
+        nav_grids = nav_grid_settings(path)
+        if nav_grids and tilemap is None and not blocking:
+            settings = nav_grids[0]
+            tilemap, blocking, empty_passable = settings.tilemap, settings.blocking, settings.empty_passable
+            print(f"read as NavGrid {settings.node_path!r} does: TileMap {tilemap!r}, blocking {blocking}")
+        return Grid.from_tscn(path, tilemap=tilemap, blocking=list(blocking) or None, empty_passable=empty_passable)
     if suffix == ".map":
         return Grid.from_movingai(path)
     if suffix == ".txt":

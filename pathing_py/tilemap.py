@@ -36,11 +36,13 @@ from .godot_text import Constructor, Document, ResourceRef, Section, parse_file
 from .grid import Cell, Grid, MapFormatError
 
 __all__ = [
+    "NavGridSettings",
     "TileCells",
     "TileMapData",
     "decode_tile_data",
     "grid_from_tile_data",
     "list_tilemaps",
+    "nav_grid_settings",
     "read_tilemap",
 ]
 
@@ -205,6 +207,60 @@ def list_tilemaps(path: Union[str, Path]) -> List[str]:
     scene = parse_file(path)
     _require_header(scene, "gd_scene")
     return [node_path for node_path, _ in _tilemap_nodes(scene)]
+
+
+class NavGridSettings(NamedTuple):
+    """What a NavGrid node of a scene says about reading its TileMap."""
+
+    node_path: str
+    tilemap: str  #: node path of the TileMap it points at, as read_tilemap takes it
+    blocking: List[str]
+    empty_passable: bool
+
+
+#: The NavGrid node script, as scenes reference it.
+NAV_GRID_SCRIPT = "res://addons/pathing_py/nav_grid.py"
+
+
+def nav_grid_settings(path: Union[str, Path]) -> List[NavGridSettings]:
+    """The NavGrid nodes of a ``.tscn`` file and their exported settings (defaults where unset).
+
+    Lets tools outside the engine read a scene's map exactly as its NavGrid will.
+    """
+    scene = parse_file(path)
+    _require_header(scene, "gd_scene")
+    scripts = {
+        section.attributes.get("id")
+        for section in scene.sections
+        if section.tag == "ext_resource" and section.attributes.get("path") == NAV_GRID_SCRIPT
+    }
+    found = []
+    for node_path, section in _nodes(scene):
+        script = section.properties.get("script")
+        if not (isinstance(script, ResourceRef) and script.kind == "ExtResource" and script.id in scripts):
+            continue
+        target = section.properties.get("tilemap_path", Constructor("NodePath", ("../TileMap",)))
+        blocking = section.properties.get("blocking_tiles", Constructor("PoolStringArray", ()))
+        found.append(
+            NavGridSettings(
+                node_path,
+                _resolve_node_path(node_path, str(target.args[0]) if target.args else ""),
+                [str(name) for name in blocking.args],
+                bool(section.properties.get("empty_cells_passable", True)),
+            )
+        )
+    return found
+
+
+def _resolve_node_path(node_path: str, relative: str) -> str:
+    """``relative`` (a NodePath such as ``../TileMap``) seen from ``node_path``."""
+    parts = node_path.split("/")
+    for part in relative.split("/"):
+        if part == "..":
+            parts = parts[:-1]
+        elif part not in ("", "."):
+            parts.append(part)
+    return "/".join(parts)
 
 
 # -- decoding tile_data ---------------------------------------------------------------
@@ -384,8 +440,8 @@ def _require_header(document: Document, tag: str) -> Section:
     return header
 
 
-def _tilemap_nodes(scene: Document) -> List[Tuple[str, Section]]:
-    """(node path from the root's name, section) of each TileMap node."""
+def _nodes(scene: Document) -> List[Tuple[str, Section]]:
+    """(node path from the root's name, section) of every node, in file order."""
     found = []
     root = None
     for section in scene.sections:
@@ -405,9 +461,13 @@ def _tilemap_nodes(scene: Document) -> List[Tuple[str, Section]]:
             raise MapFormatError(f"{scene.where(section.line)}: node {name!r} comes before the root node")
         else:
             node_path = f"{root}/{name}" if parent == "." else f"{root}/{parent}/{name}"
-        if section.attributes.get("type") == "TileMap":
-            found.append((node_path, section))
+        found.append((node_path, section))
     return found
+
+
+def _tilemap_nodes(scene: Document) -> List[Tuple[str, Section]]:
+    """(node path from the root's name, section) of each TileMap node."""
+    return [(path, section) for path, section in _nodes(scene) if section.attributes.get("type") == "TileMap"]
 
 
 def _pick_tilemap(scene: Document, choice: Optional[str]) -> Tuple[str, Section]:

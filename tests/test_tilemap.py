@@ -604,3 +604,35 @@ def test_parse_file_reads_the_engine_made_tileset():
     assert document.sections[0].attributes["type"] == "TileSet"
     resource = document.sections[-1]
     assert resource.tag == "resource" and resource.properties["5/name"] == "cliff"
+
+
+NAV_GRID_SCENE = """[gd_scene load_steps=2 format=2]
+
+[ext_resource path="res://addons/pathing_py/nav_grid.py" type="Script" id=1]
+
+[node name="Level" type="Node2D"]
+
+[node name="World" type="Node2D" parent="."]
+
+[node name="Ground" type="TileMap" parent="World"]
+
+[node name="Nav" type="Node2D" parent="World"]
+script = ExtResource( 1 )
+tilemap_path = NodePath("../Ground")
+blocking_tiles = PoolStringArray( "forest", "water" )
+empty_cells_passable = false
+
+[node name="Other" type="Node2D" parent="."]
+script = ExtResource( 1 )
+"""
+
+
+def test_nav_grid_settings(tmp_path):
+    from pathing_py.tilemap import NavGridSettings, nav_grid_settings
+
+    scene = tmp_path / "level.tscn"
+    scene.write_text(NAV_GRID_SCENE)
+    assert nav_grid_settings(scene) == [
+        NavGridSettings("Level/World/Nav", "Level/World/Ground", ["forest", "water"], False),
+        NavGridSettings("Level/Other", "Level/TileMap", [], True),  # the exported defaults
+    ]

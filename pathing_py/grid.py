@@ -278,6 +278,8 @@ def _parse_rows(rows: Sequence[str], symbols: dict, source: str, first_line: int
         if unknown:
             raise MapFormatError(f"{source}:{line}: unknown map characters {''.join(sorted(unknown))!r}")
         passable[y] = [symbols[c] for c in row]
+    if not passable.any():
+        raise MapFormatError(f"{source}: the map has no passable cell")
     return passable
 
 

@@ -105,7 +105,7 @@ def test_ascii_and_queries():
 
 @pytest.mark.parametrize(
     "text, message",
-    [("..\n.", "row is 1 wide"), ("..x", "unknown map characters 'x'"), ("", "no rows")],
+    [("..\n.", "row is 1 wide"), ("..x", "unknown map characters 'x'"), ("", "no rows"), ("#@\n##", "no passable cell")],
 )
 def test_ascii_errors(text, message):
     with pytest.raises(MapFormatError, match=message):

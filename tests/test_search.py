@@ -17,14 +17,13 @@ MAPS = [
 TOLERANCE = 0.006  # the scenario files round their lengths (benchmarks README)
 
 
-def sample_scenarios(grid, scenarios, per_map=24, seed=7):
-    """A seeded sample over all buckets, the longest bucket always included."""
+def sample_scenarios(grid, scenarios, count=24, seed=7):
+    """One seeded scenario from each of ``count`` buckets spread evenly from the shortest to the longest."""
     usable = [s for s in scenarios if grid.is_passable(s.start) and grid.is_passable(s.goal)]
-    longest = max(s.bucket for s in usable)
+    buckets = sorted({s.bucket for s in usable})
+    chosen_buckets = [buckets[round(i * (len(buckets) - 1) / (count - 1))] for i in range(count)]
     rng = random.Random(seed)
-    chosen = rng.sample(usable, per_map - 2)
-    chosen += rng.sample([s for s in usable if s.bucket == longest], 2)
-    return chosen
+    return [rng.choice([s for s in usable if s.bucket == bucket]) for bucket in chosen_buckets]
 
 
 @pytest.mark.parametrize("name", MAPS)

@@ -280,12 +280,28 @@ class _AStar:
         return PathResult(PathStatus.FOUND, cells, g[target], expanded)
 
 
-# Directions to try after arriving at a jump point in each direction: straight
-# arrivals go on straight, turn 45 and 90 degrees either way; diagonal arrivals
-# go on diagonally or along either component. Index 8 is the start: everywhere.
-_SUCCESSOR_DIRECTIONS = [
-    [d % 8 for d in ((a, a - 1, a + 1, a - 2, a + 2) if a % 2 == 0 else (a, a - 1, a + 1))] for a in range(8)
-] + [list(range(8))]
+def _successor_directions() -> List[List[int]]:
+    """Directions to try from a node, by how it was reached; index 8 is the start (everywhere).
+
+    A diagonal arrival goes on diagonally or along either component. A straight
+    arrival is at a jump point: it goes on straight and, on each side with a
+    forced neighbour, turns 90 and 45 degrees to that side. Entry
+    ``9 + 4 * arrival + sides`` holds a straight arrival's list, where bit 0 of
+    ``sides`` is the side counter-clockwise, bit 1 the side clockwise.
+    """
+    table = [[a, (a - 1) % 8, (a + 1) % 8] if a % 2 else [] for a in range(8)] + [list(range(8))]
+    for a in range(8):
+        for sides in range(4):
+            turns = [a]
+            if sides & 1:
+                turns += [(a - 2) % 8, (a - 1) % 8]
+            if sides & 2:
+                turns += [(a + 2) % 8, (a + 1) % 8]
+            table.append(turns)
+    return table
+
+
+_SUCCESSOR_DIRECTIONS = _successor_directions()
 
 
 class _JumpPointSearch:
@@ -330,6 +346,12 @@ class _JumpPointSearch:
         diagonal_extra = SQRT2 - 2.0
         moves = [(dx, dy, dx + dy * stride, dx != 0 and dy != 0) for dx, dy in DIRECTIONS]
         successors = _SUCCESSOR_DIRECTIONS
+        passable = self.tables.passable
+        # For a straight arrival: the side cells and the side cells one step back, both sides.
+        sides = [None] * 8
+        for a in range(0, 8, 2):
+            forward, left, right = moves[a][2], moves[(a - 2) % 8][2], moves[(a + 2) % 8][2]
+            sides[a] = (left, left - forward, right, right - forward, 9 + 4 * a)
         while heap:
             _, node = heappop(heap)
             if closed[node] == generation:
@@ -344,7 +366,17 @@ class _JumpPointSearch:
             y, x = divmod(node, stride)
             to_x = goal_x - x
             to_y = goal_y - y
-            for direction in successors[arrival[node]]:
+            came = arrival[node]
+            if came & 1 or came == 8:
+                directions = successors[came]
+            else:
+                left, left_back, right, right_back, entry = sides[came]
+                if passable[node + left] and not passable[node + left_back]:
+                    entry += 1
+                if passable[node + right] and not passable[node + right_back]:
+                    entry += 2
+                directions = successors[entry]
+            for direction in directions:
                 jump = tables[direction][node]
                 if jump == 0:  # a wall right here: not even the goal can lie this way
                     continue

@@ -1,0 +1,322 @@
+"""The plain-Python half of the Godot nodes: values in, values out, no engine needed.
+
+The node scripts in ``addons/pathing_py`` only read Godot objects and convert
+Godot types to tuples and lists; everything that can go wrong in between
+(pythonscript's integer returns, TileSet collision tables, coordinates,
+non-finite positions, statuses) is decided here, where plain CPython tests
+reach it.
+
+Quick start, with the values a ``NavGrid`` reads from its TileMap::
+
+    >>> from pathing_py.godot_bridge import TileInfo, TileMapNavigator
+    >>> tile_data = [0, 1, 0,  1, 0, 0,  2, 0, 0]    # cells (0,0)=wall, (1,0), (2,0) ground
+    >>> tiles = [TileInfo(0, "ground"), TileInfo(1, "wall", shape_coords=[(0, 0)])]
+    >>> navigator = TileMapNavigator.from_tilemap(tile_data, (32, 32), tiles)
+    >>> navigator.cell_of((40.0, 10.0))
+    (1, 0)
+    >>> navigator.centre_of((2, 0))
+    (80.0, 16.0)
+
+Coordinates: a *position* is TileMap-local ``(x, y)`` in pixels (what
+``TileMap.map_to_world`` returns); a *cell* is a TileMap cell, which may be
+negative; a *grid cell* indexes the :class:`~pathing_py.Grid`, whose
+``origin`` is the TileMap cell of grid cell ``(0, 0)``.
+"""
+
+import math
+import operator
+import sys
+from dataclasses import dataclass, field
+from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from .grid import Cell, Grid
+from .line import smooth_path
+from .search import find_path
+from .tilemap import grid_from_tile_data
+
+__all__ = [
+    "CoordinateError",
+    "PathAnswer",
+    "STATUS_BUILT",
+    "STATUS_INVALID_POSITION",
+    "STATUS_NO_GRID",
+    "TileFrame",
+    "TileInfo",
+    "TileMapNavigator",
+    "collision_tables",
+    "report_error",
+    "signed_int",
+    "tile_data_array",
+    "tilemap_problem",
+]
+
+Position = Tuple[float, float]
+
+#: ``TileSet.TileMode`` values (Godot 3.2).
+TILE_MODE_SINGLE = 0
+TILE_MODE_AUTOTILE = 1
+TILE_MODE_ATLAS = 2
+
+#: ``TileMap.Mode`` and ``TileMap.HalfOffset`` values this module can convert.
+TILEMAP_MODE_SQUARE = 0
+TILEMAP_HALF_OFFSET_DISABLED = 2
+
+#: Statuses a node reports besides the names of ``pathing_py.PathStatus``.
+STATUS_BUILT = "BUILT"  # the grid was (re)built from the TileMap
+STATUS_NO_GRID = "NO_GRID"  # no grid: the TileMap is missing or could not be read
+STATUS_INVALID_POSITION = "INVALID_POSITION"  # a position or cell was NaN or infinite
+
+_UINT64 = 1 << 64
+_INT64_MAX = (1 << 63) - 1
+
+
+class CoordinateError(ValueError):
+    """A position or cell that cannot name a cell: NaN, infinite or not a pair of numbers."""
+
+
+def signed_int(value) -> int:
+    """A Godot integer as a Python int, negative values included.
+
+    pythonscript 0.50.0 returns ``int`` results as unsigned 64-bit numbers
+    (godot-python issue #365): ``TileMap.get_cell`` answers 2**64 - 1 for an
+    empty cell instead of -1. Values above 2**63 - 1 are two's-complement negatives.
+    """
+    value = int(value)
+    return value - _UINT64 if value > _INT64_MAX else value
+
+
+def tile_data_array(values: Iterable[int]) -> np.ndarray:
+    """The ``tile_data`` PoolIntArray of a TileMap as an int32 array.
+
+    Godot stores int32 values; read through pythonscript they may arrive as
+    signed, unsigned 32-bit or unsigned 64-bit numbers, so only the low 32
+    bits are kept. The length must be a multiple of 3 (``format = 1``, the only
+    layout Godot 3.2 returns at run time).
+    """
+    if isinstance(values, np.ndarray):
+        if values.size and values.dtype.kind not in "iu":
+            raise TypeError(f"tile_data must hold integers, got dtype {values.dtype}")
+        words = (values.astype(np.uint64) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+    else:  # operator.index refuses floats, which would be silently truncated
+        words = np.fromiter((operator.index(v) & 0xFFFFFFFF for v in values), dtype=np.uint32)
+    data = words.view(np.int32)
+    if data.ndim != 1 or data.size % 3:
+        raise ValueError(f"tile_data must be a flat list of 3 ints per cell, got {data.size} values")
+    return data
+
+
+@dataclass(frozen=True)
+class TileInfo:
+    """What a TileSet says about one tile, as read by the node.
+
+    ``shape_coords`` holds the ``autotile_coord`` of every collision shape of
+    the tile (``(0, 0)`` for single tiles); ``mode`` is a ``TileSet.TileMode``.
+    """
+
+    tile_id: int
+    name: str
+    mode: int = TILE_MODE_SINGLE
+    shape_coords: Sequence[Cell] = field(default_factory=tuple)
+
+    def __post_init__(self):
+        object.__setattr__(self, "tile_id", signed_int(self.tile_id))
+        object.__setattr__(self, "mode", signed_int(self.mode))
+        object.__setattr__(self, "name", str(self.name))
+        coords = tuple((int(x), int(y)) for x, y in self.shape_coords)
+        object.__setattr__(self, "shape_coords", coords)
+        if self.mode not in (TILE_MODE_SINGLE, TILE_MODE_AUTOTILE, TILE_MODE_ATLAS):
+            raise ValueError(f"tile {self.tile_id} ({self.name!r}) has unknown tile mode {self.mode}")
+
+
+Collision = Union[bool, FrozenSet[Cell]]
+
+
+def collision_tables(tiles: Iterable[TileInfo]) -> Tuple[Dict[int, Collision], Dict[int, str]]:
+    """The ``collision`` and ``names`` arguments of :func:`pathing_py.tilemap.grid_from_tile_data`.
+
+    A single tile blocks when it has any collision shape; in an autotile or
+    atlas only the sub-tiles that carry a shape block, so those map to the set
+    of their autotile coordinates.
+    """
+    collision: Dict[int, Collision] = {}
+    names: Dict[int, str] = {}
+    for tile in tiles:
+        if tile.tile_id in names:
+            raise ValueError(f"tile id {tile.tile_id} appears twice")
+        names[tile.tile_id] = tile.name
+        if tile.mode == TILE_MODE_SINGLE:
+            collision[tile.tile_id] = bool(tile.shape_coords)
+        else:
+            collision[tile.tile_id] = frozenset(tile.shape_coords)
+    return collision, names
+
+
+def tilemap_problem(
+    path: str,
+    found_class: Optional[str],
+    *,
+    has_tileset: bool = True,
+    mode: int = TILEMAP_MODE_SQUARE,
+    half_offset: int = TILEMAP_HALF_OFFSET_DISABLED,
+) -> str:
+    """Why a node's ``tilemap_path`` cannot be navigated, or ``""`` when it can.
+
+    ``found_class`` is the class of the node at ``path`` (None if there is none).
+    The text is shown as the node's configuration warning in the editor.
+    """
+    if not path:
+        return "Set tilemap_path to the TileMap to navigate."
+    if found_class is None:
+        return f"tilemap_path {path!r} does not point at a node."
+    if found_class != "TileMap":
+        return f"tilemap_path {path!r} points at a {found_class}, not a TileMap."
+    if not has_tileset:
+        return f"The TileMap at {path!r} has no TileSet: its collision shapes say which cells block."
+    if signed_int(mode) != TILEMAP_MODE_SQUARE:
+        return f"The TileMap at {path!r} is not in square mode; only square TileMaps are supported."
+    if signed_int(half_offset) != TILEMAP_HALF_OFFSET_DISABLED:
+        return f"The TileMap at {path!r} uses a cell half offset; only plain square grids are supported."
+    return ""
+
+
+def report_error(node_name: str, message: str) -> None:
+    """Print an error naming the node on stderr.
+
+    GDScript's ``push_error`` is not a method of any class, so pythonscript
+    0.50 has no binding for it; stderr reaches the terminal or log running
+    Godot, and the node's ``last_status`` says what happened.
+    """
+    print(f"pathing_py: {node_name}: {message}", file=sys.stderr)
+
+
+def _pair(value, what: str) -> Tuple[float, float]:
+    try:
+        x, y = float(value[0]), float(value[1])
+    except (TypeError, ValueError, IndexError, KeyError):
+        raise CoordinateError(f"{what} must be a pair of numbers, got {value!r}") from None
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise CoordinateError(f"{what} ({x}, {y}) is not finite")
+    return x, y
+
+
+class TileFrame:
+    """Positions <-> TileMap cells <-> grid cells, for a square TileMap.
+
+    Parameters
+    ----------
+    cell_size : (width, height)
+        ``TileMap.cell_size`` in pixels, > 0.
+    origin : (x, y)
+        The TileMap cell of grid cell ``(0, 0)`` (``Grid.origin``).
+    """
+
+    def __init__(self, cell_size: Position, origin: Cell = (0, 0)):
+        width, height = _pair(cell_size, "cell_size")
+        if width <= 0 or height <= 0:
+            raise ValueError(f"cell_size must be positive, got ({width}, {height})")
+        self.cell_size = (width, height)
+        self.origin = (int(origin[0]), int(origin[1]))
+
+    def cell_of(self, position) -> Cell:
+        """The TileMap cell containing a position (as ``TileMap.world_to_map``)."""
+        x, y = _pair(position, "position")
+        return math.floor(x / self.cell_size[0]), math.floor(y / self.cell_size[1])
+
+    def centre_of(self, cell) -> Position:
+        """The centre of a TileMap cell: ``map_to_world(cell) + cell_size / 2``."""
+        x, y = _pair(cell, "cell")
+        return (math.floor(x) + 0.5) * self.cell_size[0], (math.floor(y) + 0.5) * self.cell_size[1]
+
+    def to_grid(self, cell: Cell) -> Cell:
+        return int(cell[0]) - self.origin[0], int(cell[1]) - self.origin[1]
+
+    def from_grid(self, grid_cell: Cell) -> Cell:
+        return int(grid_cell[0]) + self.origin[0], int(grid_cell[1]) + self.origin[1]
+
+    def grid_centres(self, grid_cells: Sequence[Cell]) -> List[Position]:
+        """Centres of grid cells as plain Python floats, ready for ``Vector2``."""
+        cells = np.asarray(grid_cells, dtype=np.float64).reshape(-1, 2)
+        centres = (cells + np.asarray(self.origin) + 0.5) * np.asarray(self.cell_size)
+        return [tuple(point) for point in centres.tolist()]
+
+
+@dataclass(frozen=True)
+class PathAnswer:
+    """A path query answered in positions.
+
+    ``status`` is a ``PathStatus`` name (``"FOUND"``, ``"UNREACHABLE"``, …) or
+    :data:`STATUS_INVALID_POSITION`; ``points`` are cell centres from the
+    start cell to the goal cell, empty unless found; ``message`` says why not.
+    """
+
+    status: str
+    points: List[Position]
+    message: str = ""
+
+    def __bool__(self) -> bool:
+        return self.status == "FOUND"
+
+
+class TileMapNavigator:
+    """A :class:`~pathing_py.Grid` read from a TileMap, queried in TileMap-local positions."""
+
+    def __init__(self, grid: Grid, frame: TileFrame):
+        if tuple(frame.origin) != tuple(grid.origin):
+            raise ValueError(f"frame origin {frame.origin} differs from grid origin {grid.origin}")
+        self.grid = grid
+        self.frame = frame
+
+    @classmethod
+    def from_tilemap(
+        cls,
+        tile_data: Iterable[int],
+        cell_size: Position,
+        tiles: Iterable[TileInfo],
+        *,
+        blocking: Iterable[Union[int, str]] = (),
+        empty_passable: bool = True,
+    ) -> "TileMapNavigator":
+        """Build from what a node reads: ``tile_data``, ``cell_size`` and the TileSet's tiles.
+
+        ``blocking`` names tiles (ids or names) that block even without a
+        collision shape; ``empty_passable`` says whether cells with no tile may
+        be walked on.
+        """
+        collision, names = collision_tables(tiles)
+        grid = grid_from_tile_data(
+            tile_data_array(tile_data),
+            format=1,
+            collision=collision,
+            names=names,
+            blocking=list(blocking),
+            empty_passable=empty_passable,
+        )
+        return cls(grid, TileFrame(cell_size, grid.origin))
+
+    def cell_of(self, position) -> Cell:
+        return self.frame.cell_of(position)
+
+    def centre_of(self, cell) -> Position:
+        return self.frame.centre_of(cell)
+
+    def find_path(self, start, goal, *, smooth: bool = True) -> PathAnswer:
+        """A path between two positions, as the centres of every cell it passes through.
+
+        With ``smooth`` the cell path is pulled straight wherever a line is
+        clear (:func:`pathing_py.smooth_path`), so units walking from centre to
+        centre do not zigzag; it is never longer than the search's path.
+        """
+        try:
+            start_cell = self.frame.to_grid(self.frame.cell_of(start))
+            goal_cell = self.frame.to_grid(self.frame.cell_of(goal))
+        except CoordinateError as error:
+            return PathAnswer(STATUS_INVALID_POSITION, [], str(error))
+        result = find_path(self.grid, start_cell, goal_cell)
+        status = result.status.name
+        if not result:
+            start_tile, goal_tile = self.frame.from_grid(start_cell), self.frame.from_grid(goal_cell)
+            return PathAnswer(status, [], f"no path from cell {start_tile} to cell {goal_tile}: {status}")
+        cells = smooth_path(self.grid, result.cells) if smooth else result.cells
+        return PathAnswer(status, self.frame.grid_centres(cells))

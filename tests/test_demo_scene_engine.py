@@ -1,0 +1,173 @@
+"""The demo scene as the engine loads it, fed to the NavGrid's Python side; and the export presets at work.
+
+headless Godot 3.2 reads scenes/demo.tscn and prints exactly what NavGrid
+reads at run time (``tile_data``, ``cell_size``, the TileSet's names, modes
+and collision sub-tiles) plus the engine's own per-cell answer; the bridge
+must build a grid that agrees cell for cell. pythonscript is not installed
+here, so the engine cannot load the NavGrid's script: the run turns off
+``abort_on_missing_resources`` and reads the NavGrid's stored properties from
+the PackedScene's state instead.
+"""
+
+import shutil
+import zipfile
+from pathlib import Path
+from typing import Dict, List, Tuple
+
+import numpy as np
+import pytest
+
+from pathing_py.godot_bridge import TileInfo, TileMapNavigator
+
+ROOT = Path(__file__).resolve().parent.parent
+
+DUMP_DEMO = """extends SceneTree
+# Prints what NavGrid reads from the demo's TileMap, one fact per line, tab-separated.
+
+func _init():
+\tResourceLoader.set_abort_on_missing_resources(false)  # nav_grid.py needs pythonscript
+\tvar scene = load("res://scenes/demo.tscn")
+\tvar state = scene.get_state()
+\tfor i in range(state.get_node_count()):
+\t\tfor p in range(state.get_node_property_count(i)):
+\t\t\tprint("PROPERTY\\t%s\\t%s\\t%s" % [state.get_node_name(i), state.get_node_property_name(i, p), str(state.get_node_property_value(i, p))])
+\tvar root = scene.instance()
+\tvar tilemap = root.get_node("TileMap")
+\tvar rect = tilemap.get_used_rect()
+\tprint("RECT\\t%d\\t%d\\t%d\\t%d" % [rect.position.x, rect.position.y, rect.size.x, rect.size.y])
+\tprint("CELL_SIZE\\t%s\\t%s" % [tilemap.cell_size.x, tilemap.cell_size.y])
+\tprint("MODE\\t%d\\t%d" % [tilemap.mode, tilemap.cell_half_offset])
+\tvar words = PoolStringArray()
+\tfor word in tilemap.get("tile_data"):
+\t\twords.append(str(word))
+\tprint("TILE_DATA\\t" + words.join(","))
+\tvar tileset = tilemap.tile_set
+\tfor id in tileset.get_tiles_ids():
+\t\tvar coords = PoolStringArray()
+\t\tfor shape in tileset.tile_get_shapes(id):
+\t\t\tif shape["shape"] != null:
+\t\t\t\tcoords.append("%d %d" % [shape["autotile_coord"].x, shape["autotile_coord"].y])
+\t\tprint("TILE\\t%d\\t%s\\t%d\\t%s" % [id, tileset.tile_get_name(id), tileset.tile_get_tile_mode(id), coords.join(",")])
+\tfor cell in tilemap.get_used_cells():
+\t\tvar id = tilemap.get_cellv(cell)
+\t\tvar coord = tilemap.get_cell_autotile_coord(cell.x, cell.y)
+\t\tvar shaped = 0
+\t\tfor shape in tileset.tile_get_shapes(id):
+\t\t\tif shape["shape"] != null and (tileset.tile_get_tile_mode(id) == TileSet.SINGLE_TILE or shape["autotile_coord"] == coord):
+\t\t\t\tshaped = 1
+\t\tprint("CELL\\t%d\\t%d\\t%s\\t%d" % [cell.x, cell.y, tileset.tile_get_name(id), shaped])
+\troot.free()
+\tprint("DUMP_DONE")
+\tquit(0)
+"""
+
+#: Bases in the top-left and bottom-right corners (TileMap cells inside their walls).
+BASES = ((-2, 1), (33, 22))
+
+
+def copy_project(destination: Path, extra: Tuple[str, ...] = ()) -> Path:
+    """The project files the engine reads, without caches or Python bytecode."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".import")
+    for name in ("project.godot", "export_presets.cfg"):
+        shutil.copy(ROOT / name, destination / name)
+    for folder in ("addons", "scenes", "pathing_py") + extra:
+        shutil.copytree(ROOT / folder, destination / folder, ignore=ignore)
+    return destination
+
+
+class DemoDump:
+    def __init__(self, output: str):
+        self.properties: Dict[Tuple[str, str], str] = {}
+        self.tiles: List[TileInfo] = []
+        self.cells: Dict[Tuple[int, int], Tuple[str, bool]] = {}
+        for line in output.splitlines():
+            kind, *fields = line.split("\t")
+            if kind == "PROPERTY":
+                self.properties[fields[0], fields[1]] = fields[2]
+            elif kind == "RECT":
+                self.rect = tuple(int(v) for v in fields)
+            elif kind == "CELL_SIZE":
+                self.cell_size = tuple(float(v) for v in fields)
+            elif kind == "MODE":
+                self.mode, self.half_offset = (int(v) for v in fields)
+            elif kind == "TILE_DATA":
+                self.tile_data = [int(v) for v in fields[0].split(",")]
+            elif kind == "TILE":
+                coords = [tuple(int(v) for v in pair.split()) for pair in fields[3].split(",") if pair]
+                self.tiles.append(TileInfo(int(fields[0]), fields[1], int(fields[2]), coords))
+            elif kind == "CELL":
+                self.cells[int(fields[0]), int(fields[1])] = (fields[2], fields[3] == "1")
+        assert "DUMP_DONE" in output, output
+
+
+@pytest.fixture(scope="module")
+def demo(godot, tmp_path_factory) -> DemoDump:
+    project = copy_project(tmp_path_factory.mktemp("demo-project"))
+    script = project / "dump_demo.gd"
+    script.write_text(DUMP_DEMO, encoding="utf-8")
+    return DemoDump(godot.run_script(project, script, timeout=120))
+
+
+def test_demo_tilemap_is_a_walled_rts_map(demo):
+    x, y, width, height = demo.rect
+    assert (width, height) == (48, 32) and x < 0 and y < 0
+    assert len(demo.cells) == width * height  # painted everywhere: no empty cells
+    assert (demo.mode, demo.half_offset) == (0, 2)  # square, no half offset: what NavGrid converts
+    tiles = {tile.name: tile for tile in demo.tiles}
+    assert set(tiles) == {"ground", "wall", "forest", "water", "bridge"}
+    assert tiles["wall"].shape_coords == ((0, 0),) and tiles["forest"].shape_coords == ()
+    assert tiles["water"].mode == 2 and tiles["water"].shape_coords == ((0, 0),)  # (1, 0) is the ford
+    counts = {name: sum(1 for tile, _ in demo.cells.values() if tile == name) for name in tiles}
+    assert all(count >= 10 for count in counts.values()), counts
+
+
+def test_demo_navgrid_is_configured_in_the_scene(demo):
+    assert demo.properties["NavGrid", "tilemap_path"] == "../TileMap"
+    assert demo.properties["NavGrid", "blocking_tiles"] == "[forest]"
+
+
+def test_navgrid_reads_of_the_demo_give_the_engines_cells(demo):
+    navigator = TileMapNavigator.from_tilemap(demo.tile_data, demo.cell_size, demo.tiles, blocking=["forest"])
+    grid = navigator.grid
+    assert (*grid.origin, grid.width, grid.height) == demo.rect
+    expected = np.zeros((grid.height, grid.width), dtype=bool)
+    for (x, y), (name, shaped) in demo.cells.items():
+        expected[y - grid.origin[1], x - grid.origin[0]] = not (shaped or name == "forest")
+    np.testing.assert_array_equal(grid.passable, expected)
+
+
+def test_the_bases_meet_only_over_bridges_and_fords(demo):
+    navigator = TileMapNavigator.from_tilemap(demo.tile_data, demo.cell_size, demo.tiles, blocking=["forest"])
+    start, goal = (navigator.centre_of(base) for base in BASES)
+    answer = navigator.find_path(start, goal)
+    assert answer.status == "FOUND", answer.message
+    crossed = {demo.cells[navigator.cell_of(point)][0] for point in answer.points}
+    assert crossed & {"bridge", "water"}  # water that is walked on is a ford
+    cut = TileMapNavigator.from_tilemap(
+        demo.tile_data, demo.cell_size, demo.tiles, blocking=["forest", "bridge", "water"]
+    )
+    assert cut.find_path(start, goal).status == "UNREACHABLE"
+
+
+def test_export_pack_carries_the_python_files(godot, tmp_path):
+    """The presets' include filters put our modules and one platform's pythonscript in the pack."""
+    project = tmp_path / "project"
+    project.mkdir()
+    copy_project(project, extra=("tests",))
+    for platform_folder in ("x11-64", "windows-64"):
+        runtime = project / "addons" / "pythonscript" / platform_folder / "lib" / "python3.8"
+        runtime.mkdir(parents=True)
+        (runtime / "os.py").write_text("# stands in for pythonscript's runtime\n")
+    packs = {}
+    for preset in ("Linux/X11", "Windows Desktop"):
+        pack = tmp_path / f"{preset.split('/')[0].split()[0].lower()}.zip"
+        godot.run(["--no-window", "--path", str(project), "--export-pack", preset, str(pack)], timeout=180)
+        assert pack.is_file(), f"no pack for {preset}"
+        packs[preset] = set(zipfile.ZipFile(pack).namelist())
+    for preset, own, other in (("Linux/X11", "x11-64", "windows-64"), ("Windows Desktop", "windows-64", "x11-64")):
+        names = packs[preset]
+        assert {"addons/pathing_py/nav_grid.py", "addons/pathing_py/plugin.py", "pathing_py/__init__.py",
+                "pathing_py/godot_bridge.py", "scenes/demo.tscn", "scenes/demo_tileset.tres"} <= names
+        assert f"addons/pythonscript/{own}/lib/python3.8/os.py" in names
+        assert not any(name.startswith(f"addons/pythonscript/{other}/") for name in names), preset
+        assert not any(name.startswith("tests/") for name in names), preset

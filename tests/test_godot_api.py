@@ -1,0 +1,286 @@
+"""The addon's Python scripts use only Godot names that exist, as pythonscript 0.50 binds them.
+
+pythonscript cannot be installed here, so the scripts are read statically
+(tests/godot_api_check.py) against the api.json of the installed engine.
+The bad snippets show that the check can fail.
+"""
+
+import ast
+import configparser
+from pathlib import Path
+from typing import List
+
+import pytest
+
+from godot_api_check import GodotApi, check_files, check_source
+from pathing_py import godot_bridge
+
+ROOT = Path(__file__).resolve().parent.parent
+ADDON = ROOT / "addons" / "pathing_py"
+
+
+def addon_scripts() -> List[Path]:
+    return sorted(ADDON.rglob("*.py"))
+
+
+@pytest.fixture(scope="module")
+def api(godot_api) -> GodotApi:
+    return GodotApi(godot_api)
+
+
+def test_addon_has_scripts():
+    assert {path.name for path in addon_scripts()} >= {"plugin.py", "nav_grid.py"}
+
+
+def test_addon_scripts_use_only_the_godot_api(api):
+    report = check_files(addon_scripts(), api)
+    assert not report.problems, "\n".join(map(str, report.problems))
+
+
+def test_check_reaches_the_tilemap_reads(api):
+    """If type inference broke, the check above would pass without checking anything."""
+    report = check_files(addon_scripts(), api)
+    expected = {
+        ("EditorPlugin", "add_custom_type"),
+        ("EditorPlugin", "remove_custom_type"),
+        ("_ResourceLoader", "load"),
+        ("_Engine", "is_editor_hint"),
+        ("Node", "get_node"),
+        ("Node", "get_node_or_null"),
+        ("Object", "get"),
+        ("Object", "is_class"),
+        ("TileMap", "get_tileset"),
+        ("TileMap", "get_cell_size"),
+        ("TileMap", "get_mode"),
+        ("TileSet", "get_tiles_ids"),
+        ("TileSet", "tile_get_shapes"),
+        ("TileSet", "tile_get_tile_mode"),
+        ("TileSet", "tile_get_name"),
+    }
+    assert expected <= report.checked, sorted(expected - report.checked)
+
+
+def test_bridge_constants_are_the_engines(godot_api):
+    """pathing_py.godot_bridge copies a few enum values so that it runs without the engine."""
+    tileset, tilemap = godot_api["TileSet"]["constants"], godot_api["TileMap"]["constants"]
+    assert (godot_bridge.TILE_MODE_SINGLE, godot_bridge.TILE_MODE_AUTOTILE, godot_bridge.TILE_MODE_ATLAS) == (
+        tileset["SINGLE_TILE"], tileset["AUTO_TILE"], tileset["ATLAS_TILE"])
+    assert godot_bridge.TILEMAP_MODE_SQUARE == tilemap["MODE_SQUARE"]
+    assert godot_bridge.TILEMAP_HALF_OFFSET_DISABLED == tilemap["HALF_OFFSET_DISABLED"]
+
+
+# -- the check itself ------------------------------------------------------------------
+
+PROBE = '''
+import math
+from godot import Engine, Node2D, NodePath, TileMap, TileSet, Vector2, exposed, export, signal
+from pathing_py.godot_bridge import signed_int
+
+
+@exposed
+class Probe(Node2D):
+    moved = signal()
+    target = export(NodePath, default=NodePath("../TileMap"))
+
+    def _ready(self):
+        tilemap: TileMap = self.get_node(self.target)
+        {line}
+
+    def helper(self) -> TileMap:
+        return self.get_node(self.target)
+'''
+
+GOOD_LINES = [
+    "signed_int(tilemap.get_cell(0, 0))",
+    "tilemap.map_to_world(Vector2(1, 2))",
+    "tilemap.map_to_world(Vector2(1, 2), ignore_half_ofs=True)",
+    "tilemap.get('tile_data')",
+    "tilemap.get_tileset().tile_get_shapes(0)",
+    "tilemap.tile_set.tile_get_name(0)",
+    "signed_int(tilemap.mode) == TileMap.MODE_SQUARE",
+    "self.helper().world_to_map(Vector2())",
+    "self.connect('moved', self, 'helper')",
+    "self.connect('visibility_changed', self, 'helper')",
+    "self.call('emit_signal', 'moved')",
+    "self.is_class(class_='Node2D')",
+    "self.set_position(self.get_position() + Vector2(1, 0))",
+    "self.position = Vector2(1, 0)",
+    "self.target = NodePath('..')",
+    "TileSet().get_tiles_ids()",
+    "Node2D.new().free()",
+    "Engine.is_editor_hint()",
+    "[tilemap.world_to_map(Vector2(x, 0)) for x in range(3)]",
+]
+
+
+@pytest.mark.parametrize("line", GOOD_LINES)
+def test_check_accepts_correct_calls(api, line):
+    report = check_source(PROBE.format(line=line), api)
+    assert not report.problems, "\n".join(map(str, report.problems))
+
+
+BAD_LINES = [
+    ("tilemap.get_cellz(0, 0)", "no method, property or constant 'get_cellz'"),
+    ("tilemap.map_to_world()", "needs argument(s) map_position"),
+    ("tilemap.map_to_world(Vector2(), True, 3)", "takes at most 2 argument(s), 3 given"),
+    ("tilemap.map_to_world(Vector2(), ignore_half=True)", "has no argument 'ignore_half'"),
+    ("tilemap.get_tileset().tile_get_shapez(0)", "TileSet has no method, property or constant 'tile_get_shapez'"),
+    ("tilemap.tile_set.tile_get_namez(0)", "TileSet has no method"),
+    ("self.helper().world_to_mapz(Vector2())", "TileMap has no method"),
+    ("self.get_node('TileMap').get_cell_size()", "GridMap, TileMap have it: annotate the name with its class"),
+    ("tilemap.get_cell(0, 0)", "wrap the call in signed_int()"),
+    ("tilemap.mode == 0", "wrap it in signed_int()"),
+    ("tilemap.get('tile_dataz')", "TileMap has no property 'tile_dataz'"),
+    ("self.connect('moved_typo', self, 'helper')", "has no signal 'moved_typo'"),
+    ("self.call('helpr')", "has no method 'helpr'"),
+    ("self.call('emit_signal', 'movd')", "has no signal 'movd'"),
+    ("self.emit_signal('moved')", "does not bind Object.emit_signal (has_varargs)"),
+    ("self._ready_typo()", "no method, property or constant '_ready_typo'"),
+    ("self.is_class('TileMapz')", "no Godot class 'TileMapz'"),
+    ("self.is_class(klass='Node')", "has no argument 'klass'"),
+    ("self.multiplayer = None", "Node.multiplayer is read-only"),
+    ("for step in range(3): self.position += Vector2(step, 0)", "property syntax 'position' on a Godot object inside a loop"),
+    ("[tilemap.cell_size for _ in range(3)]", "inside a loop"),
+    ("TileMap.MODE_SQUARZ", "class TileMap has no constant or method 'MODE_SQUARZ'"),
+    ("Engine.is_editor_hintz()", "_Engine has no method"),
+    ("Node2D()", "Node2D is not a Reference: create it with Node2D.new()"),
+    ("TileSet.new()", "TileSet is a Reference: create it with TileSet()"),
+]
+
+
+@pytest.mark.parametrize("line, message", BAD_LINES)
+def test_check_reports_wrong_calls(api, line, message):
+    report = check_source(PROBE.format(line=line), api, "probe.py")
+    assert any(message in problem.message for problem in report.problems), report.problems
+    assert all(str(problem).startswith("probe.py:") for problem in report.problems)
+
+
+BAD_MODULES = [
+    ("from godot import Node2D, TileMapz, exposed\n@exposed\nclass A(Node2D): pass", "godot has no name 'TileMapz'"),
+    ("from godot import Node2D, _File, exposed\n@exposed\nclass A(Node2D): pass", "import _File from godot.bindings"),
+    ("from godot import Node2D\nclass A(Node2D): pass", "no @exposed class"),
+    (
+        "from godot import Node2D, exposed\n@exposed\nclass A(Node2D): pass\n@exposed\nclass B(Node2D): pass",
+        "one @exposed class per module",
+    ),
+    ("from godot import exposed\n@exposed\nclass A(object): pass", "must inherit from exactly one Godot class"),
+    (
+        "from godot import Node2D, exposed\n@exposed\nclass A(Node2D):\n    def _redy(self): pass",
+        "did you mean '_ready'?",
+    ),
+    (
+        "from godot import Node2D, exposed\n@exposed\nclass A(Node2D):\n    def _process(self): pass",
+        "Godot calls _process with 1 argument(s); A._process takes 0",
+    ),
+    (
+        "from godot import Node2D, exposed\n@exposed\nclass A(Node2D):\n    def get_name(self): pass",
+        "hides the Godot method Node2D.get_name",
+    ),
+    (
+        "from godot import Node2D, exposed, export\n@exposed\nclass A(Node2D):\n    a = export(Vector9)",
+        "export() type 'Vector9'",
+    ),
+    (
+        "from godot import Node2D, exposed, export\n@exposed\nclass A(Node2D):\n    a = export(int, defualt=1)",
+        "export() has no argument 'defualt'",
+    ),
+    ("import godot\nfrom godot import Node2D, exposed\n@exposed\nclass A(Node2D):\n    n = godot.Nodez", "no name 'Nodez'"),
+]
+
+
+@pytest.mark.parametrize("source, message", BAD_MODULES)
+def test_check_reports_wrong_modules(api, source, message):
+    report = check_source(source, api)
+    assert any(message in problem.message for problem in report.problems), report.problems
+
+
+# -- the plugin and the project files ----------------------------------------------------
+
+
+def _plugin_config() -> configparser.ConfigParser:
+    config = configparser.ConfigParser()
+    config.read(ADDON / "plugin.cfg", encoding="utf-8")
+    return config
+
+
+def _node_types() -> tuple:
+    tree = ast.parse((ADDON / "plugin.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "NODE_TYPES" for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise AssertionError("plugin.py has no NODE_TYPES table")
+
+
+def _exposed_class(path: Path) -> ast.ClassDef:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.decorator_list)
+
+
+def test_plugin_cfg_names_a_tool_editor_plugin():
+    plugin = _plugin_config()["plugin"]
+    assert plugin["name"].strip('"') == "pathing_py"
+    script = ADDON / plugin["script"].strip('"')
+    assert script.is_file()
+    cls = _exposed_class(script)
+    assert [base.id for base in cls.bases] == ["EditorPlugin"]
+    decorator = cls.decorator_list[0]
+    assert isinstance(decorator, ast.Call) and decorator.func.id == "exposed"
+    assert [(kw.arg, kw.value.value) for kw in decorator.keywords] == [("tool", True)]
+
+
+def test_plugin_registers_every_node_script():
+    registered = {}
+    for name, base, script, icon in _node_types():
+        cls = _exposed_class(ADDON / script)
+        assert cls.name == name and [b.id for b in cls.bases] == [base], script
+        assert (ADDON / icon).is_file() and (ADDON / icon).read_text().lstrip().startswith("<svg"), icon
+        registered[script] = name
+    scripts = {str(path.relative_to(ADDON)) for path in addon_scripts()} - {"plugin.py"}
+    assert scripts == set(registered)
+
+
+def test_plugin_removes_what_it_adds():
+    cls = _exposed_class(ADDON / "plugin.py")
+    methods = {node.name: ast.dump(node) for node in cls.body if isinstance(node, ast.FunctionDef)}
+    assert "add_custom_type" in methods["_enter_tree"] and "remove_custom_type" in methods["_exit_tree"]
+
+
+def test_plain_python_modules_are_hidden_from_the_editor():
+    """The editor loads every .py file as a script; plain modules need a .gdignore above them."""
+    for path in ROOT.rglob("*.py"):
+        relative = path.relative_to(ROOT)
+        if relative.parts[0].startswith(".") or relative.parts[:2] == ("addons", "pythonscript"):
+            continue
+        if relative.parts[:2] == ("addons", "pathing_py"):
+            continue  # node scripts: each exposes a class (checked above)
+        hidden = any((ROOT.joinpath(*relative.parts[:depth]) / ".gdignore").is_file()
+                     for depth in range(1, len(relative.parts)))
+        assert hidden, f"{relative}: add a .gdignore to {relative.parts[0]}/"
+
+
+def test_project_enables_the_plugin_and_pythonscript():
+    text = (ROOT / "project.godot").read_text(encoding="utf-8")
+    assert "config_version=4" in text
+    assert 'enabled=PoolStringArray( "pathing_py" )' in text
+    assert 'singletons=[ "res://pythonscript.gdnlib" ]' in text
+    assert 'run/main_scene="res://scenes/demo.tscn"' in text
+    assert (ROOT / "scenes" / "demo.tscn").is_file()
+
+
+def test_export_presets_pack_the_python_files():
+    presets = configparser.ConfigParser(interpolation=None)
+    presets.read(ROOT / "export_presets.cfg", encoding="utf-8")
+    platforms = {}
+    for section in presets.sections():
+        if section.count(".") == 1:
+            preset = presets[section]
+            platforms[preset["platform"].strip('"')] = preset
+            for key in ("name", "runnable", "custom_features", "export_filter", "include_filter",
+                        "exclude_filter", "export_path", "patch_list", "script_export_mode"):
+                assert key in preset, f"{section} lacks {key}"
+            assert section + ".options" in presets
+    assert set(platforms) == {"Linux/X11", "Windows Desktop"}
+    for platform, folder in (("Linux/X11", "x11-64"), ("Windows Desktop", "windows-64")):
+        include = [item.strip() for item in platforms[platform]["include_filter"].strip('"').split(",")]
+        assert {"res://pathing_py/*.py", "res://addons/pathing_py/*.py", "*.kpg"} <= set(include)
+        assert f"res://addons/pythonscript/{folder}/*" in include

@@ -1,0 +1,300 @@
+"""pathing_py.godot_bridge: what the NavGrid node hands over, converted and checked without the engine."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pathing_py.godot_bridge import (
+    STATUS_INVALID_POSITION,
+    CoordinateError,
+    PathAnswer,
+    TileFrame,
+    TileInfo,
+    TileMapNavigator,
+    collision_tables,
+    signed_int,
+    tile_data_array,
+    tilemap_problem,
+)
+from pathing_py import find_path, smooth_path
+from pathing_py.grid import MapFormatError
+
+UINT64 = 1 << 64
+
+# -- pythonscript's integers ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "raw, expected",
+    [(0, 0), (5, 5), (-3, -3), (UINT64 - 1, -1), (UINT64 - 65536, -65536), (1 << 63, -(1 << 63)),
+     ((1 << 63) - 1, (1 << 63) - 1), (np.uint64(UINT64 - 2), -2), (np.int32(-7), -7)],
+)
+def test_signed_int_undoes_unsigned_64_bit_returns(raw, expected):
+    assert signed_int(raw) == expected
+    assert type(signed_int(raw)) is int
+
+
+def test_tile_data_array_reads_every_integer_form_as_int32():
+    signed = [-65536, 3, 65536, 65535, 1 << 29 | 2, -(1 << 31)]
+    unsigned32 = [v & 0xFFFFFFFF for v in signed]
+    unsigned64 = [v % UINT64 for v in signed]
+    expected = np.array(signed, dtype=np.int32)
+    for values in (signed, unsigned32, unsigned64, unsigned64[:3] + signed[3:], np.array(signed)):
+        array = tile_data_array(values)
+        assert array.dtype == np.int32
+        np.testing.assert_array_equal(array, expected)
+
+
+def test_tile_data_array_takes_any_iterable_and_empty_data():
+    assert tile_data_array(iter([1, 2, 3])).tolist() == [1, 2, 3]
+    assert tile_data_array([]).size == 0
+
+
+@pytest.mark.parametrize("values, error", [([1, 2], ValueError), ([1.5, 2.0, 3.0], TypeError)])
+def test_tile_data_array_rejects_what_is_not_format_1(values, error):
+    with pytest.raises(error):
+        tile_data_array(values)
+
+
+# -- the TileSet ------------------------------------------------------------------------
+
+
+def test_tile_info_normalises_what_the_node_reads():
+    tile = TileInfo(UINT64 - 1 + 8, "wall", np.int64(2), [(1.0, 0.0), (np.float32(2), 3)])
+    assert tile.tile_id == 7 and tile.mode == 2 and tile.name == "wall"
+    assert tile.shape_coords == ((1, 0), (2, 3))
+    assert all(type(v) is int for coord in tile.shape_coords for v in coord)
+
+
+def test_tile_info_rejects_an_unknown_mode():
+    with pytest.raises(ValueError, match="unknown tile mode 3"):
+        TileInfo(0, "odd", 3)
+
+
+def test_collision_tables_follow_the_engine_rule():
+    tiles = [
+        TileInfo(0, "ground"),
+        TileInfo(1, "wall", 0, [(0, 0)]),
+        TileInfo(3, "water", 2, [(0, 0), (2, 1)]),
+        TileInfo(5, "cliff", 1, []),
+    ]
+    collision, names = collision_tables(tiles)
+    assert collision == {0: False, 1: True, 3: frozenset({(0, 0), (2, 1)}), 5: frozenset()}
+    assert names == {0: "ground", 1: "wall", 3: "water", 5: "cliff"}
+
+
+def test_collision_tables_reject_a_repeated_id():
+    with pytest.raises(ValueError, match="tile id 1 appears twice"):
+        collision_tables([TileInfo(1, "a"), TileInfo(1, "b")])
+
+
+# -- configuration warnings ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, expected",
+    [
+        (("", None), {}, "Set tilemap_path"),
+        (("../Map", None), {}, "does not point at a node"),
+        (("../Map", "Sprite"), {}, "points at a Sprite, not a TileMap"),
+        (("../Map", "TileMap"), {"has_tileset": False}, "has no TileSet"),
+        (("../Map", "TileMap"), {"mode": 1}, "not in square mode"),
+        (("../Map", "TileMap"), {"half_offset": 0}, "half offset"),
+    ],
+)
+def test_tilemap_problem_explains_each_misuse(args, kwargs, expected):
+    assert expected in tilemap_problem(*args, **kwargs)
+
+
+def test_tilemap_problem_accepts_a_square_tilemap_read_through_pythonscript():
+    assert tilemap_problem("../TileMap", "TileMap", has_tileset=True, mode=0, half_offset=2) == ""
+    assert tilemap_problem("../TileMap", "TileMap", mode=np.uint64(0), half_offset=np.uint64(2)) == ""
+
+
+# -- coordinates ----------------------------------------------------------------------------
+
+
+def test_frame_maps_positions_to_cells_like_world_to_map():
+    frame = TileFrame((16, 32), origin=(-8, -4))
+    assert frame.cell_of((0.0, 0.0)) == (0, 0)
+    assert frame.cell_of((15.99, 31.99)) == (0, 0)
+    assert frame.cell_of((16.0, 32.0)) == (1, 1)
+    assert frame.cell_of((-0.01, -0.01)) == (-1, -1)
+    assert frame.cell_of((-128.0, -128.0)) == (-8, -4)
+    assert frame.centre_of((-8, -4)) == (-120.0, -112.0)
+    assert frame.to_grid((-8, -4)) == (0, 0) and frame.from_grid((0, 0)) == (-8, -4)
+    assert frame.grid_centres([(0, 0), (1, 2)]) == [(-120.0, -112.0), (-104.0, -48.0)]
+    assert all(type(v) is float for point in frame.grid_centres([(3, 4)]) for v in point)
+
+
+@pytest.mark.parametrize("bad", [(math.nan, 0.0), (0.0, math.inf), (-math.inf, 1.0), ("x", 1), (1.0,), None])
+def test_frame_rejects_non_finite_or_malformed_positions(bad):
+    frame = TileFrame((16, 16))
+    with pytest.raises(CoordinateError):
+        frame.cell_of(bad)
+    with pytest.raises(CoordinateError):
+        frame.centre_of(bad)
+
+
+@pytest.mark.parametrize("size", [(0, 16), (16, -1), (math.nan, 16)])
+def test_frame_rejects_bad_cell_sizes(size):
+    with pytest.raises(ValueError):
+        TileFrame(size)
+
+
+@given(
+    st.tuples(st.integers(-3000, 3000), st.integers(-3000, 3000)),
+    st.tuples(st.sampled_from([1.0, 8.0, 16.0, 24.5, 64.0]), st.sampled_from([1.0, 16.0, 32.0, 48.0])),
+)
+def test_the_centre_of_a_cell_lies_in_that_cell(cell, size):
+    frame = TileFrame(size, origin=(5, -7))
+    assert frame.cell_of(frame.centre_of(cell)) == cell
+    assert frame.from_grid(frame.to_grid(cell)) == cell
+
+
+@given(st.floats(-1e6, 1e6), st.floats(-1e6, 1e6))
+def test_a_position_lies_within_half_a_cell_of_its_cell_centre(x, y):
+    frame = TileFrame((16.0, 24.0))
+    cx, cy = frame.centre_of(frame.cell_of((x, y)))
+    assert abs(cx - x) <= 8.0 + 1e-6 and abs(cy - y) <= 12.0 + 1e-6
+
+
+# -- the navigator -----------------------------------------------------------------------------
+
+#: A small map: '.' ground (0), '#' wall (1, shape), 'T' forest (2, no shape),
+#: '~' deep water (3 at (0, 0), shape), ',' ford (3 at (1, 0), no shape), ' ' no tile.
+MAP = [
+    "..#...~.",
+    "..#.TT~.",
+    "..#...,.",
+    "....  ~.",
+]
+SYMBOLS = {".": (0, 0, 0), "#": (1, 0, 0), "T": (2, 0, 0), "~": (3, 0, 0), ",": (3, 1, 0)}
+ORIGIN = (-3, -2)
+TILES = [TileInfo(0, "ground"), TileInfo(1, "wall", 0, [(0, 0)]), TileInfo(2, "forest"),
+         TileInfo(3, "water", 2, [(0, 0)])]
+
+
+def encode(rows, origin=ORIGIN):
+    """Godot's format-1 tile_data for an ASCII map."""
+    words = []
+    for y, row in enumerate(rows):
+        for x, char in enumerate(row):
+            if char in SYMBOLS:
+                tile, ax, ay = SYMBOLS[char]
+                gx, gy = x + origin[0], y + origin[1]
+                words += [((gy & 0xFFFF) << 16) | (gx & 0xFFFF), tile, (ay << 16) | ax]
+    return [w - (1 << 32) if w >= 1 << 31 else w for w in words]
+
+
+def navigator(**kwargs) -> TileMapNavigator:
+    return TileMapNavigator.from_tilemap(encode(MAP), (16.0, 16.0), TILES, **kwargs)
+
+
+def expected_passable(rows, blocked_chars, empty_passable=True):
+    return np.array([[c not in blocked_chars and (c != " " or empty_passable) for c in row] for row in rows])
+
+
+def test_navigator_builds_the_grid_the_tileset_describes():
+    nav = navigator()
+    assert nav.grid.origin == ORIGIN and nav.frame.origin == ORIGIN
+    np.testing.assert_array_equal(nav.grid.passable, expected_passable(MAP, "#~"))
+
+
+def test_navigator_blocks_tiles_named_in_blocking_and_empty_cells_on_request():
+    nav = navigator(blocking=["forest"], empty_passable=False)
+    np.testing.assert_array_equal(nav.grid.passable, expected_passable(MAP, "#~T", empty_passable=False))
+    assert navigator(blocking=[2]).grid.passable.sum() == navigator(blocking=["forest"]).grid.passable.sum()
+
+
+def test_navigator_reads_unsigned_64_bit_tile_data_the_same():
+    raw = [w % UINT64 for w in encode(MAP)]
+    nav = TileMapNavigator.from_tilemap(raw, (16, 16), TILES)
+    np.testing.assert_array_equal(nav.grid.passable, navigator().grid.passable)
+    assert nav.grid.origin == ORIGIN
+
+
+@pytest.mark.parametrize(
+    "kwargs, error",
+    [({"blocking": ["lava"]}, "no tile named 'lava'"), ({"tiles": TILES[:2]}, "unknown tile id")],
+)
+def test_navigator_reports_tilesets_that_do_not_match(kwargs, error):
+    tiles = kwargs.pop("tiles", TILES)
+    with pytest.raises(ValueError, match=error):
+        TileMapNavigator.from_tilemap(encode(MAP), (16, 16), tiles, **kwargs)
+
+
+def test_navigator_rejects_an_empty_tilemap():
+    with pytest.raises(MapFormatError):
+        TileMapNavigator.from_tilemap([], (16, 16), TILES)
+
+
+def centre(cell):
+    return ((cell[0] + 0.5) * 16.0, (cell[1] + 0.5) * 16.0)
+
+
+def test_find_path_answers_in_cell_centres_from_start_to_goal():
+    nav = navigator()
+    start, goal = (-3, -2), (4, -2)  # around the wall, through the ford
+    answer = nav.find_path((start[0] * 16 + 3.0, start[1] * 16 + 9.0), centre(goal), smooth=False)
+    assert answer and answer.status == "FOUND" and answer.message == ""
+    assert answer.points[0] == centre(start) and answer.points[-1] == centre(goal)
+    cells = [nav.cell_of(point) for point in answer.points]
+    for (x0, y0), (x1, y1) in zip(cells, cells[1:]):
+        assert max(abs(x1 - x0), abs(y1 - y0)) == 1
+    assert all(nav.grid.is_passable(nav.frame.to_grid(cell)) for cell in cells)
+    assert nav.frame.from_grid((6, 2)) in cells  # the ford is the only way across
+
+
+def polyline_length(points):
+    return sum(math.dist(a, b) for a, b in zip(points, points[1:]))
+
+
+def test_smoothing_pulls_the_cell_path_straight():
+    nav = navigator()
+    start, goal = (-3, -2), (4, -2)
+    rough = nav.find_path(centre(start), centre(goal), smooth=False)
+    smooth = nav.find_path(centre(start), centre(goal))
+    cells = find_path(nav.grid, nav.frame.to_grid(start), nav.frame.to_grid(goal)).cells
+    assert smooth.points == nav.frame.grid_centres(smooth_path(nav.grid, cells))
+    assert rough.points == nav.frame.grid_centres(cells)
+    assert smooth.points[0] == rough.points[0] and smooth.points[-1] == rough.points[-1]
+    assert smooth.points != rough.points
+    assert polyline_length(smooth.points) <= polyline_length(rough.points) + 1e-9
+
+
+@pytest.mark.parametrize(
+    "start, goal, status",
+    [
+        ((-3, -2), (-1, -2), "GOAL_BLOCKED"),
+        ((-1, -1), (-3, -2), "START_BLOCKED"),
+        ((-3, -2), (20, 0), "OUT_OF_BOUNDS"),
+        ((-30, -2), (0, 0), "OUT_OF_BOUNDS"),
+    ],
+)
+def test_find_path_says_why_there_is_no_path(start, goal, status):
+    answer = navigator().find_path(centre(start), centre(goal))
+    assert not answer and answer.status == status and answer.points == []
+    assert status in answer.message and str(start) in answer.message
+
+
+def test_find_path_reports_unreachable_islands():
+    nav = navigator(blocking=["water"])  # the ford is water too: the east bank is cut off
+    answer = nav.find_path(centre((-3, -2)), centre((4, -2)))
+    assert answer.status == "UNREACHABLE"
+
+
+@pytest.mark.parametrize("bad", [(math.nan, 0.0), (0.0, math.inf)])
+def test_find_path_refuses_non_finite_positions(bad):
+    nav = navigator()
+    for answer in (nav.find_path(bad, (0.0, 0.0)), nav.find_path((0.0, 0.0), bad)):
+        assert answer.status == STATUS_INVALID_POSITION and not answer
+        assert "not finite" in answer.message and answer.points == []
+
+
+def test_path_answer_is_truthy_only_when_found():
+    assert PathAnswer("FOUND", [(0.0, 0.0)])
+    assert not PathAnswer("UNREACHABLE", [], "no path")

@@ -11,21 +11,21 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, Tuple
 
 from .debug import paths_picture, write_png
 from .grid import Cell, Grid, MapFormatError
 from .line import smooth_path
 from .search import find_path, prepare
-from .tilemap import nav_grid_settings
+from .tilemap import nav_grid_settings, read_tilemap
 
-__all__ = ["main", "load_grid"]
+__all__ = ["main", "load_map"]
 
 DEMO_SCENE = Path(__file__).resolve().parent.parent / "scenes" / "demo.tscn"
 
 
-def load_grid(path: Path, tilemap: Optional[str] = None, blocking: Sequence[str] = ()) -> Grid:
-    """A grid from any map file we read, chosen by its suffix.
+def load_map(path: Path, tilemap: Optional[str] = None, blocking: Sequence[str] = ()) -> Tuple[Grid, dict]:
+    """A grid from any map file we read, chosen by its suffix, and what pictures need of its terrain.
 
     A scene is read as its NavGrid node will read it in the game (its TileMap,
     blocking tiles and empty-cell rule) unless ``tilemap`` or ``blocking`` say otherwise.
@@ -38,11 +38,13 @@ def load_grid(path: Path, tilemap: Optional[str] = None, blocking: Sequence[str]
             settings = nav_grids[0]
             tilemap, blocking, empty_passable = settings.tilemap, settings.blocking, settings.empty_passable
             print(f"read as NavGrid {settings.node_path!r} does: TileMap {tilemap!r}, blocking {blocking}")
-        return Grid.from_tscn(path, tilemap=tilemap, blocking=list(blocking) or None, empty_passable=empty_passable)
+        data = read_tilemap(path, tilemap=tilemap, blocking=list(blocking) or None)
+        grid = Grid(data.passable(empty_passable=empty_passable), origin=data.origin)
+        return grid, {"tiles": data.cells.raster(data.cells.tile, -1), "names": data.names}
     if suffix == ".map":
-        return Grid.from_movingai(path)
+        return Grid.from_movingai(path), {}
     if suffix == ".txt":
-        return Grid.from_ascii(path.read_text())
+        return Grid.from_ascii(path.read_text()), {}
     raise MapFormatError(f"{path}: unknown map type {suffix!r} (expected .tscn, .map or .txt)")
 
 
@@ -56,7 +58,7 @@ def random_orders(grid: Grid, count: int, seed: int) -> List[tuple]:
 def run_demo(args: argparse.Namespace) -> int:
     path = Path(args.map) if args.map else DEMO_SCENE
     started = time.perf_counter()
-    grid = load_grid(path, args.tilemap, args.blocking)
+    grid, terrain = load_map(path, args.tilemap, args.blocking)
     read_ms = (time.perf_counter() - started) * 1000
     print(f"{path}: {grid.width}x{grid.height} cells, {int(grid.passable.sum())} passable, origin {grid.origin}")
     print(f"read in {read_ms:.1f} ms")
@@ -79,7 +81,7 @@ def run_demo(args: argparse.Namespace) -> int:
         )
     found = sum(1 for cells in paths if cells)
     print(f"{found} of {len(paths)} orders found; mean {sum(times) / len(times):.2f} ms, max {max(times):.2f} ms per order")
-    write_png(args.out, paths_picture(grid, paths, args.scale))
+    write_png(args.out, paths_picture(grid, paths, args.scale, **terrain))
     print(f"picture: {args.out}")
     return 0
 

@@ -7,7 +7,7 @@ nothing beyond numpy.
 import struct
 import zlib
 from pathlib import Path
-from typing import Iterable, Sequence, Tuple, Union
+from typing import Iterable, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -23,12 +23,32 @@ PATH_COLOURS = ((214, 39, 40), (31, 119, 180), (44, 160, 44), (148, 103, 189), (
 Colour = Tuple[int, int, int]
 
 
-def draw_grid(grid: Grid, scale: int = 4) -> np.ndarray:
-    """An RGB image (height*scale, width*scale, 3) of free and blocked cells."""
-    image = np.where(grid.passable[:, :, None], np.array(FREE, np.uint8), np.array(BLOCKED, np.uint8))
+#: Colours for tiles whose names contain these words (blocked, free), so that pictures of
+#: TileMaps show their terrain; other tiles are drawn as FREE or BLOCKED.
+TERRAIN_COLOURS = (
+    (("water", "river", "lake", "sea"), (46, 96, 170), (128, 172, 214)),
+    (("forest", "tree", "wood"), (38, 98, 52), (120, 170, 110)),
+    (("wall", "rock", "stone", "cliff", "mountain"), (52, 56, 64), (150, 150, 150)),
+    (("bridge", "road", "path"), (120, 90, 60), (184, 150, 104)),
+)
+
+
+def draw_grid(grid: Grid, scale: int = 4, tiles: Optional[np.ndarray] = None, names: Mapping[int, str] = {}) -> np.ndarray:
+    """An RGB image (height*scale, width*scale, 3) of free and blocked cells.
+
+    ``tiles[y, x]`` (tile ids, -1 for none) with their ``names`` colour the
+    cells by terrain (see TERRAIN_COLOURS).
+    """
+    free = grid.passable[:, :, None]
+    image = np.where(free, np.array(FREE, np.uint8), np.array(BLOCKED, np.uint8))
     if grid.cost is not None:  # darker where terrain costs more
         shade = 1.0 / np.sqrt(grid.cost)
-        image = np.where(grid.passable[:, :, None], (image * shade[:, :, None]).astype(np.uint8), image)
+        image = np.where(free, (image * shade[:, :, None]).astype(np.uint8), image)
+    for tile, name in names.items() if tiles is not None else ():
+        colours = [(b, f) for words, b, f in TERRAIN_COLOURS if any(w in name.lower() for w in words)]
+        if colours:
+            blocked_colour, free_colour = colours[0]
+            image[tiles == tile] = np.where(free, free_colour, blocked_colour)[tiles == tile]
     return np.kron(image, np.ones((scale, scale, 1), dtype=np.uint8))
 
 
@@ -66,9 +86,9 @@ def write_png(path: Union[str, Path], image: np.ndarray) -> None:
     )
 
 
-def paths_picture(grid: Grid, paths: Iterable[Sequence[Cell]], scale: int = 4) -> np.ndarray:
-    """The grid with each path drawn in the next colour."""
-    image = draw_grid(grid, scale)
+def paths_picture(grid: Grid, paths: Iterable[Sequence[Cell]], scale: int = 4, **terrain) -> np.ndarray:
+    """The grid (terrain as in :func:`draw_grid`) with each path drawn in the next colour."""
+    image = draw_grid(grid, scale, **terrain)
     for number, cells in enumerate(paths):
         draw_path(image, cells, PATH_COLOURS[number % len(PATH_COLOURS)], scale)
     return image

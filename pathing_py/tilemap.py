@@ -94,6 +94,13 @@ class TileCells:
         """(width, height) of the used rectangle."""
         return int(self.x.max() - self.x.min() + 1), int(self.y.max() - self.y.min() + 1)
 
+    def raster(self, values: np.ndarray, empty: Any) -> np.ndarray:
+        """``values`` (one per cell) laid out ``[y, x]`` over the used rectangle, ``empty`` elsewhere."""
+        (x0, y0), (width, height) = self.origin, self.size
+        array = np.full((height, width), empty, dtype=np.asarray(values).dtype)
+        array[self.y - y0, self.x - x0] = values
+        return array
+
 
 @dataclass(frozen=True)
 class TileMapData:
@@ -403,10 +410,9 @@ def _blocking_ids(
 
 
 def _passable(cells: TileCells, blocked: np.ndarray, empty_passable: bool, where: str) -> np.ndarray:
-    (x0, y0), (width, height) = cells.origin, cells.size
-    passable = np.full((height, width), bool(empty_passable))
-    passable[cells.y - y0, cells.x - x0] = ~blocked
+    passable = cells.raster(~blocked, bool(empty_passable))
     if not passable.any():
+        width, height = cells.size
         empty = "" if empty_passable else " (empty cells count as blocked)"
         raise MapFormatError(_at(where, f"no passable cell in the {width}x{height} map{empty}"))
     return passable

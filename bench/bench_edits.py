@@ -9,7 +9,6 @@ from scratch (a new Grid's islands and tables) for comparison.
 """
 
 import argparse
-import os
 import statistics
 import sys
 import time
@@ -20,8 +19,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pathing_py import Grid, prepare  # noqa: E402
+from pathing_py.movingai import find_benchmarks  # noqa: E402
 
-MOVINGAI = Path(os.environ.get("PATHING_PY_MOVINGAI", Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "movingai"))
+MOVINGAI = find_benchmarks(__file__)
 DEFAULT_MAPS = "den520d,AR0011SR,maze512-1-0,random512-10-0,Paris_0_1024"
 
 
@@ -54,6 +54,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
     print(f"{'map':<16} {'size':>9} {'1 cell ms':>10} {'8x8 ms':>8} {'rebuild ms':>11}")
+    if MOVINGAI is None:
+        parser.error("Moving AI maps not found in ../shared: set PATHING_PY_MOVINGAI")
     for name in args.maps.split(","):
         grid = Grid.from_movingai(MOVINGAI / f"{name}.map")
         prepare(grid)

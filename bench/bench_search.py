@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import gc
 import math
-import os
 import random
 import sys
 import time
@@ -46,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # benchmark the checkout, installed or not
 
 from pathing_py import Cell, Grid, find_path  # noqa: E402
-from pathing_py.movingai import Scenario, read_scenarios  # noqa: E402
+from pathing_py.movingai import Scenario, find_benchmarks, read_scenarios  # noqa: E402
 
 try:
     import tcod.path
@@ -56,7 +55,7 @@ try:
 except ImportError as error:
     sys.exit(f"bench_search.py needs tcod and pathfinding: pip install '.[bench]' ({error})")
 
-MAPS_DIR = Path(os.environ.get("PATHING_PY_MOVINGAI", ROOT.parent / "shared" / "benchmarks" / "movingai"))
+MAPS_DIR = find_benchmarks(ROOT) or ROOT.parent / "shared" / "benchmarks" / "movingai"
 MAPS = (
     "den520d",
     "brc202d",

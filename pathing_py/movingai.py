@@ -3,12 +3,16 @@
 The maps themselves are read by :meth:`pathing_py.Grid.from_movingai`.
 """
 
+import os
 from pathlib import Path
-from typing import List, NamedTuple, Tuple, Union
+from typing import List, NamedTuple, Optional, Tuple, Union
 
 from .grid import MapFormatError
 
-__all__ = ["Scenario", "read_scenarios"]
+__all__ = ["BENCHMARKS_VARIABLE", "Scenario", "find_benchmarks", "read_scenarios"]
+
+#: Environment variable naming the folder of Moving AI maps and scenarios.
+BENCHMARKS_VARIABLE = "PATHING_PY_MOVINGAI"
 
 
 class Scenario(NamedTuple):
@@ -38,3 +42,19 @@ def read_scenarios(path: Union[str, Path]) -> List[Scenario]:
             raise MapFormatError(f"{path}:{number}: bad number in {line!r}") from None
         scenarios.append(Scenario(bucket, (sx, sy), (gx, gy), optimal))
     return scenarios
+
+
+def find_benchmarks(near: Union[str, Path]) -> Optional[Path]:
+    """The Moving AI benchmark folder for tests and benchmarks, or None.
+
+    ``$PATHING_PY_MOVINGAI`` if set, else ``shared/benchmarks/movingai`` beside
+    the nearest folder above ``near`` that has one (the project keeps the maps
+    out of the repository, in ``../shared``).
+    """
+    if os.environ.get(BENCHMARKS_VARIABLE):
+        return Path(os.environ[BENCHMARKS_VARIABLE])
+    for folder in Path(near).resolve().parents:
+        candidate = folder / "shared" / "benchmarks" / "movingai"
+        if candidate.is_dir():
+            return candidate
+    return None

@@ -3,12 +3,11 @@ from pathlib import Path
 
 import pytest
 
-import os
-
 from godot_headless import Godot, GodotRunError, find_godot, godot_required
+from pathing_py.movingai import BENCHMARKS_VARIABLE, find_benchmarks
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCHMARKS = Path(os.environ.get("PATHING_PY_MOVINGAI", ROOT.parent / "shared" / "benchmarks" / "movingai"))
+BENCHMARKS = find_benchmarks(ROOT)
 
 
 @pytest.fixture(scope="session")
@@ -38,6 +37,6 @@ def godot_api(godot, tmp_path_factory) -> dict:
 
 @pytest.fixture(scope="session")
 def movingai_dir() -> Path:
-    if not BENCHMARKS.is_dir():
-        pytest.fail(f"Moving AI benchmark maps not found at {BENCHMARKS}")
+    if BENCHMARKS is None:
+        pytest.fail(f"Moving AI benchmark maps not found in ../shared above {ROOT}: set {BENCHMARKS_VARIABLE}")
     return BENCHMARKS

@@ -191,6 +191,25 @@ class _Markers:
         self.g = [0.0] * size
         self.parent = [0] * size
 
+    def begin(self, source: int) -> int:
+        """Start a new query from ``source``; returns its generation."""
+        self.generation += 1
+        self.seen[source] = self.generation
+        self.g[source] = 0.0
+        self.parent[source] = -1
+        return self.generation
+
+    def trace(self, target: int, stride: int) -> List[Cell]:
+        """The grid cells of the parent chain from the source to ``target``."""
+        cells = []
+        node = target
+        while node != -1:
+            y, x = divmod(node, stride)
+            cells.append((x - 1, y - 1))
+            node = self.parent[node]
+        cells.reverse()
+        return cells
+
 
 class _AStar:
     """A* over a padded flat grid; for weighted grids and bounded searches."""
@@ -230,16 +249,12 @@ class _AStar:
         stride = self.stride
         passable, cost, moves = self.passable, self.cost, self.moves
         markers = self.markers
-        markers.generation += 1
-        generation = markers.generation
         seen, closed, g, parent = markers.seen, markers.closed, markers.g, markers.parent
         source = (start[1] + 1) * stride + start[0] + 1
         target = (goal[1] + 1) * stride + goal[0] + 1
         goal_x, goal_y = goal[0] + 1, goal[1] + 1
         limit = max_nodes or -1
-        seen[source] = generation
-        g[source] = 0.0
-        parent[source] = -1
+        generation = markers.begin(source)
         heap = [(0.0, source)]
         expanded = 0
         diagonal_extra = SQRT2 - 2.0
@@ -267,17 +282,10 @@ class _AStar:
                     dx = abs(x - goal_x)
                     dy = abs(y - goal_y)
                     h = dx + dy + diagonal_extra * (dx if dx < dy else dy)
-                    heappush(heap, (g_new + h, neighbour))
+                    heappush(heap, (g_new + h * TIE_BREAK, neighbour))
         else:
             return PathResult(PathStatus.UNREACHABLE, expanded=expanded)
-        cells = []
-        node = target
-        while node != -1:
-            y, x = divmod(node, stride)
-            cells.append((x - 1, y - 1))
-            node = parent[node]
-        cells.reverse()
-        return PathResult(PathStatus.FOUND, cells, g[target], expanded)
+        return PathResult(PathStatus.FOUND, markers.trace(target, stride), g[target], expanded)
 
 
 def _successor_directions() -> List[List[int]]:
@@ -330,16 +338,12 @@ class _JumpPointSearch:
         stride = self.stride
         tables = self.tables.tables
         markers = self.markers
-        markers.generation += 1
-        generation = markers.generation
         seen, closed, g, parent, arrival = markers.seen, markers.closed, markers.g, markers.parent, self.arrival
         goal_x, goal_y = goal[0] + 1, goal[1] + 1
         source = (start[1] + 1) * stride + start[0] + 1
         target = goal_y * stride + goal_x
         limit = max_nodes or -1
-        seen[source] = generation
-        g[source] = 0.0
-        parent[source] = -1
+        generation = markers.begin(source)
         arrival[source] = 8
         heap = [(0.0, source)]
         expanded = 0
@@ -424,15 +428,7 @@ class _JumpPointSearch:
 
     def _cells(self, target: int) -> List[Cell]:
         """Every cell of the path: the straight runs between consecutive jump points."""
-        stride = self.stride
-        parent = self.markers.parent
-        points = []
-        node = target
-        while node != -1:
-            y, x = divmod(node, stride)
-            points.append((x - 1, y - 1))
-            node = parent[node]
-        points.reverse()
+        points = self.markers.trace(target, self.stride)
         cells = [points[0]]
         for (x0, y0), (x1, y1) in zip(points, points[1:]):
             steps = max(abs(x1 - x0), abs(y1 - y0))

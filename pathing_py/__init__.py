@@ -13,12 +13,16 @@ Quick start::
 """
 
 from .grid import Cell, Grid, MapFormatError
+from .hierarchy import GraphFileError, GraphPathResult, KeyPointGraph, StaleGraphError
 from .line import line_cells, line_of_sight, smooth_path
 from .search import PathResult, PathStatus, find_path, octile_distance, prepare
 
 __all__ = [
     "Cell",
+    "GraphFileError",
+    "GraphPathResult",
     "Grid",
+    "KeyPointGraph",
     "MapFormatError",
     "PathResult",
     "PathStatus",
@@ -28,4 +32,5 @@ __all__ = [
     "octile_distance",
     "prepare",
     "smooth_path",
+    "StaleGraphError",
 ]

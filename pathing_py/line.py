@@ -31,7 +31,7 @@ import numpy as np
 
 from .grid import Cell, Grid
 
-__all__ = ["line_cells", "line_of_sight", "smooth_path"]
+__all__ = ["line_cells", "line_of_sight", "path_cost", "smooth_path"]
 
 
 def line_cells(a: Cell, b: Cell) -> List[Cell]:
@@ -117,6 +117,11 @@ def smooth_path(grid: Grid, cells: Sequence[Cell]) -> List[Cell]:
         result.extend(best_line[1:])
         i = best_j
     return result
+
+
+def path_cost(grid: Grid, cells: Sequence[Cell]) -> float:
+    """The length of a cell path: 1 per straight step, sqrt(2) per diagonal, times the cost of each cell entered."""
+    return _prefix_costs(cells, grid.cost)[-1]
 
 
 def _prefix_costs(cells: Sequence[Cell], cost) -> List[float]:

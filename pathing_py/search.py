@@ -109,23 +109,15 @@ def find_path(
         ``status`` says why there is no path when there is none. Endpoints on
         different islands are answered ``UNREACHABLE`` without a search.
     """
-    start = _as_cell(start, "start")
-    goal = _as_cell(goal, "goal")
+    start = as_cell(start, "start")
+    goal = as_cell(goal, "goal")
     if max_nodes is not None and (not isinstance(max_nodes, int) or max_nodes < 1):
         raise ValueError(f"max_nodes must be a positive int, got {max_nodes!r}")
     region = _region(grid, bounds)
     x0, y0, x1, y1 = region
-    for cell in (start, goal):
-        if not (x0 <= cell[0] < x1 and y0 <= cell[1] < y1):
-            return PathResult(PathStatus.OUT_OF_BOUNDS)
-    if not grid.is_passable(start):
-        return PathResult(PathStatus.START_BLOCKED)
-    if not grid.is_passable(goal):
-        return PathResult(PathStatus.GOAL_BLOCKED)
-    if not grid.same_island(start, goal):
-        return PathResult(PathStatus.UNREACHABLE)
-    if start == goal:
-        return PathResult(PathStatus.FOUND, [start], 0.0)
+    early = answer_without_search(grid, start, goal, region)
+    if early is not None:
+        return early
     if region == (0, 0, grid.width, grid.height):
         prepare(grid)
         searcher = grid._search_cache["jps" if grid.cost is None else "astar"]
@@ -150,7 +142,28 @@ def prepare(grid: Grid) -> None:
         _cached(grid, "astar", lambda: _AStar(grid.passable, grid.cost))
 
 
-def _as_cell(cell, name: str) -> Cell:
+def answer_without_search(
+    grid: Grid, start: Cell, goal: Cell, region: Optional[Tuple[int, int, int, int]] = None
+) -> Optional[PathResult]:
+    """The answer when no search is needed: an endpoint outside ``region`` ((x0, y0, x1, y1),
+    the grid by default) or blocked, endpoints on different islands, or start == goal. Else None."""
+    x0, y0, x1, y1 = region or (0, 0, grid.width, grid.height)
+    for cell in (start, goal):
+        if not (x0 <= cell[0] < x1 and y0 <= cell[1] < y1):
+            return PathResult(PathStatus.OUT_OF_BOUNDS)
+    if not grid.is_passable(start):
+        return PathResult(PathStatus.START_BLOCKED)
+    if not grid.is_passable(goal):
+        return PathResult(PathStatus.GOAL_BLOCKED)
+    if not grid.same_island(start, goal):
+        return PathResult(PathStatus.UNREACHABLE)
+    if start == goal:
+        return PathResult(PathStatus.FOUND, [start], 0.0)
+    return None
+
+
+def as_cell(cell, name: str) -> Cell:
+    """``cell`` as a pair of Python ints; TypeError naming ``name`` otherwise."""
     try:
         x, y = cell
     except (TypeError, ValueError):

@@ -1,0 +1,205 @@
+"""Step 3 of the bake: shortest paths inside clusters, from every key point at once (SPEC H3).
+
+One distance field per key point, confined to its cluster, gives the costs to
+all the other key points of the cluster and, through the direction each cell
+was last improved from, the cell path to each of them. Only those costs and
+directions are kept.
+
+The fields of many clusters are stacked in one numpy array and relaxed
+together by sweeps (down the rows, up, right along the columns, left), each
+sweep carrying every move that goes its way, until a whole round changes
+nothing. That is Bellman-Ford with a good update order: it ends with exact
+shortest distances, and costs a few rounds of small array operations rather
+than a Python loop per cell.
+"""
+
+import math
+from heapq import heappop, heappush
+from typing import List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..grid import Cell
+from ..jump_tables import DIRECTIONS, pad
+
+__all__ = ["ClusterFields", "cluster_fields", "single_field", "walk_back"]
+
+Rect = Tuple[int, int, int, int]
+SQRT2 = math.sqrt(2.0)
+
+#: A cell no move has reached yet (and the source itself) has no direction.
+NO_DIRECTION = -1
+
+
+class ClusterFields:
+    """What the fields of one cluster keep: costs to the targets, and directions for paths.
+
+    ``costs[i, j]`` is the cost from the i-th source to the j-th target (inf
+    when the cluster alone does not connect them); ``direction[i, y, x]``
+    (coordinates local to ``rect``) is the index in
+    :data:`~pathing_py.jump_tables.DIRECTIONS` of the last step into the cell
+    on a shortest path from the i-th source.
+    """
+
+    def __init__(self, rect: Rect, costs: np.ndarray, direction: np.ndarray):
+        self.rect = rect
+        self.costs = costs
+        self.direction = direction
+
+    def __eq__(self, other) -> bool:
+        return (
+            isinstance(other, ClusterFields)
+            and tuple(self.rect) == tuple(other.rect)
+            and np.array_equal(self.costs, other.costs)
+            and np.array_equal(self.direction, other.direction)
+        )
+
+
+Job = Tuple[Rect, Sequence[Cell], Sequence[Cell]]
+
+
+def cluster_fields(passable: np.ndarray, cost: Optional[np.ndarray], jobs: Sequence[Job]) -> List[ClusterFields]:
+    """For each (cluster rectangle, sources, targets) job, the fields from the sources, all relaxed in one stack."""
+    counts = [len(sources) for _, sources, _ in jobs]
+    total = sum(counts)
+    side = max([max(rect[2], rect[3]) for rect, _, _ in jobs] or [0]) + 2  # one blocked cell of padding all round
+    free = np.zeros((total, side, side), dtype=bool)
+    enter = np.ones((total, side, side))
+    distance = np.full((total, side, side), np.inf)
+    first = 0
+    for ((x, y, width, height), sources, _), count in zip(jobs, counts):
+        free[first : first + count, 1 : height + 1, 1 : width + 1] = passable[y : y + height, x : x + width]
+        if cost is not None:
+            enter[first : first + count, 1 : height + 1, 1 : width + 1] = cost[y : y + height, x : x + width]
+        for field, (sx, sy) in enumerate(sources, start=first):
+            distance[field, sy - y + 1, sx - x + 1] = 0.0
+        first += count
+    direction = np.full((total, side, side), NO_DIRECTION, dtype=np.int8)
+    if total:
+        _relax(distance, direction, _step_costs(free, enter))
+    fields, first = [], 0
+    for ((x, y, width, height), _, targets), count in zip(jobs, counts):
+        rows = slice(first, first + count)
+        target_x = np.array([t[0] - x + 1 for t in targets], dtype=np.int64)
+        target_y = np.array([t[1] - y + 1 for t in targets], dtype=np.int64)
+        fields.append(
+            ClusterFields(
+                (x, y, width, height),
+                distance[rows][:, target_y, target_x],
+                direction[rows, 1 : height + 1, 1 : width + 1].copy(),
+            )
+        )
+        first += count
+    return fields
+
+
+def single_field(passable: np.ndarray, cost: Optional[np.ndarray], rect: Rect, source: Cell, targets: Sequence[Cell]) -> ClusterFields:
+    """The field of one source by Dijkstra: what a query needs, without numpy's per-call overhead."""
+    x0, y0, width, height = rect
+    stride = width + 2
+    free = pad(passable[y0 : y0 + height, x0 : x0 + width]).ravel().tolist()
+    enter = None
+    if cost is not None:
+        padded_cost = np.ones((height + 2, stride))
+        padded_cost[1:-1, 1:-1] = cost[y0 : y0 + height, x0 : x0 + width]
+        enter = padded_cost.ravel().tolist()
+    moves = [
+        (dx + dy * stride, SQRT2 if dx and dy else 1.0, dx if dy else 0, dy * stride if dx else 0, d)
+        for d, (dx, dy) in enumerate(DIRECTIONS)
+    ]
+    distance = [math.inf] * len(free)
+    direction = [NO_DIRECTION] * len(free)
+    origin = (source[1] - y0 + 1) * stride + source[0] - x0 + 1
+    distance[origin] = 0.0
+    heap = [(0.0, origin)]
+    while heap:
+        reached, cell = heappop(heap)
+        if reached > distance[cell]:
+            continue
+        for offset, length, side_x, side_y, d in moves:
+            onto = cell + offset
+            if not free[onto] or (side_x and not (free[cell + side_x] and free[cell + side_y])):
+                continue
+            candidate = reached + (length if enter is None else length * enter[onto])
+            if candidate < distance[onto]:
+                distance[onto] = candidate
+                direction[onto] = d
+                heappush(heap, (candidate, onto))
+    costs = [[distance[(t[1] - y0 + 1) * stride + t[0] - x0 + 1] for t in targets]]
+    inner = np.array(direction, dtype=np.int8).reshape(height + 2, stride)[1:-1, 1:-1]
+    return ClusterFields(rect, np.array(costs).reshape(1, len(targets)), inner[None].copy())
+
+
+def walk_back(fields: ClusterFields, source: int, target: Cell) -> List[Cell]:
+    """The cells from the ``source``-th source to ``target`` (grid coordinates), both included."""
+    x0, y0 = fields.rect[:2]
+    directions = fields.direction[source]
+    x, y = target[0] - x0, target[1] - y0
+    cells = [(x + x0, y + y0)]
+    step = int(directions[y, x])
+    while step != NO_DIRECTION:
+        dx, dy = DIRECTIONS[step]
+        x, y = x - dx, y - dy
+        cells.append((x + x0, y + y0))
+        step = int(directions[y, x])
+    cells.reverse()
+    return cells
+
+
+def _shifted(array: np.ndarray, dx: int, dy: int, fill) -> np.ndarray:
+    """``out[..., r, c] = array[..., r - dy, c - dx]``: the value at the cell a move (dx, dy) comes from."""
+    out = np.full_like(array, fill)
+    height, width = array.shape[-2:]
+    out[..., max(dy, 0) : height + min(dy, 0), max(dx, 0) : width + min(dx, 0)] = array[
+        ..., max(-dy, 0) : height + min(-dy, 0), max(-dx, 0) : width + min(-dx, 0)
+    ]
+    return out
+
+
+def _step_costs(free: np.ndarray, enter: np.ndarray) -> List[np.ndarray]:
+    """For each direction d, the cost of the move along d into each cell (inf where not allowed)."""
+    steps = []
+    for dx, dy in DIRECTIONS:
+        allowed = free.copy()
+        if dx and dy:  # no corner cutting: both orthogonal cells of the step must be free
+            allowed &= _shifted(free, 0, dy, False) & _shifted(free, dx, 0, False)
+        length = SQRT2 if dx and dy else 1.0
+        steps.append(np.where(allowed, length * enter, np.inf))
+    return steps
+
+
+def _relax(distance: np.ndarray, direction: np.ndarray, steps: List[np.ndarray]) -> None:
+    """Sweep the stacked fields until a round improves nothing."""
+    side = distance.shape[-1]
+    inner = slice(1, side - 1)
+    by_row = {sign: [d for d, (_, dy) in enumerate(DIRECTIONS) if dy == sign] for sign in (1, -1)}
+    by_column = {sign: [d for d, (dx, _) in enumerate(DIRECTIONS) if dx == sign] for sign in (1, -1)}
+    sweeps = [
+        (by_row[1], range(1, side - 1), True),
+        (by_row[-1], range(side - 2, 0, -1), True),
+        (by_column[1], range(1, side - 1), False),
+        (by_column[-1], range(side - 2, 0, -1), False),
+    ]
+    changed = True
+    while changed:
+        changed = False
+        for moves, lines, along_rows in sweeps:
+            for line in lines:
+                for d in moves:
+                    dx, dy = DIRECTIONS[d]
+                    if along_rows:  # into row `line` from row line - dy, columns shifted by dx
+                        here = distance[:, line, inner]
+                        came = distance[:, line - dy, 1 - dx : side - 1 - dx]
+                        step = steps[d][:, line, inner]
+                        marks = direction[:, line, inner]
+                    else:  # into column `line` from column line - dx, rows shifted by dy
+                        here = distance[:, inner, line]
+                        came = distance[:, 1 - dy : side - 1 - dy, line - dx]
+                        step = steps[d][:, inner, line]
+                        marks = direction[:, inner, line]
+                    candidate = came + step
+                    better = candidate < here
+                    if better.any():
+                        np.copyto(here, candidate, where=better)
+                        np.copyto(marks, d, where=better)
+                        changed = True

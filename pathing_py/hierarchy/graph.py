@@ -1,0 +1,403 @@
+"""The key-point graph: baked once, queried by every unit, patched when the map changes (SPEC H1–H6).
+
+Quick start::
+
+    >>> from pathing_py import Grid, KeyPointGraph
+    >>> grid = Grid.from_ascii('''
+    ... ..........#.........
+    ... ..........#.........
+    ... ..........#.........
+    ... ....................
+    ... ..........#.........
+    ... ''')
+    >>> graph = KeyPointGraph.bake(grid, cluster_size=5)
+    >>> result = graph.find_path((0, 0), (19, 0))
+    >>> result.status.name, round(result.cost, 3), result.route[0], result.route[-1]
+    ('FOUND', 21.485, (0, 0), (19, 0))
+
+The bake is a pipeline of named steps, each its own module: partition
+(:mod:`.partition`) → key points (:mod:`.entrances`) → connect inside clusters
+(:mod:`.fields`) → save (:mod:`.storage`). A query links start and goal to
+the key points of their clusters, searches the graph of key points with A*,
+and refines the route into cells from the paths the bake kept.
+"""
+
+import math
+from heapq import heappop, heappush
+from pathlib import Path
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
+
+import numpy as np
+
+from ..grid import Cell, Grid
+from ..line import line_cells, line_of_sight, path_cost, smooth_path
+from ..search import PathResult, PathStatus, answer_without_search, as_cell, find_path, octile_distance
+from .entrances import DEFAULT_LONG_RUN, border_key_points
+from .fields import ClusterFields, cluster_fields, single_field, walk_back
+from .partition import Clusters, default_cluster_size
+from .storage import StaleGraphError, graph_bytes, graph_from_bytes, read_graph, write_graph
+
+__all__ = ["GraphPathResult", "KeyPointGraph", "LINK_MODES"]
+
+Progress = Callable[[int, int], None]
+
+#: How start and goal join the graph: "exact" to every key point of their cluster with
+#: real costs (the quality mode), "fast" to the nearest key point only (the seed's way).
+LINK_MODES = ("exact", "fast")
+
+#: Fields relaxed together in one numpy stack: bounds memory (about 1 kB per field
+#: per cell of cluster side) and gives the progress callback its steps.
+FIELDS_PER_BATCH = 4096
+
+
+class GraphPathResult(PathResult):
+    """A :class:`~pathing_py.PathResult` that also lists the key points passed (``route``), start and goal included."""
+
+    __slots__ = ("route",)
+
+    def __init__(self, status: PathStatus, cells=(), cost: float = math.inf, expanded: int = 0, route=()):
+        super().__init__(status, cells, cost, expanded)
+        self.route: List[Cell] = list(route)
+
+
+class KeyPointGraph:
+    """Clusters, key points on their borders, and the paths between key points of each cluster.
+
+    Build it with :meth:`bake` or :meth:`load`, never directly.
+    """
+
+    def __init__(self, grid: Grid, clusters: Clusters, unit_size: int, long_run: int):
+        self.grid = grid
+        self.clusters = clusters
+        self.unit_size = unit_size
+        self.long_run = long_run
+        #: Key-point pairs facing each other across each border (a, b) of clusters.
+        self.entrances: Dict[Tuple[int, int], List[Tuple[Cell, Cell]]] = {}
+        #: The key points of each cluster, sorted by (y, x), and the fields from each of them.
+        self.members: Dict[int, List[Cell]] = {}
+        self.fields: Dict[int, ClusterFields] = {}
+        #: Edges out of each key point, filled in as searches reach them.
+        self._neighbours: Dict[Cell, List[Tuple[Cell, float]]] = {}
+        self.version = grid.version
+
+    @property
+    def cluster_size(self) -> int:
+        return self.clusters.size
+
+    # -- bake ---------------------------------------------------------------------
+
+    @classmethod
+    def bake(
+        cls,
+        grid: Grid,
+        *,
+        cluster_size: Optional[int] = None,
+        unit_size: int = 1,
+        long_run: int = DEFAULT_LONG_RUN,
+        progress: Optional[Progress] = None,
+    ) -> "KeyPointGraph":
+        """Bake the graph of ``grid``.
+
+        Parameters
+        ----------
+        cluster_size : int, optional
+            Side of a cluster in cells (>= 2). By default the map is halved
+            until a cluster is about ten unit sizes wide.
+        unit_size : int
+            Side of the units in cells; sets the default cluster size.
+        long_run : int
+            Border runs longer than this get two key points instead of one.
+        progress : callable(done, total), optional
+            Told how many clusters are connected, for progress bars.
+        """
+        if not isinstance(grid, Grid):
+            raise TypeError(f"grid must be a Grid, got {type(grid).__name__}")
+        if cluster_size is None:
+            cluster_size = default_cluster_size(grid.width, grid.height, unit_size)
+        for name, value, least in (("cluster_size", cluster_size, 2), ("unit_size", unit_size, 1), ("long_run", long_run, 1)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < least:
+                raise ValueError(f"{name} must be an int >= {least}, got {value!r}")
+        graph = cls(grid, Clusters(grid.width, grid.height, cluster_size), unit_size, long_run)
+        graph._rebake(range(len(graph.clusters)), graph.clusters.borders(), progress)
+        return graph
+
+    def update(self, changed_cells: Iterable[Cell]) -> None:
+        """Follow edits already made to the grid: re-bake only what they can have changed.
+
+        The clusters holding changed cells are connected again, with the borders
+        they share; a neighbour is connected again when its key points moved.
+        The result equals a fresh bake of the edited grid.
+        """
+        clusters = {self.clusters.of(as_cell(cell, "changed cell")) for cell in changed_cells}
+        for cluster in clusters:
+            if not 0 <= cluster < len(self.clusters):
+                raise ValueError(f"a changed cell lies outside the {self.grid.width}x{self.grid.height} grid")
+        borders = {border for cluster in clusters for border in self.clusters.borders_of(cluster)}
+        self._rebake(clusters, borders)
+
+    def _rebake(self, clusters: Iterable[int], borders: Iterable[Tuple[int, int]], progress: Optional[Progress] = None) -> None:
+        passable = self.grid.passable
+        touched: Set[int] = set(clusters)
+        for a, b in borders:
+            self.entrances[(a, b)] = border_key_points(passable, self.clusters, a, b, self.long_run)
+            touched |= {a, b}
+        moved = []
+        for cluster in sorted(touched):
+            members = sorted(
+                {cell for border in self.clusters.borders_of(cluster) for pair in self.entrances.get(border, ()) for cell in pair if self.clusters.of(cell) == cluster},
+                key=lambda c: (c[1], c[0]),
+            )
+            if cluster in clusters or members != self.members.get(cluster):
+                self.members[cluster] = members
+                moved.append(cluster)
+        self._connect(moved, progress)
+        for cell in [c for c in self._neighbours if self.clusters.of(c) in touched]:
+            del self._neighbours[cell]
+        self.version = self.grid.version
+
+    def _connect(self, clusters: Sequence[int], progress: Optional[Progress]) -> None:
+        """Relax the fields of ``clusters`` in batches of about FIELDS_PER_BATCH."""
+        done, total = 0, len(clusters)
+        batch: List[int] = []
+        for number, cluster in enumerate(clusters, start=1):
+            batch.append(cluster)
+            if sum(len(self.members[c]) for c in batch) >= FIELDS_PER_BATCH or number == total:
+                jobs = [(self.clusters.rect(c), self.members[c], self.members[c]) for c in batch]
+                for c, fields in zip(batch, cluster_fields(self.grid.passable, self.grid.cost, jobs)):
+                    self.fields[c] = fields
+                done += len(batch)
+                batch = []
+                if progress is not None:
+                    progress(done, total)
+        if total == 0 and progress is not None:
+            progress(0, 0)
+
+    def _edges_of(self, cell: Cell) -> List[Tuple[Cell, float]]:
+        """Edges out of a key point: to the key points of its cluster it reaches, and across borders."""
+        cluster = self.clusters.of(cell)
+        members = self.members[cluster]
+        costs = self.fields[cluster].costs[members.index(cell)].tolist()
+        edges = [(other, cost) for other, cost in zip(members, costs) if other != cell and math.isfinite(cost)]
+        for border in self.clusters.borders_of(cluster):
+            for a, b in self.entrances.get(border, ()):
+                if a == cell:
+                    edges.append((b, self._step_cost(b)))
+                elif b == cell:
+                    edges.append((a, self._step_cost(a)))
+        return edges
+
+    def _step_cost(self, onto: Cell) -> float:
+        """The cost of the straight step across a border onto ``onto``."""
+        cost = self.grid.cost
+        return 1.0 if cost is None else float(cost[onto[1], onto[0]])
+
+    # -- reading ------------------------------------------------------------------
+
+    def cluster_rects(self) -> List[Tuple[int, int, int, int]]:
+        """(x, y, width, height) of every cluster, in grid cells."""
+        return self.clusters.rects()
+
+    def key_points(self) -> np.ndarray:
+        """All key points as an int array (N, 2) of (x, y), sorted by (y, x)."""
+        cells = sorted((cell for members in self.members.values() for cell in members), key=lambda c: (c[1], c[0]))
+        return np.array(cells, dtype=np.int64).reshape(-1, 2)
+
+    def edges(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(pairs (E, 2) of indices into :meth:`key_points`, costs (E,), inside (E,)): each edge once."""
+        points = self.key_points()
+        index = {(int(x), int(y)): i for i, (x, y) in enumerate(points)}
+        pairs, costs, inside = [], [], []
+        for cell in index:
+            for other, cost in self._edges(cell):
+                if index[cell] < index[other]:
+                    pairs.append((index[cell], index[other]))
+                    costs.append(cost)
+                    inside.append(self.clusters.of(cell) == self.clusters.of(other))
+        order = np.lexsort(np.array(pairs, dtype=np.int64).reshape(-1, 2).T[::-1]) if pairs else np.zeros(0, int)
+        return (
+            np.array(pairs, dtype=np.int64).reshape(-1, 2)[order],
+            np.array(costs, dtype=float)[order],
+            np.array(inside, dtype=bool)[order],
+        )
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, KeyPointGraph):
+            return NotImplemented
+        same_setup = (self.clusters.size, self.unit_size, self.long_run, self.grid.width, self.grid.height) == (
+            other.clusters.size, other.unit_size, other.long_run, other.grid.width, other.grid.height
+        )  # fmt: skip
+        return same_setup and (self.entrances, self.members, self.fields) == (other.entrances, other.members, other.fields)
+
+    __hash__ = None  # mutable
+
+    # -- query --------------------------------------------------------------------
+
+    def find_path(self, start: Cell, goal: Cell, *, link: str = "exact", smooth: bool = True) -> GraphPathResult:
+        """A path from ``start`` to ``goal`` through the key points (SPEC H4).
+
+        Parameters
+        ----------
+        link : "exact" or "fast"
+            "exact" joins start and goal to every key point of their clusters
+            with real costs; "fast" only to the nearest one reachable inside
+            the cluster, as seed 001 does.
+        smooth : bool
+            Pull the refined path straight where lines are clear
+            (:func:`~pathing_py.smooth_path`); the path stays valid.
+
+        Returns
+        -------
+        GraphPathResult
+            As :func:`~pathing_py.find_path`'s result, plus ``route``: start,
+            the key points passed, goal. Not optimal in general, always valid.
+        """
+        start, goal = as_cell(start, "start"), as_cell(goal, "goal")
+        if link not in LINK_MODES:
+            raise ValueError(f"link must be one of {LINK_MODES}, got {link!r}")
+        self._check_fresh()
+        early = answer_without_search(self.grid, start, goal)
+        if early is not None:
+            return GraphPathResult(early.status, early.cells, early.cost, route=early.cells)
+        if line_of_sight(self.grid, start, goal):
+            return self._result(line_cells(start, goal), 0, [start, goal], smooth=False)
+        same_cluster = self.clusters.of(start) == self.clusters.of(goal)
+        if same_cluster:
+            direct = find_path(self.grid, start, goal, bounds=self.clusters.rect(self.clusters.of(start)))
+            if direct:
+                return self._result(direct.cells, direct.expanded, [start, goal], smooth)
+        start_links = self._links(start, link, reverse=False)
+        goal_links = self._links(goal, link, reverse=True)
+        route, expanded = self._search(start, goal, start_links, goal_links)
+        if route is None:  # the islands connect them, so only a graph out of step with its grid gets here
+            return GraphPathResult(PathStatus.UNREACHABLE, expanded=expanded)
+        cells = self._refine(route, start_links, goal_links)
+        key_points = [cell for cell in route[1:-1] if cell not in (start, goal)]
+        return self._result(cells, expanded, [start, *key_points, goal], smooth)
+
+    def _check_fresh(self) -> None:
+        if self.version != self.grid.version:
+            raise StaleGraphError(
+                f"the grid was edited (version {self.grid.version}) since the graph was baked or updated "
+                f"(version {self.version}): call graph.update(changed_cells)"
+            )
+
+    def _result(self, cells: List[Cell], expanded: int, route: List[Cell], smooth: bool) -> GraphPathResult:
+        if smooth:
+            cells = smooth_path(self.grid, cells)
+        return GraphPathResult(PathStatus.FOUND, cells, path_cost(self.grid, cells), expanded, route)
+
+    def _links(self, cell: Cell, link: str, reverse: bool) -> Dict[Cell, Tuple[float, List[Cell]]]:
+        """Key points of ``cell``'s cluster joined to it: key point -> (cost, cells from start / to goal).
+
+        Links to the goal are searched from the goal outwards; on weighted grids
+        their cost is that of the path walked towards the goal.
+        """
+        cluster = self.clusters.of(cell)
+        rect = self.clusters.rect(cluster)
+        members = self.members[cluster]
+        if link == "exact":
+            fields = single_field(self.grid.passable, self.grid.cost, rect, cell, members)
+            links = {}
+            for member, cost in zip(members, fields.costs[0].tolist()):
+                if math.isfinite(cost):
+                    cells = walk_back(fields, 0, member)
+                    if reverse:
+                        cells.reverse()
+                        cost = cost if self.grid.cost is None else path_cost(self.grid, cells)
+                    links[member] = (cost, cells)
+            return links
+        for member in sorted(members, key=lambda m: (octile_distance(m, cell), m[1], m[0])):
+            found = find_path(self.grid, *((member, cell) if reverse else (cell, member)), bounds=rect)
+            if found:
+                return {member: (found.cost, found.cells)}
+        return {}
+
+    def _edges(self, cell: Cell) -> List[Tuple[Cell, float]]:
+        edges = self._neighbours.get(cell)
+        if edges is None:
+            edges = self._neighbours[cell] = self._edges_of(cell)
+        return edges
+
+    def _search(self, start: Cell, goal: Cell, start_links, goal_links) -> Tuple[Optional[List], int]:
+        """A* over the key points, from START through its links to GOAL through theirs.
+
+        START and GOAL are nodes of their own (not cells), so that a start or
+        goal standing on a key point keeps both its links and the key point's edges.
+        """
+        best: Dict[object, float] = {_START: 0.0}
+        parent: Dict[object, object] = {_START: None}
+        heap = [(octile_distance(start, goal), 0, _START)]
+        closed = set()
+        expanded = 0
+        pushed = 0
+        while heap:
+            _, _, node = heappop(heap)
+            if node in closed:
+                continue
+            closed.add(node)
+            if node is _GOAL:
+                route = []
+                while node is not None:
+                    route.append(node)
+                    node = parent[node]
+                route.reverse()
+                return [start, *route[1:-1], goal], expanded
+            expanded += 1
+            if node is _START:
+                edges = [(member, cost) for member, (cost, _) in start_links.items()]
+            else:
+                edges = self._edges(node)
+                if node in goal_links:
+                    edges = edges + [(_GOAL, goal_links[node][0])]
+            reached = best[node]
+            for other, cost in edges:
+                candidate = reached + cost
+                if candidate < best.get(other, math.inf):
+                    best[other] = candidate
+                    parent[other] = node
+                    pushed += 1
+                    estimate = 0.0 if other is _GOAL else octile_distance(other, goal)
+                    heappush(heap, (candidate + estimate, pushed, other))
+        return None, expanded
+
+    def _refine(self, route: List[Cell], start_links, goal_links) -> List[Cell]:
+        """Cells of a route (start, key points, goal): the links at both ends, kept paths and border steps between."""
+        cells = list(start_links[route[1]][1])
+        for a, b in zip(route[1:-2], route[2:-1]):
+            cluster = self.clusters.of(a)
+            if cluster == self.clusters.of(b):
+                cells += walk_back(self.fields[cluster], self.members[cluster].index(a), b)[1:]
+            else:
+                cells.append(b)
+        cells += goal_links[route[-2]][1][1:]
+        return cells
+
+    # -- files --------------------------------------------------------------------
+
+    def save(self, path: Union[str, Path]) -> None:
+        """Write the graph to a file that :meth:`load` reads back (see :mod:`.storage`)."""
+        self._check_fresh()
+        write_graph(self, path)
+
+    @classmethod
+    def load(cls, path: Union[str, Path], grid: Grid) -> "KeyPointGraph":
+        """Read a graph saved by :meth:`save` for ``grid``.
+
+        Raises StaleGraphError when the grid's content differs from the map it
+        was baked from, GraphFileError when the file is damaged or not a graph.
+        """
+        return read_graph(cls, path, grid)
+
+    def to_bytes(self) -> bytes:
+        """The file's bytes, for engines that write files their own way."""
+        self._check_fresh()
+        return graph_bytes(self)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, grid: Grid, source: str = "<bytes>") -> "KeyPointGraph":
+        """As :meth:`load`, from bytes (say, read from an exported Godot pack)."""
+        return graph_from_bytes(cls, data, grid, source)
+
+
+#: The start and goal of a search over key points, as nodes apart from any cell.
+_START, _GOAL = object(), object()

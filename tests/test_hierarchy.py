@@ -1,0 +1,191 @@
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pathing_py import Grid, GraphFileError, KeyPointGraph, PathStatus, StaleGraphError, find_path
+from pathing_py.hierarchy.entrances import border_key_points
+from pathing_py.hierarchy.partition import Clusters, default_cluster_size
+from pathing_py.movingai import read_scenarios
+from reference import path_cost
+from test_search import MAPS, sample_scenarios
+
+
+def check_against_exact(graph, start, goal, link):
+    """The graph finds a path exactly when the exact search does, and its path is legal."""
+    result = graph.find_path(start, goal, link=link)
+    exact = find_path(graph.grid, start, goal)
+    assert result.status is exact.status, (start, goal, link)
+    if result:
+        assert result.cells[0] == start and result.cells[-1] == goal
+        assert path_cost(graph.grid.passable, result.cells, graph.grid.cost) == pytest.approx(result.cost)
+        assert result.cost >= exact.cost - 1e-9
+        assert result.route[0] == start and result.route[-1] == goal
+    return result, exact
+
+
+@pytest.mark.parametrize("name", MAPS)
+def test_movingai_paths_are_found_and_valid(movingai_dir, name):
+    grid = Grid.from_movingai(movingai_dir / f"{name}.map")
+    graph = KeyPointGraph.bake(grid)
+    scenarios = sample_scenarios(grid, read_scenarios(movingai_dir / f"{name}.map.scen"), count=8)
+    for scenario in scenarios:
+        for link in ("exact", "fast"):
+            result, _ = check_against_exact(graph, scenario.start, scenario.goal, link)
+            assert result.cost <= scenario.optimal_length * 1.15
+
+
+grids = st.tuples(st.integers(2, 24), st.integers(2, 24), st.sampled_from([0.0, 0.2, 0.35]), st.integers(0, 2**32 - 1))
+
+
+def random_grid(spec, weighted=False):
+    width, height, density, seed = spec
+    rng = np.random.default_rng(seed)
+    passable = rng.random((height, width)) >= density
+    passable[0, 0] = True  # a map with no free cell is not a map
+    cost = rng.integers(1, 4, (height, width)).astype(float) if weighted else None
+    return Grid(passable, cost), rng
+
+
+@settings(max_examples=120, deadline=None)
+@given(grids, st.integers(2, 7), st.booleans())
+def test_found_iff_reachable_on_random_maps(spec, cluster_size, weighted):
+    grid, rng = random_grid(spec, weighted)
+    graph = KeyPointGraph.bake(grid, cluster_size=cluster_size)
+    for _ in range(8):
+        start = (int(rng.integers(grid.width)), int(rng.integers(grid.height)))
+        goal = (int(rng.integers(grid.width)), int(rng.integers(grid.height)))
+        for link in ("exact", "fast"):
+            check_against_exact(graph, start, goal, link)
+
+
+@settings(max_examples=120, deadline=None)
+@given(grids, st.integers(2, 7), st.lists(st.tuples(st.integers(0, 23), st.integers(0, 23), st.integers(1, 3)), min_size=1, max_size=6))
+def test_update_after_edits_equals_a_fresh_bake(spec, cluster_size, edits):
+    grid, _ = random_grid(spec)
+    graph = KeyPointGraph.bake(grid, cluster_size=cluster_size)
+    for x, y, size in edits:
+        cells = [(cx, cy) for cx in range(x, x + size) for cy in range(y, y + size) if grid.in_bounds((cx, cy))]
+        blocked = not grid.is_passable(cells[0]) if cells else True
+        grid.set_blocked(cells, blocked=not blocked)
+        graph.update(cells)
+        assert graph == KeyPointGraph.bake(grid, cluster_size=cluster_size)
+
+
+def test_update_on_a_benchmark_map(movingai_dir):
+    grid = Grid.from_movingai(movingai_dir / "AR0011SR.map")
+    graph = KeyPointGraph.bake(grid)
+    rng = random.Random(3)
+    free = list(zip(*np.nonzero(grid.passable)))
+    for _ in range(5):
+        y, x = rng.choice(free)
+        block = [(x + dx, y + dy) for dx in range(8) for dy in range(8) if grid.in_bounds((x + dx, y + dy))]
+        grid.set_blocked(block)
+        graph.update(block)
+    assert graph == KeyPointGraph.bake(grid)
+
+
+def test_save_load_round_trip_is_exact_and_deterministic(tmp_path, movingai_dir):
+    grid = Grid.from_movingai(movingai_dir / "den520d.map")
+    graph = KeyPointGraph.bake(grid)
+    graph.save(tmp_path / "a.kpg")
+    KeyPointGraph.bake(grid).save(tmp_path / "b.kpg")
+    assert (tmp_path / "a.kpg").read_bytes() == (tmp_path / "b.kpg").read_bytes()
+    loaded = KeyPointGraph.load(tmp_path / "a.kpg", grid)
+    assert loaded == graph
+    assert loaded.to_bytes() == graph.to_bytes()
+    start, goal = (10, 139), (200, 60)
+    assert loaded.find_path(start, goal).cells == graph.find_path(start, goal).cells
+
+
+@pytest.fixture
+def saved(tmp_path):
+    grid = Grid.from_ascii("\n".join(["." * 12] * 9))
+    path = tmp_path / "level.kpg"
+    KeyPointGraph.bake(grid, cluster_size=4).save(path)
+    return grid, path
+
+
+def test_stale_file_is_named(saved):
+    grid, path = saved
+    grid.set_blocked([(5, 5)])
+    with pytest.raises(StaleGraphError, match="cells differ"):
+        KeyPointGraph.load(path, grid)
+    with pytest.raises(StaleGraphError, match="12x9 map, the grid is 12x10"):
+        KeyPointGraph.load(path, Grid.from_ascii("\n".join(["." * 12] * 10)))
+
+
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        (lambda data: data[:-30], "damaged"),
+        (lambda data: data[:40] + bytes([data[40] ^ 1]) + data[41:], "damaged"),
+        (lambda data: b"GDSC" + data[4:], "not a pathing_py key-point graph"),
+        (lambda data: data[:10], "not a pathing_py"),
+        (lambda data: b"", "not a pathing_py"),
+    ],
+)
+def test_damaged_files_are_named(saved, damage, message):
+    grid, path = saved
+    path.write_bytes(damage(path.read_bytes()))
+    with pytest.raises(GraphFileError, match=message):
+        KeyPointGraph.load(path, grid)
+
+
+def test_missing_file_is_named(tmp_path):
+    with pytest.raises(GraphFileError, match="cannot read"):
+        KeyPointGraph.load(tmp_path / "nope.kpg", Grid.from_ascii(".."))
+
+
+def test_query_after_an_edit_without_update_is_refused(saved):
+    grid, path = saved
+    graph = KeyPointGraph.load(path, grid)
+    grid.set_blocked([(3, 3)])
+    with pytest.raises(StaleGraphError, match="graph.update"):
+        graph.find_path((0, 0), (11, 8))
+    graph.update([(3, 3)])
+    assert graph.find_path((0, 0), (11, 8))
+
+
+def test_statuses_and_arguments(saved):
+    grid, path = saved
+    graph = KeyPointGraph.load(path, grid)
+    grid.set_blocked([(4, 0), (4, 1), (4, 2), (4, 3), (4, 4), (4, 5), (4, 6), (4, 7), (4, 8)])
+    graph.update([(4, y) for y in range(9)])
+    assert graph.find_path((0, 0), (11, 8)).status is PathStatus.UNREACHABLE
+    assert graph.find_path((4, 0), (11, 8)).status is PathStatus.START_BLOCKED
+    assert graph.find_path((0, 0), (12, 8)).status is PathStatus.OUT_OF_BOUNDS
+    with pytest.raises(ValueError, match="link"):
+        graph.find_path((0, 0), (1, 1), link="quick")
+    with pytest.raises(TypeError, match="goal"):
+        graph.find_path((0, 0), (1.5, 1))
+
+
+@pytest.mark.parametrize("bad", [{"cluster_size": 1}, {"cluster_size": 3.5}, {"unit_size": 0}, {"long_run": 0}])
+def test_bad_bake_parameters(bad):
+    with pytest.raises(ValueError):
+        KeyPointGraph.bake(Grid.from_ascii("...."), **bad)
+
+
+def test_progress_is_reported():
+    calls = []
+    KeyPointGraph.bake(Grid(np.ones((40, 40), bool)), cluster_size=10, progress=lambda done, total: calls.append((done, total)))
+    assert calls[-1] == (16, 16) and all(total == 16 for _, total in calls)
+
+
+@pytest.mark.parametrize("size, unit, expected", [(512, 1, 16), (768, 1, 12), (1024, 1, 16), (48, 1, 12), (12, 1, 12), (512, 2, 32)])
+def test_default_cluster_size_is_about_ten_unit_sizes(size, unit, expected):
+    assert default_cluster_size(size, size, unit) == expected
+
+
+def test_every_border_run_gets_key_points():
+    passable = np.ones((8, 16), dtype=bool)
+    passable[2, 7] = False  # splits the border between the two clusters into runs of 2 and 5
+    clusters = Clusters(16, 8, 8)
+    pairs = border_key_points(passable, clusters, 0, 1, long_run=4)
+    assert pairs == [((7, 0), (8, 0)), ((7, 3), (8, 3)), ((7, 6), (8, 6))]
+    # a run longer than long_run gets two pairs, at the middles of its halves
+    passable[2, 7] = True
+    assert border_key_points(passable, clusters, 0, 1, long_run=4) == [((7, 1), (8, 1)), ((7, 5), (8, 5))]

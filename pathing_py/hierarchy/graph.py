@@ -31,7 +31,7 @@ import numpy as np
 
 from ..grid import Cell, Grid
 from ..line import line_cells, line_of_sight, path_cost, smooth_path
-from ..search import PathResult, PathStatus, answer_without_search, as_cell, find_path, octile_distance
+from ..search import SQRT2, TIE_BREAK, PathResult, PathStatus, answer_without_search, as_cell, find_path, octile_distance
 from .entrances import DEFAULT_LONG_RUN, border_key_points
 from .fields import ClusterFields, cluster_fields, single_field, walk_back
 from .partition import Clusters, default_cluster_size
@@ -77,7 +77,7 @@ class KeyPointGraph:
         self.members: Dict[int, List[Cell]] = {}
         self.fields: Dict[int, ClusterFields] = {}
         #: Edges out of each key point, filled in as searches reach them.
-        self._neighbours: Dict[Cell, List[Tuple[Cell, float]]] = {}
+        self._neighbours: Dict[int, Tuple[Tuple[int, ...], Tuple[float, ...], int]] = {}
         self.version = grid.version
 
     @property
@@ -151,8 +151,9 @@ class KeyPointGraph:
                 self.members[cluster] = members
                 moved.append(cluster)
         self._connect(moved, progress)
-        for cell in [c for c in self._neighbours if self.clusters.of(c) in touched]:
-            del self._neighbours[cell]
+        width = self.grid.width
+        for node in [n for n in self._neighbours if self.clusters.of((n % width, n // width)) in touched]:
+            del self._neighbours[node]
         self.version = self.grid.version
 
     def _connect(self, clusters: Sequence[int], progress: Optional[Progress]) -> None:
@@ -172,19 +173,20 @@ class KeyPointGraph:
         if total == 0 and progress is not None:
             progress(0, 0)
 
-    def _edges_of(self, cell: Cell) -> List[Tuple[Cell, float]]:
-        """Edges out of a key point: to the key points of its cluster it reaches, and across borders."""
+    def _edges_of(self, cell: Cell) -> Tuple[List[Tuple[Cell, float]], List[Tuple[Cell, float]]]:
+        """Edges out of a key point: (to the key points of its cluster it reaches, across borders)."""
         cluster = self.clusters.of(cell)
         members = self.members[cluster]
         costs = self.fields[cluster].costs[members.index(cell)].tolist()
-        edges = [(other, cost) for other, cost in zip(members, costs) if other != cell and math.isfinite(cost)]
+        inside = [(other, cost) for other, cost in zip(members, costs) if other != cell and math.isfinite(cost)]
+        across = []
         for border in self.clusters.borders_of(cluster):
             for a, b in self.entrances.get(border, ()):
                 if a == cell:
-                    edges.append((b, self._step_cost(b)))
+                    across.append((b, self._step_cost(b)))
                 elif b == cell:
-                    edges.append((a, self._step_cost(a)))
-        return edges
+                    across.append((a, self._step_cost(a)))
+        return inside, across
 
     def _step_cost(self, onto: Cell) -> float:
         """The cost of the straight step across a border onto ``onto``."""
@@ -208,7 +210,7 @@ class KeyPointGraph:
         index = {(int(x), int(y)): i for i, (x, y) in enumerate(points)}
         pairs, costs, inside = [], [], []
         for cell in index:
-            for other, cost in self._edges(cell):
+            for other, cost in [edge for edges in self._edges_of(cell) for edge in edges]:
                 if index[cell] < index[other]:
                     pairs.append((index[cell], index[other]))
                     costs.append(cost)
@@ -267,7 +269,7 @@ class KeyPointGraph:
                 return self._result(direct.cells, direct.expanded, [start, goal], smooth)
         start_links = self._links(start, link, reverse=False)
         goal_links = self._links(goal, link, reverse=True)
-        route, expanded = self._search(start, goal, start_links, goal_links)
+        route, expanded = self._search(start, goal, start_links, goal_links, start_linked_to_all=link == "exact")
         if route is None:  # the islands connect them, so only a graph out of step with its grid gets here
             return GraphPathResult(PathStatus.UNREACHABLE, expanded=expanded)
         cells = self._refine(route, start_links, goal_links)
@@ -312,52 +314,78 @@ class KeyPointGraph:
                 return {member: (found.cost, found.cells)}
         return {}
 
-    def _edges(self, cell: Cell) -> List[Tuple[Cell, float]]:
-        edges = self._neighbours.get(cell)
+    def _edges(self, node: int) -> Tuple[Tuple[int, ...], Tuple[float, ...], int]:
+        """(neighbour nodes, their costs, how many of the first lead inside the cluster) out of
+        a key point named by its flat cell index; computed once."""
+        edges = self._neighbours.get(node)
         if edges is None:
-            edges = self._neighbours[cell] = self._edges_of(cell)
+            width = self.grid.width
+            inside, across = self._edges_of((node % width, node // width))
+            edges = self._neighbours[node] = (
+                tuple(y * width + x for (x, y), _ in inside + across),
+                tuple(cost for _, cost in inside + across),
+                len(inside),
+            )
         return edges
 
-    def _search(self, start: Cell, goal: Cell, start_links, goal_links) -> Tuple[Optional[List], int]:
+    def _search(self, start: Cell, goal: Cell, start_links, goal_links, start_linked_to_all: bool) -> Tuple[Optional[List[Cell]], int]:
         """A* over the key points, from START through its links to GOAL through theirs.
 
-        START and GOAL are nodes of their own (not cells), so that a start or
-        goal standing on a key point keeps both its links and the key point's edges.
+        Key points are named by their flat cell index ``y * width + x`` (ints
+        hash and compare fast); START and GOAL are -1 and -2, nodes of their
+        own, so that a start or goal standing on a key point keeps both its
+        links and the key point's edges.
         """
-        best: Dict[object, float] = {_START: 0.0}
-        parent: Dict[object, object] = {_START: None}
-        heap = [(octile_distance(start, goal), 0, _START)]
-        closed = set()
+        width = self.grid.width
+        goal_x, goal_y = goal
+        to_goal = {y * width + x: cost for (x, y), (cost, _) in goal_links.items()}
+        size, columns = self.clusters.size, self.clusters.columns
+
+        def cluster_of(node: int) -> int:
+            return (node // width // size) * columns + node % width // size
+
+        best = {_START: 0.0}
+        parent = {_START: _NONE}
+        heap = [(0.0, 0.0, _START)]
         expanded = 0
-        pushed = 0
+        diagonal_extra = SQRT2 - 2.0
         while heap:
-            _, _, node = heappop(heap)
-            if node in closed:
+            _, reached, node = heappop(heap)
+            if reached > best[node]:
                 continue
-            closed.add(node)
-            if node is _GOAL:
+            if node == _GOAL:
                 route = []
-                while node is not None:
-                    route.append(node)
+                node = parent[_GOAL]
+                while node != _START:
+                    route.append(divmod(node, width)[::-1])
                     node = parent[node]
-                route.reverse()
-                return [start, *route[1:-1], goal], expanded
+                return [start, *route[::-1], goal], expanded
             expanded += 1
-            if node is _START:
-                edges = [(member, cost) for member, (cost, _) in start_links.items()]
+            if node == _START:
+                targets = tuple(y * width + x for x, y in start_links)
+                costs = tuple(cost for cost, _ in start_links.values())
             else:
-                edges = self._edges(node)
-                if node in goal_links:
-                    edges = edges + [(_GOAL, goal_links[node][0])]
-            reached = best[node]
-            for other, cost in edges:
+                targets, costs, inside = self._edges(node)
+                came_from = parent[node]
+                if (came_from == _START and start_linked_to_all) or (came_from >= 0 and cluster_of(came_from) == cluster_of(node)):
+                    # Reached along a shortest path inside this cluster, while the node it came
+                    # from has direct paths to all others: going on inside can never beat them.
+                    targets, costs = targets[inside:], costs[inside:]
+                if node in to_goal:
+                    targets, costs = targets + (_GOAL,), costs + (to_goal[node],)
+            for other, cost in zip(targets, costs):
                 candidate = reached + cost
                 if candidate < best.get(other, math.inf):
                     best[other] = candidate
                     parent[other] = node
-                    pushed += 1
-                    estimate = 0.0 if other is _GOAL else octile_distance(other, goal)
-                    heappush(heap, (candidate + estimate, pushed, other))
+                    if other == _GOAL:
+                        heappush(heap, (candidate, candidate, other))
+                        continue
+                    y, x = divmod(other, width)
+                    dx = x - goal_x if x > goal_x else goal_x - x
+                    dy = y - goal_y if y > goal_y else goal_y - y
+                    estimate = dx + dy + diagonal_extra * (dx if dx < dy else dy)
+                    heappush(heap, (candidate + estimate * TIE_BREAK, candidate, other))
         return None, expanded
 
     def _refine(self, route: List[Cell], start_links, goal_links) -> List[Cell]:
@@ -399,5 +427,5 @@ class KeyPointGraph:
         return graph_from_bytes(cls, data, grid, source)
 
 
-#: The start and goal of a search over key points, as nodes apart from any cell.
-_START, _GOAL = object(), object()
+#: The start and goal of a search over key points, nodes apart from any cell; no node.
+_START, _GOAL, _NONE = -1, -2, -3

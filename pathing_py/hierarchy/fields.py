@@ -169,37 +169,63 @@ def _step_costs(free: np.ndarray, enter: np.ndarray) -> List[np.ndarray]:
 
 
 def _relax(distance: np.ndarray, direction: np.ndarray, steps: List[np.ndarray]) -> None:
-    """Sweep the stacked fields until a round improves nothing."""
+    """Sweep the stacked fields until a round improves nothing.
+
+    Fields that a round leaves unchanged are final; once many are, the rest
+    are copied out and swept alone, so a few twisty clusters do not keep
+    the whole stack busy.
+    """
+    live = np.arange(len(distance))
+    work_distance, work_direction, work_steps = distance, direction, steps
+    while True:
+        moved = _sweep_round(work_distance, work_direction, work_steps)
+        if not moved.any():
+            break
+        if moved.sum() < 0.6 * len(live):
+            if work_distance is not distance:  # put the finished fields back
+                distance[live], direction[live] = work_distance, work_direction
+            live = live[moved]
+            work_distance, work_direction = distance[live], direction[live]
+            work_steps = [step[live] for step in steps]
+    if work_distance is not distance:
+        distance[live], direction[live] = work_distance, work_direction
+
+
+def _sweep_round(distance: np.ndarray, direction: np.ndarray, steps: List[np.ndarray]) -> np.ndarray:
+    """One round of the four sweeps; which fields changed."""
     side = distance.shape[-1]
     inner = slice(1, side - 1)
+    moved = np.zeros(len(distance), dtype=bool)
+    for moves, lines, along_rows in _sweeps(side):
+        for line in lines:
+            for d in moves:
+                dx, dy = DIRECTIONS[d]
+                if along_rows:  # into row `line` from row line - dy, columns shifted by dx
+                    here = distance[:, line, inner]
+                    came = distance[:, line - dy, 1 - dx : side - 1 - dx]
+                    step = steps[d][:, line, inner]
+                    marks = direction[:, line, inner]
+                else:  # into column `line` from column line - dx, rows shifted by dy
+                    here = distance[:, inner, line]
+                    came = distance[:, 1 - dy : side - 1 - dy, line - dx]
+                    step = steps[d][:, inner, line]
+                    marks = direction[:, inner, line]
+                candidate = came + step
+                better = candidate < here
+                if better.any():
+                    np.copyto(here, candidate, where=better)
+                    np.copyto(marks, d, where=better)
+                    moved |= better.any(axis=1)
+    return moved
+
+
+def _sweeps(side: int):
+    """(moves, lines in order, along rows?) of the four sweeps: down, up, right, left."""
     by_row = {sign: [d for d, (_, dy) in enumerate(DIRECTIONS) if dy == sign] for sign in (1, -1)}
     by_column = {sign: [d for d, (dx, _) in enumerate(DIRECTIONS) if dx == sign] for sign in (1, -1)}
-    sweeps = [
+    return [
         (by_row[1], range(1, side - 1), True),
         (by_row[-1], range(side - 2, 0, -1), True),
         (by_column[1], range(1, side - 1), False),
         (by_column[-1], range(side - 2, 0, -1), False),
     ]
-    changed = True
-    while changed:
-        changed = False
-        for moves, lines, along_rows in sweeps:
-            for line in lines:
-                for d in moves:
-                    dx, dy = DIRECTIONS[d]
-                    if along_rows:  # into row `line` from row line - dy, columns shifted by dx
-                        here = distance[:, line, inner]
-                        came = distance[:, line - dy, 1 - dx : side - 1 - dx]
-                        step = steps[d][:, line, inner]
-                        marks = direction[:, line, inner]
-                    else:  # into column `line` from column line - dx, rows shifted by dy
-                        here = distance[:, inner, line]
-                        came = distance[:, 1 - dy : side - 1 - dy, line - dx]
-                        step = steps[d][:, inner, line]
-                        marks = direction[:, inner, line]
-                    candidate = came + step
-                    better = candidate < here
-                    if better.any():
-                        np.copyto(here, candidate, where=better)
-                        np.copyto(marks, d, where=better)
-                        changed = True

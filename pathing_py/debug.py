@@ -1,4 +1,4 @@
-"""Pictures of grids and paths, for the command line and the README (SPEC E4's offline half).
+"""Pictures of grids, key-point graphs and paths, for the command line and the README (SPEC E4's offline half).
 
 PNG files are written with zlib from the standard library, so drawing needs
 nothing beyond numpy.
@@ -7,18 +7,27 @@ nothing beyond numpy.
 import struct
 import zlib
 from pathlib import Path
-from typing import Iterable, Mapping, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Iterable, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from .grid import Cell, Grid
 
-__all__ = ["draw_grid", "draw_path", "paths_picture", "write_png", "PATH_COLOURS"]
+if TYPE_CHECKING:
+    from .hierarchy import KeyPointGraph
+
+__all__ = ["draw_grid", "draw_graph", "draw_lines", "draw_path", "paths_picture", "write_png", "PATH_COLOURS"]
 
 FREE = (228, 222, 200)
 BLOCKED = (52, 56, 64)
 #: Distinct colours for successive paths.
 PATH_COLOURS = ((214, 39, 40), (31, 119, 180), (44, 160, 44), (148, 103, 189), (255, 127, 14), (23, 190, 207))
+
+#: Key-point graphs: cluster borders, edges inside a cluster, edges across a border, key points.
+CLUSTER_BORDER = (118, 118, 128)
+INSIDE_EDGE = (250, 250, 250)
+BORDER_EDGE = (200, 40, 150)
+KEY_POINT = (120, 20, 90)
 
 Colour = Tuple[int, int, int]
 
@@ -52,18 +61,51 @@ def draw_grid(grid: Grid, scale: int = 4, tiles: Optional[np.ndarray] = None, na
     return np.kron(image, np.ones((scale, scale, 1), dtype=np.uint8))
 
 
+def draw_lines(image: np.ndarray, starts: np.ndarray, ends: np.ndarray, colour: Colour, thickness: int = 1) -> None:
+    """Draw straight lines from ``starts[i]`` to ``ends[i]`` (pixel (x, y) pairs), all in one numpy pass.
+
+    Each line is a dot of ``thickness`` pixels square at every pixel along its longer axis.
+    """
+    starts = np.asarray(starts, dtype=float).reshape(-1, 2)
+    spans = np.asarray(ends, dtype=float).reshape(-1, 2) - starts
+    dots = np.abs(spans).max(axis=1).astype(int) + 1
+    line = np.repeat(np.arange(len(dots)), dots)
+    along = (np.arange(len(line)) - np.repeat(np.cumsum(dots) - dots, dots)) / np.maximum(dots[line] - 1, 1)
+    corners = (starts[line] + along[:, None] * spans[line]).astype(int) - thickness // 2
+    height, width = image.shape[:2]
+    for dy in range(thickness):
+        for dx in range(thickness):
+            image[np.clip(corners[:, 1] + dy, 0, height - 1), np.clip(corners[:, 0] + dx, 0, width - 1)] = colour
+
+
 def draw_path(image: np.ndarray, cells: Sequence[Cell], colour: Colour, scale: int = 4) -> None:
     """Draw a path on an image made by :func:`draw_grid`: a line through the cell centres, squares at the ends."""
     if not cells:
         return
-    thickness = max(scale // 4, 1)
     centres = (np.asarray(cells, dtype=float) + 0.5) * scale
-    for (x0, y0), (x1, y1) in zip(centres, centres[1:]):
-        for t in np.linspace(0.0, 1.0, 2 * scale):
-            x, y = int(x0 + t * (x1 - x0)), int(y0 + t * (y1 - y0))
-            image[y - thickness // 2 : y - thickness // 2 + thickness, x - thickness // 2 : x - thickness // 2 + thickness] = colour
+    draw_lines(image, centres[:-1], centres[1:], colour, max(scale // 4, 1))
     for x, y in (cells[0], cells[-1]):
         image[y * scale : (y + 1) * scale, x * scale : (x + 1) * scale] = colour
+
+
+def draw_graph(image: np.ndarray, graph: "KeyPointGraph", scale: int = 4) -> None:
+    """Draw a key-point graph on an image made by :func:`draw_grid`.
+
+    Cluster outlines; edges as straight lines between the key points' cell
+    centres, those across a border (between neighbouring cells) thicker;
+    key points as squares half a cell wide, so that border edges show between them.
+    """
+    rects = np.asarray(graph.cluster_rects(), dtype=float).reshape(-1, 4) * scale
+    left, top = rects[:, 0], rects[:, 1]
+    right, bottom = left + rects[:, 2] - 1, top + rects[:, 3] - 1
+    corners = [np.stack(pair, axis=1) for pair in ((left, top), (right, top), (right, bottom), (left, bottom))]
+    for start, end in zip(corners, corners[1:] + corners[:1]):
+        draw_lines(image, start, end, CLUSTER_BORDER)
+    centres = (np.asarray(graph.key_points(), dtype=float).reshape(-1, 2) + 0.5) * scale
+    pairs, _, inside = graph.edges()
+    draw_lines(image, centres[pairs[inside, 0]], centres[pairs[inside, 1]], INSIDE_EDGE, max(scale // 8, 1))
+    draw_lines(image, centres[pairs[~inside, 0]], centres[pairs[~inside, 1]], BORDER_EDGE, max(scale // 4, 1))
+    draw_lines(image, centres, centres, KEY_POINT, max(scale // 2, 1))
 
 
 def write_png(path: Union[str, Path], image: np.ndarray) -> None:
@@ -86,9 +128,13 @@ def write_png(path: Union[str, Path], image: np.ndarray) -> None:
     )
 
 
-def paths_picture(grid: Grid, paths: Iterable[Sequence[Cell]], scale: int = 4, **terrain) -> np.ndarray:
-    """The grid (terrain as in :func:`draw_grid`) with each path drawn in the next colour."""
+def paths_picture(
+    grid: Grid, paths: Iterable[Sequence[Cell]], scale: int = 4, graph: Optional["KeyPointGraph"] = None, **terrain
+) -> np.ndarray:
+    """The grid (terrain as in :func:`draw_grid`), its key-point ``graph`` if given, and each path in the next colour."""
     image = draw_grid(grid, scale, **terrain)
+    if graph is not None:
+        draw_graph(image, graph, scale)
     for number, cells in enumerate(paths):
         draw_path(image, cells, PATH_COLOURS[number % len(PATH_COLOURS)], scale)
     return image

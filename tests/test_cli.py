@@ -1,12 +1,13 @@
+import io
 import struct
 import zlib
 
 import numpy as np
 import pytest
 
-from pathing_py import Grid
-from pathing_py.cli import main
-from pathing_py.debug import paths_picture, write_png
+from pathing_py import GraphFileError, Grid, KeyPointGraph, StaleGraphError
+from pathing_py.cli import DEMO_SCENE, ProgressBar, main
+from pathing_py.debug import CLUSTER_BORDER, KEY_POINT, paths_picture, write_png
 
 
 def read_png(path):
@@ -77,3 +78,148 @@ def test_orders_must_be_positive(capsys):
     with pytest.raises(SystemExit):
         main(["demo", "--orders", "0"])
     assert "must be at least 1" in capsys.readouterr().err
+
+
+# -- bake and render ----------------------------------------------------------------
+
+LEVEL = """\
+........................
+..######........####....
+.......#........#.......
+.......#....#####.......
+..........#.............
+..........#.......##....
+.####.....#........#....
+.......####........#....
+...........##...........
+........................
+"""
+
+
+@pytest.fixture
+def level(tmp_path):
+    path = tmp_path / "level.txt"
+    path.write_text(LEVEL)
+    return path
+
+
+def bake(capsys, *args):
+    """Run ``pathing-py bake``; (exit code, stdout, stderr)."""
+    code = main(["bake", *map(str, args)])
+    printed = capsys.readouterr()
+    return code, printed.out, printed.err
+
+
+def test_bake_writes_the_graph_beside_the_map_and_prints_its_figures(level, capsys):
+    code, out, _ = bake(capsys, level, "--cluster-size", "6")
+    assert code == 0
+    graph = KeyPointGraph.load(level.with_suffix(".kpg"), Grid.from_ascii(LEVEL))
+    pairs, _, inside = graph.edges()
+    assert "24x10 cells" in out
+    assert f"8 clusters of 6x6 cells, {len(graph.key_points())} key points, {len(pairs)} edges" in out
+    assert f"({int(inside.sum())} inside clusters, {int((~inside).sum())} across borders)" in out
+    assert f"({level.with_suffix('.kpg').stat().st_size} bytes)" in out
+
+
+def test_bake_shows_progress_on_stderr(level, capsys):
+    _, _, err = bake(capsys, level, "--cluster-size", "6", "--out", level.parent / "x.kpg")
+    lines = err.splitlines()
+    assert lines[-1] == "[" + "#" * ProgressBar.WIDTH + "] 8/8 clusters"
+    done = [int(line.split("] ")[1].split("/")[0]) for line in lines]
+    assert done == sorted(done) and len(lines) <= ProgressBar.WIDTH + 1
+
+
+def test_progress_bar_redraws_in_place_on_a_terminal():
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    stream = Terminal()
+    bar = ProgressBar(stream, "clusters")
+    for done in range(5):
+        bar(done, 4)
+    assert stream.getvalue() == (
+        "\r[" + " " * 30 + "] 0/4 clusters"
+        + "\r[" + "#" * 7 + " " * 23 + "] 1/4 clusters"
+        + "\r[" + "#" * 15 + " " * 15 + "] 2/4 clusters"
+        + "\r[" + "#" * 22 + " " * 8 + "] 3/4 clusters"
+        + "\r[" + "#" * 30 + "] 4/4 clusters\n"
+    )  # fmt: skip
+
+
+def test_bake_then_render_draws_the_graph_and_paths(level, tmp_path, capsys):
+    bake(capsys, level, "--cluster-size", "6")
+    picture = tmp_path / "graph.png"
+    assert main(["render", str(level), "--graph", str(level.with_suffix(".kpg")), "--out", str(picture), "--paths", "4", "--scale", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "4 of 4 orders found" in out
+    image = read_png(picture)
+    assert image.shape == (50, 120, 3)
+    grid = Grid.from_ascii(LEVEL)
+    graph = KeyPointGraph.load(level.with_suffix(".kpg"), grid)
+    without_paths = paths_picture(grid, [], 5, graph=graph)
+    assert (without_paths[2::5, 2::5][tuple(graph.key_points()[:, ::-1].T)] == KEY_POINT).all()
+    assert (without_paths == CLUSTER_BORDER).all(axis=2).any()
+    assert (image != without_paths).any(axis=2).sum() > 100  # the paths
+
+
+def test_bake_and_render_read_a_scene_as_its_nav_grid_does(tmp_path, capsys):
+    graph_file = tmp_path / "demo.kpg"
+    code, out, _ = bake(capsys, DEMO_SCENE, "--out", graph_file)
+    assert code == 0 and "read as NavGrid 'Demo/NavGrid' does" in out
+    assert main(["render", str(DEMO_SCENE), "--graph", str(graph_file), "--out", str(tmp_path / "demo.png")]) == 0
+    assert "6 of 6 orders found" in capsys.readouterr().out
+
+
+def render_error(level, graph_file, tmp_path, capsys):
+    """The message ``pathing-py render`` prints for ``graph_file`` (it must exit with 2)."""
+    assert main(["render", str(level), "--graph", str(graph_file), "--out", str(tmp_path / "x.png")]) == 2
+    return capsys.readouterr().err
+
+
+def test_render_refuses_a_graph_of_another_map(level, tmp_path, capsys):
+    bake(capsys, level, "--cluster-size", "6")
+    edited = tmp_path / "edited.txt"
+    edited.write_text("#" + LEVEL[1:])
+    graph_file = level.with_suffix(".kpg")
+    with pytest.raises(StaleGraphError) as raised:
+        KeyPointGraph.load(graph_file, Grid.from_ascii(edited.read_text()))
+    assert str(graph_file) in str(raised.value)
+    assert render_error(edited, graph_file, tmp_path, capsys) == f"pathing-py: {raised.value}\n"
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda data: b"",
+        lambda data: b"PK\x03\x04 a zip file",
+        lambda data: data[: len(data) // 2],
+        lambda data: data[:-9] + bytes([data[-9] ^ 0xFF]) + data[-8:],
+    ],
+    ids=["empty", "foreign", "truncated", "flipped byte"],
+)
+def test_render_reports_a_damaged_graph_file(level, tmp_path, capsys, damage):
+    bake(capsys, level, "--cluster-size", "6")
+    graph_file = level.with_suffix(".kpg")
+    graph_file.write_bytes(damage(graph_file.read_bytes()))
+    with pytest.raises(GraphFileError) as raised:
+        KeyPointGraph.load(graph_file, Grid.from_ascii(LEVEL))
+    assert str(graph_file) in str(raised.value)
+    assert render_error(level, graph_file, tmp_path, capsys) == f"pathing-py: {raised.value}\n"
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["bake", "{map}", "--out", "{tmp}/no/such/folder/x.kpg"], "No such file or directory"),
+        (["bake", "{tmp}/missing.txt"], "missing.txt"),
+        (["bake", "{map}", "--cluster-size", "1"], "cluster_size"),
+        (["render", "{map}", "--graph", "{tmp}/missing.kpg", "--out", "{tmp}/x.png"], "missing.kpg"),
+        (["render", "{tmp}/bad.txt", "--graph", "{tmp}/missing.kpg", "--out", "{tmp}/x.png"], "row is 1 wide"),
+    ],
+)
+def test_bake_and_render_errors_exit_2_with_a_message(level, tmp_path, capsys, args, message):
+    (tmp_path / "bad.txt").write_text("..\n.")
+    assert main([arg.format(map=level, tmp=tmp_path) for arg in args]) == 2
+    last_line = capsys.readouterr().err.splitlines()[-1]  # after the progress bar, if the bake ran
+    assert last_line.startswith("pathing-py: ") and message in last_line

@@ -21,6 +21,10 @@ Coordinates: a *position* is TileMap-local ``(x, y)`` in pixels (what
 ``TileMap.map_to_world`` returns); a *cell* is a TileMap cell, which may be
 negative; a *grid cell* indexes the :class:`~pathing_py.Grid`, whose
 ``origin`` is the TileMap cell of grid cell ``(0, 0)``.
+
+A navigator answers from a baked key-point graph when it has one
+(:func:`load_graph` decides what to do with a missing or stale file), and
+with the exact search otherwise.
 """
 
 import math
@@ -32,12 +36,14 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, U
 import numpy as np
 
 from .grid import Cell, Grid
+from .hierarchy import GraphFileError, KeyPointGraph
 from .line import smooth_path
 from .search import find_path
 from .tilemap import grid_from_tile_data
 
 __all__ = [
     "CoordinateError",
+    "GraphLoad",
     "PathAnswer",
     "STATUS_BUILT",
     "STATUS_INVALID_POSITION",
@@ -46,6 +52,8 @@ __all__ = [
     "TileInfo",
     "TileMapNavigator",
     "collision_tables",
+    "load_graph",
+    "positions",
     "report_error",
     "signed_int",
     "tile_data_array",
@@ -62,6 +70,9 @@ TILE_MODE_ATLAS = 2
 #: ``TileMap.Mode`` and ``TileMap.HalfOffset`` values this module can convert.
 TILEMAP_MODE_SQUARE = 0
 TILEMAP_HALF_OFFSET_DISABLED = 2
+
+#: Godot's ``Error.OK``: what ``File.open`` returns when the file could be opened.
+GODOT_OK = 0
 
 #: Statuses a node reports besides the names of ``pathing_py.PathStatus``.
 STATUS_BUILT = "BUILT"  # the grid was (re)built from the TileMap
@@ -235,11 +246,19 @@ class TileFrame:
     def from_grid(self, grid_cell: Cell) -> Cell:
         return int(grid_cell[0]) + self.origin[0], int(grid_cell[1]) + self.origin[1]
 
+    def grid_to_pixels(self, grid_points) -> np.ndarray:
+        """Grid coordinates (cells, or fractions of cells: ``+ 0.5`` is a centre) as an (N, 2) array of pixels."""
+        points = np.asarray(grid_points, dtype=np.float64).reshape(-1, 2)
+        return (points + np.asarray(self.origin)) * np.asarray(self.cell_size)
+
     def grid_centres(self, grid_cells: Sequence[Cell]) -> List[Position]:
         """Centres of grid cells as plain Python floats, ready for ``Vector2``."""
-        cells = np.asarray(grid_cells, dtype=np.float64).reshape(-1, 2)
-        centres = (cells + np.asarray(self.origin) + 0.5) * np.asarray(self.cell_size)
-        return [tuple(point) for point in centres.tolist()]
+        return positions(self.grid_to_pixels(np.asarray(grid_cells, dtype=np.float64).reshape(-1, 2) + 0.5))
+
+
+def positions(pixels: np.ndarray) -> List[Position]:
+    """An (N, 2) array as a list of ``(x, y)`` Python floats: numpy numbers do not convert to Godot values."""
+    return [tuple(point) for point in pixels.reshape(-1, 2).tolist()]
 
 
 @dataclass(frozen=True)
@@ -260,13 +279,28 @@ class PathAnswer:
 
 
 class TileMapNavigator:
-    """A :class:`~pathing_py.Grid` read from a TileMap, queried in TileMap-local positions."""
+    """A :class:`~pathing_py.Grid` read from a TileMap, queried in TileMap-local positions.
+
+    ``graph``, when set, is a key-point graph of this very grid: paths then come
+    from it (:meth:`pathing_py.KeyPointGraph.find_path`) instead of the exact search.
+    """
 
     def __init__(self, grid: Grid, frame: TileFrame):
         if tuple(frame.origin) != tuple(grid.origin):
             raise ValueError(f"frame origin {frame.origin} differs from grid origin {grid.origin}")
         self.grid = grid
         self.frame = frame
+        self._graph: Optional[KeyPointGraph] = None
+
+    @property
+    def graph(self) -> Optional[KeyPointGraph]:
+        return self._graph
+
+    @graph.setter
+    def graph(self, graph: Optional[KeyPointGraph]) -> None:
+        if graph is not None and graph.grid is not self.grid:
+            raise ValueError("the key-point graph was made for another grid than this navigator's")
+        self._graph = graph
 
     @classmethod
     def from_tilemap(
@@ -302,7 +336,7 @@ class TileMapNavigator:
         return self.frame.centre_of(cell)
 
     def find_path(self, start, goal, *, smooth: bool = True) -> PathAnswer:
-        """A path between two positions, as the centres of every cell it passes through.
+        """A path between two positions, as the centres of the cells it passes through.
 
         With ``smooth`` the cell path is pulled straight wherever a line is
         clear (:func:`pathing_py.smooth_path`), so units walking from centre to
@@ -313,10 +347,71 @@ class TileMapNavigator:
             goal_cell = self.frame.to_grid(self.frame.cell_of(goal))
         except CoordinateError as error:
             return PathAnswer(STATUS_INVALID_POSITION, [], str(error))
-        result = find_path(self.grid, start_cell, goal_cell)
+        if self._graph is None:
+            result = find_path(self.grid, start_cell, goal_cell)
+        else:  # smoothed below, as exact paths are
+            result = self._graph.find_path(start_cell, goal_cell, smooth=False)
         status = result.status.name
         if not result:
             start_tile, goal_tile = self.frame.from_grid(start_cell), self.frame.from_grid(goal_cell)
             return PathAnswer(status, [], f"no path from cell {start_tile} to cell {goal_tile}: {status}")
         cells = smooth_path(self.grid, result.cells) if smooth else result.cells
         return PathAnswer(status, self.frame.grid_centres(cells))
+
+
+# -- the baked key-point graph ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GraphLoad:
+    """The key-point graph a node navigates with (None: the exact search), and why it is not the file as baked."""
+
+    graph: Optional[KeyPointGraph]
+    warning: str = ""
+
+
+def load_graph(
+    source: str, data: Optional[bytes], grid: Grid, *, cluster_size: int = 0, rebake: bool
+) -> GraphLoad:
+    """The graph baked into the file ``source`` for ``grid``, or what to use when the file does not fit.
+
+    Parameters
+    ----------
+    source : str
+        The file's ``res://`` path, as the node's ``graph_path`` names it; ``""``
+        means no baked graph: the node uses the exact search and nothing is wrong.
+    data : bytes or None
+        The file's content as Godot's ``File`` read it (from the project folder
+        or from an exported pack); None when it could not be opened.
+    grid : Grid
+        The grid the node read from its TileMap just now.
+    cluster_size : int
+        The node's ``cluster_size``: 0 accepts the baked one, otherwise the
+        baked graph must have it.
+    rebake : bool
+        At run time (True) a missing, damaged or stale file is replaced by a
+        bake in memory, so that the game still navigates, and the warning says
+        to bake again; in the editor (False) there is only the warning.
+
+    Raises ValueError when a re-bake is due and ``cluster_size`` is not a valid size.
+    """
+    if not source:
+        return GraphLoad(None)
+    wanted = cluster_size or None
+    if data is None:
+        problem = f"{source}: cannot open the key-point graph: bake it"
+    else:
+        try:
+            graph = KeyPointGraph.from_bytes(data, grid, source)
+        except GraphFileError as error:  # StaleGraphError included: baked from another map
+            problem = str(error)
+        else:
+            if wanted is None or graph.cluster_size == wanted:
+                return GraphLoad(graph)
+            problem = (
+                f"{source}: baked with clusters of {graph.cluster_size} cells, cluster_size is {wanted}: bake again"
+            )
+    if not rebake:
+        return GraphLoad(None, problem)
+    graph = KeyPointGraph.bake(grid, cluster_size=wanted)
+    return GraphLoad(graph, f"{problem} (for this run, a graph baked in memory is used)")

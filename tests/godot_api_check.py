@@ -16,6 +16,11 @@ Which expressions are Godot objects of which class:
   (``tilemap.get_tileset()`` is a ``TileSet``), and of ``X.new()`` / ``X()``;
 - names and parameters annotated with a Godot class (``tilemap: TileMap =
   self.get_node(path)``): the annotation is the cast the analyzer trusts;
+- names annotated with the ``@exposed`` class of another checked script, as a
+  string (``navgrid: "NavGrid" = …``): its base class plus that script's
+  methods, properties and signals, so that calls from one script to another
+  (``navgrid.call("start_bake", path)``, ``connect`` to its signals) are
+  checked too, argument counts included;
 - results of the script's own methods annotated to return a Godot class.
 
 Anything else is plain Python and is not checked: keep Godot calls on names
@@ -104,6 +109,8 @@ RENAMED_ARGUMENTS = frozenset({"char", "bool", "int", "float", "short", "type"})
 #: Methods whose first argument names a property, a signal, a method or a class.
 PROPERTY_NAME_METHODS = frozenset({"get", "set", "get_indexed", "set_indexed"})
 SIGNAL_NAME_METHODS = frozenset({"connect", "disconnect", "is_connected", "emit_signal", "has_signal"})
+#: Of those, the ones whose third argument names a method of the second (the target).
+CALLBACK_METHODS = frozenset({"connect", "disconnect", "is_connected"})
 METHOD_NAME_METHODS = frozenset({"call", "callv", "call_deferred", "has_method"})
 CLASS_NAME_METHODS = frozenset({"is_class"})
 
@@ -232,7 +239,8 @@ GodotType = Union[Instance, ClassRef]
 
 @dataclass(eq=False)
 class ScriptInfo:
-    """The ``@exposed`` class of a module."""
+    """The ``@exposed`` class of a module: ``methods`` are what Godot can call, ``attributes``
+    its fields and properties (exported ones included)."""
 
     name: str
     base: str
@@ -262,22 +270,24 @@ def _suggest(name: str, candidates: Iterable[str]) -> str:
 
 
 class ModuleChecker:
-    """Checks one module; ``report`` collects the result."""
+    """Checks one module: ``prepare`` (imports, exposed class) for every module first, then ``run``."""
 
-    def __init__(self, api: GodotApi, path: str, tree: ast.Module):
+    def __init__(self, api: GodotApi, path: str, tree: ast.Module, scripts: Optional[Dict[str, ScriptInfo]] = None):
         self.api = api
         self.path = path
         self.tree = tree
         self.report = Report()
         self.godot_names: Dict[str, Optional[GodotType]] = {}  # imported name -> type (None: value/tag)
         self.godot_modules: Set[str] = set()  # names bound to the `godot` module itself
-        self.script: Optional[ScriptInfo] = None
-        self.script_classes: Dict[str, ScriptInfo] = {}
+        self.script_classes: Dict[str, ScriptInfo] = {}  # this module's exposed classes
+        #: The exposed classes of every script checked together (shared between modules), by name.
+        self.scripts: Dict[str, ScriptInfo] = {} if scripts is None else scripts
 
     def problem(self, node: ast.AST, message: str) -> None:
         self.report.problems.append(Problem(self.path, getattr(node, "lineno", 0), message))
 
-    def check(self) -> Report:
+    def prepare(self) -> None:
+        """Read imports and the exposed class, and register it for the other modules."""
         for node in self.tree.body:
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 self._check_import(node)
@@ -289,6 +299,9 @@ class ModuleChecker:
             self.problem(exposed[1], "pythonscript allows one @exposed class per module")
         for node in exposed:
             self.script_classes[node.name] = self._script_info(node)
+        self.scripts.update(self.script_classes)
+
+    def run(self) -> Report:
         FunctionChecker(self, self.tree.body).run()
         return self.report
 
@@ -343,7 +356,10 @@ class ModuleChecker:
         info = ScriptInfo(node.name, base)
         for item in node.body:
             if isinstance(item, ast.FunctionDef):
-                info.methods[item.name] = item
+                if self._is_property(item):
+                    info.attributes.add(item.name)
+                else:
+                    info.methods[item.name] = item
             elif isinstance(item, (ast.Assign, ast.AnnAssign)):
                 targets = item.targets if isinstance(item, ast.Assign) else [item.target]
                 names = [target.id for target in targets if isinstance(target, ast.Name)]
@@ -360,6 +376,19 @@ class ModuleChecker:
                             info.attributes.add(sub.attr)
         self._check_overrides(info)
         return info
+
+    def _is_property(self, function: ast.FunctionDef) -> bool:
+        """``@property``, ``@x.setter`` or ``@export(type, …)`` (an exported property): not a method."""
+        found = False
+        for decorator in function.decorator_list:
+            if self._is_call_to(decorator, "export"):
+                self._check_export(decorator)
+                found = True
+            elif isinstance(decorator, ast.Name) and decorator.id == "property":
+                found = True
+            elif isinstance(decorator, ast.Attribute) and decorator.attr in ("setter", "getter"):
+                found = True
+        return found
 
     @staticmethod
     def _is_call_to(node: Optional[ast.AST], name: str) -> bool:
@@ -462,7 +491,8 @@ class FunctionChecker(ast.NodeVisitor):
         if node.value is not None:
             self.visit(node.value)
         annotated = self.annotation_type(node.annotation)
-        if annotated is None and node.value is not None:
+        forward = isinstance(node.annotation, ast.Constant)  # "Name": a script class, maybe not checked here
+        if annotated is None and node.value is not None and not forward:
             annotated = self.type_of(node.value)
         self._bind(node.target, annotated)
 
@@ -542,7 +572,10 @@ class FunctionChecker(ast.NodeVisitor):
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             name = node.value
         resolved = self.module.godot_names.get(name) if name else None
-        return Instance(resolved.cls) if isinstance(resolved, ClassRef) else None
+        if isinstance(resolved, ClassRef):
+            return Instance(resolved.cls)
+        script = self.module.scripts.get(name) if name else None
+        return Instance(script.base, script) if script is not None else None
 
     def type_of(self, node: ast.expr) -> Optional[GodotType]:
         """The Godot class of an expression, when the rules in the module docstring give one."""
@@ -711,7 +744,10 @@ class FunctionChecker(ast.NodeVisitor):
                 return
             self._check_arguments(node, found[0], found[1], extra=1)
             return
-        if owner.script is not None and (name in owner.script.methods or name in owner.script.attributes):
+        if owner.script is not None and name in owner.script.methods:
+            self._check_script_arguments(node, owner.script, name, node.args, node.keywords)
+            return
+        if owner.script is not None and name in owner.script.attributes:
             return
         found = self.api.method(owner.cls, name)
         if found is None:
@@ -752,6 +788,23 @@ class FunctionChecker(ast.NodeVisitor):
             self.module.problem(node, f"{label} needs argument(s) {', '.join(missing)} "
                                 f"({sum(required)} required, {positional + len(node.keywords)} given)")
 
+    def _check_script_arguments(
+        self, node: ast.Call, script: ScriptInfo, name: str, args: List[ast.expr], keywords: List[ast.keyword]
+    ) -> None:
+        """Argument count and keyword names of a call to a script's own method (``self`` not counted)."""
+        function = script.methods[name]
+        if function.args.vararg or function.args.kwarg or any(isinstance(arg, ast.Starred) for arg in args):
+            return
+        parameters = [arg.arg for arg in function.args.args[1:]]
+        required = len(parameters) - len(function.args.defaults)
+        given = len(args) + len(keywords)
+        for kw in keywords:
+            if kw.arg not in parameters:
+                self.module.problem(node, f"{script.name}.{name} has no argument {kw.arg!r}")
+        if not required <= given <= len(parameters):
+            expected = str(required) if required == len(parameters) else f"{required} to {len(parameters)}"
+            self.module.problem(node, f"{script.name}.{name} takes {expected} argument(s), {given} given")
+
     def _check_name_argument(self, node: ast.Call, args: List[ast.expr], owner: Instance, method: str) -> None:
         """Names passed as strings: ``get("tile_data")``, ``connect("moved", …)``, ``call("emit_signal", "moved")``."""
         if not args or not isinstance(args[0], ast.Constant) or not isinstance(args[0].value, str):
@@ -765,14 +818,29 @@ class FunctionChecker(ast.NodeVisitor):
         elif method in SIGNAL_NAME_METHODS:
             if not self.api.signal(owner.cls, text) and not (script and text in script.signals):
                 self.module.problem(node, f"{owner.cls} has no signal {text!r}")
+            if method in CALLBACK_METHODS and len(args) >= 3:
+                self._check_callback(node, args[1], args[2])
         elif method in METHOD_NAME_METHODS:
             if not self.api.method(owner.cls, text) and not (script and text in script.methods):
                 self.module.problem(node, f"{owner.cls} has no method {text!r}")
+            elif method == "call" and script and text in script.methods:
+                self._check_script_arguments(node, script, text, args[1:], [])
             elif method != "callv":
                 self._check_name_argument(node, args[1:], owner, text)
         elif method in CLASS_NAME_METHODS:
             if text not in self.api.classes:
                 self.module.problem(node, f"there is no Godot class {text!r}")
+
+    def _check_callback(self, node: ast.Call, target: ast.expr, method: ast.expr) -> None:
+        """The method a signal is connected to must exist on the target (``connect(signal, target, "method")``)."""
+        owner = self.type_of(target)
+        named = isinstance(method, ast.Constant) and isinstance(method.value, str)
+        if not isinstance(owner, Instance) or not named:
+            return
+        name = method.value
+        if not self.api.method(owner.cls, name) and not (owner.script and name in owner.script.methods):
+            what = owner.script.name if owner.script else owner.cls
+            self.module.problem(node, f"signal target {what} has no method {name!r}")
 
     def _checked(self, cls: str, member: str) -> None:
         self.module.report.checked.add((cls, member))
@@ -780,17 +848,29 @@ class FunctionChecker(ast.NodeVisitor):
 
 def check_source(source: str, api: GodotApi, path: str = "<string>") -> Report:
     """Check one script's source text; each problem is reported once."""
-    try:
-        tree = ast.parse(source, filename=path)
-    except SyntaxError as error:
-        return Report([Problem(path, error.lineno or 0, f"syntax error: {error.msg}")])
-    report = ModuleChecker(api, path, tree).check()
-    report.problems = list(dict.fromkeys(report.problems))
+    return check_sources({path: source}, api)
+
+
+def check_sources(sources: Dict[str, str], api: GodotApi) -> Report:
+    """Check scripts together (path -> source text): each may name the others' exposed classes."""
+    report = Report()
+    scripts: Dict[str, ScriptInfo] = {}
+    checkers = []
+    for path, source in sources.items():
+        try:
+            tree = ast.parse(source, filename=path)
+        except SyntaxError as error:
+            report.problems.append(Problem(path, error.lineno or 0, f"syntax error: {error.msg}"))
+            continue
+        checker = ModuleChecker(api, path, tree, scripts)
+        checker.prepare()
+        checkers.append(checker)
+    for checker in checkers:
+        module_report = checker.run()
+        module_report.problems = list(dict.fromkeys(module_report.problems))
+        report.extend(module_report)
     return report
 
 
 def check_files(paths: Iterable[Path], api: GodotApi) -> Report:
-    report = Report()
-    for path in paths:
-        report.extend(check_source(Path(path).read_text(encoding="utf-8"), api, str(path)))
-    return report
+    return check_sources({str(path): Path(path).read_text(encoding="utf-8") for path in paths}, api)

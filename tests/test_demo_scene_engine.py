@@ -3,12 +3,15 @@
 headless Godot 3.2 reads scenes/demo.tscn and prints exactly what NavGrid
 reads at run time (``tile_data``, ``cell_size``, the TileSet's names, modes
 and collision sub-tiles) plus the engine's own per-cell answer; the bridge
-must build a grid that agrees cell for cell. pythonscript is not installed
-here, so the engine cannot load the NavGrid's script: the run turns off
+must build a grid that agrees cell for cell, and bake from it the very graph
+the scene ships (``scenes/demo.kpg``). pythonscript is not installed here, so
+the engine cannot load the NavGrid's script: the run turns off
 ``abort_on_missing_resources`` and reads the NavGrid's stored properties from
-the PackedScene's state instead.
+the PackedScene's state instead. An exported pack is read back with the
+engine's ``File``, as the NavGrid reads its graph in a shipped game.
 """
 
+import base64
 import shutil
 import zipfile
 from pathlib import Path
@@ -17,7 +20,8 @@ from typing import Dict, List, Tuple
 import numpy as np
 import pytest
 
-from pathing_py.godot_bridge import TileInfo, TileMapNavigator
+from pathing_py.godot_bridge import TileInfo, TileMapNavigator, load_graph
+from pathing_py.godot_editor import BakeJob
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -124,6 +128,7 @@ def test_demo_tilemap_is_a_walled_rts_map(demo):
 def test_demo_navgrid_is_configured_in_the_scene(demo):
     assert demo.properties["NavGrid", "tilemap_path"] == "../TileMap"
     assert demo.properties["NavGrid", "blocking_tiles"] == "[forest]"
+    assert demo.properties["NavGrid", "graph_path"] == "res://scenes/demo.kpg"
 
 
 def test_navgrid_reads_of_the_demo_give_the_engines_cells(demo):
@@ -149,6 +154,48 @@ def test_the_bases_meet_only_over_bridges_and_fords(demo):
     assert cut.find_path(start, goal).status == "UNREACHABLE"
 
 
+def test_the_navgrid_bake_of_the_demo_is_the_shipped_graph(demo, tmp_path):
+    """Baking what the NavGrid reads from the engine gives scenes/demo.kpg byte for byte (as the CLI bakes it)."""
+    navigator = TileMapNavigator.from_tilemap(demo.tile_data, demo.cell_size, demo.tiles, blocking=["forest"])
+    job = BakeJob(navigator.grid, str(tmp_path / "demo.kpg"), graph_file="res://scenes/demo.kpg")
+    job.run()
+    assert job.outcome().graph is not None, job.outcome().message
+    assert (tmp_path / "demo.kpg").read_bytes() == (ROOT / "scenes" / "demo.kpg").read_bytes()
+
+
+READ_GRAPH = """extends SceneTree
+# Reads the demo's graph with File, as nav_grid.read_project_file does, from the pack given with --main-pack.
+
+func _init():
+\tvar file = File.new()
+\tvar error = file.open("res://scenes/demo.kpg", File.READ)
+\tprint("OPEN\\t%d" % error)
+\tif error == OK:
+\t\tprint("BYTES\\t" + Marshalls.raw_to_base64(file.get_buffer(file.get_len())))
+\t\tfile.close()
+\tquit(0)
+"""
+
+
+def test_an_exported_game_reads_its_graph_from_the_pack(godot, demo, tmp_path):
+    """In a shipped game res:// is the .pck: File reads the graph from it, and it fits the map there."""
+    project = tmp_path / "project"
+    project.mkdir()
+    copy_project(project)
+    pack = tmp_path / "game.pck"
+    godot.run(["--no-window", "--path", str(project), "--export-pack", "Linux/X11", str(pack)], timeout=180)
+    script = tmp_path / "read_graph.gd"
+    script.write_text(READ_GRAPH, encoding="utf-8")
+    output = godot.run(["--no-window", "--main-pack", str(pack), "-s", str(script)], timeout=60, cwd=tmp_path)
+    lines = dict(line.split("\t", 1) for line in output.splitlines() if line.startswith(("OPEN\t", "BYTES\t")))
+    assert lines.get("OPEN") == "0", output
+    data = base64.b64decode(lines["BYTES"])
+    assert data == (ROOT / "scenes" / "demo.kpg").read_bytes()
+    navigator = TileMapNavigator.from_tilemap(demo.tile_data, demo.cell_size, demo.tiles, blocking=["forest"])
+    loaded = load_graph("res://scenes/demo.kpg", data, navigator.grid, rebake=True)
+    assert loaded.warning == "" and loaded.graph is not None
+
+
 def test_export_pack_carries_the_python_files(godot, tmp_path):
     """The presets' include filters put our modules and one platform's pythonscript in the pack."""
     project = tmp_path / "project"
@@ -167,7 +214,8 @@ def test_export_pack_carries_the_python_files(godot, tmp_path):
     for preset, own, other in (("Linux/X11", "x11-64", "windows-64"), ("Windows Desktop", "windows-64", "x11-64")):
         names = packs[preset]
         assert {"addons/pathing_py/nav_grid.py", "addons/pathing_py/plugin.py", "pathing_py/__init__.py",
-                "pathing_py/godot_bridge.py", "scenes/demo.tscn", "scenes/demo_tileset.tres"} <= names
+                "pathing_py/godot_bridge.py", "pathing_py/godot_editor.py", "pathing_py/hierarchy/graph.py",
+                "scenes/demo.tscn", "scenes/demo_tileset.tres", "scenes/demo.kpg"} <= names
         assert f"addons/pythonscript/{own}/lib/python3.8/os.py" in names
         assert not any(name.startswith(f"addons/pythonscript/{other}/") for name in names), preset
         assert not any(name.startswith("tests/") for name in names), preset

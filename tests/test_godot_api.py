@@ -12,7 +12,7 @@ from typing import List
 
 import pytest
 
-from godot_api_check import GodotApi, check_files, check_source
+from godot_api_check import GodotApi, check_files, check_source, check_sources
 from pathing_py import godot_bridge
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,6 +56,18 @@ def test_check_reaches_the_tilemap_reads(api):
         ("TileSet", "tile_get_shapes"),
         ("TileSet", "tile_get_tile_mode"),
         ("TileSet", "tile_get_name"),
+        # the key-point graph: bake button, progress, undoable graph_path, file reads, drawing
+        ("EditorPlugin", "add_control_to_container"),
+        ("EditorPlugin", "get_undo_redo"),
+        ("UndoRedo", "add_do_property"),
+        ("Object", "connect"),
+        ("Object", "call"),
+        ("Range", "set_value"),
+        ("ProjectSettings", "globalize_path"),
+        ("_File", "open"),
+        ("_File", "get_buffer"),
+        ("CanvasItem", "draw_multiline"),
+        ("CanvasItem", "draw_set_transform_matrix"),
     }
     assert expected <= report.checked, sorted(expected - report.checked)
 
@@ -67,6 +79,7 @@ def test_bridge_constants_are_the_engines(godot_api):
         tileset["SINGLE_TILE"], tileset["AUTO_TILE"], tileset["ATLAS_TILE"])
     assert godot_bridge.TILEMAP_MODE_SQUARE == tilemap["MODE_SQUARE"]
     assert godot_bridge.TILEMAP_HALF_OFFSET_DISABLED == tilemap["HALF_OFFSET_DISABLED"]
+    assert godot_bridge.GODOT_OK == godot_api["GlobalConstants"]["constants"]["OK"]
 
 
 # -- the check itself ------------------------------------------------------------------
@@ -184,6 +197,11 @@ BAD_MODULES = [
         "from godot import Node2D, exposed, export\n@exposed\nclass A(Node2D):\n    a = export(int, defualt=1)",
         "export() has no argument 'defualt'",
     ),
+    (
+        "from godot import Node2D, exposed, export\n@exposed\nclass A(Node2D):\n"
+        "    @export(int, defualt=1)\n    @property\n    def a(self): return 1",
+        "export() has no argument 'defualt'",
+    ),
     ("import godot\nfrom godot import Node2D, exposed\n@exposed\nclass A(Node2D):\n    n = godot.Nodez", "no name 'Nodez'"),
 ]
 
@@ -192,6 +210,83 @@ BAD_MODULES = [
 def test_check_reports_wrong_modules(api, source, message):
     report = check_source(source, api)
     assert any(message in problem.message for problem in report.problems), report.problems
+
+
+# -- calls from one script to another ------------------------------------------------------
+
+TARGET = '''
+from godot import Node2D, exposed, export, signal
+
+
+@exposed(tool=True)
+class Target(Node2D):
+    finished = signal("finished")
+    _path = ""
+
+    @export(str, default="")
+    @property
+    def path(self):
+        return self._path
+
+    @path.setter
+    def path(self, value):
+        self._path = value
+
+    def start(self, scene_path, fast=False):
+        return ""
+'''
+
+CALLER = '''
+from godot import EditorPlugin, Object, Vector2, exposed
+
+
+@exposed(tool=True)
+class Caller(EditorPlugin):
+    def _on_finished(self, path, target):
+        pass
+
+    def run(self, obj: Object):
+        target: "Target" = obj
+        {line}
+'''
+
+
+@pytest.mark.parametrize("line", [
+    "target.call('start', 'res://a.tscn')",
+    "target.call('start', 'res://a.tscn', True)",
+    "target.start('res://a.tscn', fast=True)",
+    "target.connect('finished', self, '_on_finished')",
+    "target.get('path')",
+    "target.path = 'res://a.kpg'",
+    "target.set_position(Vector2())",
+    "self.run(target)",
+])
+def test_check_accepts_calls_to_another_script(api, line):
+    report = check_sources({"target.py": TARGET, "caller.py": CALLER.format(line=line)}, api)
+    assert not report.problems, "\n".join(map(str, report.problems))
+
+
+@pytest.mark.parametrize("line, message", [
+    ("target.call('stat', 'x')", "Node2D has no method 'stat'"),
+    ("target.call('start')", "Target.start takes 1 to 2 argument(s), 0 given"),
+    ("target.start('x', True, 3)", "Target.start takes 1 to 2 argument(s), 3 given"),
+    ("target.start('x', slow=True)", "Target.start has no argument 'slow'"),
+    ("target.call('path')", "Node2D has no method 'path'"),
+    ("target.get('pathz')", "Node2D has no property 'pathz'"),
+    ("target.connect('finishd', self, '_on_finished')", "has no signal 'finishd'"),
+    ("target.connect('finished', self, '_on_finishd')", "signal target Caller has no method '_on_finishd'"),
+    ("target.set_positionz(Vector2())", "Target (a Node2D) has no method, property or constant 'set_positionz'"),
+    ("self.run()", "Caller.run takes 1 argument(s), 0 given"),
+])
+def test_check_reports_wrong_calls_to_another_script(api, line, message):
+    report = check_sources({"target.py": TARGET, "caller.py": CALLER.format(line=line)}, api)
+    assert any(message in problem.message for problem in report.problems), report.problems
+
+
+def test_another_script_is_unknown_when_checked_alone(api):
+    """Without the target script, its name types nothing: calls pass unchecked rather than wrongly."""
+    report = check_source(CALLER.format(line="target.call('stat', 'x')"), api)
+    assert not report.problems, report.problems
 
 
 # -- the plugin and the project files ----------------------------------------------------
@@ -242,7 +337,9 @@ def test_plugin_registers_every_node_script():
 def test_plugin_removes_what_it_adds():
     cls = _exposed_class(ADDON / "plugin.py")
     methods = {node.name: ast.dump(node) for node in cls.body if isinstance(node, ast.FunctionDef)}
-    assert "add_custom_type" in methods["_enter_tree"] and "remove_custom_type" in methods["_exit_tree"]
+    for added, removed in (("add_custom_type", "remove_custom_type"),
+                           ("add_control_to_container", "remove_control_from_container")):
+        assert added in methods["_enter_tree"] and removed in methods["_exit_tree"]
 
 
 def test_plain_python_modules_are_hidden_from_the_editor():

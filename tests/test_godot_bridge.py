@@ -1,6 +1,7 @@
 """pathing_py.godot_bridge: what the NavGrid node hands over, converted and checked without the engine."""
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,17 +11,21 @@ from hypothesis import strategies as st
 from pathing_py.godot_bridge import (
     STATUS_INVALID_POSITION,
     CoordinateError,
+    GraphLoad,
     PathAnswer,
     TileFrame,
     TileInfo,
     TileMapNavigator,
     collision_tables,
+    load_graph,
     signed_int,
     tile_data_array,
     tilemap_problem,
 )
-from pathing_py import find_path, smooth_path
+from pathing_py import Grid, KeyPointGraph, find_path, smooth_path
 from pathing_py.grid import MapFormatError
+
+ROOT = Path(__file__).resolve().parent.parent
 
 UINT64 = 1 << 64
 
@@ -266,6 +271,7 @@ def test_smoothing_pulls_the_cell_path_straight():
     assert polyline_length(smooth.points) <= polyline_length(rough.points) + 1e-9
 
 
+@pytest.mark.parametrize("with_graph", [False, True])
 @pytest.mark.parametrize(
     "start, goal, status",
     [
@@ -275,14 +281,20 @@ def test_smoothing_pulls_the_cell_path_straight():
         ((-30, -2), (0, 0), "OUT_OF_BOUNDS"),
     ],
 )
-def test_find_path_says_why_there_is_no_path(start, goal, status):
-    answer = navigator().find_path(centre(start), centre(goal))
+def test_find_path_says_why_there_is_no_path(start, goal, status, with_graph):
+    nav = navigator()
+    if with_graph:
+        nav.graph = KeyPointGraph.bake(nav.grid, cluster_size=4)
+    answer = nav.find_path(centre(start), centre(goal))
     assert not answer and answer.status == status and answer.points == []
     assert status in answer.message and str(start) in answer.message
 
 
-def test_find_path_reports_unreachable_islands():
+@pytest.mark.parametrize("with_graph", [False, True])
+def test_find_path_reports_unreachable_islands(with_graph):
     nav = navigator(blocking=["water"])  # the ford is water too: the east bank is cut off
+    if with_graph:
+        nav.graph = KeyPointGraph.bake(nav.grid, cluster_size=4)
     answer = nav.find_path(centre((-3, -2)), centre((4, -2)))
     assert answer.status == "UNREACHABLE"
 
@@ -298,3 +310,94 @@ def test_find_path_refuses_non_finite_positions(bad):
 def test_path_answer_is_truthy_only_when_found():
     assert PathAnswer("FOUND", [(0.0, 0.0)])
     assert not PathAnswer("UNREACHABLE", [], "no path")
+
+
+# -- the key-point graph ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("smooth", [False, True])
+def test_navigator_with_a_graph_answers_from_it(smooth):
+    nav = navigator()
+    graph = KeyPointGraph.bake(nav.grid, cluster_size=4)
+    nav.graph = graph
+    start, goal = (-3, -2), (4, -2)
+    answer = nav.find_path(centre(start), centre(goal), smooth=smooth)
+    cells = graph.find_path(nav.frame.to_grid(start), nav.frame.to_grid(goal), smooth=False).cells
+    assert answer.status == "FOUND"
+    assert answer.points == nav.frame.grid_centres(smooth_path(nav.grid, cells) if smooth else cells)
+    assert nav.frame.from_grid((6, 2)) in [nav.frame.from_grid(cell) for cell in cells]  # over the ford
+
+
+def test_navigator_refuses_a_graph_of_another_grid():
+    nav = navigator()
+    with pytest.raises(ValueError, match="another grid"):
+        nav.graph = KeyPointGraph.bake(navigator().grid, cluster_size=4)
+    nav.graph = None  # back to the exact search
+    assert nav.graph is None and nav.find_path(centre((-3, -2)), centre((4, -2)))
+
+
+def baked(grid: Grid, cluster_size: int = 4) -> bytes:
+    return KeyPointGraph.bake(grid, cluster_size=cluster_size).to_bytes()
+
+
+def stale(grid: Grid) -> bytes:
+    """A file baked from the same map with one more wall."""
+    edited = Grid(grid.passable.copy(), origin=grid.origin)
+    edited.set_blocked([(0, 3)])
+    return baked(edited)
+
+
+def damaged(grid: Grid) -> bytes:
+    data = bytearray(baked(grid))
+    data[len(data) // 2] ^= 0xFF
+    return bytes(data)
+
+
+def test_load_graph_without_a_file_means_the_exact_search():
+    assert load_graph("", None, navigator().grid, rebake=True) == GraphLoad(None, "")
+
+
+@pytest.mark.parametrize("cluster_size", [0, 4])
+def test_load_graph_reads_a_fresh_file_as_baked(cluster_size):
+    grid = navigator().grid
+    loaded = load_graph("res://map.kpg", baked(grid), grid, cluster_size=cluster_size, rebake=True)
+    assert loaded.warning == ""
+    assert loaded.graph == KeyPointGraph.bake(grid, cluster_size=4) and loaded.graph.grid is grid
+
+
+@pytest.mark.parametrize(
+    "data, cluster_size, problem",
+    [
+        (lambda grid: None, 0, "cannot open the key-point graph"),
+        (stale, 0, "differ"),
+        (damaged, 0, "damaged"),
+        (lambda grid: b"PK\x03\x04 a zip, not a graph", 0, "not a pathing_py key-point graph"),
+        (lambda grid: baked(grid)[:40], 0, "res://map.kpg"),
+        (baked, 2, "clusters of 4 cells, cluster_size is 2"),
+    ],
+    ids=["missing", "stale", "damaged", "foreign", "truncated", "other-cluster-size"],
+)
+def test_load_graph_says_why_a_file_does_not_fit(data, cluster_size, problem):
+    grid = navigator().grid
+    in_editor = load_graph("res://map.kpg", data(grid), grid, cluster_size=cluster_size, rebake=False)
+    assert in_editor.graph is None and problem in in_editor.warning
+    assert in_editor.warning.startswith("res://map.kpg")
+
+    at_run_time = load_graph("res://map.kpg", data(grid), grid, cluster_size=cluster_size, rebake=True)
+    assert at_run_time.warning.startswith(in_editor.warning) and "baked in memory" in at_run_time.warning
+    assert at_run_time.graph == KeyPointGraph.bake(grid, cluster_size=cluster_size or None)
+    assert at_run_time.graph.grid is grid
+
+
+def test_load_graph_refuses_a_cluster_size_the_bake_refuses():
+    with pytest.raises(ValueError, match="cluster_size"):
+        load_graph("res://map.kpg", None, navigator().grid, cluster_size=1, rebake=True)
+
+
+def test_the_demo_scene_ships_a_fresh_graph():
+    """scenes/demo.kpg fits the demo's map as its NavGrid reads it (blocking_tiles = forest)."""
+    grid = Grid.from_tscn(ROOT / "scenes" / "demo.tscn", blocking=["forest"])
+    data = (ROOT / "scenes" / "demo.kpg").read_bytes()
+    loaded = load_graph("res://scenes/demo.kpg", data, grid, rebake=False)
+    assert loaded.warning == "", f"{loaded.warning}: run `pathing-py bake scenes/demo.tscn`"
+    assert data == KeyPointGraph.bake(grid).to_bytes()

@@ -1,10 +1,20 @@
-"""NavGrid: the navigation grid of a TileMap, and path queries on it (SPEC E1).
+"""NavGrid: the navigation grid of a TileMap, its key-point graph, and path queries (SPEC E1, E3).
 
 Add a NavGrid next to a TileMap and point ``tilemap_path`` at it. When the
 scene starts, the NavGrid reads the whole TileMap once (its ``tile_data`` and
 the TileSet's collision shapes): cells whose tile has a collision shape, or
 is named in ``blocking_tiles``, block units. Call ``rebuild()`` after
 editing the TileMap.
+
+Key-point graph: select the NavGrid in the editor and press "Bake key-point
+graph" in the 2D toolbar. The graph is baked on a worker thread (a progress
+bar moves; the editor stays usable), written next to the scene as
+``<scene name>.kpg`` and named in ``graph_path``; ``show_graph`` draws its
+clusters, key points and edges over the map. At run time the NavGrid loads
+that file against the grid it read; if the file is missing, damaged or was
+baked from another map, it bakes a graph in memory and says so on stderr.
+Paths then come from the graph; with an empty ``graph_path``, from the exact
+search.
 
 ``find_path(from, to)`` returns the centres of the cells to walk through,
 pulled straight where the way is clear when ``smooth_paths`` is on; an empty
@@ -14,54 +24,130 @@ TileMap-local, as ``TileMap.map_to_world``; use ``tilemap.to_local()`` for
 global ones.
 
 This script only reads Godot objects and converts Godot types; the work is
-done in :mod:`pathing_py.godot_bridge`, which plain Python tests cover.
+done in :mod:`pathing_py.godot_bridge` and :mod:`pathing_py.godot_editor`,
+which plain Python tests cover.
 """
 
 import math
+from typing import Optional
 
 from godot import (
+    Color,
     Engine,
     Node2D,
     NodePath,
     PoolStringArray,
     PoolVector2Array,
+    ProjectSettings,
+    PropertyHint,
     TileMap,
     TileSet,
     Vector2,
     exposed,
     export,
+    signal,
 )
+from godot.bindings import _File
 
 from pathing_py import godot_bridge as bridge
+from pathing_py import godot_editor as editor
+
+#: Colours of the graph drawing.
+CLUSTER_COLOR = Color(1.0, 1.0, 1.0, 0.35)
+INSIDE_EDGE_COLOR = Color(0.3, 0.8, 1.0, 0.6)
+BORDER_EDGE_COLOR = Color(1.0, 0.75, 0.2, 0.9)
+KEY_POINT_COLOR = Color(1.0, 0.3, 0.3, 1.0)
+
+
+def read_project_file(path: str) -> Optional[bytes]:
+    """The bytes of a ``res://`` file, None if it cannot be opened.
+
+    Godot's File reads the project folder in the editor and the .pck of an
+    exported game alike; Python's ``open`` only sees the former.
+    """
+    file = _File()
+    if file.open(path, _File.READ) != bridge.GODOT_OK:
+        return None
+    data = bytes(file.get_buffer(bridge.signed_int(file.get_len())))
+    file.close()
+    return data
 
 
 @exposed(tool=True)
 class NavGrid(Node2D):
-    """Navigation grid of a TileMap; ``tool`` so that the editor shows its configuration warnings."""
+    """Navigation grid of a TileMap; ``tool`` so that the editor shows its warnings, bakes and draws its graph."""
+
+    #: During a bake, once a frame: the fraction done (0.0 to 1.0).
+    bake_progressed = signal("bake_progressed")
+    #: When a bake ends: the ``res://`` path of the graph written ("" if the bake failed), and a line on how it went.
+    bake_finished = signal("bake_finished")
 
     tilemap_path = export(NodePath, default=NodePath("../TileMap"))
     blocking_tiles = export(PoolStringArray, default=PoolStringArray())
     empty_cells_passable = export(bool, default=True)
     smooth_paths = export(bool, default=True)
+    #: Side of the key-point graph's clusters in cells; 0 lets the bake choose from the map size.
+    cluster_size = export(int, default=0)
 
     #: Outcome of the last build or query: a ``PathStatus`` name or a ``bridge.STATUS_*`` value.
     last_status = bridge.STATUS_NO_GRID
     _navigator = None
+    _graph_path = ""
+    _show_graph = False
+    _graph_warning = ""  # why the graph file was not used as is: shown as a configuration warning
+    _drawing = None  # editor.GraphDrawing of the navigator's graph, made on the first _draw
+    _bake = None  # editor.BakeJob while a bake runs
+
+    @export(str, default="", hint=PropertyHint.FILE, hint_string="*.kpg")
+    @property
+    def graph_path(self) -> str:
+        """The baked key-point graph (``res://….kpg``); "" to use the exact search only."""
+        return self._graph_path
+
+    @graph_path.setter
+    def graph_path(self, value) -> None:
+        self._graph_path = str(value)
+        self._forget_grid()
+
+    @export(bool, default=False)
+    @property
+    def show_graph(self) -> bool:
+        """Draw the clusters, key points and edges of the graph over the TileMap."""
+        return self._show_graph
+
+    @show_graph.setter
+    def show_graph(self, value) -> None:
+        self._show_graph = bool(value)
+        if Engine.is_editor_hint():
+            self._forget_grid()  # the map may have been painted since: read it and the graph again
+        else:
+            self.update()
 
     def _ready(self) -> None:
+        self.set_process(False)  # _process only watches bakes: start_bake turns it on
         if not Engine.is_editor_hint():
             self.rebuild()
 
     def _get_configuration_warning(self) -> str:
-        return self._tilemap_problem()
+        return self._tilemap_problem() or self._graph_warning
 
     def rebuild(self) -> bool:
-        """Read the whole TileMap again (one batched read); False if it cannot be read."""
-        problem = self._tilemap_problem()
+        """Read the whole TileMap again (one batched read) and load the graph; False if the TileMap cannot be read."""
+        problem = self._read_tilemap()
         if problem:
-            self._navigator = None
             self._fail(bridge.STATUS_NO_GRID, problem)
             return False
+        self._load_graph()
+        self.last_status = bridge.STATUS_BUILT
+        return True
+
+    def _read_tilemap(self) -> str:
+        """Build the navigator from the TileMap; why it cannot be read, or ""."""
+        self._navigator = None
+        self._drawing = None
+        problem = self._tilemap_problem()
+        if problem:
+            return problem
         tilemap: TileMap = self.get_node(self.tilemap_path)
         tileset: TileSet = tilemap.get_tileset()
         tiles = [self._tile_info(tileset, tile_id) for tile_id in tileset.get_tiles_ids()]
@@ -75,11 +161,109 @@ class NavGrid(Node2D):
                 empty_passable=bool(self.empty_cells_passable),
             )
         except ValueError as error:  # e.g. an empty TileMap, or blocking names no tile has
-            self._navigator = None
-            self._fail(bridge.STATUS_NO_GRID, f"cannot read the TileMap: {error}")
-            return False
-        self.last_status = bridge.STATUS_BUILT
-        return True
+            return f"cannot read the TileMap: {error}"
+        return ""
+
+    def _load_graph(self) -> None:
+        """Give the navigator the baked graph; at run time a missing or stale file is re-baked in memory."""
+        path = self._graph_path
+        try:
+            loaded = bridge.load_graph(
+                path,
+                read_project_file(path) if path else None,
+                self._navigator.grid,
+                cluster_size=self.cluster_size,
+                rebake=not Engine.is_editor_hint(),
+            )
+        except ValueError as error:  # a cluster_size the bake refuses
+            loaded = bridge.GraphLoad(None, f"cannot bake the key-point graph: {error}")
+        self._navigator.graph = loaded.graph
+        if loaded.warning:
+            bridge.report_error(str(self.get_name()), loaded.warning)
+        if loaded.warning != self._graph_warning:
+            self._graph_warning = loaded.warning
+            self.update_configuration_warning()
+
+    def _forget_grid(self) -> None:
+        """Drop the grid and graph read so far: the next query or drawing reads the TileMap and the file again."""
+        self._navigator = None
+        self._drawing = None
+        self.update()
+
+    # -- baking (called by the editor plugin) ----------------------------------------------
+
+    def start_bake(self, scene_path: str) -> str:
+        """Bake the TileMap's graph into ``<scene>.kpg`` next to ``scene_path``; "" once started, else why not.
+
+        The bake runs on a worker thread; ``bake_progressed`` and
+        ``bake_finished`` report on it.
+        """
+        if self._bake is not None:
+            return "This NavGrid is baking already."
+        try:
+            graph_file = editor.graph_file_for_scene(str(scene_path))
+        except ValueError as error:
+            return str(error)
+        problem = self._read_tilemap()
+        if problem:
+            return problem
+        self._bake = editor.BakeJob(
+            self._navigator.grid,
+            str(ProjectSettings.globalize_path(graph_file)),
+            graph_file=graph_file,
+            cluster_size=self.cluster_size or None,
+        )
+        self._bake.start()
+        self.set_process(True)
+        return ""
+
+    def _process(self, delta: float) -> None:
+        job = self._bake
+        if job is None:
+            self.set_process(False)
+            return
+        if not job.finished():
+            self.call("emit_signal", "bake_progressed", job.fraction())
+            return
+        self._bake = None
+        self.set_process(False)
+        outcome = job.outcome()
+        self._forget_grid()  # the next drawing or query loads the file just written
+        if outcome.graph is None:
+            bridge.report_error(str(self.get_name()), outcome.message)
+        else:
+            print(f"pathing_py: {str(self.get_name())}: {outcome.message}")
+        graph_file = job.graph_file if outcome.graph is not None else ""
+        self.call("emit_signal", "bake_finished", graph_file, outcome.message)
+
+    # -- drawing -----------------------------------------------------------------------------
+
+    def _draw(self) -> None:
+        if not self._show_graph:
+            return
+        drawing = self._graph_drawing()
+        tilemap: TileMap = self.get_node_or_null(self.tilemap_path)
+        if drawing is None or tilemap is None:
+            return
+        to_tilemap = self.get_global_transform().affine_inverse() * tilemap.get_global_transform()
+        self.draw_set_transform_matrix(to_tilemap)  # the drawing is in TileMap-local pixels
+        for segments, color in (
+            (drawing.clusters, CLUSTER_COLOR),
+            (drawing.inside_edges, INSIDE_EDGE_COLOR),
+            (drawing.border_edges, BORDER_EDGE_COLOR),
+            (drawing.key_points, KEY_POINT_COLOR),
+        ):
+            if segments:
+                self.draw_multiline(PoolVector2Array([Vector2(x, y) for x, y in segments]), color)
+
+    def _graph_drawing(self) -> Optional[editor.GraphDrawing]:
+        if self._drawing is None:
+            if self._navigator is None and not self.rebuild():
+                return None
+            if self._navigator.graph is None:
+                return None
+            self._drawing = editor.graph_drawing(self._navigator.graph, self._navigator.frame)
+        return self._drawing
 
     def find_path(self, from_position: Vector2, to_position: Vector2) -> PoolVector2Array:
         """Centres of the cells from ``from_position`` to ``to_position``; empty if there is no path.

@@ -1,21 +1,124 @@
-"""Editor plugin of pathing_py: adds the addon's node types to the "Create Node" dialog."""
+"""Editor plugin of pathing_py: the addon's node types, and the button that bakes a NavGrid's key-point graph.
 
-from godot import EditorPlugin, ResourceLoader, exposed
+Selecting a NavGrid shows "Bake key-point graph" in the 2D editor's toolbar,
+with a progress bar and a line saying how the last bake went. The NavGrid
+does the work on a worker thread, so the editor keeps running; the plugin
+starts it, shows its progress, and stores the written file in the NavGrid's
+``graph_path`` as an undoable change (which also marks the scene modified).
+"""
+
+from godot import (
+    Array,
+    Button,
+    EditorPlugin,
+    HBoxContainer,
+    Label,
+    Node,
+    Object,
+    ProgressBar,
+    ResourceLoader,
+    UndoRedo,
+    Vector2,
+    exposed,
+)
 
 ADDON_DIR = "res://addons/pathing_py/"
 
 #: (type name, Godot base class, script, icon), paths relative to ADDON_DIR.
 NODE_TYPES = (("NavGrid", "Node2D", "nav_grid.py", "icons/nav_grid.svg"),)
 
+#: The script of the nodes the bake button serves.
+NAVGRID_SCRIPT = ADDON_DIR + "nav_grid.py"
+
+#: Where the bake controls go: the toolbar of the 2D editor.
+TOOLBAR = EditorPlugin.CONTAINER_CANVAS_EDITOR_MENU
+
 
 @exposed(tool=True)
 class PathingPyPlugin(EditorPlugin):
+    _navgrid = None  # the NavGrid selected in the editor
+    _navgrid_script = None
+    _toolbar = None
+    _progress = None
+    _status = None
+
     def _enter_tree(self) -> None:
         for name, base, script, icon in NODE_TYPES:
             self.add_custom_type(
                 name, base, ResourceLoader.load(ADDON_DIR + script), ResourceLoader.load(ADDON_DIR + icon)
             )
+        self._navgrid_script = ResourceLoader.load(NAVGRID_SCRIPT)
+        self._toolbar = self._make_toolbar()
+        self.add_control_to_container(TOOLBAR, self._toolbar)
 
     def _exit_tree(self) -> None:
+        toolbar: HBoxContainer = self._toolbar
+        self.remove_control_from_container(TOOLBAR, toolbar)
+        toolbar.queue_free()
         for name, _base, _script, _icon in NODE_TYPES:
             self.remove_custom_type(name)
+
+    def _make_toolbar(self) -> HBoxContainer:
+        toolbar = HBoxContainer.new()
+        button = Button.new()
+        button.set_text("Bake key-point graph")
+        button.set_tooltip("Bake the NavGrid's key-point graph into <scene name>.kpg next to the scene")
+        button.connect("pressed", self, "_on_bake_pressed")
+        progress = ProgressBar.new()
+        progress.set_custom_minimum_size(Vector2(120, 0))
+        progress.set_visible(False)
+        status = Label.new()
+        toolbar.add_child(button)
+        toolbar.add_child(progress)
+        toolbar.add_child(status)
+        toolbar.set_visible(False)
+        self._progress = progress
+        self._status = status
+        return toolbar
+
+    # -- the selected NavGrid ---------------------------------------------------------------
+
+    def handles(self, obj: Object) -> bool:
+        script = obj.get_script()
+        return script is not None and script == self._navgrid_script
+
+    def edit(self, obj: Object) -> None:
+        self._navgrid = obj
+
+    def make_visible(self, visible: bool) -> None:
+        toolbar: HBoxContainer = self._toolbar
+        toolbar.set_visible(visible)
+
+    # -- baking -------------------------------------------------------------------------------
+
+    def _on_bake_pressed(self) -> None:
+        navgrid: "NavGrid" = self._navgrid
+        scene: Node = self.get_editor_interface().get_edited_scene_root()
+        status: Label = self._status
+        problem = str(navgrid.call("start_bake", scene.get_filename()))
+        if problem:
+            status.set_text(problem)
+            return
+        status.set_text("Baking…")
+        progress: ProgressBar = self._progress
+        progress.set_value(0.0)
+        progress.set_visible(True)
+        navgrid.connect("bake_progressed", self, "_on_bake_progressed")
+        navgrid.connect("bake_finished", self, "_on_bake_finished", Array([navgrid]), Object.CONNECT_ONESHOT)
+
+    def _on_bake_progressed(self, fraction: float) -> None:
+        progress: ProgressBar = self._progress
+        progress.set_value(100.0 * fraction)
+
+    def _on_bake_finished(self, graph_file: str, message: str, navgrid: "NavGrid") -> None:
+        navgrid.disconnect("bake_progressed", self, "_on_bake_progressed")
+        progress: ProgressBar = self._progress
+        progress.set_visible(False)
+        status: Label = self._status
+        status.set_text(str(message))
+        if str(graph_file):
+            undo: UndoRedo = self.get_undo_redo()
+            undo.create_action("Bake key-point graph")
+            undo.add_do_property(navgrid, "graph_path", str(graph_file))
+            undo.add_undo_property(navgrid, "graph_path", navgrid.get("graph_path"))
+            undo.commit_action()

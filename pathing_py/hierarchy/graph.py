@@ -45,9 +45,9 @@ Progress = Callable[[int, int], None]
 #: real costs (the quality mode), "fast" to the nearest key point only (the seed's way).
 LINK_MODES = ("exact", "fast")
 
-#: Fields relaxed together in one numpy stack: bounds memory (about 1 kB per field
-#: per cell of cluster side) and gives the progress callback its steps.
-FIELDS_PER_BATCH = 4096
+#: Fields relaxed together in one numpy stack: bounds memory and gives the progress
+#: callback its steps. Measured: 1024 bakes faster than 256 or 4096 (stacks that fit caches).
+FIELDS_PER_BATCH = 1024
 
 
 class GraphPathResult(PathResult):

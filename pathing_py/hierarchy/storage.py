@@ -135,15 +135,16 @@ def _unpack(data: bytes, source: str) -> Tuple[dict, Dict[str, np.ndarray]]:
 
 def _restore(clusters: Clusters, arrays: Dict[str, np.ndarray]):
     entrances: Dict[Tuple[int, int], List] = {}
-    pairs = arrays["entrances"].tolist()
+    ax, ay, bx, by = arrays["entrances"].T.tolist() if len(arrays["entrances"]) else ([], [], [], [])
+    pairs = list(zip(zip(ax, ay), zip(bx, by)))
     first = 0
     for (a, b), count in zip(arrays["borders"].tolist(), arrays["entrance_counts"].tolist()):
-        entrances[(a, b)] = [((p[0], p[1]), (p[2], p[3])) for p in pairs[first : first + count]]
+        entrances[(a, b)] = pairs[first : first + count]
         first += count
     member_counts = arrays["member_counts"].tolist()
     if len(member_counts) != len(clusters):
         raise ValueError(f"{len(member_counts)} clusters stored, the map has {len(clusters)}")
-    cells = [tuple(cell) for cell in arrays["members"].tolist()]
+    cells = list(zip(*arrays["members"].T.tolist())) if len(arrays["members"]) else []
     members, fields = {}, {}
     cost_at = direction_at = first = 0
     for cluster, count in enumerate(member_counts):

@@ -77,7 +77,7 @@ class KeyPointGraph:
         self.members: Dict[int, List[Cell]] = {}
         self.fields: Dict[int, ClusterFields] = {}
         #: Edges out of each key point, filled in as searches reach them.
-        self._neighbours: Dict[int, Tuple[Tuple[int, ...], Tuple[float, ...], int]] = {}
+        self._neighbours: Dict[int, Tuple[tuple, tuple]] = {}
         self.version = grid.version
 
     @property
@@ -314,18 +314,16 @@ class KeyPointGraph:
                 return {member: (found.cost, found.cells)}
         return {}
 
-    def _edges(self, node: int) -> Tuple[Tuple[int, ...], Tuple[float, ...], int]:
-        """(neighbour nodes, their costs, how many of the first lead inside the cluster) out of
-        a key point named by its flat cell index; computed once."""
+    def _edges(self, node: int) -> Tuple[tuple, tuple]:
+        """Edges out of a key point named by its flat cell index, computed once: (all of them,
+        those across borders), each edge as (node, cost, x, y, whether it stays inside the cluster)."""
         edges = self._neighbours.get(node)
         if edges is None:
             width = self.grid.width
             inside, across = self._edges_of((node % width, node // width))
-            edges = self._neighbours[node] = (
-                tuple(y * width + x for (x, y), _ in inside + across),
-                tuple(cost for _, cost in inside + across),
-                len(inside),
-            )
+            across_edges = tuple((y * width + x, cost, x, y, False) for (x, y), cost in across)
+            inside_edges = tuple((y * width + x, cost, x, y, True) for (x, y), cost in inside)
+            edges = self._neighbours[node] = (inside_edges + across_edges, across_edges)
         return edges
 
     def _search(self, start: Cell, goal: Cell, start_links, goal_links, start_linked_to_all: bool) -> Tuple[Optional[List[Cell]], int]:
@@ -334,18 +332,18 @@ class KeyPointGraph:
         Key points are named by their flat cell index ``y * width + x`` (ints
         hash and compare fast); START and GOAL are -1 and -2, nodes of their
         own, so that a start or goal standing on a key point keeps both its
-        links and the key point's edges.
+        links and the key point's edges. A node reached along a shortest path
+        inside its cluster, from a node with direct paths to all the others,
+        only crosses borders: going on inside could not beat those paths.
         """
         width = self.grid.width
         goal_x, goal_y = goal
-        to_goal = {y * width + x: cost for (x, y), (cost, _) in goal_links.items()}
-        size, columns = self.clusters.size, self.clusters.columns
-
-        def cluster_of(node: int) -> int:
-            return (node // width // size) * columns + node % width // size
-
+        to_goal = {y * width + x: (_GOAL, cost, goal_x, goal_y, False) for (x, y), (cost, _) in goal_links.items()}
+        from_start = tuple((y * width + x, cost, x, y, start_linked_to_all) for (x, y), (cost, _) in start_links.items())
+        neighbours = self._neighbours
         best = {_START: 0.0}
         parent = {_START: _NONE}
+        entered_inside = {_START: False}
         heap = [(0.0, 0.0, _START)]
         expanded = 0
         diagonal_extra = SQRT2 - 2.0
@@ -362,30 +360,21 @@ class KeyPointGraph:
                 return [start, *route[::-1], goal], expanded
             expanded += 1
             if node == _START:
-                targets = tuple(y * width + x for x, y in start_links)
-                costs = tuple(cost for cost, _ in start_links.values())
+                edges = from_start
             else:
-                targets, costs, inside = self._edges(node)
-                came_from = parent[node]
-                if (came_from == _START and start_linked_to_all) or (came_from >= 0 and cluster_of(came_from) == cluster_of(node)):
-                    # Reached along a shortest path inside this cluster, while the node it came
-                    # from has direct paths to all others: going on inside can never beat them.
-                    targets, costs = targets[inside:], costs[inside:]
+                every, across = neighbours.get(node) or self._edges(node)
+                edges = across if entered_inside[node] else every
                 if node in to_goal:
-                    targets, costs = targets + (_GOAL,), costs + (to_goal[node],)
-            for other, cost in zip(targets, costs):
+                    edges = edges + (to_goal[node],)
+            for other, cost, x, y, inside in edges:
                 candidate = reached + cost
                 if candidate < best.get(other, math.inf):
                     best[other] = candidate
                     parent[other] = node
-                    if other == _GOAL:
-                        heappush(heap, (candidate, candidate, other))
-                        continue
-                    y, x = divmod(other, width)
+                    entered_inside[other] = inside
                     dx = x - goal_x if x > goal_x else goal_x - x
                     dy = y - goal_y if y > goal_y else goal_y - y
-                    estimate = dx + dy + diagonal_extra * (dx if dx < dy else dy)
-                    heappush(heap, (candidate + estimate * TIE_BREAK, candidate, other))
+                    heappush(heap, (candidate + (dx + dy + diagonal_extra * (dx if dx < dy else dy)) * TIE_BREAK, candidate, other))
         return None, expanded
 
     def _refine(self, route: List[Cell], start_links, goal_links) -> List[Cell]:

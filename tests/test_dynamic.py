@@ -1,0 +1,269 @@
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from pathing_py import Grid, PathStatus, find_path
+from pathing_py.dynamic import MapWatcher, SpliceStatus, WatcherStats, first_blocked, splice_path
+from reference import dijkstra, path_cost
+
+# -- MapWatcher ---------------------------------------------------------------------------------------
+
+
+def row(y, x0, x1):
+    return [(x, y) for x in range(x0, x1)]
+
+
+def test_only_subscribers_of_changed_regions_hear():
+    watcher = MapWatcher(64, 64, region_size=16)
+    watcher.subscribe("west", row(5, 0, 10))  # region 0
+    watcher.subscribe("east", row(5, 40, 60))  # regions 2 and 3
+    watcher.subscribe("south", row(50, 0, 64))  # regions 12..15
+    watcher.cells_changed([(45, 7)])
+    assert watcher.collect() == {"east": frozenset({2})}
+    watcher.cells_changed([(3, 3), (63, 63)])
+    assert watcher.collect() == {"west": frozenset({0}), "south": frozenset({15})}
+
+
+def test_changes_are_batched_once_per_collect():
+    watcher = MapWatcher(64, 32, region_size=16)
+    watcher.subscribe(7, row(3, 0, 64))
+    watcher.cells_changed([(1, 1)])
+    watcher.cells_changed([(2, 2), (20, 3)])
+    watcher.cells_changed([(50, 9)])
+    watcher.cells_changed([(1, 1)])  # freed again: still one change of region 0
+    assert watcher.collect() == {7: frozenset({0, 1, 3})}
+    assert watcher.collect() == {}
+    assert watcher.stats == WatcherStats(collects=2, marked=3, notifications=1)
+
+
+def test_unsubscribe_and_resubscribe():
+    watcher = MapWatcher(32, 32, region_size=8)
+    watcher.subscribe("a", row(0, 0, 32))
+    watcher.subscribe("b", row(0, 0, 4))
+    watcher.unsubscribe("a")
+    watcher.unsubscribe("never subscribed")
+    watcher.cells_changed([(20, 0)])
+    assert watcher.collect() == {}
+    watcher.subscribe("b", row(20, 24, 32))  # replaces what b watched
+    assert watcher.watched("b") == frozenset({11})
+    watcher.cells_changed([(1, 0), (30, 20)])
+    assert watcher.collect() == {"b": frozenset({11})}
+    watcher.subscribe("b", [])  # an empty route watches nothing
+    watcher.cells_changed([(30, 20)])
+    assert watcher.collect() == {} and watcher.watched("b") == frozenset()
+
+
+def test_cells_on_region_borders():
+    watcher = MapWatcher(32, 32, region_size=16)
+    assert watcher.regions_of([(15, 15)]) == {0}
+    assert watcher.regions_of([(16, 15), (15, 16), (16, 16)]) == {1, 2, 3}
+    # A diagonal step across the corner of four regions uses the two corner cells too.
+    watcher.subscribe("unit", [(14, 14), (15, 15), (16, 16), (17, 17)])
+    assert watcher.watched("unit") == frozenset({0, 1, 2, 3})
+    watcher.cells_changed([(16, 15)])
+    assert watcher.collect() == {"unit": frozenset({1})}
+    # A straight route along a border does not watch the region beside it.
+    watcher.subscribe("unit", row(15, 0, 16))
+    watcher.cells_changed([(3, 16)])
+    assert watcher.collect() == {}
+
+
+def test_regions_of_uneven_maps_and_arrays():
+    watcher = MapWatcher(20, 10, region_size=8)
+    assert (watcher.columns, watcher.rows) == (3, 2)
+    assert watcher.regions_of(np.array([[19, 9], [0, 0], [8, 0]])) == {5, 0, 1}
+    assert watcher.region_rect(5) == (16, 8, 4, 2)
+    assert watcher.region_rect(1) == (8, 0, 8, 8)
+    watcher.subscribe("arrays", np.array([[0, 0], [1, 1]]))
+    assert watcher.watched("arrays") == frozenset({0})
+
+
+def test_collect_order_is_deterministic():
+    def run():
+        watcher = MapWatcher(64, 64, region_size=8)
+        for unit in ["c", "a", "b", "d"]:
+            watcher.subscribe(unit, row(ord(unit) - ord("a"), 0, 64))
+        watcher.cells_changed([(60, 3), (1, 0)])
+        return list(watcher.collect())
+
+    assert run() == run() == ["c", "a", "b", "d"]
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: MapWatcher(0, 5), "width"),
+        (lambda: MapWatcher(5, 5, region_size=0), "region_size"),
+        (lambda: MapWatcher(5, 5).cells_changed([(5, 0)]), r"\(5, 0\) is outside"),
+        (lambda: MapWatcher(5, 5).subscribe("u", [(0, -1)]), r"\(0, -1\) is outside"),
+        (lambda: MapWatcher(5, 5).region_rect(1), "region 1"),
+    ],
+)
+def test_watcher_errors(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+# -- splice_path --------------------------------------------------------------------------------------
+
+
+def open_grid(width, height):
+    return Grid(np.ones((height, width), dtype=bool))
+
+
+def check_splice(grid, old, index, result):
+    """A SPLICED route runs from the unit to the old goal and is legal on the grid now."""
+    assert result.status is SpliceStatus.SPLICED
+    assert result.cells[0] == tuple(old[index]) and result.cells[-1] == tuple(old[-1])
+    path_cost(grid.passable, result.cells, grid.cost)  # asserts every step
+    assert first_blocked(grid, result.cells) is None
+
+
+def test_splice_bypasses_a_new_wall():
+    grid = open_grid(30, 11)
+    route = find_path(grid, (0, 5), (29, 5)).cells
+    grid.set_blocked([(12, y) for y in range(3, 8)])
+    result = splice_path(grid, route, 4, horizon=16)
+    check_splice(grid, route, 4, result)
+    assert 0 < result.work < grid.width * grid.height
+    # Only the piece around the wall changed; the rest of the route is kept as it was.
+    assert result.cells[-10:] == route[-10:]
+    optimal = dijkstra(grid.passable, route[4], route[-1])
+    assert path_cost(grid.passable, result.cells) <= optimal + 2.0
+
+
+def test_splice_not_needed():
+    grid = open_grid(20, 5)
+    route = find_path(grid, (0, 2), (19, 2)).cells
+    result = splice_path(grid, route, 3)
+    assert result == (SpliceStatus.NOT_NEEDED, route[3:], 0)
+    grid.set_blocked([(1, 2)])  # behind the unit: none of its business
+    assert splice_path(grid, route, 3).status is SpliceStatus.NOT_NEEDED
+
+
+def test_splice_fails_when_the_detour_is_too_long():
+    grid = Grid.from_ascii(
+        """
+.....................
+.###################.
+.....................
+"""
+    )
+    route = find_path(grid, (3, 2), (17, 2)).cells
+    grid.set_blocked([(10, 2)])  # the way round is through the top row: far longer than the piece
+    result = splice_path(grid, route, 0, horizon=6, max_stretch=2.0)
+    assert result.status is SpliceStatus.FAILED and result.cells == []
+    assert find_path(grid, (3, 2), (17, 2)).status is PathStatus.FOUND  # the caller re-plans in full
+    # Allowed to stretch further, the same splice goes round.
+    check_splice(grid, route, 0, splice_path(grid, route, 0, horizon=6, max_stretch=10.0))
+
+
+def test_splice_fails_when_no_detour_exists():
+    grid = Grid.from_ascii(
+        """
+..........
+..........
+"""
+    )
+    route = find_path(grid, (0, 0), (9, 0)).cells
+    grid.set_blocked([(5, 0), (5, 1)])
+    result = splice_path(grid, route, 0)
+    assert result.status is SpliceStatus.FAILED
+    grid.set_blocked([(5, 0), (5, 1)], blocked=False)
+    grid.set_blocked([(9, 0)])  # the goal itself
+    assert splice_path(grid, route, 0).status is SpliceStatus.FAILED
+    grid.set_blocked([(9, 0)], blocked=False)
+    grid.set_blocked([(2, 0)])  # where the unit stands
+    assert splice_path(grid, route, 2).status is SpliceStatus.FAILED
+
+
+def test_splice_repairs_a_cut_corner_and_several_blocks():
+    grid = open_grid(60, 20)
+    route = find_path(grid, (0, 0), (10, 10)).cells + find_path(grid, (10, 10), (59, 10)).cells[1:]
+    diagonal = 1  # the route starts diagonally
+    (x0, y0), (x1, y1) = route[0], route[1]
+    assert x0 != x1 and y0 != y1
+    grid.set_blocked([(x1, y0)])  # a corner only: the cells of the route stay free
+    grid.set_blocked([(30, 9), (30, 10), (30, 11), (50, 10)])
+    assert first_blocked(grid, route) == diagonal
+    result = splice_path(grid, route, 0, horizon=8)
+    check_splice(grid, route, 0, result)
+
+
+def test_a_far_block_is_repaired_where_it_is():
+    grid = open_grid(80, 9)
+    route = find_path(grid, (0, 4), (79, 4)).cells
+    grid.set_blocked([(60, y) for y in range(2, 7)])
+    result = splice_path(grid, route, 0, horizon=10)
+    check_splice(grid, route, 0, result)
+    assert result.cells[:55] == route[:55]  # re-planned from horizon // 2 steps before the block only
+    assert result.work < 200
+
+
+def test_first_blocked():
+    grid = open_grid(10, 3)
+    route = row(1, 0, 10)
+    assert first_blocked(grid, route) is None
+    grid.set_blocked([(2, 1), (6, 1)])
+    assert first_blocked(grid, route) == 2
+    assert first_blocked(grid, route, start=3) == 6
+    assert first_blocked(grid, route, start=7) is None
+    assert first_blocked(grid, []) is None
+    with pytest.raises(ValueError, match="not a king move"):
+        first_blocked(grid, [(0, 0), (2, 0)])
+    with pytest.raises(ValueError, match="outside"):
+        first_blocked(grid, [(0, 0), (-1, 0)])
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [({"horizon": 0}, "horizon"), ({"max_stretch": 0.5}, "max_stretch"), ({"index": 9}, "index")],
+)
+def test_splice_argument_errors(kwargs, message):
+    grid = open_grid(5, 1)
+    arguments = {"index": 0, **kwargs}
+    with pytest.raises(ValueError, match=message):
+        splice_path(grid, row(0, 0, 5), arguments.pop("index"), **arguments)
+
+
+@st.composite
+def routes_with_new_blocks(draw):
+    width, height = draw(st.integers(2, 24)), draw(st.integers(2, 24))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    passable = rng.random((height, width)) >= draw(st.sampled_from([0.0, 0.1, 0.25]))
+    free = np.argwhere(passable)
+    assume(len(free) >= 2)
+    (sy, sx), (gy, gx) = free[rng.choice(len(free), 2, replace=False)]
+    grid = Grid(passable)
+    route = find_path(grid, (int(sx), int(sy)), (int(gx), int(gy))).cells
+    assume(len(route) >= 3)
+    index = draw(st.integers(0, len(route) - 3))
+    # New obstacles on the route between the unit and its goal: a cell of it and maybe its neighbours.
+    blocks = []
+    for _ in range(draw(st.integers(1, 3))):
+        x, y = route[draw(st.integers(index + 1, len(route) - 2))]
+        size = draw(st.sampled_from([0, 0, 1, 2]))
+        blocks += [(x + dx, y + dy) for dx in range(-size, size + 1) for dy in range(-size, size + 1)]
+    kept = {route[index], route[-1]}
+    blocks = [(x, y) for x, y in blocks if 0 <= x < width and 0 <= y < height and (x, y) not in kept]
+    return grid, route, index, blocks, draw(st.integers(1, 20)), draw(st.sampled_from([1.0, 1.5, 3.0]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(routes_with_new_blocks())
+def test_spliced_routes_are_valid_and_reach_the_goal(case):
+    grid, route, index, blocks, horizon, max_stretch = case
+    grid.set_blocked(blocks)
+    result = splice_path(grid, route, index, horizon=horizon, max_stretch=max_stretch)
+    if result.status is SpliceStatus.SPLICED:
+        check_splice(grid, route, index, result)
+        assert result.work > 0
+    elif result.status is SpliceStatus.NOT_NEEDED:
+        assert first_blocked(grid, route, index) is None and result.cells == route[index:]
+    else:
+        assert result.cells == []
+    # Allowed any stretch, splicing fails only when the goal cannot be reached at all.
+    unbounded = splice_path(grid, route, index, horizon=horizon, max_stretch=1e9)
+    reachable = dijkstra(grid.passable, route[index], route[-1]) is not None
+    assert (unbounded.status is not SpliceStatus.FAILED) == reachable

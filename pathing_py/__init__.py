@@ -16,6 +16,7 @@ from .grid import Cell, Grid, MapFormatError
 from .hierarchy import GraphFileError, GraphPathResult, KeyPointGraph, StaleGraphError
 from .line import line_cells, line_of_sight, smooth_path
 from .search import PathResult, PathStatus, find_path, octile_distance, prepare
+from .units import Navigator, Unit, UnitState
 
 __all__ = [
     "Cell",
@@ -24,6 +25,7 @@ __all__ = [
     "Grid",
     "KeyPointGraph",
     "MapFormatError",
+    "Navigator",
     "PathResult",
     "PathStatus",
     "find_path",
@@ -33,4 +35,6 @@ __all__ = [
     "prepare",
     "smooth_path",
     "StaleGraphError",
+    "Unit",
+    "UnitState",
 ]

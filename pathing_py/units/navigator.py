@@ -1,0 +1,617 @@
+"""Units that walk a changing map (SPEC U1–U4, D1–D5, H6).
+
+Quick start::
+
+    >>> from pathing_py import Grid
+    >>> from pathing_py.units import Navigator, UnitState
+    >>> grid = Grid.from_ascii('''
+    ... ..........
+    ... ....##....
+    ... ..........
+    ... ''')
+    >>> navigator = Navigator(grid)
+    >>> tank = navigator.add_unit((0.5, 1.5), speed=4.0)
+    >>> tank.move_to((9, 1))
+    >>> for _ in range(40):
+    ...     navigator.update(0.1)
+    >>> tank.state, tank.cell
+    (<UnitState.ARRIVED: 'arrived'>, (9, 1))
+
+Positions are floats in cell units: cell (x, y) covers [x, x+1) x [y, y+1)
+and a unit standing in it is at (x + 0.5, y + 0.5); speed is in cells per
+second. Units move from cell centre to cell centre by king moves. A unit
+holds the cell it stands in and the cell it moves into (and, moving
+diagonally, both corner cells), so units never overlap and never cut a wall
+corner; map edits cannot block a held cell.
+
+Each update: the units whose routes crossed changed map regions hear of it
+(once), path requests are served within the time budget, then every unit
+moves by speed x delta in sub-steps no longer than the smallest radius, so
+that no frame time lets a unit jump through a wall or a unit.
+"""
+
+import enum
+import math
+import time
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+import numpy as np
+
+from ..grid import Cell, Grid
+from ..line import path_cost
+from ..search import PathStatus, as_cell, find_path
+from ..dynamic import MapWatcher, SpliceStatus, first_blocked, splice_path
+from ..local import WalkStatus, walk_line
+from ..spacetime import Reservations, arrival_times, find_path_in_time, occupancy
+from .path_stack import PathStack, Route, RouteKind
+from .requests import PathRequestQueue
+
+__all__ = ["Navigator", "NavigatorStats", "Unit", "UnitState", "UnitStats"]
+
+
+class UnitState(enum.Enum):
+    IDLE = "idle"  #: no order ("stillness")
+    FIND_PATH = "find_path"  #: waiting for a path (may still be finishing a step)
+    RUN = "run"  #: at a cell centre, taking the next waypoint
+    MOVING = "moving"  #: between two cell centres
+    WAITING = "waiting"  #: the next cell is held by another unit
+    ARRIVED = "arrived"  #: final: at the goal
+    BLOCKED = "blocked"  #: final: units keep the way or the goal shut (see ``reason``)
+    UNREACHABLE = "unreachable"  #: final: at the reachable cell nearest the goal (see ``reason``)
+
+
+FINAL_STATES = frozenset({UnitState.ARRIVED, UnitState.BLOCKED, UnitState.UNREACHABLE})
+STANDING_STATES = FINAL_STATES | {UnitState.IDLE}
+
+#: Encounters with new obstacles in one trip after which a unit re-plans from scratch (seed 001, H6).
+ENCOUNTERS_BEFORE_REPLAN = 3
+#: How far ahead a detour around units may rejoin the route, in cells.
+DETOUR_HORIZON = 10
+
+
+class UnitStats:
+    """What one unit did: for games that show it and for benchmarks."""
+
+    def __init__(self) -> None:
+        self.plans = 0  #: full path searches (the first one included)
+        self.splices = 0  #: route pieces re-planned around new obstacles (D2)
+        self.walks = 0  #: legs walked with the straight-line walker (L1, H6)
+        self.detours = 0  #: avoidance routes around other units
+        self.encounters = 0  #: new obstacles met on the route, all trips
+        self.waited = 0.0  #: seconds spent waiting for other units
+        self.distance = 0.0  #: cells walked
+
+    def __repr__(self) -> str:
+        return (
+            f"UnitStats(plans={self.plans}, splices={self.splices}, walks={self.walks}, detours={self.detours}, "
+            f"encounters={self.encounters}, waited={self.waited:.2f}s, distance={self.distance:.2f})"
+        )
+
+
+class Unit:
+    """A unit of a :class:`Navigator`. Read its fields; give orders with :meth:`move_to`."""
+
+    def __init__(self, navigator: "Navigator", unit_id: int, position: Tuple[float, float], speed: float, radius: float, priority: int):
+        self.navigator = navigator
+        self.id = unit_id
+        self.position = position
+        self.speed = speed
+        self.radius = radius
+        self.priority = priority
+        self.cell: Cell = (int(math.floor(position[0])), int(math.floor(position[1])))
+        self.next_cell: Optional[Cell] = None  #: the cell being moved into
+        self.goal: Optional[Cell] = None
+        self.state = UnitState.IDLE
+        self.reason = ""  #: why the unit stopped, for final states other than ARRIVED
+        self.stack = PathStack()
+        self.stats = UnitStats()
+        self.waiting_for = 0.0  #: seconds waited for the current blocker
+        self.wanted: Optional[Cell] = None  #: the cell a waiting unit waits for
+        self.yielding_to: Optional[Tuple["Unit", Cell]] = None  #: the unit let pass, and where it stood then
+        self.trip_encounters = 0
+        self.arrival_state = UnitState.ARRIVED  #: the final state once the route is walked
+        self.announced = False  #: whether the game heard how the current order ended
+
+    def move_to(self, goal: Cell) -> None:
+        """Order the unit to a cell; from any state it goes to FIND_PATH."""
+        self.navigator._order(self, as_cell(goal, "goal"))
+
+    @property
+    def anchor(self) -> Cell:
+        """The cell the unit plans from: the one it is moving into, else the one it stands in."""
+        return self.next_cell or self.cell
+
+    def __repr__(self) -> str:
+        return f"Unit({self.id}, {self.state.name}, cell={self.cell}, goal={self.goal})"
+
+
+class NavigatorStats:
+    """Work done by a navigator, update by update."""
+
+    def __init__(self) -> None:
+        self.update_seconds: List[float] = []
+        self.plan_work = 0  #: nodes expanded by full path searches
+        self.splice_work = 0  #: nodes expanded by splices
+        self.notified = 0  #: unit notifications of map changes on their routes
+        self.refused_edits = 0  #: cells an edit could not block because units hold them
+
+
+Event = Tuple[int, str, Optional[Cell]]
+
+
+class Navigator:
+    """Owns the grid, the optional key-point graph, the units and the clock.
+
+    Parameters
+    ----------
+    grid : Grid
+    graph : KeyPointGraph, optional
+        Plans long routes over key points; kept up to date with edits.
+    link : "exact" or "fast"
+        How plans join the graph; in "fast" mode the first and last legs are
+        walked with the straight-line walker, as seed 001 does.
+    time_budget : float, optional
+        Seconds of path planning per update (D5); None plans every request at once.
+    wait_limit : float
+        Seconds a unit waits for a moving unit before a higher-priority unit
+        detours around it (U3); after three times as long any unit detours.
+    give_up : float
+        Seconds of waiting after which a unit stops with state BLOCKED.
+    region_size : int
+        Side of the regions map changes are watched by (D3).
+    """
+
+    def __init__(
+        self,
+        grid: Grid,
+        graph=None,
+        *,
+        link: str = "exact",
+        time_budget: Optional[float] = None,
+        wait_limit: float = 1.0,
+        give_up: float = 10.0,
+        region_size: int = 16,
+        clock: Callable[[], float] = time.perf_counter,
+    ):
+        if graph is not None and graph.grid is not grid:
+            raise ValueError("the graph was baked for another Grid object")
+        if link not in ("exact", "fast"):
+            raise ValueError(f"link must be 'exact' or 'fast', got {link!r}")
+        for name, value in (("wait_limit", wait_limit), ("give_up", give_up)):
+            if not (math.isfinite(value) and value > 0):
+                raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
+        self.grid = grid
+        self.graph = graph
+        self.link = link
+        self.wait_limit = wait_limit
+        self.give_up = give_up
+        self.time = 0.0
+        self.units: Dict[int, Unit] = {}
+        self.requests = PathRequestQueue(time_budget, clock=clock)
+        self.watcher = MapWatcher(grid.width, grid.height, region_size)
+        self.stats = NavigatorStats()
+        self._clock = clock
+        self._holder: Dict[Cell, Unit] = {}
+        self._events: List[Event] = []
+        #: Set to a list to record every step as (unit id, from cell, to cell): for tests and replays.
+        self.step_log: Optional[List[Tuple[int, Cell, Cell]]] = None
+        self._next_id = 1
+
+    # -- units ----------------------------------------------------------------------
+
+    def add_unit(self, position: Tuple[float, float], *, speed: float, radius: float = 0.5, priority: int = 0) -> Unit:
+        """A new idle unit at ``position`` (floats, cell units), which must lie in a free cell no unit holds."""
+        try:
+            x, y = (float(v) for v in position)
+        except (TypeError, ValueError):
+            raise TypeError(f"position must be a pair of numbers, got {position!r}") from None
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise ValueError(f"position ({x}, {y}) is not finite")
+        if not (math.isfinite(speed) and speed > 0):
+            raise ValueError(f"speed must be a positive number of cells per second, got {speed!r}")
+        if not (0 < radius <= 0.5):
+            raise ValueError(f"radius must be in (0, 0.5] cells, got {radius!r} (larger units need clearance maps, SPEC G4)")
+        cell = (int(math.floor(x)), int(math.floor(y)))
+        if not self.grid.is_passable(cell):
+            raise ValueError(f"position ({x}, {y}) is in cell {cell}, which is blocked or off the map")
+        if cell in self._holder:
+            raise ValueError(f"cell {cell} is held by unit {self._holder[cell].id}")
+        unit = Unit(self, self._next_id, (x, y), float(speed), float(radius), int(priority))
+        self._next_id += 1
+        self.units[unit.id] = unit
+        self._holder[cell] = unit
+        return unit
+
+    def remove_unit(self, unit: Unit) -> None:
+        """Take a unit off the map: its cells are free again and its requests dropped."""
+        if self.units.pop(unit.id, None) is None:
+            raise ValueError(f"unit {unit.id} is not in this navigator")
+        for cell in [c for c, holder in self._holder.items() if holder is unit]:
+            del self._holder[cell]
+        self.requests.cancel(unit.id)
+        self.watcher.unsubscribe(unit.id)
+
+    def holder(self, cell: Cell) -> Optional[Unit]:
+        """The unit holding a cell, if any."""
+        return self._holder.get(cell)
+
+    def events(self) -> List[Event]:
+        """(unit id, event, cell) since the last call: path_found, waypoint_reached, arrived, blocked, unreachable."""
+        events, self._events = self._events, []
+        return events
+
+    # -- the map ------------------------------------------------------------------------
+
+    def set_blocked(self, cells: Iterable[Cell], blocked: bool = True) -> List[Cell]:
+        """Block (or free) cells, keeping the graph and the watchers up to date.
+
+        Cells held by units are not blocked: they are returned, and the
+        caller may try again once the units have moved on.
+        """
+        cells = [as_cell(cell, "cell") for cell in cells]
+        for cell in cells:
+            if not self.grid.in_bounds(cell):
+                raise ValueError(f"cell {cell} is outside the {self.grid.width}x{self.grid.height} map")
+        refused = [cell for cell in cells if blocked and cell in self._holder]
+        applied = [cell for cell in dict.fromkeys(cells) if cell not in refused and self.grid.is_passable(cell) == blocked]
+        self.grid.set_blocked(applied, blocked)
+        if applied:
+            if self.graph is not None:
+                self.graph.update(applied)
+            self.watcher.cells_changed(applied)
+        self.stats.refused_edits += len(refused)
+        return refused
+
+    # -- the clock ----------------------------------------------------------------------
+
+    def update(self, delta: float) -> None:
+        """Advance the world by ``delta`` seconds."""
+        if not (isinstance(delta, (int, float)) and math.isfinite(delta) and delta >= 0):
+            raise ValueError(f"delta must be a finite number of seconds >= 0, got {delta!r}")
+        started = self._clock()
+        for unit_id in self.watcher.collect():
+            unit = self.units.get(unit_id)
+            if unit is not None:
+                self.stats.notified += 1
+                self._check_route(unit)
+        self.time += delta
+        self.requests.serve(self._serve, self.time)
+        if delta > 0 and self.units:
+            fastest = max(unit.speed for unit in self.units.values())
+            smallest = min(unit.radius for unit in self.units.values())
+            steps = max(1, math.ceil(delta * fastest / smallest))
+            order = sorted(self.units.values(), key=lambda u: (-u.priority, u.id))
+            for _ in range(steps):
+                for unit in order:
+                    self._advance(unit, delta / steps)
+        self.stats.update_seconds.append(self._clock() - started)
+
+    # -- orders and plans ---------------------------------------------------------------
+
+    def _order(self, unit: Unit, goal: Cell) -> None:
+        if self.units.get(unit.id) is not unit:
+            raise ValueError(f"unit {unit.id} was removed")
+        if not self.grid.in_bounds(goal):
+            raise ValueError(f"goal {goal} is outside the {self.grid.width}x{self.grid.height} map")
+        unit.goal = goal
+        unit.reason = ""
+        unit.announced = False
+        unit.trip_encounters = 0
+        self._request_plan(unit)
+
+    def _request_plan(self, unit: Unit) -> None:
+        unit.state = UnitState.FIND_PATH
+        unit.stack.clear()
+        self.requests.submit(unit.id, unit.goal, self.time)
+
+    def _serve(self, unit_id: int, goal: Cell) -> None:
+        unit = self.units.get(unit_id)
+        if unit is None or unit.goal != goal:
+            return
+        unit.stats.plans += 1
+        start = unit.anchor
+        target, arrival, reason = goal, UnitState.ARRIVED, ""
+        if not self.grid.same_island(start, goal):
+            target = self._nearest_reachable(start, goal)
+            arrival = UnitState.UNREACHABLE
+            blocked = not self.grid.is_passable(goal)
+            reason = f"goal {goal} is blocked" if blocked else f"goal {goal} cannot be reached from {start}"
+        unit.arrival_state, unit.reason = arrival, reason
+        waypoints = self._high_level_route(start, target)
+        unit.stack.clear()
+        unit.stack.push(Route(RouteKind.HIGH_LEVEL, waypoints))
+        unit.state = UnitState.MOVING if unit.next_cell else UnitState.RUN
+        self._events.append((unit.id, "path_found", target))
+        self._subscribe(unit)
+
+    def _high_level_route(self, start: Cell, target: Cell) -> Tuple[Cell, ...]:
+        """The key points to pass and the target (just the target without a graph)."""
+        if self.graph is None or start == target:
+            return (target,)
+        result = self.graph.find_path(start, target, link=self.link, smooth=False)
+        self.stats.plan_work += result.expanded
+        return tuple(result.route[1:]) if result else (target,)
+
+    def _nearest_reachable(self, start: Cell, goal: Cell) -> Cell:
+        """The cell of ``start``'s island nearest to ``goal`` (Euclidean; ties to the lowest (y, x))."""
+        ys, xs = np.nonzero(self.grid.islands == self.grid.island_of(start))
+        nearest = int(np.argmin((xs - goal[0]) ** 2 + (ys - goal[1]) ** 2))
+        return int(xs[nearest]), int(ys[nearest])
+
+    def _plan_leg(self, unit: Unit, waypoint: Cell, first: bool, last: bool) -> bool:
+        """Push the cell route to the next high-level waypoint; False if there is none."""
+        if self.link == "fast" and self.graph is not None and (first or last):
+            walked = walk_line(self.grid, unit.cell, waypoint)
+            if walked.status is WalkStatus.ARRIVED:
+                unit.stats.walks += 1
+                unit.stack.push(Route(RouteKind.LOW_LEVEL, walked.cells[1:]))
+                return True
+        found = find_path(self.grid, unit.cell, waypoint)
+        self.stats.plan_work += found.expanded
+        if not found:
+            return False
+        unit.stack.push(Route(RouteKind.LOW_LEVEL, found.cells[1:]))
+        return True
+
+    def _subscribe(self, unit: Unit) -> None:
+        """Watch the regions the unit's remaining route crosses (D3)."""
+        cells = [cell for route in unit.stack for cell in route.remaining]
+        self.watcher.subscribe(unit.id, cells + [unit.anchor])
+
+    # -- changing maps ------------------------------------------------------------------
+
+    def _check_route(self, unit: Unit) -> None:
+        """A change on the unit's route: splice around it, walk around it, or plan again (D2, H6)."""
+        if unit.state in FINAL_STATES or unit.state is UnitState.IDLE or unit.state is UnitState.FIND_PATH:
+            return
+        high = unit.stack.find(RouteKind.HIGH_LEVEL)
+        if high is not None and any(not self.grid.is_passable(cell) for cell in high.remaining):
+            self._request_plan(unit)  # a key point or the goal itself is gone
+            return
+        for route in list(unit.stack):
+            start = route.waypoints[route.index - 1] if route.index else unit.anchor
+            if route.kind is not RouteKind.HIGH_LEVEL and first_blocked(self.grid, [start, *route.remaining]) is not None:
+                self._route_cut(unit, route)
+                return
+
+    def _route_cut(self, unit: Unit, route: Route) -> None:
+        """The route ahead is cut: splice the route being walked around the obstacle (D2); for a
+        route further down the stack, drop the cell routes and plan the leg to the next key point
+        again from here (H6); after three encounters in one trip, plan the whole trip again."""
+        unit.stats.encounters += 1
+        unit.trip_encounters += 1
+        if unit.trip_encounters >= ENCOUNTERS_BEFORE_REPLAN:
+            unit.trip_encounters = 0
+            self._request_plan(unit)
+            return
+        if route is not unit.stack.top:
+            while unit.stack.top.kind is not RouteKind.HIGH_LEVEL:
+                unit.stack.pop()
+            return
+        cells = [unit.anchor, *route.remaining]
+        spliced = splice_path(self.grid, cells, 0)
+        self.stats.splice_work += spliced.work
+        if spliced.status is SpliceStatus.SPLICED:
+            unit.stats.splices += 1
+            self._replace_route(unit, route, spliced.cells[1:])
+        else:
+            self._request_plan(unit)
+
+    def _replace_route(self, unit: Unit, route: Route, cells: Sequence[Cell]) -> None:
+        """Swap a cell route of the unit's stack (and whatever lies above it) for ``cells``."""
+        while unit.stack.top is not route:
+            unit.stack.pop()
+        unit.stack.pop()
+        unit.stack.push(Route(route.kind, cells))
+        self._subscribe(unit)
+
+    # -- moving -------------------------------------------------------------------------
+
+    def _advance(self, unit: Unit, dt: float) -> None:
+        """Spend ``dt`` seconds of the unit's time: move, take waypoints, wait."""
+        for _ in range(4):  # a sub-step crosses at most one cell boundary, then takes one waypoint
+            if dt <= 0:
+                return
+            if unit.next_cell is not None:
+                dt = self._move(unit, dt)
+            elif unit.state in (UnitState.RUN, UnitState.WAITING):
+                if not self._take_next_cell(unit, dt):
+                    return
+            else:
+                return
+
+    def _move(self, unit: Unit, dt: float) -> float:
+        """Move toward the next cell's centre; the time left over after reaching it."""
+        tx, ty = unit.next_cell[0] + 0.5, unit.next_cell[1] + 0.5
+        x, y = unit.position
+        distance = math.hypot(tx - x, ty - y)
+        reach = unit.speed * dt
+        if reach < distance:
+            unit.position = (x + (tx - x) * reach / distance, y + (ty - y) * reach / distance)
+            unit.stats.distance += reach
+            return 0.0
+        unit.position = (tx, ty)
+        unit.stats.distance += distance
+        self._release(unit, keep=unit.next_cell)
+        unit.cell, unit.next_cell = unit.next_cell, None
+        if unit.state is UnitState.MOVING:
+            unit.state = UnitState.RUN
+        return dt - distance / unit.speed
+
+    def _take_next_cell(self, unit: Unit, dt: float) -> bool:
+        """Take the next waypoint: start moving (True), or wait, plan or stop (False)."""
+        stack = unit.stack
+        for _ in range(len(stack) + 3):
+            stack.pop_finished()
+            route = stack.top
+            if route is None:
+                self._finish(unit, unit.arrival_state, unit.reason)
+                return False
+            waypoint = route.current
+            if waypoint == unit.cell:
+                route.advance()
+                if route.kind is RouteKind.HIGH_LEVEL:
+                    self._events.append((unit.id, "waypoint_reached", waypoint))
+                continue
+            if route.kind is RouteKind.HIGH_LEVEL:
+                first, last = route.index == 0, route.index == len(route.waypoints) - 1
+                if not self._plan_leg(unit, waypoint, first, last):
+                    self._request_plan(unit)
+                    return False
+                self._subscribe(unit)
+                continue
+            if unit.yielding_to is not None and self._still_passing(unit, dt):
+                return False
+            return self._step_onto(unit, route, waypoint, dt)
+        return False
+
+    def _still_passing(self, unit: Unit, dt: float) -> bool:
+        """A unit that stepped aside waits there until the unit it let pass has moved on."""
+        other, cell_then = unit.yielding_to
+        if unit.stack.top.kind is not RouteKind.AVOIDANCE or unit.stack.top.index != 1:
+            return False  # not standing aside (yet)
+        if other.cell == cell_then and other.state not in FINAL_STATES and other.id in self.units:
+            unit.state = UnitState.WAITING
+            unit.waiting_for += dt
+            unit.stats.waited += dt
+            return True
+        unit.yielding_to = None
+        return False
+
+    def _step_onto(self, unit: Unit, route: Route, cell: Cell, dt: float) -> bool:
+        (x, y), (nx, ny) = unit.cell, cell
+        corners = [(nx, y), (x, ny)] if nx != x and ny != y else []
+        if not self.grid.is_passable(cell) or not all(self.grid.is_passable(c) for c in corners):
+            self._route_cut(unit, route)
+            return False
+        blockers = {self._holder[c] for c in [cell, *corners] if c in self._holder and self._holder[c] is not unit}
+        if blockers:
+            self._wait_or_detour(unit, route, cell, blockers, dt)
+            return False
+        for held in [cell, *corners]:
+            self._holder[held] = unit
+        if self.step_log is not None:
+            self.step_log.append((unit.id, unit.cell, cell))
+        unit.next_cell = cell
+        unit.state = UnitState.MOVING
+        unit.waiting_for = 0.0
+        route.advance()
+        return True
+
+    def _wait_or_detour(self, unit: Unit, route: Route, cell: Cell, blockers: Set[Unit], dt: float) -> None:
+        """U3: detour around standing units, or around moving ones after waiting long enough; else wait."""
+        standing = [b for b in blockers if b.state in STANDING_STATES]
+        high = unit.stack.find(RouteKind.HIGH_LEVEL)
+        if standing and high is not None and cell == high.waypoints[-1]:
+            self._finish(unit, UnitState.BLOCKED, f"the target cell {cell} is held by unit {standing[0].id}")
+            return
+        outranks = unit.priority > max(b.priority for b in blockers)
+        patience = unit.waiting_for >= (self.wait_limit if outranks else 3 * self.wait_limit)
+        if (standing or patience) and self._detour(unit, route):
+            return
+        if patience and not standing and unit.waiting_for >= 2 * self.wait_limit and self._timed_detour(unit, route):
+            return
+        for blocker in sorted(standing, key=lambda b: b.id):  # U7: a standing unit makes way
+            if self._step_aside(blocker, unit):
+                break
+        unit.wanted = cell
+        for blocker in sorted(blockers, key=lambda b: b.id):
+            facing = blocker.state is UnitState.WAITING and self._holder.get(blocker.wanted) is unit
+            if facing and (unit.priority, -unit.id) < (blocker.priority, -blocker.id) and self._step_aside(unit, blocker):
+                return
+        unit.waiting_for += dt
+        unit.stats.waited += dt
+        unit.state = UnitState.WAITING
+        if unit.waiting_for >= self.give_up:
+            holders = ", ".join(str(b.id) for b in sorted(blockers, key=lambda b: b.id))
+            self._finish(unit, UnitState.BLOCKED, f"waited {unit.waiting_for:.1f} s for unit(s) {holders} at {cell}")
+
+    def _detour(self, unit: Unit, route: Route) -> bool:
+        """Push an avoidance route around cells other units hold, back onto ``route``."""
+        ahead = route.remaining[: DETOUR_HORIZON + 1]
+        for rejoin_at in range(1, len(ahead)):
+            rejoin = ahead[rejoin_at]
+            holder = self._holder.get(rejoin)
+            if holder is None or holder is unit:
+                break
+        else:
+            return False
+        (x0, y0), (x1, y1) = unit.cell, rejoin
+        left, top = max(min(x0, x1) - 3, 0), max(min(y0, y1) - 3, 0)
+        right, bottom = min(max(x0, x1) + 4, self.grid.width), min(max(y0, y1) + 4, self.grid.height)
+        window = self.grid.passable[top:bottom, left:right].copy()
+        for (hx, hy), holder in self._holder.items():
+            if holder is not unit and left <= hx < right and top <= hy < bottom:
+                window[hy - top, hx - left] = False
+        found = find_path(Grid(window), (x0 - left, y0 - top), (x1 - left, y1 - top))
+        if not found:
+            return False
+        route.index += rejoin_at + 1
+        unit.stack.push(Route(RouteKind.AVOIDANCE, [(x + left, y + top) for x, y in found.cells[1:]]))
+        unit.stats.detours += 1
+        unit.waiting_for = 0.0
+        unit.state = UnitState.RUN
+        return True
+
+    def _timed_detour(self, unit: Unit, route: Route) -> bool:
+        """D4: plan to a cell further along the route through where other units are going to be,
+        not only where they are, for a unit that keeps being blocked by moving units."""
+        ahead = route.remaining[: 2 * DETOUR_HORIZON + 1]
+        if len(ahead) < 2:
+            return False
+        reservations = Reservations()
+        for other in self.units.values():
+            if other is not unit and math.dist(other.cell, unit.cell) <= 2 * DETOUR_HORIZON:
+                cells = [other.cell, *(other.stack.top.remaining[: 2 * DETOUR_HORIZON] if other.stack.top and other.state not in STANDING_STATES else ())]
+                times = arrival_times(self.grid, cells, start_time=self.time, speed=other.speed)
+                reservations.reserve(other.id, occupancy(cells, times, until=math.inf if len(cells) == 1 else times[-1] + 1.0 / other.speed))
+        found = find_path_in_time(
+            self.grid, unit.cell, ahead[-1], reservations=reservations, unit=unit.id,
+            start_time=self.time, speed=unit.speed, max_nodes=2000,
+        )  # fmt: skip
+        if not found:
+            return False
+        cells = [cell for i, cell in enumerate(found.cells) if i == 0 or cell != found.cells[i - 1]]
+        route.index += len(ahead)
+        unit.stack.push(Route(RouteKind.AVOIDANCE, cells[1:]))
+        unit.stats.detours += 1
+        unit.waiting_for = 0.0
+        unit.state = UnitState.RUN
+        return True
+
+    def _step_aside(self, unit: Unit, blocker: Unit) -> bool:
+        """Two units wait for each other: the one that yields steps to a free neighbour
+        cell off the other's way, and comes back once it has passed."""
+        if unit.next_cell is not None:
+            return False
+        way = set(blocker.stack.top.remaining[:4]) if blocker.stack.top else set()
+        x, y = unit.cell
+        for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+            aside = (x + dx, y + dy)
+            if self.grid.is_passable(aside) and aside not in self._holder and aside not in way:
+                if unit.state in STANDING_STATES:  # it comes back to stand as it stood
+                    unit.arrival_state = unit.state
+                unit.stack.push(Route(RouteKind.AVOIDANCE, [aside, unit.cell]))
+                unit.yielding_to = (blocker, blocker.cell)
+                unit.stats.detours += 1
+                unit.waiting_for = 0.0
+                unit.state = UnitState.RUN
+                return True
+        return False
+
+    def _release(self, unit: Unit, keep: Cell) -> None:
+        """Let go of every cell the unit holds but ``keep``."""
+        for cell in [c for c, holder in self._holder.items() if holder is unit and c != keep]:
+            del self._holder[cell]
+
+    def _finish(self, unit: Unit, state: UnitState, reason: str = "") -> None:
+        """Stop the unit; the game hears of it once per order (not again after making way)."""
+        unit.state = state
+        unit.reason = reason if state is not UnitState.ARRIVED else ""
+        unit.stack.clear()
+        unit.waiting_for = 0.0
+        self.requests.cancel(unit.id)
+        self.watcher.unsubscribe(unit.id)
+        if not unit.announced and state is not UnitState.IDLE:
+            unit.announced = True
+            self._events.append((unit.id, state.value, unit.cell))

@@ -1,0 +1,98 @@
+"""Each unit's stack of routes (SPEC U1, seed 002).
+
+The high-level route (key points, or just the goal without a graph) lies at
+the bottom; the cell route to its current waypoint above it, planned when the
+unit gets there; temporary avoidance routes on top. The unit walks the top
+route; a finished route is popped and the one below resumes.
+
+Waypoints are kept in tuples that routes share by reference: a group's
+commander plans once and every member walks the same tuple with its own
+position in it (SPEC F1).
+"""
+
+import enum
+from typing import Iterator, List, Optional, Sequence, Tuple
+
+from ..grid import Cell
+
+__all__ = ["PathStack", "Route", "RouteKind"]
+
+
+class RouteKind(enum.Enum):
+    HIGH_LEVEL = "high_level"  #: key points to the goal (or the goal alone)
+    LOW_LEVEL = "low_level"  #: cells to the current high-level waypoint
+    AVOIDANCE = "avoidance"  #: cells around something in the way, back onto the route below
+
+
+class Route:
+    """Waypoints, the index of the next one, and whether the route starts over when done (patrols)."""
+
+    __slots__ = ("kind", "waypoints", "index", "loop")
+
+    def __init__(self, kind: RouteKind, waypoints: Sequence[Cell], *, index: int = 0, loop: bool = False):
+        self.kind = kind
+        self.waypoints: Tuple[Cell, ...] = waypoints if isinstance(waypoints, tuple) else tuple(waypoints)
+        self.index = index
+        self.loop = loop
+
+    @property
+    def current(self) -> Optional[Cell]:
+        """The waypoint to reach next; None once the route is done."""
+        return self.waypoints[self.index] if self.index < len(self.waypoints) else None
+
+    @property
+    def finished(self) -> bool:
+        return self.index >= len(self.waypoints)
+
+    @property
+    def remaining(self) -> Tuple[Cell, ...]:
+        return self.waypoints[self.index :]
+
+    def advance(self) -> None:
+        """Move on to the next waypoint; a looping route starts over after its last."""
+        self.index += 1
+        if self.loop and self.index >= len(self.waypoints) and self.waypoints:
+            self.index = 0
+
+    def shared(self) -> "Route":
+        """A route over the same waypoint tuple, from its start: for another unit to walk."""
+        return Route(self.kind, self.waypoints, loop=self.loop)
+
+    def __repr__(self) -> str:
+        return f"Route({self.kind.name}, {self.index}/{len(self.waypoints)}{', loop' if self.loop else ''})"
+
+
+class PathStack:
+    """Routes, last in first out."""
+
+    def __init__(self) -> None:
+        self._routes: List[Route] = []
+
+    def push(self, route: Route) -> None:
+        self._routes.append(route)
+
+    def pop(self) -> Route:
+        return self._routes.pop()
+
+    @property
+    def top(self) -> Optional[Route]:
+        return self._routes[-1] if self._routes else None
+
+    def find(self, kind: RouteKind) -> Optional[Route]:
+        """The topmost route of a kind."""
+        return next((route for route in reversed(self._routes) if route.kind is kind), None)
+
+    def clear(self) -> None:
+        self._routes.clear()
+
+    def __len__(self) -> int:
+        return len(self._routes)
+
+    def __iter__(self) -> Iterator[Route]:
+        """Bottom to top."""
+        return iter(self._routes)
+
+    def pop_finished(self) -> None:
+        """Pop finished routes off the top, so the top is the route to walk (or the stack is empty)."""
+        while self._routes and self._routes[-1].finished:
+            self._routes.pop()

@@ -1,0 +1,95 @@
+"""Path requests served within a time budget per update (SPEC D5).
+
+A unit that needs a path files a request and keeps walking its old route or
+waits; each update serves requests first come first served until the budget
+is spent (always at least one, so the queue moves). Nothing is dropped: what
+is not served waits for the next update, and the statistics show how long
+the queue grew and how long requests waited.
+
+With ``budget=None`` every request is served in the update it was filed:
+the results are then the same on every machine; a budget in seconds depends
+on how fast the machine runs.
+"""
+
+import math
+import time
+from collections import OrderedDict
+from typing import Callable, Dict, Hashable, List, Optional
+
+__all__ = ["PathRequestQueue", "QueueStats"]
+
+
+class QueueStats:
+    """Counts and latencies of a request queue."""
+
+    def __init__(self) -> None:
+        self.submitted = 0
+        self.served = 0
+        self.cancelled = 0
+        self.longest = 0  #: most requests waiting at once
+        self.latencies: List[float] = []  #: simulated seconds from filing to answer, per request
+        self.waited_updates: List[int] = []  #: updates each request waited before its answer
+        self.serve_seconds: List[float] = []  #: wall time spent serving, per update
+
+    @property
+    def mean_latency(self) -> float:
+        return sum(self.latencies) / len(self.latencies) if self.latencies else 0.0
+
+    @property
+    def max_latency(self) -> float:
+        return max(self.latencies, default=0.0)
+
+    def __repr__(self) -> str:
+        return (
+            f"QueueStats(submitted={self.submitted}, served={self.served}, cancelled={self.cancelled}, "
+            f"longest={self.longest}, mean_latency={self.mean_latency:.3f}s, max_latency={self.max_latency:.3f}s)"
+        )
+
+
+class PathRequestQueue:
+    """First come, first served; one pending request per requester (a newer one replaces it)."""
+
+    def __init__(self, budget: Optional[float] = None, *, clock: Callable[[], float] = time.perf_counter):
+        if budget is not None and not (math.isfinite(budget) and budget > 0):
+            raise ValueError(f"budget must be a positive number of seconds or None, got {budget!r}")
+        self.budget = budget
+        self._clock = clock
+        self._pending: "OrderedDict[Hashable, tuple]" = OrderedDict()
+        self.stats = QueueStats()
+
+    def submit(self, requester: Hashable, request, now: float) -> None:
+        """File ``request`` at simulated time ``now``, replacing the requester's pending one."""
+        if requester in self._pending:
+            del self._pending[requester]
+            self.stats.cancelled += 1
+        self._pending[requester] = (request, now, 0)
+        self.stats.submitted += 1
+        self.stats.longest = max(self.stats.longest, len(self._pending))
+
+    def cancel(self, requester: Hashable) -> None:
+        if self._pending.pop(requester, None) is not None:
+            self.stats.cancelled += 1
+
+    def pending(self, requester: Hashable) -> bool:
+        return requester in self._pending
+
+    def __len__(self) -> int:
+        return len(self._pending)
+
+    def serve(self, handler: Callable[[Hashable, object], None], now: float) -> int:
+        """Hand requests to ``handler(requester, request)`` until the budget is spent; how many were served."""
+        started = self._clock()
+        served = 0
+        while self._pending:
+            if served and self.budget is not None and self._clock() - started >= self.budget:
+                break
+            requester, (request, filed, waited) = self._pending.popitem(last=False)
+            handler(requester, request)
+            self.stats.latencies.append(now - filed)
+            self.stats.waited_updates.append(waited)
+            served += 1
+        for requester, (request, filed, waited) in list(self._pending.items()):
+            self._pending[requester] = (request, filed, waited + 1)
+        self.stats.served += served
+        self.stats.serve_seconds.append(self._clock() - started)
+        return served

@@ -1,0 +1,324 @@
+import math
+import random
+
+import numpy as np
+import pytest
+
+from pathing_py import Grid, KeyPointGraph, find_path
+from pathing_py.units import Navigator, PathRequestQueue, PathStack, Route, RouteKind, UnitState
+from test_search import MAPS
+
+FINAL = {UnitState.ARRIVED, UnitState.BLOCKED, UnitState.UNREACHABLE}
+
+
+def check_world(navigator):
+    """Every step since the last check was a king move onto a free cell past free corners, and no
+    two units overlap now."""
+    grid = navigator.grid
+    for unit_id, (x0, y0), (x1, y1) in navigator.step_log:
+        assert max(abs(x1 - x0), abs(y1 - y0)) == 1, f"unit {unit_id} jumped from {(x0, y0)} to {(x1, y1)}"
+        for cell in {(x1, y1), (x1, y0), (x0, y1)}:
+            assert grid.is_passable(cell), f"unit {unit_id} went through blocked cell {cell}"
+    navigator.step_log.clear()
+    units = list(navigator.units.values())
+    for unit in units:
+        assert grid.is_passable(unit.cell) and grid.is_passable((math.floor(unit.position[0]), math.floor(unit.position[1])))
+    for i, a in enumerate(units):
+        for b in units[i + 1 :]:
+            gap = math.dist(a.position, b.position) - a.radius - b.radius
+            assert gap > -1e-9, f"units {a.id} and {b.id} overlap by {-gap}"
+
+
+def run(navigator, delta, updates, edit=None, check=True):
+    """Update up to ``updates`` times, until every unit is in a final state; before each update
+    ``edit(number)`` may return cells to block. Returns the number of updates run."""
+    navigator.step_log = []
+    for number in range(updates):
+        cells = edit(number) if edit else None
+        if cells:
+            navigator.set_blocked(cells)
+        navigator.update(delta)
+        if check:
+            check_world(navigator)
+        if all(unit.state in FINAL for unit in navigator.units.values()):
+            return number + 1
+    return updates
+
+
+def wall_ahead_of(units, seed):
+    """An edit that every fifth update drops a 3x3 block on some unit's route, a few cells ahead."""
+    rng = random.Random(seed)
+
+    def edit(number):
+        if number % 5 or number > 80:
+            return None
+        walking = [unit for unit in units if unit.state not in FINAL and len(unit.stack)]
+        if not walking:
+            return None
+        unit = rng.choice(walking)
+        ahead = [cell for route in reversed(list(unit.stack)) for cell in route.remaining if route.kind is not RouteKind.HIGH_LEVEL]
+        if len(ahead) < 6:
+            return None
+        x, y = ahead[5]
+        block = [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+        return [cell for cell in block if unit.navigator.grid.in_bounds(cell)]
+
+    return edit
+
+
+def scattered_units(grid, count, seed):
+    """``count`` units on distinct free cells, each with a goal on another free cell."""
+    rng = random.Random(seed)
+    free = [(int(x), int(y)) for y, x in zip(*np.nonzero(grid.passable))]
+    cells = rng.sample(free, 2 * count)
+    return cells[:count], cells[count:]
+
+
+def test_quick_start_units_arrive_around_a_wall():
+    grid = Grid.from_ascii("..........\n....##....\n..........")
+    navigator = Navigator(grid)
+    tank = navigator.add_unit((0.5, 1.5), speed=4.0)
+    tank.move_to((9, 1))
+    run(navigator, 0.1, 60)
+    assert tank.state is UnitState.ARRIVED and tank.cell == (9, 1) and tank.position == (9.5, 1.5)
+    kinds = [kind for _, kind, _ in navigator.events()]
+    assert kinds[0] == "path_found" and kinds[-1] == "arrived"
+
+
+@pytest.mark.parametrize("name", ["den520d", "AR0011SR", "8room_000"])
+@pytest.mark.parametrize("use_graph", [False, True])
+def test_units_reach_their_goals_on_a_benchmark_map_while_walls_appear(movingai_dir, name, use_graph):
+    grid = Grid.from_movingai(movingai_dir / f"{name}.map")
+    graph = KeyPointGraph.bake(grid) if use_graph else None
+    navigator = Navigator(grid, graph)
+    starts, goals = scattered_units(grid, 12, seed=len(name))
+    units = [navigator.add_unit((x + 0.5, y + 0.5), speed=8.0) for x, y in starts]
+    for unit, goal in zip(units, goals):
+        unit.move_to(goal)
+    run(navigator, 0.25, 1200, wall_ahead_of(units, seed=1))
+    assert navigator.stats.notified > 0 and sum(unit.stats.encounters for unit in units) > 0
+    for unit in units:
+        assert unit.state in FINAL, unit
+        if grid.same_island(unit.cell, unit.goal) and grid.is_passable(unit.goal):
+            assert unit.state is UnitState.ARRIVED or (unit.state is UnitState.BLOCKED and unit.reason), unit
+        else:
+            assert unit.state is UnitState.UNREACHABLE and unit.reason
+            island = grid.islands == grid.island_of(unit.cell)
+            ys, xs = np.nonzero(island)
+            nearest = ((xs - unit.goal[0]) ** 2 + (ys - unit.goal[1]) ** 2).min()
+            assert (unit.cell[0] - unit.goal[0]) ** 2 + (unit.cell[1] - unit.goal[1]) ** 2 == nearest
+
+
+def test_unreachable_goal_stops_at_the_nearest_reachable_cell():
+    grid = Grid.from_ascii(
+        """
+.........
+.........
+.....###.
+.....#.#.
+.....###.
+"""
+    )
+    navigator = Navigator(grid)
+    unit = navigator.add_unit((0.5, 0.5), speed=5.0)
+    unit.move_to((6, 3))
+    updates = run(navigator, 0.1, 200)
+    assert unit.state is UnitState.UNREACHABLE and "cannot be reached" in unit.reason
+    assert unit.cell in {(6, 1), (4, 3), (8, 3)}  # the free cells nearest the boxed goal, 2 cells away
+    assert updates < 200
+    unit.move_to((5, 3))  # a wall cell
+    run(navigator, 0.1, 200)
+    assert unit.state is UnitState.UNREACHABLE and "is blocked" in unit.reason
+
+
+@pytest.mark.parametrize("delta", [0.001, 0.016, 0.1, 0.25, 0.5])
+def test_no_delta_makes_a_unit_tunnel(delta):
+    grid = Grid.from_ascii(
+        """
+....#....
+....#....
+.........
+....#....
+....#....
+"""
+    )
+    navigator = Navigator(grid)
+    fast = navigator.add_unit((0.5, 0.5), speed=30.0, radius=0.3)
+    other = navigator.add_unit((8.5, 4.5), speed=30.0, radius=0.3)
+    fast.move_to((8, 0))
+    other.move_to((0, 4))
+    run(navigator, delta, int(10 / delta))
+    assert fast.state is UnitState.ARRIVED and other.state is UnitState.ARRIVED
+
+
+def trajectories(seed):
+    grid = Grid.from_ascii("\n".join(["." * 20] * 12))
+    grid.set_blocked([(10, y) for y in range(1, 11)])
+    navigator = Navigator(grid)
+    starts, goals = scattered_units(grid, 10, seed)
+    units = [navigator.add_unit((x + 0.5, y + 0.5), speed=3.0, priority=i % 3) for i, (x, y) in enumerate(starts)]
+    for unit, goal in zip(units, goals):
+        unit.move_to(goal)
+    positions = []
+    for number in range(200):
+        if number == 20:
+            navigator.set_blocked([(5, y) for y in range(0, 6)])
+        navigator.update(0.05)
+        positions.append(tuple(unit.position for unit in units))
+    return positions, [(unit.state, unit.cell) for unit in units]
+
+
+def test_same_inputs_same_trajectories():
+    assert trajectories(4) == trajectories(4)
+
+
+def test_splice_then_full_replan():
+    grid = Grid.from_ascii("\n".join(["." * 30] * 30))
+    navigator = Navigator(grid)
+    unit = navigator.add_unit((0.5, 4.5), speed=4.0)
+    unit.move_to((29, 4))
+    navigator.update(0.1)
+    navigator.set_blocked([(10, 3), (10, 4), (10, 5)])  # a short wall: a splice goes around it
+    run(navigator, 0.1, 20)
+    assert unit.stats.splices == 1 and unit.stats.plans == 1
+    navigator.set_blocked([(20, y) for y in range(0, 28)])  # a long wall: too far around for a splice
+    run(navigator, 0.1, 200)
+    assert unit.state is UnitState.ARRIVED
+    assert unit.stats.plans == 2
+
+
+def test_units_off_the_changed_regions_do_no_work():
+    grid = Grid.from_ascii("\n".join(["." * 64] * 40))
+    navigator = Navigator(grid, region_size=8)
+    north = navigator.add_unit((0.5, 2.5), speed=4.0)
+    south = navigator.add_unit((0.5, 37.5), speed=4.0)
+    north.move_to((63, 2))
+    south.move_to((63, 37))
+    navigator.update(0.1)
+    navigator.set_blocked([(30, y) for y in range(0, 6)])
+    run(navigator, 0.1, 300)
+    assert north.state is UnitState.ARRIVED and south.state is UnitState.ARRIVED
+    assert south.stats.encounters == 0 and south.stats.plans == 1
+    assert north.stats.encounters == 1
+    assert navigator.stats.notified == 1
+
+
+def test_an_idle_unit_in_the_way_is_walked_around():
+    grid = Grid.from_ascii("\n".join(["." * 12] * 3))
+    navigator = Navigator(grid)
+    mover = navigator.add_unit((0.5, 1.5), speed=4.0)
+    navigator.add_unit((5.5, 1.5), speed=4.0)  # idle, on the straight route
+    mover.move_to((11, 1))
+    run(navigator, 0.1, 100)
+    assert mover.state is UnitState.ARRIVED and mover.stats.detours >= 1
+
+
+def test_goal_held_by_a_standing_unit_is_blocked():
+    grid = Grid.from_ascii("\n".join(["." * 8] * 3))
+    navigator = Navigator(grid)
+    mover = navigator.add_unit((0.5, 1.5), speed=4.0)
+    navigator.add_unit((7.5, 1.5), speed=4.0)
+    mover.move_to((7, 1))
+    run(navigator, 0.1, 100)
+    assert mover.state is UnitState.BLOCKED and "held by unit 2" in mover.reason
+
+
+def test_head_on_in_a_corridor_gives_up_with_a_reason():
+    grid = Grid.from_ascii("########\n........\n########")
+    navigator = Navigator(grid, wait_limit=0.2, give_up=2.0)
+    a = navigator.add_unit((0.5, 1.5), speed=4.0, priority=1)
+    b = navigator.add_unit((7.5, 1.5), speed=4.0)
+    a.move_to((7, 1))
+    b.move_to((0, 1))
+    run(navigator, 0.1, 100)
+    assert {a.state, b.state} <= FINAL and UnitState.BLOCKED in {a.state, b.state}
+    blocked = a if a.state is UnitState.BLOCKED else b
+    assert "waited" in blocked.reason
+
+
+def test_edits_refuse_cells_held_by_units():
+    grid = Grid.from_ascii("....\n....")
+    navigator = Navigator(grid)
+    navigator.add_unit((1.5, 0.5), speed=1.0)
+    assert navigator.set_blocked([(1, 0), (2, 0)]) == [(1, 0)]
+    assert grid.is_passable((1, 0)) and not grid.is_passable((2, 0))
+    with pytest.raises(ValueError, match="outside"):
+        navigator.set_blocked([(9, 9)])
+
+
+def test_the_graph_follows_edits_made_through_the_navigator():
+    grid = Grid.from_ascii("\n".join(["." * 24] * 24))
+    graph = KeyPointGraph.bake(grid, cluster_size=8)
+    navigator = Navigator(grid, graph)
+    navigator.set_blocked([(8, y) for y in range(20)])
+    assert graph == KeyPointGraph.bake(grid, cluster_size=8)
+
+
+@pytest.mark.parametrize("link", ["exact", "fast"])
+def test_graph_routes_and_links(link):
+    grid = Grid.from_ascii("\n".join(["." * 40] * 40))
+    grid.set_blocked([(20, y) for y in range(35)])
+    navigator = Navigator(grid, KeyPointGraph.bake(grid, cluster_size=10), link=link)
+    unit = navigator.add_unit((2.5, 2.5), speed=10.0)
+    unit.move_to((37, 3))
+    run(navigator, 0.1, 300)
+    assert unit.state is UnitState.ARRIVED
+    assert any(kind == "waypoint_reached" for _, kind, _ in navigator.events())
+    if link == "fast":
+        assert unit.stats.walks >= 1
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda n: n.add_unit((float("nan"), 0.5), speed=1.0), "not finite"),
+        (lambda n: n.add_unit((0.5, 0.5), speed=0.0), "speed"),
+        (lambda n: n.add_unit((0.5, 0.5), speed=1.0, radius=0.8), "clearance"),
+        (lambda n: n.add_unit((1.5, 0.5), speed=1.0), "blocked"),
+        (lambda n: n.add_unit((9.5, 0.5), speed=1.0), "off the map"),
+        (lambda n: n.update(float("nan")), "delta"),
+        (lambda n: n.update(-0.1), "delta"),
+    ],
+)
+def test_bad_input_is_refused(call, message):
+    navigator = Navigator(Grid.from_ascii(".#.."))
+    with pytest.raises(ValueError, match=message):
+        call(navigator)
+
+
+def test_bad_orders_are_refused():
+    navigator = Navigator(Grid.from_ascii("...."))
+    unit = navigator.add_unit((0.5, 0.5), speed=1.0)
+    with pytest.raises(ValueError, match="outside"):
+        unit.move_to((4, 0))
+    with pytest.raises(TypeError, match="goal"):
+        unit.move_to((1.5, 0))
+    assert unit.state is UnitState.IDLE
+
+
+def test_time_budget_is_honoured():
+    ticks = iter(range(1000))
+    queue = PathRequestQueue(budget=2.5, clock=lambda: next(ticks))  # each request "takes" one tick
+    for requester in range(10):
+        queue.submit(requester, None, now=0.0)
+    served = queue.serve(lambda requester, request: None, now=0.1)
+    assert served == 3 and len(queue) == 7  # ticks 0..2 spent, budget reached, the rest wait
+    queue.serve(lambda requester, request: None, now=0.2)
+    assert queue.stats.served == 6 and queue.stats.longest == 10
+    assert queue.stats.max_latency == pytest.approx(0.2)
+
+
+def test_path_stack_is_last_in_first_out_and_shares_routes():
+    stack = PathStack()
+    high = Route(RouteKind.HIGH_LEVEL, [(5, 5), (9, 9)])
+    stack.push(high)
+    stack.push(Route(RouteKind.LOW_LEVEL, [(1, 1)]))
+    stack.top.advance()
+    stack.pop_finished()
+    assert stack.top is high and len(stack) == 1
+    other = high.shared()
+    assert other.waypoints is high.waypoints and other.index == 0
+    patrol = Route(RouteKind.HIGH_LEVEL, [(0, 0), (3, 0)], loop=True)
+    patrol.advance()
+    patrol.advance()
+    assert patrol.current == (0, 0) and not patrol.finished

@@ -368,11 +368,14 @@ class Navigator:
         if high is not None and any(not self.grid.is_passable(cell) for cell in high.remaining):
             self._request_plan(unit)  # a key point or the goal itself is gone
             return
-        for route in list(unit.stack):
-            start = route.waypoints[route.index - 1] if route.index else unit.anchor
-            if route.kind is not RouteKind.HIGH_LEVEL and first_blocked(self.grid, [start, *route.remaining]) is not None:
+        position = unit.anchor  # where the unit will be when it takes up each route, top down
+        for route in reversed(list(unit.stack)):
+            if route.kind is RouteKind.HIGH_LEVEL:
+                return
+            if first_blocked(self.grid, [position, *route.remaining]) is not None:
                 self._route_cut(unit, route)
                 return
+            position = route.waypoints[-1] if route.waypoints else position
 
     def _route_cut(self, unit: Unit, route: Route) -> None:
         """The route ahead is cut: splice the route being walked around the obstacle (D2); for a

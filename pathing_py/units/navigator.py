@@ -33,13 +33,13 @@ that no frame time lets a unit jump through a wall or a unit.
 import enum
 import math
 import time
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
 from ..grid import Cell, Grid
 from ..line import path_cost
-from ..search import PathStatus, as_cell, find_path
+from ..search import PathStatus, as_cell, find_path, octile_distance
 from ..dynamic import MapWatcher, SpliceStatus, first_blocked, splice_path
 from ..local import WalkStatus, walk_line
 from ..spacetime import Reservations, arrival_times, find_path_in_time, occupancy
@@ -67,6 +67,12 @@ STANDING_STATES = FINAL_STATES | {UnitState.IDLE}
 ENCOUNTERS_BEFORE_REPLAN = 3
 #: How far ahead a detour around units may rejoin the route, in cells.
 DETOUR_HORIZON = 10
+#: How many steps a unit may go to make way for another.
+MAKE_WAY_DEPTH = 8
+#: Simulated seconds between two detour searches of one unit.
+DETOUR_INTERVAL = 0.5
+#: Seconds without coming closer to its target, in units of ``give_up``, after which a unit stops BLOCKED.
+STALL_FACTOR = 3
 
 
 class UnitStats:
@@ -105,9 +111,14 @@ class Unit:
         self.reason = ""  #: why the unit stopped, for final states other than ARRIVED
         self.stack = PathStack()
         self.stats = UnitStats()
-        self.waiting_for = 0.0  #: seconds waited for the current blocker
+        self.waiting_for = 0.0  #: seconds waited for the current blockers
+        self.blocked_by: FrozenSet[int] = frozenset()  #: ids of the units waited for
+        self.next_detour = 0.0  #: simulated time of the next allowed detour search
+        self.best_distance = math.inf  #: closest the unit has come to its target this trip
+        self.progress_time = 0.0  #: simulated time it last came closer
         self.wanted: Optional[Cell] = None  #: the cell a waiting unit waits for
-        self.yielding_to: Optional[Tuple["Unit", Cell]] = None  #: the unit let pass, and where it stood then
+        #: The unit being let pass, where it stood then, and the route index at which to wait for it.
+        self.yielding_to: Optional[Tuple["Unit", Cell, int]] = None
         self.trip_encounters = 0
         self.arrival_state = UnitState.ARRIVED  #: the final state once the route is walked
         self.announced = False  #: whether the game heard how the current order ended
@@ -284,7 +295,21 @@ class Navigator:
             for _ in range(steps):
                 for unit in order:
                     self._advance(unit, delta / steps)
+            self._stop_stalled(order)
         self.stats.update_seconds.append(self._clock() - started)
+
+    def _stop_stalled(self, units: Iterable[Unit]) -> None:
+        """Units that have not come closer to their target for a long while stop BLOCKED:
+        every order ends, even among units that keep making way for one another."""
+        limit = STALL_FACTOR * self.give_up
+        for unit in units:
+            busy = unit.state not in FINAL_STATES and unit.state not in (UnitState.IDLE, UnitState.FIND_PATH)
+            if not busy or unit.next_cell is not None or self.time - unit.progress_time <= limit:
+                continue
+            if unit.stack.find(RouteKind.HIGH_LEVEL) is None:  # only making way: stand still again
+                self._finish(unit, unit.arrival_state, unit.reason)
+            else:
+                self._finish(unit, UnitState.BLOCKED, f"came no closer to {unit.goal} for {limit:.0f} s among other units")
 
     # -- orders and plans ---------------------------------------------------------------
 
@@ -320,6 +345,7 @@ class Navigator:
         waypoints = self._high_level_route(start, target)
         unit.stack.clear()
         unit.stack.push(Route(RouteKind.HIGH_LEVEL, waypoints))
+        unit.best_distance, unit.progress_time = math.inf, self.time
         unit.state = UnitState.MOVING if unit.next_cell else UnitState.RUN
         self._events.append((unit.id, "path_found", target))
         self._subscribe(unit)
@@ -437,6 +463,11 @@ class Navigator:
         unit.stats.distance += distance
         self._release(unit, keep=unit.next_cell)
         unit.cell, unit.next_cell = unit.next_cell, None
+        high = unit.stack.find(RouteKind.HIGH_LEVEL)
+        if high is not None:
+            remaining = octile_distance(unit.cell, high.waypoints[-1])
+            if remaining < unit.best_distance:
+                unit.best_distance, unit.progress_time = remaining, self.time
         if unit.state is UnitState.MOVING:
             unit.state = UnitState.RUN
         return dt - distance / unit.speed
@@ -469,14 +500,12 @@ class Navigator:
         return False
 
     def _still_passing(self, unit: Unit, dt: float) -> bool:
-        """A unit that stepped aside waits there until the unit it let pass has moved on."""
-        other, cell_then = unit.yielding_to
-        if unit.stack.top.kind is not RouteKind.AVOIDANCE or unit.stack.top.index != 1:
-            return False  # not standing aside (yet)
+        """A unit that made way waits where it went until the unit it let pass has moved on."""
+        other, cell_then, wait_at = unit.yielding_to
+        if unit.stack.top.kind is not RouteKind.AVOIDANCE or unit.stack.top.index != wait_at:
+            return False  # not out of the way (yet)
         if other.cell == cell_then and other.state not in FINAL_STATES and other.id in self.units:
-            unit.state = UnitState.WAITING
-            unit.waiting_for += dt
-            unit.stats.waited += dt
+            self._wait(unit, dt)
             return True
         unit.yielding_to = None
         return False
@@ -502,18 +531,31 @@ class Navigator:
         return True
 
     def _wait_or_detour(self, unit: Unit, route: Route, cell: Cell, blockers: Set[Unit], dt: float) -> None:
-        """U3: detour around standing units, or around moving ones after waiting long enough; else wait."""
+        """U3: detour around units that stand or wait, or around moving ones after waiting long
+        enough; have standing units make way; else wait, and give up after ``give_up`` seconds
+        of waiting for the same units."""
         standing = [b for b in blockers if b.state in STANDING_STATES]
         high = unit.stack.find(RouteKind.HIGH_LEVEL)
-        if standing and high is not None and cell == high.waypoints[-1]:
+        if high is None:  # only making way for another unit: never push others about, just wait
+            self._wait(unit, dt)
+            if unit.waiting_for >= self.give_up:
+                self._finish(unit, unit.arrival_state, unit.reason)  # stand still here instead
+            return
+        if standing and cell == high.waypoints[-1]:
             self._finish(unit, UnitState.BLOCKED, f"the target cell {cell} is held by unit {standing[0].id}")
             return
+        blocker_ids = frozenset(b.id for b in blockers)
+        if blocker_ids != unit.blocked_by:  # other units now: waiting starts over
+            unit.blocked_by, unit.waiting_for = blocker_ids, 0.0
+        stopped = standing or any(b.state is UnitState.WAITING for b in blockers)
         outranks = unit.priority > max(b.priority for b in blockers)
         patience = unit.waiting_for >= (self.wait_limit if outranks else 3 * self.wait_limit)
-        if (standing or patience) and self._detour(unit, route):
-            return
-        if patience and not standing and unit.waiting_for >= 2 * self.wait_limit and self._timed_detour(unit, route):
-            return
+        if self.time >= unit.next_detour:  # detours are searches: at most a few a second per unit
+            unit.next_detour = self.time + DETOUR_INTERVAL
+            if (stopped or patience) and self._detour(unit, route, DETOUR_HORIZON, margin=3):
+                return
+            if patience and not stopped and self._timed_detour(unit, route):
+                return
         for blocker in sorted(standing, key=lambda b: b.id):  # U7: a standing unit makes way
             if self._step_aside(blocker, unit):
                 break
@@ -522,26 +564,31 @@ class Navigator:
             facing = blocker.state is UnitState.WAITING and self._holder.get(blocker.wanted) is unit
             if facing and (unit.priority, -unit.id) < (blocker.priority, -blocker.id) and self._step_aside(unit, blocker):
                 return
-        unit.waiting_for += dt
-        unit.stats.waited += dt
-        unit.state = UnitState.WAITING
-        if unit.waiting_for >= self.give_up:
+        self._wait(unit, dt)
+        if unit.waiting_for >= self.give_up and not self._detour(unit, route, 4 * DETOUR_HORIZON, margin=12):
             holders = ", ".join(str(b.id) for b in sorted(blockers, key=lambda b: b.id))
             self._finish(unit, UnitState.BLOCKED, f"waited {unit.waiting_for:.1f} s for unit(s) {holders} at {cell}")
 
-    def _detour(self, unit: Unit, route: Route) -> bool:
-        """Push an avoidance route around cells other units hold, back onto ``route``."""
-        ahead = route.remaining[: DETOUR_HORIZON + 1]
-        for rejoin_at in range(1, len(ahead)):
-            rejoin = ahead[rejoin_at]
-            holder = self._holder.get(rejoin)
+    @staticmethod
+    def _wait(unit: Unit, dt: float) -> None:
+        unit.waiting_for += dt
+        unit.stats.waited += dt
+        unit.state = UnitState.WAITING
+
+    def _detour(self, unit: Unit, route: Route, horizon: int, margin: int) -> bool:
+        """Push an avoidance route around cells other units hold, back onto ``route`` at most
+        ``horizon`` cells ahead, searched within ``margin`` cells around both ends."""
+        ahead = route.remaining[: horizon + 1]
+        for rejoin_at in range(len(ahead) - 1, 0, -1):  # the farthest free cell: past the whole queue
+            holder = self._holder.get(ahead[rejoin_at])
             if holder is None or holder is unit:
                 break
         else:
             return False
+        rejoin = ahead[rejoin_at]
         (x0, y0), (x1, y1) = unit.cell, rejoin
-        left, top = max(min(x0, x1) - 3, 0), max(min(y0, y1) - 3, 0)
-        right, bottom = min(max(x0, x1) + 4, self.grid.width), min(max(y0, y1) + 4, self.grid.height)
+        left, top = max(min(x0, x1) - margin, 0), max(min(y0, y1) - margin, 0)
+        right, bottom = min(max(x0, x1) + margin + 1, self.grid.width), min(max(y0, y1) + margin + 1, self.grid.height)
         window = self.grid.passable[top:bottom, left:right].copy()
         for (hx, hy), holder in self._holder.items():
             if holder is not unit and left <= hx < right and top <= hy < bottom:
@@ -583,24 +630,45 @@ class Navigator:
         return True
 
     def _step_aside(self, unit: Unit, blocker: Unit) -> bool:
-        """Two units wait for each other: the one that yields steps to a free neighbour
-        cell off the other's way, and comes back once it has passed."""
+        """U7: ``unit`` makes way for ``blocker``: it goes to the nearest free cell off the
+        blocker's way (a few cells at most), waits there until the blocker has moved on, and
+        comes back."""
         if unit.next_cell is not None:
             return False
-        way = set(blocker.stack.top.remaining[:4]) if blocker.stack.top else set()
-        x, y = unit.cell
-        for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
-            aside = (x + dx, y + dy)
-            if self.grid.is_passable(aside) and aside not in self._holder and aside not in way:
-                if unit.state in STANDING_STATES:  # it comes back to stand as it stood
-                    unit.arrival_state = unit.state
-                unit.stack.push(Route(RouteKind.AVOIDANCE, [aside, unit.cell]))
-                unit.yielding_to = (blocker, blocker.cell)
-                unit.stats.detours += 1
-                unit.waiting_for = 0.0
-                unit.state = UnitState.RUN
-                return True
-        return False
+        way = {blocker.cell, *(blocker.stack.top.remaining[:MAKE_WAY_DEPTH + 4] if blocker.stack.top else ())}
+        path = self._nearest_free_off(unit, way)
+        if path is None:
+            return False
+        if unit.state in STANDING_STATES:  # it comes back to stand as it stood
+            unit.arrival_state = unit.state
+            unit.progress_time = self.time
+        unit.stack.push(Route(RouteKind.AVOIDANCE, path[1:] + path[-2::-1]))
+        unit.yielding_to = (blocker, blocker.cell, len(path) - 1)
+        unit.stats.detours += 1
+        unit.waiting_for = 0.0
+        unit.state = UnitState.RUN
+        return True
+
+    def _nearest_free_off(self, unit: Unit, way: Set[Cell]) -> Optional[List[Cell]]:
+        """Orthogonal steps from the unit's cell to the nearest cell no unit holds and not on
+        ``way``, through cells no other unit holds; None within MAKE_WAY_DEPTH steps."""
+        came_from: Dict[Cell, Optional[Cell]] = {unit.cell: None}
+        frontier = [unit.cell]
+        for _ in range(MAKE_WAY_DEPTH):
+            reached = []
+            for x, y in frontier:
+                for cell in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
+                    if cell in came_from or not self.grid.is_passable(cell) or cell in self._holder:
+                        continue
+                    came_from[cell] = (x, y)
+                    if cell not in way:
+                        path = [cell]
+                        while came_from[path[-1]] is not None:
+                            path.append(came_from[path[-1]])
+                        return path[::-1]
+                    reached.append(cell)
+            frontier = reached
+        return None
 
     def _release(self, unit: Unit, keep: Cell) -> None:
         """Let go of every cell the unit holds but ``keep``."""

@@ -106,6 +106,7 @@ class Unit:
         self.priority = priority
         self.cell: Cell = (int(math.floor(position[0])), int(math.floor(position[1])))
         self.next_cell: Optional[Cell] = None  #: the cell being moved into
+        self.held: Set[Cell] = set()  #: cells the unit holds (see Navigator)
         self.goal: Optional[Cell] = None
         self.state = UnitState.IDLE
         self.reason = ""  #: why the unit stopped, for final states other than ARRIVED
@@ -230,15 +231,14 @@ class Navigator:
         unit = Unit(self, self._next_id, (x, y), float(speed), float(radius), int(priority))
         self._next_id += 1
         self.units[unit.id] = unit
-        self._holder[cell] = unit
+        self._hold(unit, [cell])
         return unit
 
     def remove_unit(self, unit: Unit) -> None:
         """Take a unit off the map: its cells are free again and its requests dropped."""
         if self.units.pop(unit.id, None) is None:
             raise ValueError(f"unit {unit.id} is not in this navigator")
-        for cell in [c for c, holder in self._holder.items() if holder is unit]:
-            del self._holder[cell]
+        self._release(unit, keep=None)
         self.requests.cancel(unit.id)
         self.watcher.unsubscribe(unit.id)
 
@@ -520,8 +520,7 @@ class Navigator:
         if blockers:
             self._wait_or_detour(unit, route, cell, blockers, dt)
             return False
-        for held in [cell, *corners]:
-            self._holder[held] = unit
+        self._hold(unit, [cell, *corners])
         if self.step_log is not None:
             self.step_log.append((unit.id, unit.cell, cell))
         unit.next_cell = cell
@@ -670,10 +669,17 @@ class Navigator:
             frontier = reached
         return None
 
-    def _release(self, unit: Unit, keep: Cell) -> None:
+    def _hold(self, unit: Unit, cells: Iterable[Cell]) -> None:
+        for cell in cells:
+            self._holder[cell] = unit
+            unit.held.add(cell)
+
+    def _release(self, unit: Unit, keep: Optional[Cell]) -> None:
         """Let go of every cell the unit holds but ``keep``."""
-        for cell in [c for c, holder in self._holder.items() if holder is unit and c != keep]:
-            del self._holder[cell]
+        for cell in unit.held:
+            if cell != keep:
+                del self._holder[cell]
+        unit.held = {keep} if keep is not None else set()
 
     def _finish(self, unit: Unit, state: UnitState, reason: str = "") -> None:
         """Stop the unit; the game hears of it once per order (not again after making way)."""

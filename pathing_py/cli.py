@@ -3,9 +3,14 @@
 Every subcommand reads a map: a Godot ``.tscn`` TileMap (as the scene's
 NavGrid node reads it), a Moving AI ``.map`` or an ASCII ``.txt``.
 
-``pathing-py demo [MAP]`` answers a few seeded path orders on a map (by
-default the bundled demo scene), prints what each cost, and draws the map
-with the paths into a PNG.
+``pathing-py demo [MAP] [--out demo.gif]`` runs units on a map (by default
+the bundled demo scene) with the key-point graph baked beside it: seeded
+orders, walls put up across their routes while they walk; it draws the run
+into an animated GIF and prints how each unit ended, the length it walked
+against the optimal one, its re-planning, and the time per update.
+
+``pathing-py paths [MAP]`` answers a few seeded path orders on a map, prints
+what each cost, and draws the map with the paths into a PNG.
 
 ``pathing-py bake MAP [--out FILE] [--cluster-size N]`` bakes the map's
 key-point graph into a file (by default beside the map, suffix ``.kpg``),
@@ -16,20 +21,26 @@ the graph's clusters, key points and edges, and seeded paths found on the graph.
 """
 
 import argparse
+import math
 import random
 import sys
 import time
 from pathlib import Path
-from typing import Callable, List, Optional, Sequence, TextIO, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, TextIO, Tuple
 
-from .debug import paths_picture, write_png
+import numpy as np
+
+from .animation import GifWriter
+from .debug import NEW_WALL, draw_cells, draw_grid, draw_units, paths_picture, planned_cells, write_png
+from .godot_bridge import load_graph
 from .grid import Cell, Grid, MapFormatError
 from .hierarchy import KeyPointGraph
 from .line import smooth_path
 from .search import PathResult, find_path, prepare
 from .tilemap import nav_grid_settings, read_tilemap
+from .units import Navigator, Unit, UnitState
 
-__all__ = ["main", "load_map"]
+__all__ = ["main", "load_map", "give_orders", "drop_wall", "update_ms", "Order", "Wall", "FINAL_STATES"]
 
 DEMO_SCENE = Path(__file__).resolve().parent.parent / "scenes" / "demo.tscn"
 #: ``render`` picks a scale that keeps the picture's longer side at most this many pixels.
@@ -60,9 +71,14 @@ def load_map(path: Path, tilemap: Optional[str] = None, blocking: Sequence[str] 
     raise MapFormatError(f"{path}: unknown map type {suffix!r} (expected .tscn, .map or .txt)")
 
 
+def free_cells(grid: Grid) -> List[Cell]:
+    """The passable cells, row by row."""
+    return [(int(x), int(y)) for y, x in zip(*grid.passable.nonzero())]
+
+
 def random_orders(grid: Grid, count: int, seed: int) -> List[tuple]:
     """``count`` (start, goal) pairs of passable cells, the same for the same seed."""
-    free = [(int(x), int(y)) for y, x in zip(*grid.passable.nonzero())]
+    free = free_cells(grid)
     rng = random.Random(seed)
     return [(rng.choice(free), rng.choice(free)) for _ in range(count)]
 
@@ -102,7 +118,7 @@ def answer_orders(orders: Sequence[Tuple[Cell, Cell]], find: Finder) -> List[Lis
     return paths
 
 
-def run_demo(args: argparse.Namespace) -> int:
+def run_paths(args: argparse.Namespace) -> int:
     grid, terrain = read_map(Path(args.map) if args.map else DEMO_SCENE, args)
     started = time.perf_counter()
     prepare(grid)
@@ -116,6 +132,190 @@ def run_demo(args: argparse.Namespace) -> int:
     write_png(args.out, paths_picture(grid, paths, args.scale, **terrain))
     print(f"picture: {args.out}")
     return 0
+
+
+# -- the units demo -------------------------------------------------------------------
+
+#: The demo's clock: seconds per update, updates per picture, how long a picture shows
+#: (real time), and how long the last one stays before the animation starts again.
+UPDATE_SECONDS = 0.05
+UPDATES_PER_FRAME = 2
+FRAME_SECONDS = UPDATE_SECONDS * UPDATES_PER_FRAME
+LAST_FRAME_SECONDS = 2.0
+#: Walls: the first goes up this many seconds after the orders, the next ones as often,
+#: each WALL_LENGTH cells long, across a unit's route WALL_AHEAD steps in front of it.
+FIRST_WALL_SECONDS = 2.0
+WALL_EVERY_SECONDS = 1.5
+WALL_LENGTH = 3
+WALL_AHEAD = 3
+
+#: The states a unit's order ends in, in the order reports list them.
+FINAL_STATES = (UnitState.ARRIVED, UnitState.BLOCKED, UnitState.UNREACHABLE)
+
+
+class Order(NamedTuple):
+    """A unit's order as it was given: from where, to where, and the optimal length then (None: no path then)."""
+
+    unit: Unit
+    start: Cell
+    goal: Cell
+    optimal: Optional[float]
+
+
+def give_orders(navigator: Navigator, count: int, seed: int, speed: float) -> List[Order]:
+    """``count`` new units on distinct free cells, each ordered to another distinct free cell; the same for the same seed."""
+    grid = navigator.grid
+    free = free_cells(grid)
+    if len(free) < 2 * count:
+        raise ValueError(f"{count} units need {2 * count} free cells (one to start on, one to go to), the map has {len(free)}")
+    cells = random.Random(seed).sample(free, 2 * count)
+    orders = []
+    for start, goal in zip(cells[:count], cells[count:]):
+        unit = navigator.add_unit((start[0] + 0.5, start[1] + 0.5), speed=speed)
+        unit.move_to(goal)
+        found = find_path(grid, start, goal)
+        orders.append(Order(unit, start, goal, found.cost if found else None))
+    return orders
+
+
+class Wall(NamedTuple):
+    """A wall put up across a unit's route: the cells asked for, and those refused because units held them."""
+
+    unit: Unit
+    cells: List[Cell]
+    refused: List[Cell]
+
+
+def drop_wall(navigator: Navigator, rng: random.Random, ahead: int, length: int) -> Optional[Wall]:
+    """Block ``length`` cells across the route of a walking unit picked with ``rng``, ``ahead`` steps in front of it.
+
+    The wall is square to the route's step there, so a diagonal step gets a
+    diagonal wall (which units cannot slip through: no corner cutting). None
+    when no walking unit has that many planned steps left.
+    """
+    routes = [(unit, [unit.anchor] + planned_cells(unit)) for unit in sorted(navigator.units.values(), key=lambda unit: unit.id)]
+    walking = [(unit, route) for unit, route in routes if unit.state not in FINAL_STATES and len(route) > ahead + 1]
+    if not walking:
+        return None
+    unit, route = rng.choice(walking)
+    (x0, y0), (x, y) = route[ahead - 1], route[ahead]
+    dx, dy = x - x0, y - y0
+    cells = [(x - dy * i, y + dx * i) for i in range(-(length // 2), length - length // 2)]
+    cells = [cell for cell in cells if navigator.grid.in_bounds(cell)]
+    return Wall(unit, cells, navigator.set_blocked(cells))
+
+
+def update_ms(navigator: Navigator) -> Tuple[float, float, float]:
+    """Mean, 99th percentile and longest wall time of the navigator's updates so far, in ms."""
+    times = np.asarray(navigator.stats.update_seconds) * 1000
+    return float(times.mean()), float(np.percentile(times, 99)), float(times.max())
+
+
+def demo_graph(path: Path, grid: Grid) -> Optional[KeyPointGraph]:
+    """The key-point graph baked beside the map (``<map>.kpg``), loaded as the game loads it
+    (re-baked in memory, with a warning, when stale or damaged); None when there is no such file."""
+    graph_file = path.with_suffix(".kpg")
+    if not graph_file.is_file():
+        print(f"no {graph_file.name} beside the map: units plan with find_path alone")
+        return None
+    loaded = load_graph(str(graph_file), graph_file.read_bytes(), grid, rebake=True)
+    print(loaded.warning or f"{graph_file}: key-point graph of {len(loaded.graph.key_points())} key points")
+    return loaded.graph
+
+
+def animation_paths(out: Path) -> Tuple[Path, Optional[Path]]:
+    """Where the demo writes its animation, and its last picture as a PNG (only when ``out`` is a .png)."""
+    return (out, None) if out.suffix.lower() == ".gif" else (out.with_suffix(".gif"), out)
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    path = Path(args.map) if args.map else DEMO_SCENE
+    grid, terrain = read_map(path, args)
+    navigator = Navigator(grid, None if args.no_graph else demo_graph(path, grid))  # no time budget: deterministic
+    orders = give_orders(navigator, args.units, args.seed, args.speed)
+    print(f"{len(orders)} units at {args.speed:g} cells/s, seed {args.seed}; walls to put up across their routes: {args.walls}")
+    background, built = draw_grid(grid, args.scale, **terrain), grid.passable.copy()
+    trails: Dict[int, List[Tuple[float, float]]] = {order.unit.id: [] for order in orders}
+
+    def picture() -> np.ndarray:
+        """The map, the walls put up so far, and the units with their trails to where they are now."""
+        for order in orders:
+            trails[order.unit.id].append(order.unit.position)
+        image = background.copy()
+        draw_cells(image, [(int(x), int(y)) for y, x in np.argwhere(built & ~grid.passable)], NEW_WALL, args.scale)
+        draw_units(image, navigator, args.scale, trails)
+        return image
+
+    gif_path, png_path = animation_paths(Path(args.out))
+    rng = random.Random(args.seed)
+    walls: List[Wall] = []
+    with GifWriter(gif_path) as gif:
+        gif.add(picture(), FRAME_SECONDS)
+        while navigator.time < args.max_time and any(order.unit.state not in FINAL_STATES for order in orders):
+            if len(walls) < args.walls and navigator.time >= FIRST_WALL_SECONDS + len(walls) * WALL_EVERY_SECONDS - 1e-9:
+                wall = drop_wall(navigator, rng, WALL_AHEAD, WALL_LENGTH)
+                if wall is not None:  # else try again next update
+                    walls.append(wall)
+                    refused = f"; refused (held by units): {', '.join(map(str, wall.refused))}" if wall.refused else ""
+                    print(f"t={navigator.time:.2f} s: wall {', '.join(map(str, wall.cells))} across unit {wall.unit.id}'s route{refused}")
+            navigator.update(UPDATE_SECONDS)
+            if len(navigator.stats.update_seconds) % UPDATES_PER_FRAME == 0:
+                gif.add(picture(), FRAME_SECONDS)
+        last = picture()
+        gif.add(last, LAST_FRAME_SECONDS)
+    print_units(orders)
+    print_run_summary(navigator, orders, walls)
+    print(f"animation: {gif_path} ({gif.frames} frames of {gif.size[0]}x{gif.size[1]}, {gif_path.stat().st_size / 1024:.1f} KB)")
+    if png_path is not None:
+        write_png(png_path, last)
+        print(f"last picture: {png_path}")
+    return 0
+
+
+def print_units(orders: Sequence[Order]) -> None:
+    """One line per unit: how it ended (and why, if not at its goal), walked vs optimal length, its re-planning."""
+    print(
+        f"{'unit':>4}  {'start':>10}  {'goal':>10}  {'state':<11} {'walked':>7} {'optimal':>7} {'ratio':>6} "
+        f"{'plans':>5} {'splices':>7} {'detours':>7} {'waited s':>8}  why not arrived"
+    )
+    for order in orders:
+        unit, stats = order.unit, order.unit.stats
+        optimal = f"{order.optimal:7.2f}" if order.optimal is not None else f"{'-':>7}"
+        ratio = f"{stats.distance / order.optimal:6.2f}" if unit.state is UnitState.ARRIVED and order.optimal else f"{'-':>6}"
+        why = unit.reason if unit.state is not UnitState.ARRIVED else ""
+        if order.optimal is None:
+            why = f"{why} (no path at order time)".strip()
+        line = (
+            f"{unit.id:>4}  {str(order.start):>10}  {str(order.goal):>10}  {unit.state.value:<11} {stats.distance:7.2f} "
+            f"{optimal} {ratio} {stats.plans:>5} {stats.splices:>7} {stats.detours:>7} {stats.waited:>8.2f}  {why}"
+        )
+        print(line.rstrip())
+
+
+def print_run_summary(navigator: Navigator, orders: Sequence[Order], walls: Sequence[Wall]) -> None:
+    """How the units ended, the walls, the time per update, the planning work and the request queue."""
+    states = ", ".join(f"{sum(o.unit.state is state for o in orders)} {state.value}" for state in FINAL_STATES)
+    moving = sum(order.unit.state not in FINAL_STATES for order in orders)
+    updates = len(navigator.stats.update_seconds)
+    print(
+        f"{len(orders)} units: {states}" + (f", {moving} still under way" if moving else "")
+        + f"; {navigator.time:.2f} s simulated in {updates} updates of {UPDATE_SECONDS} s"
+    )  # fmt: skip
+    refused = sum(len(wall.refused) for wall in walls)
+    print(f"walls: {len(walls)} put up, {sum(len(w.cells) for w in walls) - refused} cells blocked, {refused} refused (held by units)")
+    mean, p99, longest = update_ms(navigator)
+    print(f"update: mean {mean:.2f} ms, p99 {p99:.2f} ms, max {longest:.2f} ms")
+    stats = navigator.stats
+    plans, splices = sum(o.unit.stats.plans for o in orders), sum(o.unit.stats.splices for o in orders)
+    print(
+        f"planning: {plans} full plans expanded {stats.plan_work} nodes, {splices} splices {stats.splice_work} nodes; "
+        f"{stats.notified} notifications of map changes on routes"
+    )
+    queue = navigator.requests.stats
+    print(
+        f"queue: {queue.submitted} requests, {queue.served} served, {queue.cancelled} cancelled, at most {queue.longest} waiting; "
+        f"latency mean {queue.mean_latency:.3f} s, max {queue.max_latency:.3f} s"
+    )
 
 
 class ProgressBar:
@@ -192,14 +392,52 @@ def _at_least(minimum: int) -> Callable[[str], int]:
     return parse
 
 
+def _positive(text: str) -> float:
+    """An argparse type: a finite number above 0."""
+    value = float(text)
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a number above 0, got {text}")
+    return value
+
+
+def _picture_path(text: str) -> str:
+    """An argparse type: a path ending in .gif or .png."""
+    if Path(text).suffix.lower() not in (".gif", ".png"):
+        raise argparse.ArgumentTypeError(f"must end in .gif or .png, got {text!r}")
+    return text
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="pathing-py", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    demo = commands.add_parser("demo", help="answer path orders on a map and draw them")
+    demo = commands.add_parser(
+        "demo",
+        help="run units on a map while walls go up on their routes; draw it into an animated GIF",
+        description=(
+            "Units on a map (by default the bundled demo scene) take seeded orders; walls go up across their "
+            "routes while they walk. Plans use the key-point graph baked beside the map (<map>.kpg) when there "
+            "is one (re-baked in memory if stale). Prints how each unit ended and why, the length it walked "
+            "against the optimal length at order time, its plans, splices, detours and waits, the time per "
+            "update and the request queue. Same seed, same run. Cells are grid cells (TileMap cell = grid cell + origin)."
+        ),
+    )
     demo.add_argument("map", nargs="?", help=f"a .tscn, .map or .txt map (default: {DEMO_SCENE.name})")
-    demo.add_argument("--orders", type=_at_least(1), default=8, help="how many path orders (default 8)")
-    demo.add_argument("--scale", type=_at_least(1), default=8, help="pixels per cell in the picture")
-    demo.add_argument("--out", default="demo.png", help="PNG to write (default demo.png)")
+    demo.add_argument("--units", type=_at_least(1), default=8, help="how many units (default 8)")
+    demo.add_argument("--walls", type=_at_least(0), default=4, help=f"walls of {WALL_LENGTH} cells put up across routes, one every {WALL_EVERY_SECONDS:g} s from {FIRST_WALL_SECONDS:g} s (default 4)")
+    demo.add_argument("--speed", type=_positive, default=4.0, help="unit speed in cells per second (default 4)")
+    demo.add_argument("--max-time", type=_positive, default=60.0, help="stop after this many simulated seconds (default 60)")
+    demo.add_argument("--no-graph", action="store_true", help="plan with find_path alone, even if the map has a baked graph")
+    demo.add_argument("--scale", type=_at_least(1), default=8, help="pixels per cell in the pictures (default 8)")
+    demo.add_argument(
+        "--out", type=_picture_path, default="demo.gif",
+        help=f"animated GIF to write (default demo.gif; a frame every {FRAME_SECONDS:g} s of the run, played in real time); "
+        "a .png path gets the last picture, and the animation goes beside it with suffix .gif",
+    )  # fmt: skip
+    paths = commands.add_parser("paths", help="answer path orders on a map and draw them into a PNG")
+    paths.add_argument("map", nargs="?", help=f"a .tscn, .map or .txt map (default: {DEMO_SCENE.name})")
+    paths.add_argument("--orders", type=_at_least(1), default=8, help="how many path orders (default 8)")
+    paths.add_argument("--scale", type=_at_least(1), default=8, help="pixels per cell in the picture")
+    paths.add_argument("--out", default="paths.png", help="PNG to write (default paths.png)")
     bake = commands.add_parser("bake", help="bake a map's key-point graph into a file")
     bake.add_argument("map", help="a .tscn, .map or .txt map")
     bake.add_argument("--out", help="graph file to write (default: the map's path with suffix .kpg)")
@@ -210,13 +448,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     render.add_argument("--out", required=True, help="PNG to write")
     render.add_argument("--paths", type=_at_least(0), default=6, help="how many seeded paths to draw (default 6)")
     render.add_argument("--scale", type=_at_least(1), help=f"pixels per cell (default: up to 8, the longer side at most {MAX_PICTURE_SIDE} pixels)")
-    for command in (demo, bake, render):
+    for command in (demo, paths, bake, render):
         command.add_argument("--tilemap", help="name or path of the TileMap node when a scene has several")
         command.add_argument("--blocking", nargs="*", default=(), help="tile names or ids that block")
-    for command in (demo, render):
-        command.add_argument("--seed", type=int, default=1, help="seed of the path orders (default 1)")
+    for command in (demo, paths, render):
+        command.add_argument("--seed", type=int, default=1, help="seed of the orders (and walls) (default 1)")
     args = parser.parse_args(argv)
-    run = {"demo": run_demo, "bake": run_bake, "render": run_render}[args.command]
+    run = {"demo": run_demo, "paths": run_paths, "bake": run_bake, "render": run_render}[args.command]
     try:
         return run(args)
     except (ValueError, OSError) as error:  # MapFormatError, GraphFileError, StaleGraphError, bad bake parameters

@@ -1,4 +1,4 @@
-"""Pictures of grids, key-point graphs and paths, for the command line and the README (SPEC E4's offline half).
+"""Pictures of grids, key-point graphs, paths and units, for the command line and the README (SPEC E4's offline half).
 
 PNG files are written with zlib from the standard library, so drawing needs
 nothing beyond numpy.
@@ -7,27 +7,49 @@ nothing beyond numpy.
 import struct
 import zlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Mapping, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from .grid import Cell, Grid
+from .units import RouteKind, UnitState
 
 if TYPE_CHECKING:
     from .hierarchy import KeyPointGraph
+    from .units import Navigator, Unit
 
-__all__ = ["draw_grid", "draw_graph", "draw_lines", "draw_path", "paths_picture", "write_png", "PATH_COLOURS"]
+__all__ = [
+    "draw_cells",
+    "draw_grid",
+    "draw_graph",
+    "draw_lines",
+    "draw_path",
+    "draw_units",
+    "paths_picture",
+    "planned_cells",
+    "unit_colour",
+    "write_png",
+    "PATH_COLOURS",
+]
 
 FREE = (228, 222, 200)
 BLOCKED = (52, 56, 64)
-#: Distinct colours for successive paths.
-PATH_COLOURS = ((214, 39, 40), (31, 119, 180), (44, 160, 44), (148, 103, 189), (255, 127, 14), (23, 190, 207))
+#: Distinct colours for successive paths and units.
+PATH_COLOURS = (
+    (214, 39, 40), (31, 119, 180), (44, 160, 44), (148, 103, 189),
+    (255, 127, 14), (23, 190, 207), (227, 119, 194), (188, 189, 34),
+)  # fmt: skip
 
 #: Key-point graphs: cluster borders, edges inside a cluster, edges across a border, key points.
 CLUSTER_BORDER = (118, 118, 128)
 INSIDE_EDGE = (250, 250, 250)
 BORDER_EDGE = (200, 40, 150)
 KEY_POINT = (120, 20, 90)
+
+#: Units: cells blocked while they walk, the rim of a unit, the cross over a unit that stopped short.
+NEW_WALL = (120, 50, 30)
+UNIT_RIM = (20, 20, 24)
+STOPPED_CROSS = (0, 0, 0)
 
 Colour = Tuple[int, int, int]
 
@@ -138,3 +160,74 @@ def paths_picture(
     for number, cells in enumerate(paths):
         draw_path(image, cells, PATH_COLOURS[number % len(PATH_COLOURS)], scale)
     return image
+
+
+def draw_cells(image: np.ndarray, cells: Iterable[Cell], colour: Colour, scale: int = 4) -> None:
+    """Fill whole cells with one colour, e.g. walls put up while units walk."""
+    cells = np.asarray(list(cells), dtype=int).reshape(-1, 2)
+    mask = np.zeros((image.shape[0] // scale, image.shape[1] // scale), bool)
+    mask[cells[:, 1], cells[:, 0]] = True
+    image[np.repeat(np.repeat(mask, scale, axis=0), scale, axis=1)] = colour
+
+
+def unit_colour(unit_id: int) -> Colour:
+    """The colour a unit is drawn in: the next of PATH_COLOURS for each unit id (ids start at 1)."""
+    return PATH_COLOURS[(unit_id - 1) % len(PATH_COLOURS)]
+
+
+def planned_cells(unit: "Unit") -> List[Cell]:
+    """The cells a unit's cell routes will take it through, next first: detours, then the current leg.
+
+    With a key-point graph the legs after the next key point are planned when
+    the unit gets there, so they are not here (the key points are the
+    remaining waypoints of ``unit.stack.find(RouteKind.HIGH_LEVEL)``).
+    """
+    routes = reversed(list(unit.stack))
+    return [cell for route in routes if route.kind is not RouteKind.HIGH_LEVEL for cell in route.remaining]
+
+
+def draw_units(
+    image: np.ndarray, navigator: "Navigator", scale: int = 4, trails: Mapping[int, Sequence[Tuple[float, float]]] = {}
+) -> None:
+    """Draw a navigator's units on an image made by :func:`draw_grid`, each in its :func:`unit_colour`.
+
+    Per unit: the trail it walked (``trails[unit.id]``, positions in cell
+    units) in a light shade; its plan ahead, a thin line through the cells and
+    key points still to pass; its goal, a hollow square; and the unit, a disc
+    of its radius with a dark rim, crossed out if it stopped short of its goal
+    (BLOCKED or UNREACHABLE). Discs go on top so that no line hides a unit.
+    """
+    units = sorted(navigator.units.values(), key=lambda unit: unit.id)
+    for unit in units:
+        trail = np.asarray(trails.get(unit.id, ()), dtype=float).reshape(-1, 2) * scale
+        light = tuple((channel + 255) // 2 for channel in unit_colour(unit.id))
+        draw_lines(image, trail[:-1], trail[1:], light, max(scale // 4, 1))
+    for unit in units:
+        high = unit.stack.find(RouteKind.HIGH_LEVEL)
+        plan = [unit.position] + [(x + 0.5, y + 0.5) for x, y in planned_cells(unit) + list(high.remaining if high else ())]
+        points = np.asarray(plan, dtype=float) * scale
+        draw_lines(image, points[:-1], points[1:], unit_colour(unit.id))
+        if unit.goal is not None:
+            x, y = unit.goal
+            corners = np.array([(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)]) * scale - [(0, 0), (1, 0), (1, 1), (0, 1)]
+            draw_lines(image, corners, np.roll(corners, -1, axis=0), unit_colour(unit.id), max(scale // 4, 1))
+    for unit in units:
+        centre = np.asarray(unit.position) * scale
+        _draw_disc(image, centre, unit.radius * scale, unit_colour(unit.id))
+        if unit.state in (UnitState.BLOCKED, UnitState.UNREACHABLE):
+            arm = unit.radius * scale * 0.7
+            ends = centre + np.array([(-arm, -arm), (arm, arm), (-arm, arm), (arm, -arm)])
+            draw_lines(image, ends[::2], ends[1::2], STOPPED_CROSS, max(scale // 4, 1))
+
+
+def _draw_disc(image: np.ndarray, centre: np.ndarray, radius: float, colour: Colour) -> None:
+    """A filled disc (pixel units), with a one-pixel dark rim when it is big enough to show one."""
+    height, width = image.shape[:2]
+    left, top = (max(int(v - radius), 0) for v in centre)
+    right, bottom = min(int(centre[0] + radius) + 1, width), min(int(centre[1] + radius) + 1, height)
+    ys, xs = np.mgrid[top:bottom, left:right] + 0.5
+    distance = np.hypot(xs - centre[0], ys - centre[1])
+    window = image[top:bottom, left:right]
+    window[distance <= radius] = colour
+    if radius >= 3:
+        window[(distance <= radius) & (distance > radius - 1)] = UNIT_RIM

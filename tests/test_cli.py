@@ -5,9 +5,10 @@ import zlib
 import numpy as np
 import pytest
 
-from pathing_py import GraphFileError, Grid, KeyPointGraph, StaleGraphError
+from pathing_py import GraphFileError, Grid, KeyPointGraph, Navigator, StaleGraphError, UnitState
 from pathing_py.cli import DEMO_SCENE, ProgressBar, main
-from pathing_py.debug import CLUSTER_BORDER, KEY_POINT, paths_picture, write_png
+from pathing_py.debug import CLUSTER_BORDER, KEY_POINT, NEW_WALL, STOPPED_CROSS, draw_cells, draw_grid, draw_units, paths_picture, planned_cells, unit_colour, write_png
+from test_animation import decode_gif
 
 
 def read_png(path):
@@ -42,42 +43,150 @@ def test_picture_marks_paths():
     assert tuple(image[2, 2]) != tuple(image[6, 14])
 
 
-def test_demo_on_an_ascii_map(tmp_path, capsys):
+def test_paths_on_an_ascii_map(tmp_path, capsys):
     level = tmp_path / "level.txt"
     level.write_text("......\n.####.\n......\n###...\n")
-    out = tmp_path / "demo.png"
-    assert main(["demo", str(level), "--orders", "5", "--out", str(out), "--scale", "3"]) == 0
+    out = tmp_path / "paths.png"
+    assert main(["paths", str(level), "--orders", "5", "--out", str(out), "--scale", "3"]) == 0
     printed = capsys.readouterr().out
     assert "6x4 cells, 17 passable" in printed
     assert printed.count("FOUND") == 5 and "5 of 5 orders found" in printed
     assert read_png(out).shape == (12, 18, 3)
 
 
-def test_demo_is_deterministic(tmp_path, capsys, movingai_dir):
+def test_paths_are_deterministic(tmp_path, capsys, movingai_dir):
     runs = []
     for name in ("a.png", "b.png"):
-        main(["demo", str(movingai_dir / "den520d.map"), "--orders", "4", "--out", str(tmp_path / name)])
+        main(["paths", str(movingai_dir / "den520d.map"), "--orders", "4", "--out", str(tmp_path / name)])
         runs.append([line.split()[:6] for line in capsys.readouterr().out.splitlines() if "FOUND" in line])
     assert runs[0] == runs[1] and len(runs[0]) == 4
     assert (tmp_path / "a.png").read_bytes() == (tmp_path / "b.png").read_bytes()
 
 
+@pytest.mark.parametrize("command", ["demo", "paths"])
 @pytest.mark.parametrize(
     "name, text, message",
     [("bad.txt", "..\n.", "row is 1 wide"), ("level.xyz", "..", "unknown map type '.xyz'"), ("missing.map", None, "cannot read")],
 )
-def test_demo_reports_bad_maps(tmp_path, capsys, name, text, message):
+def test_demo_and_paths_report_bad_maps(tmp_path, capsys, command, name, text, message):
     path = tmp_path / name
     if text is not None:
         path.write_text(text)
-    assert main(["demo", str(path), "--out", str(tmp_path / "x.png")]) == 2
+    assert main([command, str(path), "--out", str(tmp_path / "x.png")]) == 2
     assert message in capsys.readouterr().err
 
 
-def test_orders_must_be_positive(capsys):
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["paths", "--orders", "0"], "must be at least 1"),
+        (["demo", "--units", "0"], "must be at least 1"),
+        (["demo", "--speed", "-1"], "must be a number above 0"),
+        (["demo", "--out", "demo.mp4"], "must end in .gif or .png"),
+    ],
+)
+def test_bad_options_are_refused(capsys, args, message):
     with pytest.raises(SystemExit):
-        main(["demo", "--orders", "0"])
-    assert "must be at least 1" in capsys.readouterr().err
+        main(args)
+    assert message in capsys.readouterr().err
+
+
+# -- the units demo -----------------------------------------------------------------
+
+ISLANDS = """\
+..........
+..........
+......####
+......#...
+......#...
+"""
+
+
+def unit_rows(printed):
+    """The demo's per-unit lines as {unit id: (state, walked, optimal, plans, why not arrived)}."""
+    rows = {}
+    for line in printed.split("why not arrived\n", 1)[1].splitlines():
+        if not line[:4].strip().isdigit():
+            break
+        unit, _, _, _, _, state, walked, optimal, _, plans, _, _, _, *why = line.split(None, 13)
+        rows[int(unit)] = (state, float(walked), None if optimal == "-" else float(optimal), int(plans), "".join(why))
+    return rows
+
+
+def test_demo_runs_units_and_says_why_one_cannot_arrive(tmp_path, capsys):
+    level = tmp_path / "islands.txt"
+    level.write_text(ISLANDS)
+    out = tmp_path / "run.gif"
+    assert main(["demo", str(level), "--units", "4", "--walls", "1", "--seed", "3", "--scale", "4", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "no islands.kpg beside the map: units plan with find_path alone" in printed
+    rows = unit_rows(printed)
+    assert rows[3] == ("unreachable", 2.0, None, 1, "goal (4, 3) cannot be reached from (9, 3) (no path at order time)")
+    assert [rows[unit][:4] for unit in (1, 2, 4)] == [("arrived", 2.41, 2.41, 1), ("arrived", 1.0, 1.0, 1), ("arrived", 4.0, 4.0, 1)]
+    assert "4 units: 3 arrived, 0 blocked, 1 unreachable; 1.00 s simulated in 20 updates of 0.05 s" in printed
+    assert "update: mean " in printed and "queue: 4 requests, 4 served" in printed
+    frames, _ = decode_gif(out.read_bytes())
+    assert frames[0][0].shape == (20, 40, 3)
+    assert f"animation: {out} ({len(frames)} frames of 40x20" in printed
+    assert frames[-1][1] >= 200  # the last picture stays at least 2 s
+
+
+def test_demo_on_the_scene_puts_walls_on_routes_and_writes_a_png_with_the_animation_beside_it(tmp_path, capsys):
+    out = tmp_path / "demo.png"
+    assert main(["demo", "--scale", "2", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "read as NavGrid 'Demo/NavGrid' does" in printed and "demo.kpg: key-point graph of" in printed
+    walls = [line for line in printed.splitlines() if "across unit" in line]
+    assert len(walls) == 4 and walls[0].startswith("t=2.00 s: wall ")
+    rows = unit_rows(printed)
+    assert len(rows) == 8 and all(state in ("arrived", "blocked", "unreachable") for state, *_ in rows.values())
+    arrived = [row for row in rows.values() if row[0] == "arrived"]
+    assert arrived and all(walked >= optimal - 1e-9 for _, walked, optimal, _, _ in arrived)
+    assert sum(plans for _, _, _, plans, _ in rows.values()) >= 8
+    frames, _ = decode_gif(out.with_suffix(".gif").read_bytes())
+    assert (read_png(out) == frames[-1][0]).all()
+    assert f"last picture: {out}" in printed
+
+
+def test_demo_is_deterministic(tmp_path, capsys):
+    printed = []
+    for name in ("a.gif", "b.gif"):
+        assert main(["demo", "--scale", "2", "--units", "6", "--seed", "5", "--out", str(tmp_path / name)]) == 0
+        printed.append(capsys.readouterr().out)
+    assert unit_rows(printed[0]) == unit_rows(printed[1])
+    assert (tmp_path / "a.gif").read_bytes() == (tmp_path / "b.gif").read_bytes()
+
+
+def test_demo_bakes_again_when_the_graph_beside_the_map_is_stale(tmp_path, capsys):
+    level = tmp_path / "level.txt"
+    level.write_text(LEVEL)
+    bake(capsys, level, "--cluster-size", "6")
+    level.write_text("#" + LEVEL[1:])
+    assert main(["demo", str(level), "--units", "3", "--walls", "0", "--out", str(tmp_path / "x.gif")]) == 0
+    printed = capsys.readouterr().out
+    assert "(for this run, a graph baked in memory is used)" in printed
+    assert len(unit_rows(printed)) == 3
+
+
+def test_units_are_drawn_with_their_plans_goals_and_crosses_when_stopped_short():
+    grid = Grid.from_ascii(".........\n.........\n.........")
+    navigator = Navigator(grid)
+    walker, stopped = navigator.add_unit((0.5, 1.5), speed=2.0), navigator.add_unit((8.5, 0.5), speed=2.0)
+    walker.move_to((8, 2))
+    stopped.move_to((8, 0))
+    navigator.update(0.05)
+    stopped.state = UnitState.BLOCKED
+    scale = 10
+    image = draw_grid(grid, scale)
+    draw_units(image, navigator, scale, trails={walker.id: [(0.5, 1.5), walker.position]})
+    x, y = (np.asarray(walker.position) * scale).astype(int)
+    assert tuple(image[y, x]) == unit_colour(walker.id)
+    assert tuple(image[5, 85]) == STOPPED_CROSS  # the centre of the stopped unit
+    assert tuple(image[20, 85]) == unit_colour(walker.id)  # the goal's outline
+    (x0, y0), (x1, y1) = planned_cells(walker)[-2:]
+    assert tuple(image[int((y0 + y1 + 1) * scale / 2), int((x0 + x1 + 1) * scale / 2)]) == unit_colour(walker.id)  # the plan
+    draw_cells(image, [(4, 0)], NEW_WALL, scale)
+    assert (image[0:10, 40:50] == NEW_WALL).all()
 
 
 # -- bake and render ----------------------------------------------------------------

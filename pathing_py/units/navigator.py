@@ -364,6 +364,21 @@ class Navigator:
         nearest = int(np.argmin((xs - goal[0]) ** 2 + (ys - goal[1]) ** 2))
         return int(xs[nearest]), int(ys[nearest])
 
+    def _farthest_waypoint(self, cell: Cell, route: Route) -> int:
+        """The index of the farthest of the next few key points within two clusters of ``cell``.
+
+        Legs are planned by exact search, so going straight for a later key point is never
+        longer than passing the ones before it; the path then does not zigzag through key
+        points, and units crossing a border do not all funnel through the same cells.
+        """
+        reach = 2 * self.graph.cluster_size if self.graph is not None else 0
+        chosen = route.index
+        for index in range(route.index + 1, min(route.index + 4, len(route.waypoints))):
+            if octile_distance(cell, route.waypoints[index]) > reach:
+                break
+            chosen = index
+        return chosen
+
     def _plan_leg(self, unit: Unit, waypoint: Cell, first: bool, last: bool) -> bool:
         """Push the cell route to the next high-level waypoint; False if there is none."""
         if self.link == "fast" and self.graph is not None and (first or last):
@@ -488,7 +503,9 @@ class Navigator:
                     self._events.append((unit.id, "waypoint_reached", waypoint))
                 continue
             if route.kind is RouteKind.HIGH_LEVEL:
-                first, last = route.index == 0, route.index == len(route.waypoints) - 1
+                first = route.index == 0
+                route.index = self._farthest_waypoint(unit.cell, route)
+                waypoint, last = route.current, route.index == len(route.waypoints) - 1
                 if not self._plan_leg(unit, waypoint, first, last):
                     self._request_plan(unit)
                     return False

@@ -52,6 +52,7 @@ __all__ = [
     "TileInfo",
     "TileMapNavigator",
     "collision_tables",
+    "finite_pair",
     "load_graph",
     "positions",
     "report_error",
@@ -202,7 +203,8 @@ def report_error(node_name: str, message: str) -> None:
     print(f"pathing_py: {node_name}: {message}", file=sys.stderr)
 
 
-def _pair(value, what: str) -> Tuple[float, float]:
+def finite_pair(value, what: str) -> Tuple[float, float]:
+    """``value`` as two finite floats; CoordinateError naming ``what`` for NaN, infinities or anything else."""
     try:
         x, y = float(value[0]), float(value[1])
     except (TypeError, ValueError, IndexError, KeyError):
@@ -224,7 +226,7 @@ class TileFrame:
     """
 
     def __init__(self, cell_size: Position, origin: Cell = (0, 0)):
-        width, height = _pair(cell_size, "cell_size")
+        width, height = finite_pair(cell_size, "cell_size")
         if width <= 0 or height <= 0:
             raise ValueError(f"cell_size must be positive, got ({width}, {height})")
         self.cell_size = (width, height)
@@ -232,12 +234,12 @@ class TileFrame:
 
     def cell_of(self, position) -> Cell:
         """The TileMap cell containing a position (as ``TileMap.world_to_map``)."""
-        x, y = _pair(position, "position")
+        x, y = finite_pair(position, "position")
         return math.floor(x / self.cell_size[0]), math.floor(y / self.cell_size[1])
 
     def centre_of(self, cell) -> Position:
         """The centre of a TileMap cell: ``map_to_world(cell) + cell_size / 2``."""
-        x, y = _pair(cell, "cell")
+        x, y = finite_pair(cell, "cell")
         return (math.floor(x) + 0.5) * self.cell_size[0], (math.floor(y) + 0.5) * self.cell_size[1]
 
     def to_grid(self, cell: Cell) -> Cell:

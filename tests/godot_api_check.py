@@ -16,6 +16,10 @@ Which expressions are Godot objects of which class:
   (``tilemap.get_tileset()`` is a ``TileSet``), and of ``X.new()`` / ``X()``;
 - names and parameters annotated with a Godot class (``tilemap: TileMap =
   self.get_node(path)``): the annotation is the cast the analyzer trusts;
+  an annotated name keeps its class for the rest of the function, through
+  later assignments and as a ``for`` target, as Python's own annotations
+  do: declare a loop variable first (``node: TileMap``, then ``for node, x
+  in pairs:``) to have the loop's calls checked;
 - names annotated with the ``@exposed`` class of another checked script, as a
   string (``navgrid: "NavGrid" = …``): its base class plus that script's
   methods, properties and signals, so that calls from one script to another
@@ -440,6 +444,7 @@ class FunctionChecker(ast.NodeVisitor):
         self.api = module.api
         self.body = body
         self.scope: Dict[str, GodotType] = dict(scope or {})
+        self.declared: Dict[str, Instance] = {}  # names annotated with a Godot class in this function
         self.loop_depth = 0
         self.normalised: Set[int] = set()  # ids of calls passed straight to signed_int()
 
@@ -491,6 +496,8 @@ class FunctionChecker(ast.NodeVisitor):
         if node.value is not None:
             self.visit(node.value)
         annotated = self.annotation_type(node.annotation)
+        if annotated is not None and isinstance(node.target, ast.Name):
+            self.declared[node.target.id] = annotated
         forward = isinstance(node.annotation, ast.Constant)  # "Name": a script class, maybe not checked here
         if annotated is None and node.value is not None and not forward:
             annotated = self.type_of(node.value)
@@ -502,22 +509,27 @@ class FunctionChecker(ast.NodeVisitor):
             self._attribute(node.target, store=True)
             self._attribute(node.target, store=False)
         elif isinstance(node.target, ast.Name):
-            self.scope.pop(node.target.id, None)
+            self._bind_name(node.target.id, None)
 
     def _bind(self, target: ast.expr, value_type: Optional[GodotType]) -> None:
         if isinstance(target, ast.Name):
-            if value_type is None:
-                self.scope.pop(target.id, None)
-            else:
-                self.scope[target.id] = value_type
+            self._bind_name(target.id, value_type)
         elif isinstance(target, ast.Attribute):
             self._attribute(target, store=True)
         else:
             for name in ast.walk(target):
                 if isinstance(name, ast.Name):
-                    self.scope.pop(name.id, None)
+                    self._bind_name(name.id, None)
                 elif isinstance(name, (ast.Attribute, ast.Subscript)):
                     self.visit(name)
+
+    def _bind_name(self, name: str, value_type: Optional[GodotType]) -> None:
+        """A declared class wins over the value's (the declaration is the cast); else the value's, if known."""
+        bound = self.declared.get(name, value_type)
+        if bound is None:
+            self.scope.pop(name, None)
+        else:
+            self.scope[name] = bound
 
     def visit_For(self, node: ast.For) -> None:
         self.visit(node.iter)

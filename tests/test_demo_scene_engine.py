@@ -1,4 +1,4 @@
-"""The demo scene as the engine loads it, fed to the NavGrid's Python side; and the export presets at work.
+"""The demo scenes as the engine loads them, fed to the nodes' Python side; and the export presets at work.
 
 headless Godot 3.2 reads scenes/demo.tscn and prints exactly what NavGrid
 reads at run time (``tile_data``, ``cell_size``, the TileSet's names, modes
@@ -9,6 +9,11 @@ the engine cannot load the NavGrid's script: the run turns off
 ``abort_on_missing_resources`` and reads the NavGrid's stored properties from
 the PackedScene's state instead. An exported pack is read back with the
 engine's ``File``, as the NavGrid reads its graph in a shipped game.
+
+scenes/units_demo.tscn instances the demo scene and adds six PathUnits and
+a wall timer; the engine resolves what the scripts will (each unit's
+``nav_grid_path``, the cell under each unit) and paints the demo's walls with
+``set_cell``, and the units' Python side must agree with it.
 """
 
 import base64
@@ -22,6 +27,7 @@ import pytest
 
 from pathing_py.godot_bridge import TileInfo, TileMapNavigator, load_graph
 from pathing_py.godot_editor import BakeJob
+from pathing_py.godot_units import TilePainter, UnitDriver
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -163,6 +169,130 @@ def test_the_navgrid_bake_of_the_demo_is_the_shipped_graph(demo, tmp_path):
     assert (tmp_path / "demo.kpg").read_bytes() == (ROOT / "scenes" / "demo.kpg").read_bytes()
 
 
+DUMP_UNITS_DEMO = """extends SceneTree
+# Prints what the units demo's scripts will find: dependencies, stored properties, each unit's NavGrid and
+# cell, the wall tile, and the TileMap's tile_data once the demo's walls are painted as NavGrid paints them.
+
+func _init():
+\tResourceLoader.set_abort_on_missing_resources(false)  # the scripts need pythonscript
+\tfor dependency in ResourceLoader.get_dependencies("res://scenes/units_demo.tscn"):
+\t\tprint("DEPENDENCY\\t" + dependency.split("::")[0])
+\tvar scene = load("res://scenes/units_demo.tscn")
+\tvar state = scene.get_state()
+\tvar root = scene.instance()
+\tvar tilemap = root.get_node("Demo/TileMap")
+\tvar walls = PoolVector2Array()
+\tfor i in range(state.get_node_count()):
+\t\tvar path = state.get_node_path(i)
+\t\tfor p in range(state.get_node_property_count(i)):
+\t\t\tvar name = state.get_node_property_name(i, p)
+\t\t\tvar value = state.get_node_property_value(i, p)
+\t\t\tprint("PROPERTY\\t%s\\t%s\\t%s" % [path, name, str(value)])
+\t\t\tif name == "wall_cells":
+\t\t\t\twalls = value
+\t\t\tif name == "nav_grid_path":
+\t\t\t\tvar unit = root.get_node(path)
+\t\t\t\tvar cell = tilemap.world_to_map(tilemap.to_local(unit.global_position))
+\t\t\t\tvar at = unit.global_position
+\t\t\t\tvar navgrid = root.get_path_to(unit.get_node(value))
+\t\t\t\tprint("UNIT\\t%s\\t%s\\t%d\\t%d\\t%s\\t%s" % [path, navgrid, cell.x, cell.y, at.x, at.y])
+\tfor c in range(state.get_connection_count()):
+\t\tvar source = state.get_connection_source(c)
+\t\tvar target = state.get_connection_target(c)
+\t\tprint("CONNECTION\\t%s\\t%s\\t%s\\t%s" % [source, state.get_connection_signal(c), target, state.get_connection_method(c)])
+\tvar origin = tilemap.global_position
+\tprint("TILEMAP_AT\\t%s\\t%s" % [origin.x, origin.y])
+\tvar wall = tilemap.tile_set.find_tile_by_name("wall")
+\tprint("WALL_TILE\\t%d" % wall)
+\tfor cell in walls:
+\t\ttilemap.set_cell(int(cell.x), int(cell.y), wall)
+\tvar words = PoolStringArray()
+\tfor word in tilemap.get("tile_data"):
+\t\twords.append(str(word))
+\tprint("WALLED_TILE_DATA\\t" + words.join(","))
+\troot.free()
+\tprint("DUMP_DONE")
+\tquit(0)
+"""
+
+
+class UnitsDemoDump:
+    def __init__(self, output: str):
+        assert "DUMP_DONE" in output, output
+        self.dependencies: List[str] = []
+        self.properties: Dict[Tuple[str, str], str] = {}
+        self.units: Dict[str, Tuple[str, Tuple[int, int], Tuple[float, float]]] = {}
+        self.connections: List[Tuple[str, ...]] = []
+        for line in output.splitlines():
+            kind, *fields = line.split("\t")
+            if kind == "DEPENDENCY":
+                self.dependencies.append(fields[0])
+            elif kind == "PROPERTY":
+                self.properties[fields[0], fields[1]] = fields[2]
+            elif kind == "UNIT":
+                cell, at = (int(fields[2]), int(fields[3])), (float(fields[4]), float(fields[5]))
+                self.units[fields[0]] = (fields[1], cell, at)
+            elif kind == "CONNECTION":
+                self.connections.append(tuple(fields))
+            elif kind == "TILEMAP_AT":
+                self.tilemap_at = (float(fields[0]), float(fields[1]))
+            elif kind == "WALL_TILE":
+                self.wall_tile = int(fields[0])
+            elif kind == "WALLED_TILE_DATA":
+                self.walled_tile_data = [int(v) for v in fields[0].split(",")]
+
+    def cells(self, node: str, name: str) -> List[Tuple[int, int]]:
+        """A PoolVector2Array property, as str() prints it: [(35, 21), (33, 23), …]."""
+        pairs = self.properties[node, name].strip("[]").split("), (")
+        return [tuple(int(float(v)) for v in pair.strip("()").split(", ")) for pair in pairs]
+
+
+@pytest.fixture(scope="module")
+def units_demo(godot, tmp_path_factory) -> UnitsDemoDump:
+    project = copy_project(tmp_path_factory.mktemp("units-demo-project"))
+    script = project / "dump_units_demo.gd"
+    script.write_text(DUMP_UNITS_DEMO, encoding="utf-8")
+    return UnitsDemoDump(godot.run_script(project, script, timeout=120))
+
+
+def units_driver(demo: DemoDump, units_demo: UnitsDemoDump) -> UnitDriver:
+    """The units' Python side as the NavGrid of the units demo builds it from what the engine gives."""
+    navigator = TileMapNavigator.from_tilemap(demo.tile_data, demo.cell_size, demo.tiles, blocking=["forest"])
+    painter = TilePainter.choose(demo.tiles, units_demo.properties["./Demo/NavGrid", "wall_tile"], blocking=["forest"])
+    x, y = units_demo.tilemap_at
+    return UnitDriver(navigator, ((x, y), (x + 1, y), (x, y + 1)), painter=painter)
+
+
+def test_units_demo_loads_the_demo_map_the_unit_scripts_and_a_wall_timer(units_demo):
+    assert {"res://scenes/demo.tscn", "res://addons/pathing_py/path_unit.py",
+            "res://scenes/units_demo.py"} <= set(units_demo.dependencies)
+    assert units_demo.properties["./WallTimer", "wait_time"] == "3"
+    assert ("WallTimer", "timeout", ".", "_on_wall_timer_timeout") in units_demo.connections
+    assert len(units_demo.cells(".", "targets")) == len(units_demo.units) == 6
+
+
+def test_every_unit_finds_the_navgrid_and_stands_where_the_driver_puts_it(demo, units_demo):
+    driver = units_driver(demo, units_demo)
+    for key, (node_path, (navgrid, engine_cell, at)) in enumerate(sorted(units_demo.units.items())):
+        assert navgrid == "Demo/NavGrid", node_path
+        transform = (at, (at[0] + 1, at[1]), (at[0], at[1] + 1))  # the units' parent sits at the origin
+        assert driver.add(key, node_path, transform, transform, speed=4.0)
+        held = driver.set_cell_blocked(engine_cell, True)  # refused: the unit holds the cell it stands in
+        assert held.status == "CELL_HELD" and f"unit {key} holds TileMap cell {engine_cell}" in held.message
+
+
+def test_the_engine_paints_the_walls_the_driver_blocks(demo, units_demo):
+    """NavGrid.set_cell_blocked: the driver's tile and cell, painted by the engine, read back as its grid."""
+    driver = units_driver(demo, units_demo)
+    assert driver.painter.problem == "" and driver.painter.wall == units_demo.wall_tile
+    for cell in units_demo.cells(".", "wall_cells"):
+        edit = driver.set_cell_blocked(cell, True)
+        assert edit and edit.cell == cell and edit.tile == units_demo.wall_tile
+    walled = TileMapNavigator.from_tilemap(units_demo.walled_tile_data, demo.cell_size, demo.tiles,
+                                           blocking=["forest"])
+    np.testing.assert_array_equal(walled.grid.passable, driver.navigator.grid.passable)
+
+
 READ_GRAPH = """extends SceneTree
 # Reads the demo's graph with File, as nav_grid.read_project_file does, from the pack given with --main-pack.
 
@@ -213,9 +343,11 @@ def test_export_pack_carries_the_python_files(godot, tmp_path):
         packs[preset] = set(zipfile.ZipFile(pack).namelist())
     for preset, own, other in (("Linux/X11", "x11-64", "windows-64"), ("Windows Desktop", "windows-64", "x11-64")):
         names = packs[preset]
-        assert {"addons/pathing_py/nav_grid.py", "addons/pathing_py/plugin.py", "pathing_py/__init__.py",
-                "pathing_py/godot_bridge.py", "pathing_py/godot_editor.py", "pathing_py/hierarchy/graph.py",
-                "scenes/demo.tscn", "scenes/demo_tileset.tres", "scenes/demo.kpg"} <= names
+        assert {"addons/pathing_py/nav_grid.py", "addons/pathing_py/plugin.py", "addons/pathing_py/path_unit.py",
+                "pathing_py/__init__.py", "pathing_py/godot_bridge.py", "pathing_py/godot_editor.py",
+                "pathing_py/godot_units.py", "pathing_py/hierarchy/graph.py", "pathing_py/units/navigator.py",
+                "scenes/demo.tscn", "scenes/demo_tileset.tres", "scenes/demo.kpg", "scenes/units_demo.tscn",
+                "scenes/units_demo.py"} <= names
         assert f"addons/pythonscript/{own}/lib/python3.8/os.py" in names
         assert not any(name.startswith(f"addons/pythonscript/{other}/") for name in names), preset
         assert not any(name.startswith("tests/") for name in names), preset

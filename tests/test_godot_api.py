@@ -13,14 +13,21 @@ from typing import List
 import pytest
 
 from godot_api_check import GodotApi, check_files, check_source, check_sources
-from pathing_py import godot_bridge
+from pathing_py import godot_bridge, godot_units
+from pathing_py.godot_text import ResourceRef, parse_file
 
 ROOT = Path(__file__).resolve().parent.parent
 ADDON = ROOT / "addons" / "pathing_py"
+SCENES = ROOT / "scenes"
 
 
 def addon_scripts() -> List[Path]:
     return sorted(ADDON.rglob("*.py"))
+
+
+def scene_scripts() -> List[Path]:
+    """Scripts of the demo scenes: checked with the addon's, whose nodes they drive."""
+    return sorted(SCENES.glob("*.py"))
 
 
 @pytest.fixture(scope="module")
@@ -29,17 +36,18 @@ def api(godot_api) -> GodotApi:
 
 
 def test_addon_has_scripts():
-    assert {path.name for path in addon_scripts()} >= {"plugin.py", "nav_grid.py"}
+    assert {path.name for path in addon_scripts()} >= {"plugin.py", "nav_grid.py", "path_unit.py"}
+    assert {path.name for path in scene_scripts()} >= {"units_demo.py"}
 
 
 def test_addon_scripts_use_only_the_godot_api(api):
-    report = check_files(addon_scripts(), api)
+    report = check_files(addon_scripts() + scene_scripts(), api)
     assert not report.problems, "\n".join(map(str, report.problems))
 
 
 def test_check_reaches_the_tilemap_reads(api):
     """If type inference broke, the check above would pass without checking anything."""
-    report = check_files(addon_scripts(), api)
+    report = check_files(addon_scripts() + scene_scripts(), api)
     expected = {
         ("EditorPlugin", "add_custom_type"),
         ("EditorPlugin", "remove_custom_type"),
@@ -68,6 +76,17 @@ def test_check_reaches_the_tilemap_reads(api):
         ("_File", "get_buffer"),
         ("CanvasItem", "draw_multiline"),
         ("CanvasItem", "draw_set_transform_matrix"),
+        # units: one driver per frame, node transforms, map edits, the demo's orders and wall timer
+        ("Node", "set_physics_process"),
+        ("Node2D", "set_position"),
+        ("CanvasItem", "get_global_transform"),
+        ("CanvasItem", "get_transform"),
+        ("Object", "get_instance_id"),
+        ("Object", "has_method"),
+        ("TileMap", "set_cell"),
+        ("Node", "get_child"),
+        ("Node2D", "to_global"),
+        ("Timer", "start"),
     }
     assert expected <= report.checked, sorted(expected - report.checked)
 
@@ -80,6 +99,7 @@ def test_bridge_constants_are_the_engines(godot_api):
     assert godot_bridge.TILEMAP_MODE_SQUARE == tilemap["MODE_SQUARE"]
     assert godot_bridge.TILEMAP_HALF_OFFSET_DISABLED == tilemap["HALF_OFFSET_DISABLED"]
     assert godot_bridge.GODOT_OK == godot_api["GlobalConstants"]["constants"]["OK"]
+    assert godot_units.EMPTY_TILE == tilemap["INVALID_CELL"]
 
 
 # -- the check itself ------------------------------------------------------------------
@@ -123,6 +143,10 @@ GOOD_LINES = [
     "Node2D.new().free()",
     "Engine.is_editor_hint()",
     "[tilemap.world_to_map(Vector2(x, 0)) for x in range(3)]",
+    # a loop variable declared first keeps its class
+    "node: TileMap\n        for node in [tilemap]: signed_int(node.get_cell(0, 0))",
+    "node: TileMap\n        for node, x in []: node.world_to_map(x)",
+    "node: TileMap\n        node = self.get_child(0)\n        node.world_to_map(Vector2())",
 ]
 
 
@@ -158,6 +182,11 @@ BAD_LINES = [
     ("Engine.is_editor_hintz()", "_Engine has no method"),
     ("Node2D()", "Node2D is not a Reference: create it with Node2D.new()"),
     ("TileSet.new()", "TileSet is a Reference: create it with TileSet()"),
+    ("node: TileMap\n        for node in []: node.get_cellz(0, 0)", "TileMap has no method, property or constant"),
+    ("node: TileMap\n        for node, x in []: node.world_to_mapz(x)", "TileMap has no method, property or constant"),
+    ("node: TileMap\n        node = self.get_child(0)\n        node.get_cellz(0, 0)", "TileMap has no method"),
+    ("node: TileMap\n        for node in []: node.cell_size", "property syntax 'cell_size' on a Godot object"),
+    ("node: TileMap\n        for node in []: node.get_cell(0, 0)", "wrap the call in signed_int()"),
 ]
 
 
@@ -260,6 +289,10 @@ class Caller(EditorPlugin):
     "target.path = 'res://a.kpg'",
     "target.set_position(Vector2())",
     "self.run(target)",
+    "target.call('emit_signal', 'finished', Vector2(), 'why')",
+    "target.has_method('start')",
+    "node: 'Target'\n        for node in [target]: node.call('start', 'x')",
+    "node: 'Target'\n        for node, x, y in []: node.set_position(Vector2(x, y))",
 ])
 def test_check_accepts_calls_to_another_script(api, line):
     report = check_sources({"target.py": TARGET, "caller.py": CALLER.format(line=line)}, api)
@@ -277,6 +310,11 @@ def test_check_accepts_calls_to_another_script(api, line):
     ("target.connect('finished', self, '_on_finishd')", "signal target Caller has no method '_on_finishd'"),
     ("target.set_positionz(Vector2())", "Target (a Node2D) has no method, property or constant 'set_positionz'"),
     ("self.run()", "Caller.run takes 1 argument(s), 0 given"),
+    ("target.call('emit_signal', 'finishd', 1)", "has no signal 'finishd'"),
+    ("target.has_method('stat')", "Node2D has no method 'stat'"),
+    ("node: 'Target'\n        for node in [target]: node.call('stat', 'x')", "Node2D has no method 'stat'"),
+    ("node: 'Target'\n        for node in [target]: node.start()", "Target.start takes 1 to 2 argument(s), 0 given"),
+    ("node: 'Target'\n        for node, x, y in []: node.set_positionz(Vector2(x, y))", "has no method"),
 ])
 def test_check_reports_wrong_calls_to_another_script(api, line, message):
     report = check_sources({"target.py": TARGET, "caller.py": CALLER.format(line=line)}, api)
@@ -348,7 +386,7 @@ def test_plain_python_modules_are_hidden_from_the_editor():
         relative = path.relative_to(ROOT)
         if relative.parts[0].startswith(".") or relative.parts[:2] == ("addons", "pythonscript"):
             continue
-        if relative.parts[:2] == ("addons", "pathing_py"):
+        if relative.parts[:2] == ("addons", "pathing_py") or path in scene_scripts():
             continue  # node scripts: each exposes a class (checked above)
         hidden = any((ROOT.joinpath(*relative.parts[:depth]) / ".gdignore").is_file()
                      for depth in range(1, len(relative.parts)))
@@ -379,5 +417,72 @@ def test_export_presets_pack_the_python_files():
     assert set(platforms) == {"Linux/X11", "Windows Desktop"}
     for platform, folder in (("Linux/X11", "x11-64"), ("Windows Desktop", "windows-64")):
         include = [item.strip() for item in platforms[platform]["include_filter"].strip('"').split(",")]
-        assert {"res://pathing_py/*.py", "res://addons/pathing_py/*.py", "*.kpg"} <= set(include)
+        assert {"res://pathing_py/*.py", "res://addons/pathing_py/*.py", "res://scenes/*.py", "*.kpg"} <= set(include)
         assert f"res://addons/pythonscript/{folder}/*" in include
+
+
+# -- what the check cannot see: names in variables, scene files ----------------------------------
+
+
+def test_path_unit_declares_a_signal_for_every_unit_event():
+    """NavGrid emits unit signals by a name held in a variable, which the check cannot read: compare here."""
+    cls = _exposed_class(ADDON / "path_unit.py")
+    declared = {
+        target.id: item.value.args[0].value
+        for item in cls.body
+        if isinstance(item, ast.Assign) and isinstance(item.value, ast.Call) and item.value.func.id == "signal"
+        for target in item.targets
+    }
+    assert declared == {name: name for name in godot_units.UNIT_SIGNALS}
+
+
+def _scene_node_scripts(scene) -> dict:
+    """Node path as connections name it (``.`` for the root) -> ``res://`` path of its script."""
+    scripts = {section.attributes["id"]: section.attributes["path"] for section in scene.sections
+               if section.tag == "ext_resource" and section.attributes.get("type") == "Script"}
+    found = {}
+    for section in scene.sections:
+        script = section.properties.get("script")
+        if section.tag != "node" or not isinstance(script, ResourceRef):
+            continue
+        parent, name = section.attributes.get("parent"), section.attributes["name"]
+        path = "." if parent is None else name if parent == "." else f"{parent}/{name}"
+        found[path] = scripts[script.id]
+    return found
+
+
+def _script_methods(res_path: str) -> dict:
+    """Method name -> number of parameters besides self, of a script's exposed class."""
+    cls = _exposed_class(ROOT / res_path[len("res://"):])
+    return {item.name: len(item.args.args) - 1 for item in cls.body if isinstance(item, ast.FunctionDef)}
+
+
+@pytest.mark.parametrize("scene_path", sorted(SCENES.glob("*.tscn")), ids=lambda path: path.name)
+def test_scene_connections_call_methods_the_scripts_have(scene_path):
+    """[connection] lines are outside the check's reach: their target's script must have the method."""
+    scene = parse_file(scene_path)
+    scripts = _scene_node_scripts(scene)
+    for connection in (section for section in scene.sections if section.tag == "connection"):
+        target, method = connection.attributes["to"], connection.attributes["method"]
+        assert target in scripts, f"{connection.attributes}: the target has no script"
+        assert method in _script_methods(scripts[target]), f"{scripts[target]} has no method {method!r}"
+
+
+def test_handlers_of_unit_signals_take_the_arguments_emitted():
+    """pythonscript's signal() declares no arguments: a handler's parameters must match what NavGrid emits
+    (``UnitSignal.arguments``) plus the connection's binds."""
+    emitted = {name: len(godot_units.UnitSignal(0, None, name, (0, 0), (0.0, 0.0)).arguments(lambda x, y: (x, y)))
+               for name in godot_units.UNIT_SIGNALS}
+    connected = 0
+    for script in scene_scripts():
+        methods = _script_methods("res://" + str(script.relative_to(ROOT)))
+        for call in ast.walk(ast.parse(script.read_text(encoding="utf-8"))):
+            if not (isinstance(call, ast.Call) and getattr(call.func, "attr", None) == "connect"):
+                continue
+            signal_name, handler = call.args[0].value, call.args[2].value
+            binds = call.args[3] if len(call.args) > 3 else None
+            bound = len(binds.args[0].elts) if binds is not None else 0  # Array([...])
+            if signal_name in emitted:
+                assert methods[handler] == emitted[signal_name] + bound, (script.name, signal_name, handler)
+                connected += 1
+    assert connected >= 3

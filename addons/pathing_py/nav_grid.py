@@ -16,6 +16,15 @@ baked from another map, it bakes a graph in memory and says so on stderr.
 Paths then come from the graph; with an empty ``graph_path``, from the exact
 search.
 
+Units: PathUnit nodes whose ``nav_grid_path`` points here join when they are
+ready; the NavGrid moves all of them in its ``_physics_process`` (one call per
+physics frame, not one per unit), sets each moved node's position and emits
+the units' signals. ``set_cell_blocked(cell, blocked)`` puts a wall up (or
+takes one down) for the units and on the TileMap together, painting
+``wall_tile`` or ``floor_tile`` (no tile when ``floor_tile`` is empty); it is
+refused while a unit holds the cell. Path planning for units is spread over
+frames, ``plan_budget_ms`` a frame (0: every request at once).
+
 ``find_path(from, to)`` returns the centres of the cells to walk through,
 pulled straight where the way is clear when ``smooth_paths`` is on; an empty
 result comes with ``get_last_status()`` saying why (``UNREACHABLE``,
@@ -24,8 +33,8 @@ TileMap-local, as ``TileMap.map_to_world``; use ``tilemap.to_local()`` for
 global ones.
 
 This script only reads Godot objects and converts Godot types; the work is
-done in :mod:`pathing_py.godot_bridge` and :mod:`pathing_py.godot_editor`,
-which plain Python tests cover.
+done in :mod:`pathing_py.godot_bridge`, :mod:`pathing_py.godot_editor` and
+:mod:`pathing_py.godot_units`, which plain Python tests cover.
 """
 
 import math
@@ -42,6 +51,7 @@ from godot import (
     PropertyHint,
     TileMap,
     TileSet,
+    Transform2D,
     Vector2,
     exposed,
     export,
@@ -51,6 +61,7 @@ from godot.bindings import _File
 
 from pathing_py import godot_bridge as bridge
 from pathing_py import godot_editor as editor
+from pathing_py import godot_units as units
 
 #: Colours of the graph drawing.
 CLUSTER_COLOR = Color(1.0, 1.0, 1.0, 0.35)
@@ -73,6 +84,12 @@ def read_project_file(path: str) -> Optional[bytes]:
     return data
 
 
+def transform_points(transform: Transform2D) -> units.TransformPoints:
+    """A Transform2D as plain Python: pythonscript 0.50's Transform2D has ``xform`` but no axis properties."""
+    images = [transform.xform(Vector2(x, y)) for x, y in ((0, 0), (1, 0), (0, 1))]
+    return tuple((image.x, image.y) for image in images)
+
+
 @exposed(tool=True)
 class NavGrid(Node2D):
     """Navigation grid of a TileMap; ``tool`` so that the editor shows its warnings, bakes and draws its graph."""
@@ -88,6 +105,12 @@ class NavGrid(Node2D):
     smooth_paths = export(bool, default=True)
     #: Side of the key-point graph's clusters in cells; 0 lets the bake choose from the map size.
     cluster_size = export(int, default=0)
+    #: The tile set_cell_blocked paints on blocked cells ("" turns map edits off); it must block.
+    wall_tile = export(str, default="")
+    #: The tile set_cell_blocked paints on freed cells; "" leaves them without a tile.
+    floor_tile = export(str, default="")
+    #: Milliseconds of unit path planning per physics frame; 0 plans every request at once.
+    plan_budget_ms = export(float, default=2.0)
 
     #: Outcome of the last build or query: a ``PathStatus`` name or a ``bridge.STATUS_*`` value.
     last_status = bridge.STATUS_NO_GRID
@@ -97,6 +120,8 @@ class NavGrid(Node2D):
     _graph_warning = ""  # why the graph file was not used as is: shown as a configuration warning
     _drawing = None  # editor.GraphDrawing of the navigator's graph, made on the first _draw
     _bake = None  # editor.BakeJob while a bake runs
+    _painter = None  # units.TilePainter: the tiles set_cell_blocked paints
+    _units = None  # units.UnitDriver: the PathUnits this NavGrid moves
 
     @export(str, default="", hint=PropertyHint.FILE, hint_string="*.kpg")
     @property
@@ -125,11 +150,14 @@ class NavGrid(Node2D):
 
     def _ready(self) -> None:
         self.set_process(False)  # _process only watches bakes: start_bake turns it on
-        if not Engine.is_editor_hint():
+        running = not Engine.is_editor_hint()
+        self.set_physics_process(running)  # _physics_process moves the units
+        if running and self._navigator is None:  # a PathUnit that was ready first may have built it
             self.rebuild()
 
     def _get_configuration_warning(self) -> str:
-        return self._tilemap_problem() or self._graph_warning
+        painter: Optional[units.TilePainter] = self._painter
+        return self._tilemap_problem() or self._graph_warning or (painter.warning if painter else "")
 
     def rebuild(self) -> bool:
         """Read the whole TileMap again (one batched read) and load the graph; False if the TileMap cannot be read."""
@@ -138,8 +166,13 @@ class NavGrid(Node2D):
             self._fail(bridge.STATUS_NO_GRID, problem)
             return False
         self._load_graph()
+        self._drive_units()
         self.last_status = bridge.STATUS_BUILT
         return True
+
+    def _built(self) -> bool:
+        """Whether there is a grid to answer from: read the TileMap now if need be."""
+        return self._navigator is not None or self.rebuild()
 
     def _read_tilemap(self) -> str:
         """Build the navigator from the TileMap; why it cannot be read, or ""."""
@@ -152,17 +185,46 @@ class NavGrid(Node2D):
         tileset: TileSet = tilemap.get_tileset()
         tiles = [self._tile_info(tileset, tile_id) for tile_id in tileset.get_tiles_ids()]
         cell_size = tilemap.get_cell_size()
+        blocking = [str(name) for name in self.blocking_tiles]
         try:
             self._navigator = bridge.TileMapNavigator.from_tilemap(
                 tilemap.get("tile_data"),
                 (cell_size.x, cell_size.y),
                 tiles,
-                blocking=[str(name) for name in self.blocking_tiles],
+                blocking=blocking,
                 empty_passable=bool(self.empty_cells_passable),
             )
         except ValueError as error:  # e.g. an empty TileMap, or blocking names no tile has
             return f"cannot read the TileMap: {error}"
+        self._painter = units.TilePainter.choose(
+            tiles,
+            str(self.wall_tile),
+            str(self.floor_tile),
+            blocking=blocking,
+            empty_passable=bool(self.empty_cells_passable),
+        )
+        if self._painter.warning:
+            bridge.report_error(str(self.get_name()), self._painter.warning)
         return ""
+
+    def _drive_units(self) -> None:
+        """Move the units on the grid just read, taking over those driven so far."""
+        tilemap: TileMap = self.get_node(self.tilemap_path)
+        budget = float(self.plan_budget_ms) / 1000.0
+        previous, self._units = self._units, None
+        try:
+            driver = units.UnitDriver(
+                self._navigator,
+                transform_points(tilemap.get_global_transform()),
+                painter=self._painter,
+                time_budget=budget if budget > 0 else None,
+            )
+        except ValueError as error:  # a TileMap scaled to zero: paths still work, units cannot move
+            bridge.report_error(str(self.get_name()), f"cannot move units over the TileMap: {error}")
+            return
+        if previous is not None:
+            driver.take_over(previous)
+        self._units = driver
 
     def _load_graph(self) -> None:
         """Give the navigator the baked graph; at run time a missing or stale file is re-baked in memory."""
@@ -258,7 +320,7 @@ class NavGrid(Node2D):
 
     def _graph_drawing(self) -> Optional[editor.GraphDrawing]:
         if self._drawing is None:
-            if self._navigator is None and not self.rebuild():
+            if not self._built():
                 return None
             if self._navigator.graph is None:
                 return None
@@ -270,7 +332,7 @@ class NavGrid(Node2D):
 
         ``get_last_status()`` tells why a path is empty.
         """
-        if self._navigator is None and not self.rebuild():
+        if not self._built():
             return PoolVector2Array()
         answer = self._navigator.find_path(
             (from_position.x, from_position.y), (to_position.x, to_position.y), smooth=bool(self.smooth_paths)
@@ -282,7 +344,7 @@ class NavGrid(Node2D):
 
     def world_to_cell(self, position: Vector2) -> Vector2:
         """The TileMap cell containing a TileMap-local position; (NaN, NaN) for a non-finite one."""
-        if self._navigator is None and not self.rebuild():
+        if not self._built():
             return Vector2(math.nan, math.nan)
         try:
             x, y = self._navigator.cell_of((position.x, position.y))
@@ -293,7 +355,7 @@ class NavGrid(Node2D):
 
     def cell_to_world(self, cell: Vector2) -> Vector2:
         """The TileMap-local centre of a TileMap cell; (NaN, NaN) for a non-finite cell."""
-        if self._navigator is None and not self.rebuild():
+        if not self._built():
             return Vector2(math.nan, math.nan)
         try:
             x, y = self._navigator.centre_of((cell.x, cell.y))
@@ -305,6 +367,82 @@ class NavGrid(Node2D):
     def get_last_status(self) -> str:
         """``last_status`` for GDScript callers."""
         return self.last_status
+
+    # -- units ---------------------------------------------------------------------------------
+
+    def _physics_process(self, delta: float) -> None:
+        """Move every unit one frame: one navigator update, one set_position per moved node, then the signals."""
+        driver: Optional[units.UnitDriver] = self._units
+        if driver is None:
+            return
+        node: "PathUnit"
+        for node, x, y in driver.step(delta):
+            node.set_position(Vector2(x, y))
+        for emitted in driver.signals():
+            node = emitted.node
+            node.call("emit_signal", emitted.name, *emitted.arguments(Vector2))
+
+    def set_cell_blocked(self, cell: Vector2, blocked: bool) -> bool:
+        """Block (or free) a TileMap cell for the units and paint it with ``wall_tile`` (or ``floor_tile``).
+
+        False when refused, for instance while a unit holds the cell (try again
+        later); ``get_last_status()`` tells why.
+        """
+        if not self._built() or self._units is None:
+            return False
+        edit = self._units.set_cell_blocked((cell.x, cell.y), bool(blocked))
+        self.last_status = edit.status
+        if edit.error:
+            bridge.report_error(str(self.get_name()), edit.error)
+        if not edit:
+            return False
+        tilemap: TileMap = self.get_node(self.tilemap_path)
+        tilemap.set_cell(edit.cell[0], edit.cell[1], edit.tile)
+        self._drawing = None  # the graph changed with the grid
+        self.update()
+        return True
+
+    # Called by path_unit.py; a unit is known by its instance id.
+
+    def add_path_unit(self, unit: "PathUnit") -> str:
+        """Start moving a PathUnit from where it stands; "OK" or the status saying why not."""
+        if not self._built() or self._units is None:
+            return bridge.STATUS_NO_GRID
+        answer = self._units.add(
+            bridge.signed_int(unit.get_instance_id()),
+            unit,
+            transform_points(unit.get_global_transform()),
+            transform_points(unit.get_transform()),
+            speed=unit.get("speed"),
+            radius=unit.get("radius"),
+            priority=bridge.signed_int(unit.get("priority")),
+        )
+        if not answer:
+            bridge.report_error(str(unit.get_name()), answer.message)
+        return answer.status
+
+    def remove_path_unit(self, unit: "PathUnit") -> None:
+        if self._units is not None:
+            self._units.remove(bridge.signed_int(unit.get_instance_id()))
+
+    def order_path_unit(self, unit: "PathUnit", world_position: Vector2) -> str:
+        """Send a PathUnit to the cell containing a global position; "OK" or the status saying why not."""
+        if self._units is None:
+            return units.STATUS_NOT_DRIVEN
+        answer = self._units.order(bridge.signed_int(unit.get_instance_id()), (world_position.x, world_position.y))
+        if not answer:
+            bridge.report_error(str(unit.get_name()), answer.message)
+        return answer.status
+
+    def path_unit_state(self, unit: "PathUnit") -> str:
+        if self._units is None:
+            return ""
+        return self._units.state_of(bridge.signed_int(unit.get_instance_id()))
+
+    def path_unit_reason(self, unit: "PathUnit") -> str:
+        if self._units is None:
+            return ""
+        return self._units.reason_of(bridge.signed_int(unit.get_instance_id()))
 
     def _tilemap_problem(self) -> str:
         path = str(self.tilemap_path)

@@ -1,4 +1,4 @@
-"""Editor plugin of pathing_py: the addon's node types, and the button that bakes a NavGrid's key-point graph.
+"""Editor plugin of pathing_py: the NavGrid and PathUnit node types, and the button that bakes a graph.
 
 Selecting a NavGrid shows "Bake key-point graph" in the 2D editor's toolbar,
 with a progress bar and a line saying how the last bake went. The NavGrid
@@ -25,7 +25,10 @@ from godot import (
 ADDON_DIR = "res://addons/pathing_py/"
 
 #: (type name, Godot base class, script, icon), paths relative to ADDON_DIR.
-NODE_TYPES = (("NavGrid", "Node2D", "nav_grid.py", "icons/nav_grid.svg"),)
+NODE_TYPES = (
+    ("NavGrid", "Node2D", "nav_grid.py", "icons/nav_grid.svg"),
+    ("PathUnit", "Node2D", "path_unit.py", "icons/path_unit.svg"),
+)
 
 #: The script of the nodes the bake button serves.
 NAVGRID_SCRIPT = ADDON_DIR + "nav_grid.py"

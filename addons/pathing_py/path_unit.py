@@ -1,0 +1,127 @@
+"""PathUnit: a unit that walks where it is sent, around walls and other units (SPEC E1, E2).
+
+Add PathUnits (with a Sprite or Polygon2D child to show them) anywhere in the
+scene and point ``nav_grid_path`` at the NavGrid of their map. A PathUnit
+joins its NavGrid when it is ready, standing in the TileMap cell under it,
+and from then on the NavGrid moves it: all units in one call per physics
+frame, so a PathUnit has no ``_physics_process`` of its own. The unit holds
+the cells it stands in and steps into, never overlaps another unit, and
+re-plans around walls that appear on its way (``NavGrid.set_cell_blocked``).
+
+``move_to(world_position)`` sends it to the cell containing a global
+position (as ``get_global_mouse_position()`` gives); it returns False when
+the order is refused, with ``get_last_status()`` saying why
+(``INVALID_POSITION`` for NaN, ``OUT_OF_BOUNDS``, ``NOT_DRIVEN``, …).
+``get_state()`` gives ``idle``, ``find_path``, ``run``, ``moving``,
+``waiting``, or how the last order ended: ``arrived``, ``blocked``,
+``unreachable``, with ``get_reason()`` saying why for the last two (in the
+navigator's words: the cells it names are counted from the top-left cell of
+the TileMap's used rectangle, and units by their navigator number).
+
+Signals (``cell`` is a TileMap cell, ``position`` its centre in global pixels):
+
+- ``path_found(cell, position)``: a route was planned to ``cell``, the goal or,
+  if the goal cannot be reached, the reachable cell nearest to it;
+- ``waypoint_reached(cell, position)``: a waypoint of the route (a key point of
+  the NavGrid's graph, or the goal) was reached;
+- ``arrived(cell, position)``: the unit stands in its goal cell;
+- ``blocked(cell, position, reason)``: the unit stopped at ``cell`` because
+  units keep the way or the goal shut;
+- ``unreachable(cell, position, reason)``: the goal cannot be reached; the
+  unit stopped at the reachable cell nearest to it.
+
+Exported: ``speed`` in cells per second, ``radius`` in cells (at most 0.5:
+one unit per cell), ``priority`` (who waits for whom, higher goes first).
+Position, speed and the like are read when the unit joins.
+"""
+
+from typing import Optional
+
+from godot import Engine, Node, Node2D, NodePath, Vector2, exposed, export, signal
+
+from pathing_py import godot_units as units
+from pathing_py.godot_bridge import report_error
+
+
+@exposed(tool=True)
+class PathUnit(Node2D):
+    """A unit moved by its NavGrid; ``tool`` so that the editor shows its configuration warnings."""
+
+    path_found = signal("path_found")
+    waypoint_reached = signal("waypoint_reached")
+    arrived = signal("arrived")
+    blocked = signal("blocked")
+    unreachable = signal("unreachable")
+
+    nav_grid_path = export(NodePath, default=NodePath("../NavGrid"))
+    #: Cells per second (the NavGrid's TileMap cells, whatever their size in pixels).
+    speed = export(float, default=4.0)
+    #: Cells, in (0, 0.5].
+    radius = export(float, default=0.5)
+    priority = export(int, default=0)
+
+    #: Outcome of joining the NavGrid or of the last order: ``units.STATUS_OK`` or why not.
+    last_status = units.STATUS_NOT_DRIVEN
+    _was_ready = False
+
+    def _ready(self) -> None:
+        self._was_ready = True
+        if not Engine.is_editor_hint():
+            self._join()
+
+    def _enter_tree(self) -> None:
+        if self._was_ready and not Engine.is_editor_hint():  # back in the tree after leaving it
+            self._join()
+
+    def _exit_tree(self) -> None:
+        if Engine.is_editor_hint():
+            return
+        navgrid: "NavGrid" = self._navgrid()
+        if navgrid is not None:
+            navgrid.call("remove_path_unit", self)
+
+    def _get_configuration_warning(self) -> str:
+        return self._problem()
+
+    def _problem(self) -> str:
+        """Why this unit cannot be driven as configured, or ""."""
+        path = str(self.nav_grid_path)
+        node: Node = self.get_node_or_null(self.nav_grid_path) if path else None
+        found = None if node is None else "NavGrid" if self._navgrid() is not None else str(node.get_class())
+        return units.unit_problem(path, found, speed=self.speed, radius=self.radius)
+
+    def _navgrid(self) -> Optional["NavGrid"]:
+        """The NavGrid at ``nav_grid_path`` (looked up each time: it may have been freed), or None."""
+        node: "NavGrid" = self.get_node_or_null(self.nav_grid_path) if str(self.nav_grid_path) else None
+        return node if node is not None and node.has_method("add_path_unit") else None
+
+    def _join(self) -> None:
+        navgrid: "NavGrid" = self._navgrid()
+        if navgrid is None:
+            self.last_status = units.STATUS_NOT_DRIVEN
+            report_error(str(self.get_name()), self._problem())
+            return
+        self.last_status = str(navgrid.call("add_path_unit", self))
+
+    def move_to(self, world_position: Vector2) -> bool:
+        """Send the unit to the cell containing a global position; False if refused (see ``get_last_status()``)."""
+        navgrid: "NavGrid" = self._navgrid()
+        if navgrid is None:
+            self.last_status = units.STATUS_NOT_DRIVEN
+            return False
+        self.last_status = str(navgrid.call("order_path_unit", self, world_position))
+        return self.last_status == units.STATUS_OK
+
+    def get_state(self) -> str:
+        """The unit's state (``moving``, ``arrived``, …); "" while no NavGrid moves it."""
+        navgrid: "NavGrid" = self._navgrid()
+        return str(navgrid.call("path_unit_state", self)) if navgrid is not None else ""
+
+    def get_reason(self) -> str:
+        """Why the unit stopped (``blocked``, ``unreachable``), or ""."""
+        navgrid: "NavGrid" = self._navgrid()
+        return str(navgrid.call("path_unit_reason", self)) if navgrid is not None else ""
+
+    def get_last_status(self) -> str:
+        """``last_status`` for GDScript callers."""
+        return self.last_status

@@ -1,0 +1,557 @@
+"""pathing_py.godot_units: what the NavGrid and its PathUnits hand over, driven without the engine.
+
+A fake TileMap stands in for the engine's: it is placed on the canvas with a
+transform, units sit under parents with their own transforms, and the driver
+is run frame by frame as NavGrid._physics_process runs it.
+"""
+
+import math
+from pathlib import Path
+from typing import Dict, List, Tuple
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pathing_py import Grid
+from pathing_py.godot_bridge import STATUS_INVALID_POSITION, TileFrame, TileInfo, TileMapNavigator
+from pathing_py.godot_text import parse_file
+from pathing_py.godot_units import (
+    EMPTY_TILE,
+    NO_WALL_TILE,
+    REASON_SIGNALS,
+    STATUS_CELL_BLOCKED,
+    STATUS_CELL_HELD,
+    STATUS_INVALID_SETTINGS,
+    STATUS_INVALID_TRANSFORM,
+    STATUS_NO_TILE,
+    STATUS_NOT_DRIVEN,
+    STATUS_OK,
+    STATUS_OUT_OF_BOUNDS,
+    UNIT_SIGNALS,
+    Affine,
+    CellEdit,
+    TilePainter,
+    UnitDriver,
+    UnitSignal,
+    unit_problem,
+)
+from pathing_py.tilemap import read_tilemap
+from pathing_py.units import UnitState
+
+ROOT = Path(__file__).resolve().parent.parent
+
+TILES = [TileInfo(0, "ground"), TileInfo(1, "wall", 0, [(0, 0)]), TileInfo(2, "forest"),
+         TileInfo(3, "water", 2, [(0, 0)])]
+SYMBOLS = {".": 0, "#": 1, "T": 2}
+
+#: TileMap cell of the map's top-left character: TileMaps use negative cells.
+ORIGIN = (-4, -2)
+CELL_SIZE = (16.0, 16.0)
+MAP = [
+    "...........",
+    "...........",
+    ".....#.....",
+    ".....#.....",
+    "...........",
+]
+
+
+def points(affine: Affine) -> Tuple[Tuple[float, float], ...]:
+    """An affine map as the engine side hands it over: the images of (0, 0), (1, 0) and (0, 1)."""
+    return tuple(affine.apply(p) for p in ((0, 0), (1, 0), (0, 1)))
+
+
+def rotation(degrees: float, origin=(0.0, 0.0), scale: float = 1.0) -> Affine:
+    c, s = scale * math.cos(math.radians(degrees)), scale * math.sin(math.radians(degrees))
+    return Affine((c, s), (-s, c), origin)
+
+
+#: Where the fake TileMap lies on the canvas: moved, turned a quarter and scaled twice.
+TILEMAP_TO_WORLD = rotation(90, origin=(500.0, 40.0), scale=2.0)
+
+
+class FakeTileMap:
+    """The cells of a TileMap: what NavGrid reads (``tile_data``) and writes (``set_cell``)."""
+
+    def __init__(self, rows: List[str], origin=ORIGIN):
+        self.cells: Dict[Tuple[int, int], int] = {
+            (x + origin[0], y + origin[1]): SYMBOLS[char]
+            for y, row in enumerate(rows) for x, char in enumerate(row) if char in SYMBOLS
+        }
+
+    def set_cell(self, x: int, y: int, tile: int) -> None:
+        if tile == EMPTY_TILE:
+            self.cells.pop((x, y), None)
+        else:
+            self.cells[x, y] = tile
+
+    def tile_data(self) -> List[int]:
+        words = []
+        for (x, y), tile in sorted(self.cells.items()):
+            words += [((y & 0xFFFF) << 16) | (x & 0xFFFF), tile, 0]
+        return words
+
+    def navigator(self, **kwargs) -> TileMapNavigator:
+        return TileMapNavigator.from_tilemap(self.tile_data(), CELL_SIZE, TILES, **kwargs)
+
+
+class Node:
+    """A stand-in for a PathUnit node: the driver only hands it back."""
+
+    def __init__(self, name: str, parent_to_world: Affine = Affine()):
+        self.name = name
+        self.parent_to_world = parent_to_world
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+def make_driver(tilemap: FakeTileMap = None, **kwargs) -> UnitDriver:
+    tilemap = tilemap or FakeTileMap(MAP)
+    painter = TilePainter.choose(TILES, "wall", blocking=["forest"])
+    return UnitDriver(tilemap.navigator(blocking=["forest"]), points(TILEMAP_TO_WORLD), painter=painter, **kwargs)
+
+
+def world_centre(cell) -> Tuple[float, float]:
+    """The world position of a TileMap cell's centre, computed independently of the driver."""
+    return TILEMAP_TO_WORLD.apply(((cell[0] + 0.5) * CELL_SIZE[0], (cell[1] + 0.5) * CELL_SIZE[1]))
+
+
+def add(driver: UnitDriver, key: int, cell, parent_to_world: Affine = Affine(), **kwargs):
+    """Add a unit standing at the centre of a TileMap cell, under a parent placed by ``parent_to_world``."""
+    node = Node(f"unit{key}", parent_to_world)
+    local = parent_to_world.inverse().apply(world_centre(cell))
+    transform = Affine(origin=local)
+    answer = driver.add(key, node, points(parent_to_world * transform), points(transform),
+                        **{"speed": 4.0, **kwargs})
+    return node, answer
+
+
+def run(driver: UnitDriver, seconds: float, delta: float = 1 / 60) -> Tuple[list, List[UnitSignal]]:
+    """Frames as NavGrid._physics_process runs them: the moves and the signals, in order."""
+    moves, signals = [], []
+    for _ in range(round(seconds / delta)):
+        moves += driver.step(delta)
+        signals += driver.signals()
+    return moves, signals
+
+
+def world_of(move) -> Tuple[float, float]:
+    node, x, y = move
+    return node.parent_to_world.apply((x, y))
+
+
+def tile_cell_of(world) -> Tuple[int, int]:
+    x, y = TILEMAP_TO_WORLD.inverse().apply(world)
+    return math.floor(x / CELL_SIZE[0]), math.floor(y / CELL_SIZE[1])
+
+
+# -- affine maps ------------------------------------------------------------------------------
+
+finite = st.floats(-1e3, 1e3)
+
+
+@given(finite, st.floats(0.1, 10), finite, finite, finite, finite)
+def test_affine_maps_as_a_transform2d_matrix_does(degrees, scale, ox, oy, px, py):
+    affine = rotation(degrees, (ox, oy), scale)
+    matrix = np.array([[affine.x[0], affine.y[0], ox], [affine.x[1], affine.y[1], oy], [0, 0, 1]])
+    np.testing.assert_allclose(affine.apply((px, py)), (matrix @ [px, py, 1])[:2], atol=1e-9)
+    np.testing.assert_allclose(points(Affine.from_points(points(affine))), points(affine), atol=1e-9)
+    back = affine.inverse().apply(affine.apply((px, py)))
+    np.testing.assert_allclose(back, (px, py), atol=1e-6)
+
+
+def test_affine_product_applies_the_right_hand_map_first():
+    move, turn = Affine(origin=(10.0, 0.0)), rotation(90)
+    assert np.allclose((move * turn).apply((1.0, 0.0)), (10.0, 1.0))
+    assert np.allclose((turn * move).apply((1.0, 0.0)), (0.0, 11.0))
+
+
+@pytest.mark.parametrize("bad", [((0, 0), (0, 0), (0, 1)), ((1, 1), (2, 2), (3, 3))])
+def test_a_map_scaled_to_zero_cannot_be_inverted(bad):
+    with pytest.raises(ValueError, match="scaled to zero"):
+        Affine.from_points(bad).inverse()
+
+
+@pytest.mark.parametrize("bad", [((math.nan, 0), (1, 0), (0, 1)), ((0, 0), (math.inf, 0), (0, 1)), ((0, 0),), None])
+def test_a_transform_that_is_not_three_finite_points_is_refused(bad):
+    with pytest.raises(ValueError, match="not finite|three points"):
+        Affine.from_points(bad)
+
+
+# -- units joining ----------------------------------------------------------------------------
+
+
+def test_a_unit_joins_where_it_stands_and_is_not_moved_until_it_walks():
+    driver = make_driver()
+    node, answer = add(driver, 7, (0, 0), rotation(30, (5.0, 7.0)))
+    assert answer and answer.status == STATUS_OK and answer.message == ""
+    assert driver.state_of(7) == "idle" and driver.reason_of(7) == ""
+    assert driver.step(0.5) == [] and list(driver.signals()) == []
+
+
+@pytest.mark.parametrize(
+    "cell, kwargs, status, message",
+    [
+        ((1, 0), {}, STATUS_CELL_BLOCKED, "TileMap cell (1, 0), which is blocked"),
+        ((7, 0), {}, STATUS_OUT_OF_BOUNDS, "TileMap cell (7, 0), outside the map"),
+        ((-4, -2), {}, STATUS_CELL_HELD, "TileMap cell (-4, -2), which unit 1 holds"),
+        ((0, 2), {"speed": 0.0}, STATUS_INVALID_SETTINGS, "speed must be a positive number of cells per second"),
+        ((0, 2), {"speed": math.nan}, STATUS_INVALID_SETTINGS, "speed must be"),
+        ((0, 2), {"radius": 0.8}, STATUS_INVALID_SETTINGS, "radius must be in (0, 0.5] cells"),
+        ((0, 2), {"priority": 1.5}, STATUS_INVALID_SETTINGS, "priority must be an int"),
+    ],
+)
+def test_a_unit_that_cannot_join_says_why(cell, kwargs, status, message):
+    driver = make_driver()
+    add(driver, 1, (-4, -2))
+    _, answer = add(driver, 2, cell, **kwargs)
+    assert not answer and answer.status == status
+    assert message in answer.message
+    assert driver.state_of(2) == "" and driver.order(2, world_centre((0, 0))).status == STATUS_NOT_DRIVEN
+
+
+@pytest.mark.parametrize("global_points, local_points", [
+    (((math.nan, 0.0), (1.0, 0.0), (0.0, 1.0)), ((0.0, 0.0), (1.0, 0.0), (0.0, 1.0))),
+    (((0.0, 0.0), (0.0, 0.0), (0.0, 1.0)), ((0.0, 0.0), (0.0, 0.0), (0.0, 1.0))),  # scaled to zero
+])
+def test_a_unit_with_a_broken_transform_is_refused(global_points, local_points):
+    answer = make_driver().add(1, Node("u"), global_points, local_points, speed=4.0)
+    assert answer.status == STATUS_INVALID_TRANSFORM and "transform" in answer.message
+
+
+def test_a_tilemap_scaled_to_zero_cannot_carry_units():
+    with pytest.raises(ValueError, match="scaled to zero"):
+        UnitDriver(FakeTileMap(MAP).navigator(), ((0, 0), (0, 0), (0, 0)))
+
+
+def test_a_node_that_joins_again_is_moved_from_its_new_place():
+    driver = make_driver()
+    add(driver, 1, (-4, -2))
+    node, answer = add(driver, 1, (-4, -1))
+    assert answer and len(driver.navigator.units) == 1
+    assert driver.navigator.holder(driver.frame.to_grid((-4, -2))) is None
+
+
+# -- orders, moves and positions ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("parent", [Affine(), Affine(origin=(-300.0, 12.5)), rotation(-45, (20.0, 20.0), 0.5)])
+def test_positions_in_pixels_round_trip_through_the_navigator(parent):
+    """A unit walks along a row: every position sent, taken back through its parent, lies on the row's centre
+    line in the world, and the last one is the goal cell's centre."""
+    driver = make_driver()
+    node, _ = add(driver, 1, (-4, -2), parent)
+    assert driver.order(1, world_centre((6, -2)))
+    moves, signals = run(driver, 4.0)
+    row_start, row_end = world_centre((-4, -2)), world_centre((6, -2))
+    for move in moves:
+        x, y = world_of(move)
+        # on the segment between the two centres
+        cross = (row_end[0] - row_start[0]) * (y - row_start[1]) - (row_end[1] - row_start[1]) * (x - row_start[0])
+        assert abs(cross) < 1e-6 * math.dist(row_start, row_end)
+    assert np.allclose(world_of(moves[-1]), row_end)
+    assert [s.name for s in signals] == ["path_found", "waypoint_reached", "arrived"]
+    assert all(s.cell == (6, -2) and np.allclose(s.position, row_end) and s.node is node for s in signals)
+
+
+@given(st.integers(-4, 6), st.integers(-2, 2), st.floats(0.001, 0.999), st.floats(0.001, 0.999))
+def test_an_order_goes_to_the_tilemap_cell_under_the_world_position(x, y, dx, dy):
+    """Anywhere in a cell but on its very border, where rounding in the turned TileMap may tip either way."""
+    driver = make_driver()
+    add(driver, 1, (-4, -2))
+    world = TILEMAP_TO_WORLD.apply(((x + dx) * CELL_SIZE[0], (y + dy) * CELL_SIZE[1]))
+    assert driver.order(1, world)
+    assert driver.frame.from_grid(driver.navigator.units[1].goal) == (x, y)
+
+
+@pytest.mark.parametrize("world", [(math.nan, 3.0), (0.0, math.inf), "here", (1.0,)])
+def test_a_non_finite_order_is_refused_with_a_clear_status(world):
+    driver = make_driver()
+    add(driver, 1, (-4, -2))
+    answer = driver.order(1, world)
+    assert answer.status == STATUS_INVALID_POSITION
+    assert "move_to: position" in answer.message and ("not finite" in answer.message or "pair" in answer.message)
+    assert driver.state_of(1) == "idle"
+
+
+def test_an_order_off_the_map_is_refused():
+    driver = make_driver()
+    add(driver, 1, (-4, -2))
+    answer = driver.order(1, world_centre((20, 0)))
+    assert answer.status == STATUS_OUT_OF_BOUNDS and "TileMap cell (20, 0) is outside the map" in answer.message
+
+
+def test_several_units_cross_without_sharing_a_cell_and_each_hears_its_own_signals():
+    driver = make_driver()
+    starts, goals = [(-4, -2), (-4, 2), (6, -2), (6, 2)], [(6, 2), (6, -2), (-4, 2), (-4, -2)]
+    nodes = [add(driver, key, start, rotation(15 * key, (key * 100.0, 0.0)))[0] for key, start in enumerate(starts)]
+    for key, goal in enumerate(goals):
+        assert driver.order(key, world_centre(goal))
+    where = {key: start for key, start in enumerate(starts)}
+    heard: Dict[int, List[str]] = {key: [] for key in where}
+    for _ in range(60 * 20):
+        for move in driver.step(1 / 60):
+            node = move[0]
+            where[nodes.index(node)] = tile_cell_of(world_of(move))
+        assert len(set(where.values())) == len(where), where  # units hold whole cells
+        for signal in driver.signals():
+            assert signal.node is nodes[signal.key]
+            heard[signal.key].append(signal.name)
+    for key, goal in enumerate(goals):
+        assert driver.state_of(key) == "arrived" and where[key] == goal
+        assert heard[key][0] == "path_found" and heard[key][-1] == "arrived"
+
+
+def test_a_unit_ordered_to_a_blocked_cell_stops_nearby_and_says_why():
+    driver = make_driver()
+    add(driver, 1, (-4, 0))
+    driver.order(1, world_centre((1, 1)))  # the wall
+    _, signals = run(driver, 5.0)
+    found, stopped = signals[0], signals[-1]
+    assert (found.name, stopped.name) == ("path_found", "unreachable")
+    assert found.cell == stopped.cell and found.cell in ((0, 1), (0, 0), (2, 1))  # next to the wall, on this side
+    assert stopped.reason and driver.reason_of(1) == stopped.reason  # the navigator's own words
+    assert driver.state_of(1) == "unreachable"
+
+
+def test_a_unit_ordered_onto_a_standing_unit_is_blocked():
+    driver = make_driver()
+    add(driver, 1, (-4, 0))
+    add(driver, 2, (-2, 0))
+    driver.order(1, world_centre((-2, 0)))
+    _, signals = run(driver, 3.0)
+    assert signals[-1].name == "blocked" and signals[-1].cell == (-3, 0)
+    assert signals[-1].reason and driver.reason_of(1) == signals[-1].reason and driver.state_of(1) == "blocked"
+
+
+# -- signals ------------------------------------------------------------------------------------
+
+
+def test_signal_arguments_are_cell_and_position_plus_the_reason_when_stopped():
+    def vector(x, y):
+        return ("Vector2", x, y)
+
+    for name in UNIT_SIGNALS:
+        signal = UnitSignal(1, Node("n"), name, (3, -1), (56.0, 8.0), "why" if name in REASON_SIGNALS else "")
+        expected = [("Vector2", 3, -1), ("Vector2", 56.0, 8.0)] + (["why"] if name in REASON_SIGNALS else [])
+        assert signal.arguments(vector) == expected
+
+
+def test_every_final_state_but_idle_has_a_signal():
+    finals = {UnitState.ARRIVED, UnitState.BLOCKED, UnitState.UNREACHABLE}
+    assert {state.value for state in finals} <= set(UNIT_SIGNALS)
+    assert REASON_SIGNALS == {UnitState.BLOCKED.value, UnitState.UNREACHABLE.value}
+
+
+def test_an_event_without_a_signal_is_an_error_not_silence():
+    driver = make_driver()
+    add(driver, 1, (-4, 0))
+    driver.navigator._events.append((driver.navigator.units[1].id, "teleported", (0, 0)))
+    with pytest.raises(ValueError, match="no signal for: 'teleported'"):
+        driver.step(0.0)
+
+
+def test_a_unit_removed_by_a_signal_handler_gets_no_more_signals():
+    driver = make_driver()
+    add(driver, 1, (-4, -2))
+    add(driver, 2, (-4, 2))
+    driver.order(1, world_centre((-3, -2)))
+    driver.order(2, world_centre((-3, 2)))
+    driver.step(1 / 60)  # both plan: path_found for each
+    names = []
+    for signal in driver.signals():
+        names.append((signal.key, signal.name))
+        driver.remove(2)  # the game frees unit 2 while handling the first signal
+    assert names == [(1, "path_found")]
+    assert driver.state_of(2) == "" and len(driver.navigator.units) == 1
+    assert driver.set_cell_blocked((-4, 2), True)  # its cell is free
+
+
+# -- map edits ----------------------------------------------------------------------------------
+
+
+def test_set_cell_blocked_names_the_tile_and_blocks_the_grid():
+    driver = make_driver()
+    edit = driver.set_cell_blocked((2.0, -1.0), True)
+    assert edit and edit == CellEdit(STATUS_OK, "", (2, -1), 1) and edit.error == ""
+    assert not driver.navigator.grid.is_passable(driver.frame.to_grid((2, -1)))
+    assert driver.set_cell_blocked((2, -1), False) == CellEdit(STATUS_OK, "", (2, -1), EMPTY_TILE)
+    assert driver.navigator.grid.is_passable(driver.frame.to_grid((2, -1)))
+
+
+def test_set_cell_blocked_is_refused_where_a_unit_stands_and_succeeds_once_it_left():
+    driver = make_driver()
+    add(driver, 5, (-4, -2))
+    edit = driver.set_cell_blocked((-4, -2), True)
+    assert not edit and edit.status == STATUS_CELL_HELD
+    assert edit.message == "set_cell_blocked: unit 5 holds TileMap cell (-4, -2)" and edit.error == ""
+    assert driver.navigator.grid.is_passable(driver.frame.to_grid((-4, -2)))
+    driver.order(5, world_centre((-4, 2)))
+    run(driver, 2.0)
+    assert driver.set_cell_blocked((-4, -2), True)
+
+
+@pytest.mark.parametrize("cell, status, message", [
+    ((math.nan, 0.0), STATUS_INVALID_POSITION, "set_cell_blocked: cell (nan, 0.0) is not finite"),
+    ((9, 9), STATUS_OUT_OF_BOUNDS, "TileMap cell (9, 9) is outside the map"),
+])
+def test_set_cell_blocked_refuses_cells_it_cannot_name(cell, status, message):
+    edit = make_driver().set_cell_blocked(cell, True)
+    assert edit.status == status and message in edit.message and edit.error == edit.message
+
+
+def test_set_cell_blocked_without_a_wall_tile_is_refused():
+    driver = UnitDriver(FakeTileMap(MAP).navigator(), points(Affine()))
+    edit = driver.set_cell_blocked((0, 0), True)
+    assert edit.status == STATUS_NO_TILE and NO_WALL_TILE in edit.message and edit.error
+
+
+@pytest.mark.parametrize("floor_tile, empty_passable", [("", True), ("ground", False)])
+def test_the_painted_tilemap_reads_back_as_the_edited_grid(floor_tile, empty_passable):
+    """What NavGrid paints and what the navigator blocked agree: a rebuild from the TileMap changes nothing."""
+    tilemap = FakeTileMap(MAP)
+    painter = TilePainter.choose(TILES, "wall", floor_tile, blocking=["forest"], empty_passable=empty_passable)
+    driver = UnitDriver(tilemap.navigator(blocking=["forest"], empty_passable=empty_passable),
+                        points(Affine()), painter=painter)
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        cell = (int(rng.integers(-4, 7)), int(rng.integers(-2, 3)))
+        edit = driver.set_cell_blocked(cell, bool(rng.integers(2)))
+        if edit:
+            tilemap.set_cell(edit.cell[0], edit.cell[1], edit.tile)
+    reread = tilemap.navigator(blocking=["forest"], empty_passable=empty_passable)
+    np.testing.assert_array_equal(reread.grid.passable, driver.navigator.grid.passable)
+
+
+def test_a_wall_put_up_on_a_route_is_walked_around():
+    driver = make_driver()
+    add(driver, 1, (-4, 0))
+    driver.order(1, world_centre((6, 0)))
+    moves, _ = run(driver, 1.0)  # a few cells along the row
+    wall = [(2, y) for y in range(-2, 3) if y != 2]  # leaves a gap at the bottom
+    assert all(driver.set_cell_blocked(cell, True) for cell in wall)
+    later, signals = run(driver, 10.0)
+    cells = {tile_cell_of(world_of(move)) for move in later}
+    assert not cells & set(wall)
+    assert signals[-1].name == "arrived" and driver.navigator.units[1].stats.encounters >= 1
+
+
+# -- tile choice and warnings --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kwargs, problem", [
+    ({"wall_tile": "lava"}, "wall_tile 'lava' is not a tile of the TileSet (tiles: 'forest', 'ground'"),
+    ({"wall_tile": "ground"}, "wall_tile 'ground' does not block"),
+    ({"wall_tile": "forest"}, "wall_tile 'forest' does not block"),
+    ({"wall_tile": "water"}, "wall_tile 'water' is an autotile or atlas"),
+    ({"wall_tile": "wall", "floor_tile": "wall"}, "floor_tile 'wall' blocks"),
+    ({"wall_tile": "wall", "floor_tile": "forest", "blocking": ["forest"]}, "floor_tile 'forest' blocks"),
+    ({"wall_tile": "wall", "empty_passable": False}, "empty_cells_passable is off"),
+])
+def test_tile_painter_explains_settings_that_would_split_tilemap_and_grid(kwargs, problem):
+    painter = TilePainter.choose(TILES, **kwargs)
+    assert problem in painter.problem and painter.warning == painter.problem
+
+
+def test_tile_painter_picks_tiles_by_name():
+    assert TilePainter.choose(TILES, "wall") == TilePainter(1, EMPTY_TILE)
+    assert TilePainter.choose(TILES, "forest", "ground", blocking=["forest"]) == TilePainter(2, 0)
+    painter = TilePainter.choose(TILES, "")
+    assert painter.problem == NO_WALL_TILE and painter.warning == ""  # edits off: nothing to warn about
+
+
+@pytest.mark.parametrize("path, found, speed, radius, warning", [
+    ("", None, 4.0, 0.5, "Set nav_grid_path"),
+    ("../Nav", None, 4.0, 0.5, "'../Nav' does not point at a node"),
+    ("../TileMap", "TileMap", 4.0, 0.5, "points at a TileMap, not a NavGrid"),
+    ("../NavGrid", "NavGrid", -1.0, 0.5, "speed must be a positive number"),
+    ("../NavGrid", "NavGrid", 4.0, 0.0, "radius must be in (0, 0.5]"),
+    ("../NavGrid", "NavGrid", 4.0, 0.5, ""),
+])
+def test_unit_problem_is_the_configuration_warning(path, found, speed, radius, warning):
+    problem = unit_problem(path, found, speed=speed, radius=radius)
+    assert (warning in problem) if warning else problem == ""
+
+
+# -- the NavGrid reading its TileMap again -------------------------------------------------------
+
+
+def test_a_new_driver_takes_over_units_with_their_orders():
+    """After a rebuild the grid may start at another cell (the TileMap grew): units keep their world places."""
+    driver = make_driver()
+    add(driver, 1, (-4, -2))
+    add(driver, 2, (6, 2))
+    driver.order(1, world_centre((6, -2)))
+    run(driver, 0.5)
+    grown = FakeTileMap(["." * 13] + [row + ".." for row in MAP], origin=(-4, -3))
+    grown.set_cell(6, 2, 1)  # a wall where unit 2 stands
+    successor = make_driver(grown)
+    successor.take_over(driver)
+    signals = list(successor.signals())
+    assert [(s.key, s.name, s.cell) for s in signals] == [(2, "blocked", (6, 2))]
+    assert "read its TileMap again" in signals[0].reason and "which is blocked" in signals[0].reason
+    assert successor.state_of(2) == ""
+    moves, later = run(successor, 4.0)
+    assert np.allclose(world_of(moves[-1]), world_centre((6, -2))) and later[-1].name == "arrived"
+
+
+# -- the units demo scene ------------------------------------------------------------------------
+
+
+def cells(pool: np.ndarray) -> List[Tuple[int, int]]:
+    """A PoolVector2Array of cells, as the scene reader gives it (flat floats)."""
+    return [(int(x), int(y)) for x, y in pool.reshape(-1, 2)]
+
+
+def tile_infos(collision, names) -> List[TileInfo]:
+    """TileInfos from the scene reader's collision rules: True/False for single tiles, sub-tile sets for atlases."""
+    return [TileInfo(tile, names[tile], 0, [(0, 0)] if rule else []) if isinstance(rule, bool)
+            else TileInfo(tile, names[tile], 2, sorted(rule)) for tile, rule in collision.items()]
+
+
+def test_the_units_demo_sends_six_units_across_new_walls():
+    """scenes/units_demo.tscn run as its script and the NavGrid run it: every wall goes up on a unit's route,
+    and every unit still arrives."""
+    scene = parse_file(ROOT / "scenes" / "units_demo.tscn")
+    nodes = {(s.attributes.get("parent"), s.attributes["name"]): s for s in scene.sections if s.tag == "node"}
+    root = nodes[None, "UnitsDemo"].properties
+    targets, walls = cells(root["targets"]), cells(root["wall_cells"])
+    timer = nodes[".", "WallTimer"].properties
+    assert nodes["Demo", "NavGrid"].properties["wall_tile"] == "wall"
+
+    demo = parse_file(ROOT / "scenes" / "demo.tscn")
+    tilemap_node = next(s for s in demo.sections if s.attributes.get("type") == "TileMap")
+    tx, ty = tilemap_node.properties["position"].args
+    data = read_tilemap(ROOT / "scenes" / "demo.tscn", blocking=["forest"])
+    grid = Grid(data.passable(), origin=data.origin)
+    painter = TilePainter.choose(tile_infos(data.collision, data.names), "wall", blocking=["forest"])
+    assert painter.problem == ""
+    driver = UnitDriver(TileMapNavigator(grid, TileFrame(CELL_SIZE, grid.origin)),
+                        ((tx, ty), (tx + 1, ty), (tx, ty + 1)), painter=painter)
+    units = [s for (parent, _), s in nodes.items() if parent == "Units"]
+    assert len(units) == len(targets) == 6
+    for key, unit in enumerate(units):
+        x, y = unit.properties["position"].args
+        assert unit.properties["nav_grid_path"].args == ("../../Demo/NavGrid",)
+        at = ((x, y), (x + 1, y), (x, y + 1))
+        assert driver.add(key, unit.attributes["name"], at, at, speed=4.0)
+        target = targets[key]
+        world = (tx + (target[0] + 0.5) * CELL_SIZE[0], ty + (target[1] + 0.5) * CELL_SIZE[1])
+        assert driver.order(key, world)
+
+    left, next_try, frame, retry = list(walls), timer["wait_time"], 1 / 60, 0.25
+    for step in range(1, 60 * 60):
+        driver.step(frame)
+        list(driver.signals())
+        if left and step * frame >= next_try:
+            left = [cell for cell in left if not driver.set_cell_blocked(cell, True)]
+            next_try += retry
+        if not left and all(unit.state.value in ("arrived", "blocked", "unreachable")
+                            for unit in driver.navigator.units.values()):
+            break
+    assert not left, "every wall goes up"
+    assert all(driver.state_of(key) == "arrived" for key in range(6))
+    assert all(unit.stats.encounters >= 1 for unit in driver.navigator.units.values()), "walls on every route"

@@ -67,6 +67,10 @@ STANDING_STATES = FINAL_STATES | {UnitState.IDLE}
 ENCOUNTERS_BEFORE_REPLAN = 3
 #: How far ahead a detour around units may rejoin the route, in cells.
 DETOUR_HORIZON = 10
+#: Whole new routes around jams a unit may take in one trip before it stops BLOCKED.
+REROUTES_PER_TRIP = 2
+#: Updates between two routes around jams (of any units): they search the whole map.
+REROUTE_INTERVAL = 10
 #: How many steps a unit may go to make way for another.
 MAKE_WAY_DEPTH = 8
 #: Simulated seconds between two detour searches of one unit.
@@ -121,6 +125,7 @@ class Unit:
         #: The unit being let pass, where it stood then, and the route index at which to wait for it.
         self.yielding_to: Optional[Tuple["Unit", Cell, int]] = None
         self.trip_encounters = 0
+        self.reroutes = 0  #: routes around jams taken this trip
         self.arrival_state = UnitState.ARRIVED  #: the final state once the route is walked
         self.announced = False  #: whether the game heard how the current order ended
 
@@ -205,6 +210,7 @@ class Navigator:
         self._clock = clock
         self._holder: Dict[Cell, Unit] = {}
         self._events: List[Event] = []
+        self._rerouted_at = -REROUTE_INTERVAL  #: the update of the last route around a jam
         #: Set to a list to record every step as (unit id, from cell, to cell): for tests and replays.
         self.step_log: Optional[List[Tuple[int, Cell, Cell]]] = None
         self._next_id = 1
@@ -308,6 +314,13 @@ class Navigator:
                 continue
             if unit.stack.find(RouteKind.HIGH_LEVEL) is None:  # only making way: stand still again
                 self._finish(unit, unit.arrival_state, unit.reason)
+            elif unit.reroutes < REROUTES_PER_TRIP:
+                rerouted = self._route_around_units(unit)
+                if rerouted:
+                    unit.reroutes += 1
+                    unit.progress_time = self.time
+                elif rerouted is False:
+                    unit.reroutes = REROUTES_PER_TRIP  # no way around: the next stall ends it
             else:
                 self._finish(unit, UnitState.BLOCKED, f"came no closer to {unit.goal} for {limit:.0f} s among other units")
 
@@ -322,6 +335,7 @@ class Navigator:
         unit.reason = ""
         unit.announced = False
         unit.trip_encounters = 0
+        unit.reroutes = 0
         self._request_plan(unit)
 
     def _request_plan(self, unit: Unit) -> None:
@@ -581,9 +595,38 @@ class Navigator:
             if facing and (unit.priority, -unit.id) < (blocker.priority, -blocker.id) and self._step_aside(unit, blocker):
                 return
         self._wait(unit, dt)
-        if unit.waiting_for >= self.give_up and not self._detour(unit, route, 4 * DETOUR_HORIZON, margin=12):
+        if unit.waiting_for >= self.give_up and self._route_around_units(unit) is False:
             holders = ", ".join(str(b.id) for b in sorted(blockers, key=lambda b: b.id))
             self._finish(unit, UnitState.BLOCKED, f"waited {unit.waiting_for:.1f} s for unit(s) {holders} at {cell}")
+
+    def _route_around_units(self, unit: Unit) -> Optional[bool]:
+        """Before giving up: a whole new route to the target that treats every cell a unit
+        stands or waits in as blocked (a jam may have a way around it further off).
+
+        A search of the whole map (about 50-100 ms on 512x512), so one per REROUTE_INTERVAL
+        updates at most: None means "not now".
+        """
+        if len(self.stats.update_seconds) < self._rerouted_at + REROUTE_INTERVAL:
+            return None
+        self._rerouted_at = len(self.stats.update_seconds)
+        high = unit.stack.find(RouteKind.HIGH_LEVEL)
+        target = high.waypoints[-1]
+        passable = self.grid.passable.copy()
+        for cell, holder in self._holder.items():
+            if holder is not unit and holder.next_cell is None:
+                passable[cell[1], cell[0]] = False
+        found = find_path(Grid(passable), unit.cell, target)
+        self.stats.plan_work += found.expanded
+        if not found:
+            return False
+        unit.stack.clear()
+        unit.stack.push(Route(RouteKind.HIGH_LEVEL, (target,)))
+        unit.stack.push(Route(RouteKind.LOW_LEVEL, found.cells[1:]))
+        unit.stats.plans += 1
+        unit.waiting_for = 0.0
+        unit.state = UnitState.RUN
+        self._subscribe(unit)
+        return True
 
     @staticmethod
     def _wait(unit: Unit, dt: float) -> None:

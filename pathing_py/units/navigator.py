@@ -340,7 +340,7 @@ class Navigator:
 
     def _request_plan(self, unit: Unit) -> None:
         unit.state = UnitState.FIND_PATH
-        unit.stack.clear()
+        self._drop_routes(unit)
         self.requests.submit(unit.id, unit.goal, self.time)
 
     def _serve(self, unit_id: int, goal: Cell) -> None:
@@ -357,7 +357,7 @@ class Navigator:
             reason = f"goal {goal} is blocked" if blocked else f"goal {goal} cannot be reached from {start}"
         unit.arrival_state, unit.reason = arrival, reason
         waypoints = self._high_level_route(start, target)
-        unit.stack.clear()
+        self._drop_routes(unit)
         unit.stack.push(Route(RouteKind.HIGH_LEVEL, waypoints))
         unit.best_distance, unit.progress_time = math.inf, self.time
         unit.state = UnitState.MOVING if unit.next_cell else UnitState.RUN
@@ -619,7 +619,7 @@ class Navigator:
         self.stats.plan_work += found.expanded
         if not found:
             return False
-        unit.stack.clear()
+        self._drop_routes(unit)
         unit.stack.push(Route(RouteKind.HIGH_LEVEL, (target,)))
         unit.stack.push(Route(RouteKind.LOW_LEVEL, found.cells[1:]))
         unit.stats.plans += 1
@@ -729,6 +729,12 @@ class Navigator:
             frontier = reached
         return None
 
+    @staticmethod
+    def _drop_routes(unit: Unit) -> None:
+        """Forget every route, and the unit it was making way for."""
+        unit.stack.clear()
+        unit.yielding_to = None
+
     def _hold(self, unit: Unit, cells: Iterable[Cell]) -> None:
         for cell in cells:
             self._holder[cell] = unit
@@ -745,7 +751,7 @@ class Navigator:
         """Stop the unit; the game hears of it once per order (not again after making way)."""
         unit.state = state
         unit.reason = reason if state is not UnitState.ARRIVED else ""
-        unit.stack.clear()
+        self._drop_routes(unit)
         unit.waiting_for = 0.0
         self.requests.cancel(unit.id)
         self.watcher.unsubscribe(unit.id)

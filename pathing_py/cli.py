@@ -350,8 +350,10 @@ def run_bake(args: argparse.Namespace) -> int:
     path = Path(args.map)
     out = Path(args.out) if args.out else path.with_suffix(".kpg")
     grid, _ = read_map(path, args)
+    nav_grids = nav_grid_settings(path) if path.suffix.lower() == ".tscn" else []
+    cluster_size = args.cluster_size or (nav_grids[0].cluster_size if nav_grids else 0) or None  # option, else the NavGrid's
     started = time.perf_counter()
-    graph = KeyPointGraph.bake(grid, cluster_size=args.cluster_size, progress=ProgressBar(sys.stderr, "clusters"))
+    graph = KeyPointGraph.bake(grid, cluster_size=cluster_size, progress=ProgressBar(sys.stderr, "clusters"))
     bake_ms = (time.perf_counter() - started) * 1000
     graph.save(out)
     _, _, inside = graph.edges()

@@ -223,6 +223,7 @@ class NavGridSettings(NamedTuple):
     tilemap: str  #: node path of the TileMap it points at, as read_tilemap takes it
     blocking: List[str]
     empty_passable: bool
+    cluster_size: int = 0  #: of its key-point graph; 0 lets the bake choose
 
 
 #: The NavGrid node script, as scenes reference it.
@@ -254,6 +255,7 @@ def nav_grid_settings(path: Union[str, Path]) -> List[NavGridSettings]:
                 _resolve_node_path(node_path, str(target.args[0]) if target.args else ""),
                 [str(name) for name in blocking.args],
                 bool(section.properties.get("empty_cells_passable", True)),
+                int(section.properties.get("cluster_size", 0)),
             )
         )
     return found

@@ -1,6 +1,8 @@
 import io
+import shutil
 import struct
 import zlib
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -332,3 +334,16 @@ def test_bake_and_render_errors_exit_2_with_a_message(level, tmp_path, capsys, a
     assert main([arg.format(map=level, tmp=tmp_path) for arg in args]) == 2
     last_line = capsys.readouterr().err.splitlines()[-1]  # after the progress bar, if the bake ran
     assert last_line.startswith("pathing-py: ") and message in last_line
+
+
+def test_bake_takes_the_cluster_size_of_the_scenes_nav_grid(tmp_path, capsys):
+    root = Path(__file__).resolve().parent.parent
+    (tmp_path / "project.godot").write_text("config_version=4\n")
+    (tmp_path / "scenes").mkdir()
+    shutil.copy(root / "scenes" / "demo_tileset.tres", tmp_path / "scenes")
+    scene = (root / "scenes" / "demo.tscn").read_text().replace(
+        'tilemap_path = NodePath("../TileMap")', 'tilemap_path = NodePath("../TileMap")\ncluster_size = 6'
+    )
+    (tmp_path / "scenes" / "demo.tscn").write_text(scene)
+    assert main(["bake", str(tmp_path / "scenes" / "demo.tscn")]) == 0
+    assert "clusters of 6x6 cells" in capsys.readouterr().out

@@ -175,7 +175,7 @@ def test_progress_is_reported():
     assert calls[-1] == (16, 16) and all(total == 16 for _, total in calls)
 
 
-@pytest.mark.parametrize("size, unit, expected", [(512, 1, 16), (768, 1, 12), (1024, 1, 16), (48, 1, 12), (12, 1, 12), (512, 2, 32)])
+@pytest.mark.parametrize("size, unit, expected", [(512, 1, 16), (768, 1, 12), (1024, 1, 16), (48, 1, 12), (12, 1, 12), (512, 2, 32), (1, 1, 2)])
 def test_default_cluster_size_is_about_ten_unit_sizes(size, unit, expected):
     assert default_cluster_size(size, size, unit) == expected
 
@@ -189,3 +189,14 @@ def test_every_border_run_gets_key_points():
     # a run longer than long_run gets two pairs, at the middles of its halves
     passable[2, 7] = True
     assert border_key_points(passable, clusters, 0, 1, long_run=4) == [((7, 1), (8, 1)), ((7, 5), (8, 5))]
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (3, 3), (5, 40), (40, 5)])
+@pytest.mark.parametrize("cluster_size", [None, 2, 100])
+def test_tiny_and_thin_maps(shape, cluster_size):
+    passable = np.ones(shape, dtype=bool) if shape != (3, 3) else np.zeros(shape, dtype=bool)
+    grid = Grid(passable)
+    graph = KeyPointGraph.bake(grid, cluster_size=cluster_size)
+    assert KeyPointGraph.from_bytes(graph.to_bytes(), grid) == graph
+    start, goal = (0, 0), (grid.width - 1, grid.height - 1)
+    assert graph.find_path(start, goal).status is find_path(grid, start, goal).status

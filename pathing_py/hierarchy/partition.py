@@ -25,7 +25,7 @@ def default_cluster_size(width: int, height: int, unit_size: int = 1) -> int:
     smallest = UNIT_SIZES_PER_CLUSTER * unit_size
     while math.ceil(side / 2) >= smallest:
         side = math.ceil(side / 2)
-    return side
+    return max(side, 2)  # a cluster is at least 2 cells wide, even on a one-cell map
 
 
 class Clusters:

@@ -167,7 +167,7 @@ def figures(results: Sequence[RunResult]) -> List[Figure]:
     return [
         Figure("graph bake s", lambda r: f"{r.bake_s:.2f}" if r.label.startswith("key") else "-"),
         Figure("walls put up / cells refused (held by units)", lambda r: f"{len(r.walls)} / {sum(len(w.refused) for w in r.walls)}"),
-        Figure("simulated s / updates", lambda r: f"{r.navigator.time:.1f} / {len(r.navigator.stats.update_seconds)}"),
+        Figure("simulated s / updates", lambda r: f"{r.navigator.time:.1f} / {r.navigator.stats.updates}"),
         Figure("ARRIVED", count(UnitState.ARRIVED)),
         Figure("BLOCKED", count(UnitState.BLOCKED)),
         *(Figure(f"  BLOCKED: {kind}", blocked(kind)) for kind in kinds),

@@ -259,7 +259,7 @@ def run_demo(args: argparse.Namespace) -> int:
                     refused = f"; refused (held by units): {', '.join(map(str, wall.refused))}" if wall.refused else ""
                     print(f"t={navigator.time:.2f} s: wall {', '.join(map(str, wall.cells))} across unit {wall.unit.id}'s route{refused}")
             navigator.update(UPDATE_SECONDS)
-            if len(navigator.stats.update_seconds) % UPDATES_PER_FRAME == 0:
+            if navigator.stats.updates % UPDATES_PER_FRAME == 0:
                 gif.add(picture(), FRAME_SECONDS)
         last = picture()
         gif.add(last, LAST_FRAME_SECONDS)
@@ -296,7 +296,7 @@ def print_run_summary(navigator: Navigator, orders: Sequence[Order], walls: Sequ
     """How the units ended, the walls, the time per update, the planning work and the request queue."""
     states = ", ".join(f"{sum(o.unit.state is state for o in orders)} {state.value}" for state in FINAL_STATES)
     moving = sum(order.unit.state not in FINAL_STATES for order in orders)
-    updates = len(navigator.stats.update_seconds)
+    updates = navigator.stats.updates
     print(
         f"{len(orders)} units: {states}" + (f", {moving} still under way" if moving else "")
         + f"; {navigator.time:.2f} s simulated in {updates} updates of {UPDATE_SECONDS} s"
@@ -382,6 +382,11 @@ def run_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tile(text: str):
+    """A tile id when the text is a number, else a tile name."""
+    return int(text) if text.isdigit() else text
+
+
 def _at_least(minimum: int) -> Callable[[str], int]:
     """An argparse type: an int no smaller than ``minimum``."""
 
@@ -443,7 +448,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     bake = commands.add_parser("bake", help="bake a map's key-point graph into a file")
     bake.add_argument("map", help="a .tscn, .map or .txt map")
     bake.add_argument("--out", help="graph file to write (default: the map's path with suffix .kpg)")
-    bake.add_argument("--cluster-size", type=_at_least(1), help="cluster side in cells (default: halve the map until clusters are about 10 wide)")
+    bake.add_argument("--cluster-size", type=_at_least(2), help="cluster side in cells (default: halve the map until clusters are about 10 wide)")
     render = commands.add_parser("render", help="draw a map with its key-point graph and paths found on it")
     render.add_argument("map", help="a .tscn, .map or .txt map")
     render.add_argument("--graph", required=True, help="the graph file baked from this map")
@@ -452,7 +457,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     render.add_argument("--scale", type=_at_least(1), help=f"pixels per cell (default: up to 8, the longer side at most {MAX_PICTURE_SIDE} pixels)")
     for command in (demo, paths, bake, render):
         command.add_argument("--tilemap", help="name or path of the TileMap node when a scene has several")
-        command.add_argument("--blocking", nargs="*", default=(), help="tile names or ids that block")
+        command.add_argument("--blocking", nargs="*", default=(), type=_tile, help="tile names or ids that block")
     for command in (demo, paths, render):
         command.add_argument("--seed", type=int, default=1, help="seed of the orders (and walls) (default 1)")
     args = parser.parse_args(argv)

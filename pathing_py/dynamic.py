@@ -97,8 +97,9 @@ class MapWatcher:
         y = region // self.columns * self.region_size
         return x, y, min(self.region_size, self.width - x), min(self.region_size, self.height - y)
 
-    def subscribe(self, subscriber: Hashable, cells: Iterable[Cell]) -> None:
-        """Watch the regions of route ``cells`` (a king-move path), instead of what ``subscriber`` watched.
+    def subscribe(self, subscriber: Hashable, cells: Iterable[Cell], points: Iterable[Cell] = ()) -> None:
+        """Watch the regions of route ``cells`` (a king-move path) and of ``points`` (single cells,
+        such as key points still to reach), instead of what ``subscriber`` watched.
 
         The corner cells of diagonal steps count as crossed: blocking one
         makes the step illegal even when it lies in a region the route's
@@ -106,7 +107,7 @@ class MapWatcher:
         """
         xs, ys = _cells_inside(cells, self.width, self.height)
         _, (xs_a, ys_a), (xs_b, ys_b) = _diagonal_corners(xs, ys)
-        regions = self._regions(np.concatenate([xs, xs_a, xs_b]), np.concatenate([ys, ys_a, ys_b]))
+        regions = self._regions(np.concatenate([xs, xs_a, xs_b]), np.concatenate([ys, ys_a, ys_b])) | self.regions_of(points)
         old = self._watched.get(subscriber, frozenset())
         for region in old - regions:
             self._drop(region, subscriber)

@@ -85,6 +85,8 @@ def occupancy(cells: Sequence[Cell], times: Sequence[float], until: float = math
 def arrival_times(grid: Grid, cells: Sequence[Cell], *, start_time: float = 0.0, speed: float = 1.0) -> List[float]:
     """When a unit walking ``cells`` from ``start_time`` at ``speed`` (cells per second) reaches each cell."""
     _check_speed(speed)
+    if not cells:
+        return []
     return [start_time + length / speed for length in _prefix_costs(cells, grid.cost)]
 
 

@@ -128,10 +128,11 @@ class KeyPointGraph:
         they share; a neighbour is connected again when its key points moved.
         The result equals a fresh bake of the edited grid.
         """
-        clusters = {self.clusters.of(as_cell(cell, "changed cell")) for cell in changed_cells}
-        for cluster in clusters:
-            if not 0 <= cluster < len(self.clusters):
-                raise ValueError(f"a changed cell lies outside the {self.grid.width}x{self.grid.height} grid")
+        cells = [as_cell(cell, "changed cell") for cell in changed_cells]
+        for cell in cells:
+            if not self.grid.in_bounds(cell):
+                raise ValueError(f"changed cell {cell} lies outside the {self.grid.width}x{self.grid.height} grid")
+        clusters = {self.clusters.of(cell) for cell in cells}
         borders = {border for cluster in clusters for border in self.clusters.borders_of(cluster)}
         self._rebake(clusters, borders)
 

@@ -33,7 +33,8 @@ that no frame time lets a unit jump through a wall or a unit.
 import enum
 import math
 import time
-from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
+from collections import deque
+from typing import Callable, Deque, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
@@ -63,6 +64,8 @@ class UnitState(enum.Enum):
 FINAL_STATES = frozenset({UnitState.ARRIVED, UnitState.BLOCKED, UnitState.UNREACHABLE})
 STANDING_STATES = FINAL_STATES | {UnitState.IDLE}
 
+#: Update times kept in NavigatorStats: minutes of a game at 60 updates a second, without growing forever.
+UPDATES_KEPT = 20_000
 #: Encounters with new obstacles in one trip after which a unit re-plans from scratch (seed 001, H6).
 ENCOUNTERS_BEFORE_REPLAN = 3
 #: How far ahead a detour around units may rejoin the route, in cells.
@@ -146,7 +149,9 @@ class NavigatorStats:
     """Work done by a navigator, update by update."""
 
     def __init__(self) -> None:
-        self.update_seconds: List[float] = []
+        self.updates = 0
+        #: Seconds each of the last UPDATES_KEPT updates took.
+        self.update_seconds: Deque[float] = deque(maxlen=UPDATES_KEPT)
         self.plan_work = 0  #: nodes expanded by full path searches
         self.splice_work = 0  #: nodes expanded by splices
         self.notified = 0  #: unit notifications of map changes on their routes
@@ -173,7 +178,8 @@ class Navigator:
         Seconds a unit waits for a moving unit before a higher-priority unit
         detours around it (U3); after three times as long any unit detours.
     give_up : float
-        Seconds of waiting after which a unit stops with state BLOCKED.
+        Seconds of waiting for the same units after which a unit takes a new route around
+        them, or, if there is none, stops with state BLOCKED.
     region_size : int
         Side of the regions map changes are watched by (D3).
     """
@@ -303,6 +309,7 @@ class Navigator:
                     self._advance(unit, delta / steps)
             self._stop_stalled(order)
         self.stats.update_seconds.append(self._clock() - started)
+        self.stats.updates += 1
 
     def _stop_stalled(self, units: Iterable[Unit]) -> None:
         """Units that have not come closer to their target for a long while stop BLOCKED:
@@ -381,8 +388,8 @@ class Navigator:
     def _farthest_waypoint(self, cell: Cell, route: Route) -> int:
         """The index of the farthest of the next few key points within two clusters of ``cell``.
 
-        Legs are planned by exact search, so going straight for a later key point is never
-        longer than passing the ones before it; the path then does not zigzag through key
+        Legs are planned by exact search (but for the walked first and last legs in "fast" mode),
+        so going straight for a later key point is never longer than passing the ones before it; the path then does not zigzag through key
         points, and units crossing a border do not all funnel through the same cells.
         """
         reach = 2 * self.graph.cluster_size if self.graph is not None else 0
@@ -409,9 +416,12 @@ class Navigator:
         return True
 
     def _subscribe(self, unit: Unit) -> None:
-        """Watch the regions the unit's remaining route crosses (D3)."""
-        cells = [cell for route in unit.stack for cell in route.remaining]
-        self.watcher.subscribe(unit.id, cells + [unit.anchor])
+        """Watch the regions the unit's remaining route crosses (D3): its cell routes in the order
+        it will walk them (top of the stack first), and the key points still to reach."""
+        routes = list(unit.stack)[::-1]
+        cells = [unit.anchor] + [cell for route in routes if route.kind is not RouteKind.HIGH_LEVEL for cell in route.remaining]
+        points = [cell for route in routes if route.kind is RouteKind.HIGH_LEVEL for cell in route.remaining]
+        self.watcher.subscribe(unit.id, cells, points)
 
     # -- changing maps ------------------------------------------------------------------
 
@@ -556,7 +566,7 @@ class Navigator:
             self.step_log.append((unit.id, unit.cell, cell))
         unit.next_cell = cell
         unit.state = UnitState.MOVING
-        unit.waiting_for = 0.0
+        unit.waiting_for, unit.wanted, unit.blocked_by = 0.0, None, frozenset()
         route.advance()
         return True
 
@@ -606,9 +616,9 @@ class Navigator:
         A search of the whole map (about 50-100 ms on 512x512), so one per REROUTE_INTERVAL
         updates at most: None means "not now".
         """
-        if len(self.stats.update_seconds) < self._rerouted_at + REROUTE_INTERVAL:
+        if self.stats.updates < self._rerouted_at + REROUTE_INTERVAL:
             return None
-        self._rerouted_at = len(self.stats.update_seconds)
+        self._rerouted_at = self.stats.updates
         high = unit.stack.find(RouteKind.HIGH_LEVEL)
         target = high.waypoints[-1]
         passable = self.grid.passable.copy()
@@ -671,7 +681,10 @@ class Navigator:
         reservations = Reservations()
         for other in self.units.values():
             if other is not unit and math.dist(other.cell, unit.cell) <= 2 * DETOUR_HORIZON:
-                cells = [other.cell, *(other.stack.top.remaining[: 2 * DETOUR_HORIZON] if other.stack.top and other.state not in STANDING_STATES else ())]
+                cells = [other.cell] + ([other.next_cell] if other.next_cell else [])
+                top = other.stack.top
+                if top is not None and top.kind is not RouteKind.HIGH_LEVEL and other.state not in STANDING_STATES:
+                    cells += top.remaining[: 2 * DETOUR_HORIZON]
                 times = arrival_times(self.grid, cells, start_time=self.time, speed=other.speed)
                 reservations.reserve(other.id, occupancy(cells, times, until=math.inf if len(cells) == 1 else times[-1] + 1.0 / other.speed))
         found = find_path_in_time(

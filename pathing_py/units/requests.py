@@ -13,10 +13,13 @@ on how fast the machine runs.
 
 import math
 import time
-from collections import OrderedDict
-from typing import Callable, Dict, Hashable, List, Optional
+from collections import OrderedDict, deque
+from typing import Callable, Deque, Hashable, Optional
 
 __all__ = ["PathRequestQueue", "QueueStats"]
+
+#: Latencies kept in QueueStats: enough for statistics, without growing forever.
+LATENCIES_KEPT = 10_000
 
 
 class QueueStats:
@@ -27,9 +30,8 @@ class QueueStats:
         self.served = 0
         self.cancelled = 0
         self.longest = 0  #: most requests waiting at once
-        self.latencies: List[float] = []  #: simulated seconds from filing to answer, per request
-        self.waited_updates: List[int] = []  #: updates each request waited before its answer
-        self.serve_seconds: List[float] = []  #: wall time spent serving, per update
+        #: Simulated seconds from filing to answer, of the last LATENCIES_KEPT requests.
+        self.latencies: Deque[float] = deque(maxlen=LATENCIES_KEPT)
 
     @property
     def mean_latency(self) -> float:
@@ -62,16 +64,13 @@ class PathRequestQueue:
         if requester in self._pending:
             del self._pending[requester]
             self.stats.cancelled += 1
-        self._pending[requester] = (request, now, 0)
+        self._pending[requester] = (request, now)
         self.stats.submitted += 1
         self.stats.longest = max(self.stats.longest, len(self._pending))
 
     def cancel(self, requester: Hashable) -> None:
         if self._pending.pop(requester, None) is not None:
             self.stats.cancelled += 1
-
-    def pending(self, requester: Hashable) -> bool:
-        return requester in self._pending
 
     def __len__(self) -> int:
         return len(self._pending)
@@ -83,13 +82,9 @@ class PathRequestQueue:
         while self._pending:
             if served and self.budget is not None and self._clock() - started >= self.budget:
                 break
-            requester, (request, filed, waited) = self._pending.popitem(last=False)
+            requester, (request, filed) = self._pending.popitem(last=False)
             handler(requester, request)
             self.stats.latencies.append(now - filed)
-            self.stats.waited_updates.append(waited)
             served += 1
-        for requester, (request, filed, waited) in list(self._pending.items()):
-            self._pending[requester] = (request, filed, waited + 1)
         self.stats.served += served
-        self.stats.serve_seconds.append(self._clock() - started)
         return served

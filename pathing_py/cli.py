@@ -448,7 +448,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     bake = commands.add_parser("bake", help="bake a map's key-point graph into a file")
     bake.add_argument("map", help="a .tscn, .map or .txt map")
     bake.add_argument("--out", help="graph file to write (default: the map's path with suffix .kpg)")
-    bake.add_argument("--cluster-size", type=_at_least(2), help="cluster side in cells (default: halve the map until clusters are about 10 wide)")
+    bake.add_argument("--cluster-size", type=int, help="cluster side in cells (default: halve the map until clusters are about 10 wide)")
     render = commands.add_parser("render", help="draw a map with its key-point graph and paths found on it")
     render.add_argument("map", help="a .tscn, .map or .txt map")
     render.add_argument("--graph", required=True, help="the graph file baked from this map")

@@ -29,8 +29,7 @@ import random
 import re
 import sys
 import time
-from collections import Counter
-from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set
+from typing import Callable, List, NamedTuple, Optional, Sequence, Set
 
 from harness import MAPS_DIR, command_line, render
 from pathing_py import Grid, KeyPointGraph

@@ -84,13 +84,13 @@ def smooth_path(grid: Grid, cells: Sequence[Cell]) -> List[Cell]:
         return list(cells)
     passable = grid.passable
     cost = grid.cost
-    prefix = _prefix_costs(cells, cost)
+    prefix = prefix_costs(cells, cost)
 
     def shortcut(i: int, j: int):
         line = line_cells(cells[i], cells[j])
         if not _clear(passable, np.array(line)):
             return None
-        if cost is not None and _prefix_costs(line, cost)[-1] > prefix[j] - prefix[i] + 1e-9:
+        if cost is not None and prefix_costs(line, cost)[-1] > prefix[j] - prefix[i] + 1e-9:
             return None
         return line
 
@@ -121,10 +121,10 @@ def smooth_path(grid: Grid, cells: Sequence[Cell]) -> List[Cell]:
 
 def path_cost(grid: Grid, cells: Sequence[Cell]) -> float:
     """The length of a cell path: 1 per straight step, sqrt(2) per diagonal, times the cost of each cell entered."""
-    return _prefix_costs(cells, grid.cost)[-1]
+    return prefix_costs(cells, grid.cost)[-1]
 
 
-def _prefix_costs(cells: Sequence[Cell], cost) -> List[float]:
+def prefix_costs(cells: Sequence[Cell], cost) -> List[float]:
     """Cumulative path length at each cell (terrain costs included)."""
     totals = [0.0]
     for (x0, y0), (x1, y1) in zip(cells, cells[1:]):

@@ -64,7 +64,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .grid import Cell, Grid
-from .line import line_cells, path_cost
+from .line import prefix_costs, line_cells, path_cost
 from .search import as_cell
 
 __all__ = ["Sense", "WalkResult", "WalkStatus", "shortcut", "walk_line"]
@@ -178,14 +178,12 @@ def shortcut(grid: Grid, cells: Sequence[Cell], goal: Optional[Cell] = None) -> 
     goal = route[-1] if goal is None else as_cell(goal, "goal")
     passable, cost = grid.passable, grid.cost
     last_index = {cell: n for n, cell in enumerate(route)}
-    prefix = [0.0]
-    for a, b in zip(route, route[1:]):
-        prefix.append(prefix[-1] + _step_cost(cost, a, b))
+    prefix = prefix_costs(route, cost)
     result = [route[0]]
     t = 0
     while t < len(route) - 1:
         u, line = _farthest_meeting(passable, route[t], goal, last_index)
-        if u > t + 1 and _cost(cost, line) <= prefix[u] - prefix[t] + _TOLERANCE:
+        if u > t + 1 and prefix_costs(line, cost)[-1] <= prefix[u] - prefix[t] + _TOLERANCE:
             result.extend(line[1:])
             t = u
         else:
@@ -273,7 +271,7 @@ class _Walker:
         for order, (s, lap) in enumerate(laps.items()):
             distances = [(c[0] - self.goal[0]) ** 2 + (c[1] - self.goal[1]) ** 2 for c in lap]
             t = distances.index(min(distances))
-            key = (distances[t], _cost(None, lap[: t + 1]), order)
+            key = (distances[t], prefix_costs(lap[: t + 1], None)[-1], order)
             if best is None or key < best[0]:
                 best = (key, s, lap[: t + 1])
         return best[1], best[2]
@@ -359,12 +357,3 @@ def _legal(passable: np.ndarray, a: Cell, b: Cell) -> bool:
     if not _free(passable, b):
         return False
     return a[0] == b[0] or a[1] == b[1] or (_free(passable, (b[0], a[1])) and _free(passable, (a[0], b[1])))
-
-
-def _step_cost(cost: Optional[np.ndarray], a: Cell, b: Cell) -> float:
-    length = math.sqrt(2.0) if a[0] != b[0] and a[1] != b[1] else 1.0
-    return length if cost is None else length * float(cost[b[1], b[0]])
-
-
-def _cost(cost: Optional[np.ndarray], cells: Sequence[Cell]) -> float:
-    return sum(_step_cost(cost, a, b) for a, b in zip(cells, cells[1:]))

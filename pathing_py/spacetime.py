@@ -44,7 +44,7 @@ from typing import Dict, Hashable, Iterable, List, Optional, Sequence, Tuple
 
 from .grid import Cell, Grid
 from .jump_tables import DIRECTIONS, pad
-from .line import _prefix_costs
+from .line import prefix_costs
 from .search import SQRT2, PathResult, PathStatus, answer_without_search, as_cell, octile_distance
 
 __all__ = ["Reservations", "TimedPathResult", "find_path_in_time", "occupancy", "arrival_times"]
@@ -87,7 +87,7 @@ def arrival_times(grid: Grid, cells: Sequence[Cell], *, start_time: float = 0.0,
     _check_speed(speed)
     if not cells:
         return []
-    return [start_time + length / speed for length in _prefix_costs(cells, grid.cost)]
+    return [start_time + length / speed for length in prefix_costs(cells, grid.cost)]
 
 
 class Reservations:

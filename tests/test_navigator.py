@@ -4,9 +4,8 @@ import random
 import numpy as np
 import pytest
 
-from pathing_py import Grid, KeyPointGraph, find_path
+from pathing_py import Grid, KeyPointGraph
 from pathing_py.units import Navigator, PathRequestQueue, PathStack, Route, RouteKind, UnitState
-from test_search import MAPS
 
 FINAL = {UnitState.ARRIVED, UnitState.BLOCKED, UnitState.UNREACHABLE}
 

@@ -39,8 +39,7 @@ from typing import Callable, Deque, Dict, FrozenSet, Iterable, List, Optional, S
 import numpy as np
 
 from ..grid import Cell, Grid
-from ..line import path_cost
-from ..search import PathStatus, as_cell, find_path, octile_distance
+from ..search import as_cell, find_path, octile_distance
 from ..dynamic import MapWatcher, SpliceStatus, first_blocked, splice_path
 from ..local import WalkStatus, walk_line
 from ..spacetime import Reservations, arrival_times, find_path_in_time, occupancy

@@ -368,7 +368,8 @@ class UnitDriver:
 
         ``global_transform`` and ``transform`` are the node's, from which its
         parent's frame follows; ``speed`` is in cells per second and ``radius``
-        in cells, as the navigator takes them. A node already driven joins again.
+        in cells, as the navigator takes them. A node already driven joins again (bad settings
+        are refused first and leave it driven as it was).
         """
         try:
             unit_to_world = Affine.from_points(global_transform)
@@ -378,15 +379,15 @@ class UnitDriver:
         return self._add(key, node, parent_to_world, unit_to_world.origin, speed, radius, priority)
 
     def _add(self, key, node, parent_to_world: Affine, world: Position, speed, radius, priority) -> Answer:
-        if key in self._members:
-            self.remove(key)
         problem = _settings_problem(speed, radius)
-        if problem or not isinstance(priority, int):
+        if problem or not isinstance(priority, int):  # refused before anything changes
             return Answer(STATUS_INVALID_SETTINGS, problem or f"priority must be an int, got {priority!r}.")
         try:
             grid_to_parent = parent_to_world.inverse() * self._grid_to_world
         except ValueError as error:
             return Answer(STATUS_INVALID_TRANSFORM, f"the unit's parent: {error}")
+        if key in self._members:  # joining again: from where it stands now
+            self.remove(key)
         position = self._world_to_grid.apply(world)
         cell = (math.floor(position[0]), math.floor(position[1]))
         refusal = self._cell_refusal(cell, f"the unit's position {world}")

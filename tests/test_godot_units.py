@@ -235,6 +235,15 @@ def test_a_node_that_joins_again_is_moved_from_its_new_place():
     assert driver.navigator.holder(driver.frame.to_grid((-4, -2))) is None
 
 
+def test_joining_again_with_bad_settings_leaves_the_unit_driven_as_it_was():
+    driver = make_driver()
+    add(driver, 1, (-4, -2))
+    _, answer = add(driver, 1, (-4, -1), speed=-1.0)
+    assert answer.status == STATUS_INVALID_SETTINGS
+    assert len(driver.navigator.units) == 1
+    assert driver.navigator.holder(driver.frame.to_grid((-4, -2))) is not None
+
+
 # -- orders, moves and positions ----------------------------------------------------------------
 
 

@@ -31,7 +31,7 @@ import math
 import operator
 import sys
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -303,6 +303,32 @@ class TileMapNavigator:
         if graph is not None and graph.grid is not self.grid:
             raise ValueError("the key-point graph was made for another grid than this navigator's")
         self._graph = graph
+
+    def follow(self, fresh: "TileMapNavigator", edit: Optional[Callable[[List[Cell], bool], List[Cell]]] = None) -> Optional[List[Cell]]:
+        """Take over the cells of a TileMap read again (``fresh``) by editing this grid, not replacing it.
+
+        Only the cells that changed are blocked or freed, through ``edit``
+        (a :meth:`pathing_py.Navigator.set_blocked`, so that units and graph
+        follow) or, without one, on the grid and its graph: a map painted at
+        run time needs no re-bake. Returns the grid cells that could not be
+        blocked because units hold them, or None when the TileMap's used
+        rectangle or cell size changed: then ``fresh`` must replace this one.
+        """
+        if fresh.grid.passable.shape != self.grid.passable.shape or fresh.grid.origin != self.grid.origin:
+            return None
+        if fresh.frame.cell_size != self.frame.cell_size:
+            return None
+        changed = fresh.grid.passable != self.grid.passable
+        to_block = [(int(x), int(y)) for y, x in zip(*np.nonzero(changed & ~fresh.grid.passable))]
+        to_free = [(int(x), int(y)) for y, x in zip(*np.nonzero(changed & fresh.grid.passable))]
+        if edit is not None:
+            edit(to_free, False)
+            return edit(to_block, True)
+        for cells, blocked in ((to_free, False), (to_block, True)):
+            self.grid.set_blocked(cells, blocked)
+            if self.graph is not None and cells:
+                self.graph.update(cells)
+        return []
 
     @classmethod
     def from_tilemap(

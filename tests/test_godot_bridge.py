@@ -22,7 +22,7 @@ from pathing_py.godot_bridge import (
     tile_data_array,
     tilemap_problem,
 )
-from pathing_py import Grid, KeyPointGraph, find_path, smooth_path
+from pathing_py import Grid, KeyPointGraph, Navigator, find_path, smooth_path
 from pathing_py.grid import MapFormatError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -401,3 +401,36 @@ def test_the_demo_scene_ships_a_fresh_graph():
     loaded = load_graph("res://scenes/demo.kpg", data, grid, rebake=False)
     assert loaded.warning == "", f"{loaded.warning}: run `pathing-py bake scenes/demo.tscn`"
     assert data == KeyPointGraph.bake(grid).to_bytes()
+
+
+# -- following a TileMap read again ----------------------------------------------------------------
+
+PAINTED = [row.replace("..#", ".##", 1) if n == 1 else row for n, row in enumerate(MAP)]  # (1, 1) walled
+PAINTED[3] = "..#.  ~."  # (2, 3) walled, and (2, 0)-(2, 2) stay walls
+
+
+def test_following_a_repainted_tilemap_edits_the_grid_and_its_graph_in_place():
+    current = navigator()
+    grid = current.grid
+    current.graph = KeyPointGraph.bake(grid, cluster_size=4)
+    fresh = TileMapNavigator.from_tilemap(encode(PAINTED), (16.0, 16.0), TILES)
+    assert current.follow(fresh) == []
+    assert current.grid is grid and np.array_equal(grid.passable, fresh.grid.passable)
+    assert current.graph == KeyPointGraph.bake(fresh.grid, cluster_size=4)
+
+
+def test_following_through_a_navigator_reports_cells_units_hold():
+    current = navigator()
+    units = Navigator(current.grid)
+    units.add_unit((2.5, 3.5), speed=1.0)  # grid cell (2, 3), which PAINTED walls
+    fresh = TileMapNavigator.from_tilemap(encode(PAINTED), (16.0, 16.0), TILES)
+    assert current.follow(fresh, units.set_blocked) == [(2, 3)]
+    assert current.grid.is_passable((2, 3)) and not current.grid.is_passable((1, 1))
+
+
+def test_a_tilemap_whose_used_rectangle_changed_cannot_be_followed():
+    current = navigator()
+    bigger = TileMapNavigator.from_tilemap(encode(MAP + ["........"]), (16.0, 16.0), TILES)
+    assert current.follow(bigger) is None
+    moved = TileMapNavigator.from_tilemap(encode(MAP, origin=(0, 0)), (16.0, 16.0), TILES)
+    assert current.follow(moved) is None

@@ -4,7 +4,8 @@ Add a NavGrid next to a TileMap and point ``tilemap_path`` at it. When the
 scene starts, the NavGrid reads the whole TileMap once (its ``tile_data`` and
 the TileSet's collision shapes): cells whose tile has a collision shape, or
 is named in ``blocking_tiles``, block units. Call ``rebuild()`` after
-editing the TileMap.
+editing the TileMap: when only cells changed, the grid, its graph and the
+units follow those cells (no re-bake).
 
 Key-point graph: select the NavGrid in the editor and press "Bake key-point
 graph" in the 2D toolbar. The graph is baked on a worker thread (a progress
@@ -160,11 +161,27 @@ class NavGrid(Node2D):
         return self._tilemap_problem() or self._graph_warning or (painter.warning if painter else "")
 
     def rebuild(self) -> bool:
-        """Read the whole TileMap again (one batched read) and load the graph; False if the TileMap cannot be read."""
+        """Read the whole TileMap again (one batched read); False if it cannot be read.
+
+        If only cells changed (the same used rectangle), the grid, its graph and
+        the units follow those cells; otherwise the grid is built anew and the
+        graph loaded again.
+        """
+        previous = self._navigator
         problem = self._read_tilemap()
         if problem:
+            self._navigator = previous  # units and queries go on with the grid read before
             self._fail(bridge.STATUS_NO_GRID, problem)
             return False
+        if previous is not None:
+            edit = self._units.navigator.set_blocked if self._units is not None else None
+            refused = previous.follow(self._navigator, edit)
+            if refused is not None:
+                self._navigator = previous
+                if refused:
+                    bridge.report_error(str(self.get_name()), f"units stand in grid cells {refused}: not blocked yet")
+                self.last_status = bridge.STATUS_BUILT
+                return True
         self._load_graph()
         self._drive_units()
         self.last_status = bridge.STATUS_BUILT

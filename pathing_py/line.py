@@ -69,6 +69,18 @@ def _clear(passable: np.ndarray, cells: np.ndarray) -> bool:
     return bool(passable[ys[before], xs[after]].all() and passable[ys[after], xs[before]].all())
 
 
+def _clear_early(passable: np.ndarray, line: Sequence[Cell]) -> bool:
+    """As :func:`_clear`, cell by cell from the start: most lines smoothing tries are blocked
+    within a few cells, and stopping there beats building arrays for the whole line."""
+    free = passable.item
+    (px, py) = line[0]
+    for x, y in line:
+        if not free(y, x) or (x != px and y != py and not (free(py, x) and free(y, px))):
+            return False
+        px, py = x, y
+    return True
+
+
 def smooth_path(grid: Grid, cells: Sequence[Cell]) -> List[Cell]:
     """Shorten a path by pulling it straight wherever a line is clear.
 
@@ -88,7 +100,7 @@ def smooth_path(grid: Grid, cells: Sequence[Cell]) -> List[Cell]:
 
     def shortcut(i: int, j: int):
         line = line_cells(cells[i], cells[j])
-        if not _clear(passable, np.array(line)):
+        if not _clear_early(passable, line):
             return None
         if cost is not None and prefix_costs(line, cost)[-1] > prefix[j] - prefix[i] + 1e-9:
             return None
@@ -97,9 +109,12 @@ def smooth_path(grid: Grid, cells: Sequence[Cell]) -> List[Cell]:
     result = [cells[0]]
     i = 0
     last = len(cells) - 1
+    run_end = _straight_runs(cells)
     while i < last:
-        best_j, best_line = i + 1, [cells[i], cells[i + 1]]
-        reach = 2
+        # A straight run of the path is its own line: seen without a check.
+        best_j = run_end[i]
+        best_line = cells[i : best_j + 1]
+        reach = 2 * (best_j - i)
         while i + reach <= last:  # double the look-ahead while lines stay clear
             line = shortcut(i, i + reach)
             if line is None:
@@ -117,6 +132,17 @@ def smooth_path(grid: Grid, cells: Sequence[Cell]) -> List[Cell]:
         result.extend(best_line[1:])
         i = best_j
     return result
+
+
+def _straight_runs(cells: Sequence[Cell]) -> List[int]:
+    """For each index i, the last index j such that cells[i..j] take the same step all along."""
+    last = len(cells) - 1
+    run_end = list(range(1, last + 2))
+    steps = [(b[0] - a[0], b[1] - a[1]) for a, b in zip(cells, cells[1:])]
+    for k in range(last - 2, -1, -1):
+        if steps[k] == steps[k + 1]:
+            run_end[k] = run_end[k + 1]
+    return run_end
 
 
 def path_cost(grid: Grid, cells: Sequence[Cell]) -> float:

@@ -200,3 +200,27 @@ def test_tiny_and_thin_maps(shape, cluster_size):
     assert KeyPointGraph.from_bytes(graph.to_bytes(), grid) == graph
     start, goal = (0, 0), (grid.width - 1, grid.height - 1)
     assert graph.find_path(start, goal).status is find_path(grid, start, goal).status
+
+
+def test_landmarks_are_saved_dropped_on_update_and_cut_the_search(movingai_dir):
+    grid = Grid.from_movingai(movingai_dir / "BlackLotus.map")
+    graph = KeyPointGraph.bake(grid)
+    assert graph.landmarks is not None and len(graph.landmarks.nodes) == 4
+    loaded = KeyPointGraph.from_bytes(graph.to_bytes(), grid)
+    assert loaded.landmarks == graph.landmarks
+    scenarios = sample_scenarios(grid, read_scenarios(movingai_dir / "BlackLotus.map.scen"), count=8)
+    with_landmarks = [graph.find_path(s.start, s.goal) for s in scenarios]
+    graph.landmarks = None
+    without = [graph.find_path(s.start, s.goal) for s in scenarios]
+    assert sum(r.expanded for r in with_landmarks) < 0.7 * sum(r.expanded for r in without)
+    for a, b in zip(with_landmarks, without):  # both optimal over the same key-point graph
+        assert a.status is b.status
+    loaded.grid.set_blocked([tuple(loaded.key_points()[0])])
+    loaded.update([tuple(loaded.key_points()[0])])
+    assert loaded.landmarks is None
+    assert KeyPointGraph.from_bytes(loaded.to_bytes(), grid).landmarks is None
+
+
+def test_weighted_grids_get_no_landmarks():
+    grid = Grid(np.ones((20, 20), bool), np.full((20, 20), 2.0))
+    assert KeyPointGraph.bake(grid, cluster_size=5).landmarks is None

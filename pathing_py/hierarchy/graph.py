@@ -34,6 +34,7 @@ from ..line import line_cells, line_of_sight, path_cost, smooth_path
 from ..search import SQRT2, TIE_BREAK, PathResult, PathStatus, answer_without_search, as_cell, find_path, octile_distance
 from .entrances import DEFAULT_LONG_RUN, border_key_points
 from .fields import ClusterFields, cluster_fields, single_field, walk_back
+from .landmarks import Landmarks, bound
 from .partition import Clusters, default_cluster_size
 from .storage import StaleGraphError, graph_bytes, graph_from_bytes, read_graph, write_graph
 
@@ -78,6 +79,8 @@ class KeyPointGraph:
         self.fields: Dict[int, ClusterFields] = {}
         #: Edges out of each key point, filled in as searches reach them.
         self._neighbours: Dict[int, Tuple[tuple, tuple]] = {}
+        #: The search's landmark heuristic; None on weighted grids and once the graph was updated.
+        self.landmarks: Optional[Landmarks] = None
         self.version = grid.version
 
     @property
@@ -119,6 +122,10 @@ class KeyPointGraph:
                 raise ValueError(f"{name} must be an int >= {least}, got {value!r}")
         graph = cls(grid, Clusters(grid.width, grid.height, cluster_size), unit_size, long_run)
         graph._rebake(range(len(graph.clusters)), graph.clusters.borders(), progress)
+        if grid.cost is None:
+            width = grid.width
+            nodes = [y * width + x for x, y in graph.key_points().tolist()]
+            graph.landmarks = Landmarks.choose(nodes, lambda node: graph._edges(node)[0])
         return graph
 
     def update(self, changed_cells: Iterable[Cell]) -> None:
@@ -135,6 +142,7 @@ class KeyPointGraph:
         clusters = {self.clusters.of(cell) for cell in cells}
         borders = {border for cluster in clusters for border in self.clusters.borders_of(cluster)}
         self._rebake(clusters, borders)
+        self.landmarks = None  # their distances were measured on the graph before the edit
 
     def _rebake(self, clusters: Iterable[int], borders: Iterable[Tuple[int, int]], progress: Optional[Progress] = None) -> None:
         passable = self.grid.passable
@@ -335,13 +343,17 @@ class KeyPointGraph:
         own, so that a start or goal standing on a key point keeps both its
         links and the key point's edges. A node reached along a shortest path
         inside its cluster, from a node with direct paths to all the others,
-        only crosses borders: going on inside could not beat those paths.
+        only crosses borders: going on inside could not beat those paths. The
+        estimate is the octile distance, raised by the landmark bound where baked.
         """
         width = self.grid.width
         goal_x, goal_y = goal
         to_goal = {y * width + x: (_GOAL, cost, goal_x, goal_y, False) for (x, y), (cost, _) in goal_links.items()}
         from_start = tuple((y * width + x, cost, x, y, start_linked_to_all) for (x, y), (cost, _) in start_links.items())
         neighbours = self._neighbours
+        landmarks = self.landmarks
+        landmarks_to_goal = landmarks.to_goal({node: edge[1] for node, edge in to_goal.items()}) if landmarks else None
+        known = landmarks.distances if landmarks_to_goal else {}
         best = {_START: 0.0}
         parent = {_START: _NONE}
         entered_inside = {_START: False}
@@ -375,7 +387,10 @@ class KeyPointGraph:
                     entered_inside[other] = inside
                     dx = x - goal_x if x > goal_x else goal_x - x
                     dy = y - goal_y if y > goal_y else goal_y - y
-                    heappush(heap, (candidate + (dx + dy + diagonal_extra * (dx if dx < dy else dy)) * TIE_BREAK, candidate, other))
+                    estimate = dx + dy + diagonal_extra * (dx if dx < dy else dy)
+                    if other in known:
+                        estimate = max(estimate, bound(landmarks_to_goal, known[other]))
+                    heappush(heap, (candidate + estimate * TIE_BREAK, candidate, other))
         return None, expanded
 
     def _refine(self, route: List[Cell], start_links, goal_links) -> List[Cell]:

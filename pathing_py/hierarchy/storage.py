@@ -6,6 +6,7 @@ Layout, all little-endian::
     header length             uint32
     header                    JSON: format version, map size and content hash,
                               bake parameters, and the name, dtype and shape of each array
+                              (entrances, key points, costs and directions per cluster, landmarks)
     arrays                    raw bytes, one after the other, in header order
     checksum                  SHA-1 of everything before it
 
@@ -17,12 +18,13 @@ import hashlib
 import json
 import struct
 from pathlib import Path
-from typing import TYPE_CHECKING, Dict, List, Tuple, Type, Union
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple, Type, Union
 
 import numpy as np
 
 from ..grid import Grid
 from .fields import ClusterFields
+from .landmarks import Landmarks
 from .partition import Clusters
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,7 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["FORMAT_VERSION", "GraphFileError", "StaleGraphError", "graph_bytes", "graph_from_bytes", "read_graph", "write_graph"]
 
 MAGIC = b"PATHING_PY KEY-POINT GRAPH\n"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  #: 2: landmarks
 _CHECKSUM_SIZE = hashlib.sha1().digest_size
 
 
@@ -57,6 +59,7 @@ def graph_bytes(graph: "KeyPointGraph") -> bytes:
         "costs": np.concatenate([graph.fields[c].costs.ravel() for c in clusters] or [np.zeros(0)]).astype("<f8"),
         "directions": np.concatenate([graph.fields[c].direction.ravel() for c in clusters] or [np.zeros(0, np.int8)]),
     }
+    arrays.update(_landmark_arrays(graph, [cell for c in clusters for cell in graph.members[c]]))
     header = {
         "format": FORMAT_VERSION,
         "width": graph.grid.width,
@@ -97,6 +100,7 @@ def graph_from_bytes(cls: Type["KeyPointGraph"], data: bytes, grid: Grid, source
     try:
         graph = cls(grid, Clusters(grid.width, grid.height, int(header["cluster_size"])), int(header["unit_size"]), int(header["long_run"]))
         graph.entrances, graph.members, graph.fields = _restore(graph.clusters, arrays)
+        graph.landmarks = _restore_landmarks(graph, arrays)
     except (KeyError, ValueError, TypeError, IndexError) as error:
         raise GraphFileError(f"{source}: the graph data is inconsistent ({error})") from None
     return graph
@@ -131,6 +135,32 @@ def _unpack(data: bytes, source: str) -> Tuple[dict, Dict[str, np.ndarray]]:
     if offset != len(body):
         raise GraphFileError(f"{source}: {len(body) - offset} bytes left over after the arrays")
     return header, arrays
+
+
+def _landmark_arrays(graph: "KeyPointGraph", cells: List[Tuple[int, int]]) -> Dict[str, np.ndarray]:
+    """The landmarks as flat cell indices and a (landmarks, key points) table in member order."""
+    landmarks = graph.landmarks
+    if landmarks is None:
+        return {"landmarks": np.zeros(0, "<i8"), "landmark_distances": np.zeros((0, len(cells)), "<f8")}
+    width = graph.grid.width
+    table = [landmarks.distances[y * width + x] for x, y in cells]
+    return {
+        "landmarks": np.array(landmarks.nodes, dtype="<i8"),
+        "landmark_distances": np.array(table, dtype="<f8").reshape(len(cells), -1).T.copy(),
+    }
+
+
+def _restore_landmarks(graph: "KeyPointGraph", arrays: Dict[str, np.ndarray]) -> Optional[Landmarks]:
+    nodes = arrays["landmarks"].tolist()
+    if not nodes:
+        return None
+    width = graph.grid.width
+    cells = [cell for cluster in range(len(graph.clusters)) for cell in graph.members[cluster]]
+    table = arrays["landmark_distances"]
+    if table.shape != (len(nodes), len(cells)):
+        raise ValueError(f"landmark table of shape {table.shape} for {len(nodes)} landmarks and {len(cells)} key points")
+    rows = table.T.tolist()
+    return Landmarks(nodes, {y * width + x: tuple(row) for (x, y), row in zip(cells, rows)})
 
 
 def _restore(clusters: Clusters, arrays: Dict[str, np.ndarray]):

@@ -27,7 +27,7 @@ LANDMARK_COUNT = 4
 class Landmarks:
     """Key points (flat cell indices) and each key point's distances from them."""
 
-    def __init__(self, nodes: Sequence[int], distances: Dict[int, Tuple[float, ...]]):
+    def __init__(self, nodes: Sequence[int], distances: Dict[int, List[float]]):
         self.nodes = list(nodes)
         self.distances = distances
 
@@ -49,7 +49,7 @@ class Landmarks:
             for node, distance in tables[-1].items():
                 if distance < nearest.get(node, math.inf):
                     nearest[node] = distance
-        distances = {node: tuple(table.get(node, math.inf) for table in tables) for node in key_points}
+        distances = {node: [table.get(node, math.inf) for table in tables] for node in key_points}
         return cls(chosen, distances)
 
     def to_goal(self, goal_links: Dict[int, float]) -> Optional[Tuple[float, ...]]:
@@ -82,7 +82,7 @@ def _distances_from(source: int, edges) -> Dict[int, float]:
     return distance
 
 
-def bound(to_goal: Tuple[float, ...], here: Tuple[float, ...]) -> float:
+def bound(to_goal: Sequence[float], here: Sequence[float]) -> float:
     """The largest landmark lower bound on the distance from ``here`` to the goal (0 if none is finite)."""
     best = 0.0
     for a, b in zip(to_goal, here):

@@ -159,8 +159,7 @@ def _restore_landmarks(graph: "KeyPointGraph", arrays: Dict[str, np.ndarray]) ->
     table = arrays["landmark_distances"]
     if table.shape != (len(nodes), len(cells)):
         raise ValueError(f"landmark table of shape {table.shape} for {len(nodes)} landmarks and {len(cells)} key points")
-    rows = table.T.tolist()
-    return Landmarks(nodes, {y * width + x: tuple(row) for (x, y), row in zip(cells, rows)})
+    return Landmarks(nodes, dict(zip([y * width + x for x, y in cells], table.T.tolist())))
 
 
 def _restore(clusters: Clusters, arrays: Dict[str, np.ndarray]):

@@ -28,7 +28,6 @@ with the exact search otherwise.
 """
 
 import math
-import operator
 import sys
 from dataclasses import dataclass, field
 from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Union
@@ -57,7 +56,6 @@ __all__ = [
     "positions",
     "report_error",
     "signed_int",
-    "tile_data_array",
     "tilemap_problem",
 ]
 
@@ -97,26 +95,6 @@ def signed_int(value) -> int:
     """
     value = int(value)
     return value - _UINT64 if value > _INT64_MAX else value
-
-
-def tile_data_array(values: Iterable[int]) -> np.ndarray:
-    """The ``tile_data`` PoolIntArray of a TileMap as an int32 array.
-
-    Godot stores int32 values; read through pythonscript they may arrive as
-    signed, unsigned 32-bit or unsigned 64-bit numbers, so only the low 32
-    bits are kept. The length must be a multiple of 3 (``format = 1``, the only
-    layout Godot 3.2 returns at run time).
-    """
-    if isinstance(values, np.ndarray):
-        if values.size and values.dtype.kind not in "iu":
-            raise TypeError(f"tile_data must hold integers, got dtype {values.dtype}")
-        words = (values.astype(np.uint64) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
-    else:  # operator.index refuses floats, which would be silently truncated
-        words = np.fromiter((operator.index(v) & 0xFFFFFFFF for v in values), dtype=np.uint32)
-    data = words.view(np.int32)
-    if data.ndim != 1 or data.size % 3:
-        raise ValueError(f"tile_data must be a flat list of 3 ints per cell, got {data.size} values")
-    return data
 
 
 @dataclass(frozen=True)
@@ -348,7 +326,7 @@ class TileMapNavigator:
         """
         collision, names = collision_tables(tiles)
         grid = grid_from_tile_data(
-            tile_data_array(tile_data),
+            tile_data,
             format=1,
             collision=collision,
             names=names,

@@ -19,7 +19,6 @@ from pathing_py.godot_bridge import (
     collision_tables,
     load_graph,
     signed_int,
-    tile_data_array,
     tilemap_problem,
 )
 from pathing_py import Grid, KeyPointGraph, Navigator, find_path, smooth_path
@@ -40,28 +39,6 @@ UINT64 = 1 << 64
 def test_signed_int_undoes_unsigned_64_bit_returns(raw, expected):
     assert signed_int(raw) == expected
     assert type(signed_int(raw)) is int
-
-
-def test_tile_data_array_reads_every_integer_form_as_int32():
-    signed = [-65536, 3, 65536, 65535, 1 << 29 | 2, -(1 << 31)]
-    unsigned32 = [v & 0xFFFFFFFF for v in signed]
-    unsigned64 = [v % UINT64 for v in signed]
-    expected = np.array(signed, dtype=np.int32)
-    for values in (signed, unsigned32, unsigned64, unsigned64[:3] + signed[3:], np.array(signed)):
-        array = tile_data_array(values)
-        assert array.dtype == np.int32
-        np.testing.assert_array_equal(array, expected)
-
-
-def test_tile_data_array_takes_any_iterable_and_empty_data():
-    assert tile_data_array(iter([1, 2, 3])).tolist() == [1, 2, 3]
-    assert tile_data_array([]).size == 0
-
-
-@pytest.mark.parametrize("values, error", [([1, 2], ValueError), ([1.5, 2.0, 3.0], TypeError)])
-def test_tile_data_array_rejects_what_is_not_format_1(values, error):
-    with pytest.raises(error):
-        tile_data_array(values)
 
 
 # -- the TileSet ------------------------------------------------------------------------
@@ -434,3 +411,23 @@ def test_a_tilemap_whose_used_rectangle_changed_cannot_be_followed():
     assert current.follow(bigger) is None
     moved = TileMapNavigator.from_tilemap(encode(MAP, origin=(0, 0)), (16.0, 16.0), TILES)
     assert current.follow(moved) is None
+
+
+def test_tile_data_in_every_integer_form_pythonscript_may_give_reads_the_same():
+    signed = encode(MAP)
+    forms = [
+        [v & 0xFFFFFFFF for v in signed],  # unsigned 32-bit
+        [v % UINT64 for v in signed],  # unsigned 64-bit (godot-python 0.50, issue #365)
+        np.array(signed, dtype=np.int32),
+        iter(signed),  # any iterable, as a PoolIntArray
+    ]
+    expected = navigator().grid.passable
+    for data in forms:
+        grid = TileMapNavigator.from_tilemap(data, (16.0, 16.0), TILES).grid
+        np.testing.assert_array_equal(grid.passable, expected)
+
+
+@pytest.mark.parametrize("values, error", [([1, 2], ValueError), ([1.5, 2.0, 3.0], TypeError)])
+def test_tile_data_that_is_not_format_1_is_refused(values, error):
+    with pytest.raises(error):
+        TileMapNavigator.from_tilemap(values, (16.0, 16.0), TILES)

@@ -67,7 +67,7 @@ from .godot_bridge import (
 )
 from .grid import Cell
 from .units import Navigator, Unit
-from .units.navigator import STANDING_STATES
+from .units.navigator import STANDING_STATES, unit_settings_problem
 
 __all__ = [
     "Affine",
@@ -292,15 +292,8 @@ def unit_problem(nav_grid_path: str, found: Optional[str], *, speed: float, radi
         return f"nav_grid_path {nav_grid_path!r} does not point at a node."
     if found != "NavGrid":
         return f"nav_grid_path {nav_grid_path!r} points at a {found}, not a NavGrid."
-    return _settings_problem(speed, radius)
-
-
-def _settings_problem(speed, radius) -> str:
-    if not (isinstance(speed, (int, float)) and math.isfinite(speed) and speed > 0):
-        return f"speed must be a positive number of cells per second, got {speed!r}."
-    if not (isinstance(radius, (int, float)) and 0 < radius <= 0.5):
-        return f"radius must be in (0, 0.5] cells, got {radius!r}."
-    return ""
+    problem = unit_settings_problem(speed, radius)
+    return f"{problem}." if problem else ""
 
 
 @dataclass
@@ -379,7 +372,7 @@ class UnitDriver:
         return self._add(key, node, parent_to_world, unit_to_world.origin, speed, radius, priority)
 
     def _add(self, key, node, parent_to_world: Affine, world: Position, speed, radius, priority) -> Answer:
-        problem = _settings_problem(speed, radius)
+        problem = unit_settings_problem(speed, radius)
         if problem or not isinstance(priority, int):  # refused before anything changes
             return Answer(STATUS_INVALID_SETTINGS, problem or f"priority must be an int, got {priority!r}.")
         try:

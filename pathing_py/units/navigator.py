@@ -46,7 +46,7 @@ from ..spacetime import Reservations, arrival_times, find_path_in_time, occupanc
 from .path_stack import PathStack, Route, RouteKind
 from .requests import PathRequestQueue
 
-__all__ = ["Navigator", "NavigatorStats", "Unit", "UnitState", "UnitStats"]
+__all__ = ["Navigator", "NavigatorStats", "Unit", "UnitState", "UnitStats", "unit_settings_problem"]
 
 
 class UnitState(enum.Enum):
@@ -79,6 +79,15 @@ MAKE_WAY_DEPTH = 8
 DETOUR_INTERVAL = 0.5
 #: Seconds without coming closer to its target, in units of ``give_up``, after which a unit stops BLOCKED.
 STALL_FACTOR = 3
+
+
+def unit_settings_problem(speed, radius) -> str:
+    """What is wrong with a unit's speed or radius, or "": for callers that check before adding."""
+    if not (isinstance(speed, (int, float)) and not isinstance(speed, bool) and math.isfinite(speed) and speed > 0):
+        return f"speed must be a positive number of cells per second, got {speed!r}"
+    if not (isinstance(radius, (int, float)) and not isinstance(radius, bool) and 0 < radius <= 0.5):
+        return f"radius must be in (0, 0.5] cells, got {radius!r} (larger units need clearance maps, SPEC G4)"
+    return ""
 
 
 class UnitStats:
@@ -230,10 +239,9 @@ class Navigator:
             raise TypeError(f"position must be a pair of numbers, got {position!r}") from None
         if not (math.isfinite(x) and math.isfinite(y)):
             raise ValueError(f"position ({x}, {y}) is not finite")
-        if not (math.isfinite(speed) and speed > 0):
-            raise ValueError(f"speed must be a positive number of cells per second, got {speed!r}")
-        if not (0 < radius <= 0.5):
-            raise ValueError(f"radius must be in (0, 0.5] cells, got {radius!r} (larger units need clearance maps, SPEC G4)")
+        problem = unit_settings_problem(speed, radius)
+        if problem:
+            raise ValueError(problem)
         cell = (int(math.floor(x)), int(math.floor(y)))
         if not self.grid.is_passable(cell):
             raise ValueError(f"position ({x}, {y}) is in cell {cell}, which is blocked or off the map")

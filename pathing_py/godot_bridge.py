@@ -114,7 +114,8 @@ class TileInfo:
         object.__setattr__(self, "tile_id", signed_int(self.tile_id))
         object.__setattr__(self, "mode", signed_int(self.mode))
         object.__setattr__(self, "name", str(self.name))
-        coords = tuple((int(x), int(y)) for x, y in self.shape_coords)
+        # A fractional autotile_coord matches no cell, for the engine as for the file reader.
+        coords = tuple((int(x), int(y)) for x, y in self.shape_coords if float(x).is_integer() and float(y).is_integer())
         object.__setattr__(self, "shape_coords", coords)
         if self.mode not in (TILE_MODE_SINGLE, TILE_MODE_AUTOTILE, TILE_MODE_ATLAS):
             raise ValueError(f"tile {self.tile_id} ({self.name!r}) has unknown tile mode {self.mode}")

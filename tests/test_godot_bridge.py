@@ -431,3 +431,8 @@ def test_tile_data_in_every_integer_form_pythonscript_may_give_reads_the_same():
 def test_tile_data_that_is_not_format_1_is_refused(values, error):
     with pytest.raises(error):
         TileMapNavigator.from_tilemap(values, (16.0, 16.0), TILES)
+
+
+def test_a_shape_on_a_fractional_autotile_coord_blocks_no_cell():
+    tile = TileInfo(3, "water", 2, [(0.5, 0.0), (1.0, 0.0)])
+    assert tile.shape_coords == ((1, 0),)

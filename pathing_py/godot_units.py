@@ -305,6 +305,7 @@ class _Member:
     parent_to_world: Affine  #: the node's parent-local pixels -> world pixels
     grid_to_parent: Affine  #: the navigator's units -> the node's parent-local pixels
     sent: Position  #: the position last handed to the node
+    seen: Position = (math.nan, math.nan)  #: the unit's grid position ``sent`` was computed from
 
 
 class UnitDriver:
@@ -476,7 +477,10 @@ class UnitDriver:
             self._queue(unit_id, event, cell)
         moved = []
         for member in self._members.values():
-            position = member.grid_to_parent.apply(member.unit.position)
+            if member.unit.position == member.seen:  # most units stand still: no transform for them
+                continue
+            member.seen = member.unit.position
+            position = member.grid_to_parent.apply(member.seen)
             if position != member.sent:
                 member.sent = position
                 moved.append((member.node, position[0], position[1]))

@@ -202,7 +202,7 @@ def test_tiny_and_thin_maps(shape, cluster_size):
     assert graph.find_path(start, goal).status is find_path(grid, start, goal).status
 
 
-def test_landmarks_are_saved_dropped_on_update_and_cut_the_search(movingai_dir):
+def test_landmarks_are_saved_kept_through_blocking_dropped_on_freeing_and_cut_the_search(movingai_dir):
     grid = Grid.from_movingai(movingai_dir / "BlackLotus.map")
     graph = KeyPointGraph.bake(grid)
     assert graph.landmarks is not None and len(graph.landmarks.nodes) == 4
@@ -215,9 +215,13 @@ def test_landmarks_are_saved_dropped_on_update_and_cut_the_search(movingai_dir):
     assert sum(r.expanded for r in with_landmarks) < 0.7 * sum(r.expanded for r in without)
     for a, b in zip(with_landmarks, without):  # both optimal over the same key-point graph
         assert a.status is b.status
-    loaded.grid.set_blocked([tuple(loaded.key_points()[0])])
-    loaded.update([tuple(loaded.key_points()[0])])
-    assert loaded.landmarks is None
+    cell = tuple(int(v) for v in loaded.key_points()[0])
+    grid.set_blocked([cell])
+    loaded.update([cell])
+    assert loaded.landmarks is not None  # blocking keeps them
+    grid.set_blocked([cell], blocked=False)
+    loaded.update([cell])
+    assert loaded.landmarks is None  # freeing drops them
     assert KeyPointGraph.from_bytes(loaded.to_bytes(), grid).landmarks is None
 
 

@@ -142,7 +142,11 @@ class KeyPointGraph:
         clusters = {self.clusters.of(cell) for cell in cells}
         borders = {border for cluster in clusters for border in self.clusters.borders_of(cluster)}
         self._rebake(clusters, borders)
-        self.landmarks = None  # their distances were measured on the graph before the edit
+        if any(self.grid.is_passable(cell) for cell in cells):
+            # A freed cell can open a shortcut the landmark distances do not know: their
+            # bound could overestimate by any amount. Blocking only lengthens paths (but
+            # for new key points of split border runs, a few cells at most), so it keeps them.
+            self.landmarks = None
 
     def _rebake(self, clusters: Iterable[int], borders: Iterable[Tuple[int, int]], progress: Optional[Progress] = None) -> None:
         passable = self.grid.passable

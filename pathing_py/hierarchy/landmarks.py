@@ -7,10 +7,12 @@ inequality gives ``d(n, goal) >= |d(L, goal) - d(L, n)|``, a lower bound that
 does see the walls. Landmarks are picked far apart (each the key point
 farthest from those already picked), which is where the bound is tight.
 
-The bound holds for the graph the distances were measured on. Edits change
-distances, so an updated graph drops its landmarks and searches with the
-octile distance until it is baked again; weighted grids, whose costs depend
-on the direction of travel, get none.
+The bound holds for the graph the distances were measured on. Blocking cells
+only lengthens paths (but where a border run splits into two, whose new key
+points may save a few cells), so the landmarks stay through such edits; a
+freed cell can open any shortcut, so an update that frees cells drops them
+and the search uses the octile distance until the next bake. Weighted grids,
+whose costs depend on the direction of travel, get none.
 """
 
 import math

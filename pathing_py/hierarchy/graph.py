@@ -34,7 +34,7 @@ from ..line import line_cells, line_of_sight, path_cost, smooth_path
 from ..search import SQRT2, TIE_BREAK, PathResult, PathStatus, answer_without_search, as_cell, find_path, octile_distance
 from .entrances import DEFAULT_LONG_RUN, border_key_points
 from .fields import ClusterFields, cluster_fields, single_field, walk_back
-from .landmarks import Landmarks, bound
+from .landmarks import Landmarks
 from .partition import Clusters, default_cluster_size
 from .storage import StaleGraphError, graph_bytes, graph_from_bytes, read_graph, write_graph
 
@@ -357,7 +357,10 @@ class KeyPointGraph:
         neighbours = self._neighbours
         landmarks = self.landmarks
         landmarks_to_goal = landmarks.to_goal({node: edge[1] for node, edge in to_goal.items()}) if landmarks else None
-        known = landmarks.distances if landmarks_to_goal else {}
+        # Landmarks that reach the goal, as (distance to the goal, index): a landmark on another
+        # island is infinitely far from every cell here and bounds nothing.
+        usable = [(d, i) for i, d in enumerate(landmarks_to_goal or ()) if math.isfinite(d)]
+        known = landmarks.distances if usable else {}
         best = {_START: 0.0}
         parent = {_START: _NONE}
         entered_inside = {_START: False}
@@ -392,8 +395,14 @@ class KeyPointGraph:
                     dx = x - goal_x if x > goal_x else goal_x - x
                     dy = y - goal_y if y > goal_y else goal_y - y
                     estimate = dx + dy + diagonal_extra * (dx if dx < dy else dy)
-                    if other in known:
-                        estimate = max(estimate, bound(landmarks_to_goal, known[other]))
+                    if other in known:  # the landmark bound |d(L, goal) - d(L, other)|, inlined
+                        here = known[other]
+                        for to_goal_l, l in usable:
+                            bound = to_goal_l - here[l]
+                            if bound < 0:
+                                bound = -bound
+                            if bound > estimate:
+                                estimate = bound
                     heappush(heap, (candidate + estimate * TIE_BREAK, candidate, other))
         return None, expanded
 

@@ -19,7 +19,7 @@ import math
 from heapq import heappop, heappush
 from typing import Dict, List, Optional, Sequence, Tuple
 
-__all__ = ["LANDMARK_COUNT", "Landmarks", "bound"]
+__all__ = ["LANDMARK_COUNT", "Landmarks"]
 
 #: Measured on the Moving AI maps: 4 landmarks cut the key points expanded 1.5-3x at a
 #: bake cost of at most 0.5 s (Paris_0_1024); 8 cut them further but double that cost.
@@ -82,14 +82,3 @@ def _distances_from(source: int, edges) -> Dict[int, float]:
                 distance[other] = candidate
                 heappush(heap, (candidate, other))
     return distance
-
-
-def bound(to_goal: Sequence[float], here: Sequence[float]) -> float:
-    """The largest landmark lower bound on the distance from ``here`` to the goal (0 if none is finite)."""
-    best = 0.0
-    for a, b in zip(to_goal, here):
-        difference = a - b if a > b else b - a
-        if difference > best and difference != math.inf:
-            best = difference
-    return best
-

@@ -31,7 +31,7 @@ import numpy as np
 
 from .grid import Cell, Grid
 
-__all__ = ["line_cells", "line_of_sight", "path_cost", "smooth_path"]
+__all__ = ["clear_cells", "line_cells", "line_of_sight", "path_cost", "smooth_path"]
 
 
 def line_cells(a: Cell, b: Cell) -> List[Cell]:
@@ -69,9 +69,9 @@ def _clear(passable: np.ndarray, cells: np.ndarray) -> bool:
     return bool(passable[ys[before], xs[after]].all() and passable[ys[after], xs[before]].all())
 
 
-def _clear_early(passable: np.ndarray, line: Sequence[Cell]) -> bool:
-    """As :func:`_clear`, cell by cell from the start: most lines smoothing tries are blocked
-    within a few cells, and stopping there beats building arrays for the whole line."""
+def clear_cells(passable: np.ndarray, line: Sequence[Cell]) -> bool:
+    """Whether a king path is clear (free cells, no corner cut), cell by cell from the start: most
+    short lines tried are blocked within a few cells, and stopping there beats building arrays."""
     free = passable.item
     (px, py) = line[0]
     for x, y in line:
@@ -100,7 +100,7 @@ def smooth_path(grid: Grid, cells: Sequence[Cell]) -> List[Cell]:
 
     def shortcut(i: int, j: int):
         line = line_cells(cells[i], cells[j])
-        if not _clear_early(passable, line):
+        if not clear_cells(passable, line):
             return None
         if cost is not None and prefix_costs(line, cost)[-1] > prefix[j] - prefix[i] + 1e-9:
             return None

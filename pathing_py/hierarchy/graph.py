@@ -30,7 +30,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tupl
 import numpy as np
 
 from ..grid import Cell, Grid
-from ..line import line_cells, line_of_sight, path_cost, smooth_path
+from ..line import clear_cells, line_cells, line_of_sight, path_cost, smooth_path
 from ..search import SQRT2, TIE_BREAK, PathResult, PathStatus, answer_without_search, as_cell, find_path, octile_distance
 from .entrances import DEFAULT_LONG_RUN, border_key_points
 from .fields import ClusterFields, cluster_fields, single_field, walk_back
@@ -311,6 +311,11 @@ class KeyPointGraph:
         rect = self.clusters.rect(cluster)
         members = self.members[cluster]
         if link == "exact":
+            if self.grid.cost is None:
+                lines = [line_cells(member, cell) if reverse else line_cells(cell, member) for member in members]
+                if all(clear_cells(self.grid.passable, line) for line in lines):
+                    # Straight lines to every key point: each is a shortest path, no search needed.
+                    return {member: (octile_distance(cell, member), line) for member, line in zip(members, lines)}
             fields = single_field(self.grid.passable, self.grid.cost, rect, cell, members)
             links = {}
             for member, cost in zip(members, fields.costs[0].tolist()):

@@ -67,7 +67,7 @@ from .godot_bridge import (
 )
 from .grid import Cell
 from .units import Navigator, Unit
-from .units.navigator import STANDING_STATES, unit_settings_problem
+from .units.unit import STANDING_STATES, unit_settings_problem
 
 __all__ = [
     "Affine",

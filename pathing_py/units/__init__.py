@@ -1,11 +1,12 @@
-"""Units: path stacks, the navigator that moves them, and the path request queue (SPEC U1–U4, D5).
+"""Units: the unit, its path stack, the navigator that moves them, traffic rules and the request queue (SPEC U1–U4, U7, D5).
 
 See :mod:`pathing_py.units.navigator` for the quick start.
 """
 
-from .navigator import Navigator, NavigatorStats, Unit, UnitState, UnitStats
+from .navigator import Navigator, NavigatorStats
 from .path_stack import PathStack, Route, RouteKind
 from .requests import PathRequestQueue, QueueStats
+from .unit import Unit, UnitState, UnitStats
 
 __all__ = [
     "Navigator",

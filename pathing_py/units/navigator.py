@@ -30,127 +30,31 @@ moves by speed x delta in sub-steps no longer than the smallest radius, so
 that no frame time lets a unit jump through a wall or a unit.
 """
 
-import enum
 import math
 import time
 from collections import deque
-from typing import Callable, Deque, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Deque, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..grid import Cell, Grid
-from ..search import as_cell, find_path, octile_distance
 from ..dynamic import MapWatcher, SpliceStatus, first_blocked, splice_path
+from ..grid import Cell, Grid
 from ..local import WalkStatus, walk_line
-from ..spacetime import Reservations, arrival_times, find_path_in_time, occupancy
-from .path_stack import PathStack, Route, RouteKind
+from ..search import as_cell, find_path, octile_distance
+from .path_stack import Route, RouteKind
 from .requests import PathRequestQueue
+from .traffic import REROUTE_INTERVAL, REROUTES_PER_TRIP, TrafficRules
+from .unit import FINAL_STATES, Unit, UnitState, unit_settings_problem
 
-__all__ = ["Navigator", "NavigatorStats", "Unit", "UnitState", "UnitStats", "unit_settings_problem"]
+__all__ = ["Navigator", "NavigatorStats"]
 
-
-class UnitState(enum.Enum):
-    IDLE = "idle"  #: no order ("stillness")
-    FIND_PATH = "find_path"  #: waiting for a path (may still be finishing a step)
-    RUN = "run"  #: at a cell centre, taking the next waypoint
-    MOVING = "moving"  #: between two cell centres
-    WAITING = "waiting"  #: the next cell is held by another unit
-    ARRIVED = "arrived"  #: final: at the goal
-    BLOCKED = "blocked"  #: final: units keep the way or the goal shut (see ``reason``)
-    UNREACHABLE = "unreachable"  #: final: at the reachable cell nearest the goal (see ``reason``)
-
-
-FINAL_STATES = frozenset({UnitState.ARRIVED, UnitState.BLOCKED, UnitState.UNREACHABLE})
-STANDING_STATES = FINAL_STATES | {UnitState.IDLE}
 
 #: Update times kept in NavigatorStats: minutes of a game at 60 updates a second, without growing forever.
 UPDATES_KEPT = 20_000
 #: Encounters with new obstacles in one trip after which a unit re-plans from scratch (seed 001, H6).
 ENCOUNTERS_BEFORE_REPLAN = 3
-#: How far ahead a detour around units may rejoin the route, in cells.
-DETOUR_HORIZON = 10
-#: Whole new routes around jams a unit may take in one trip before it stops BLOCKED.
-REROUTES_PER_TRIP = 2
-#: Updates between two routes around jams (of any units): they search the whole map.
-REROUTE_INTERVAL = 10
-#: How many steps a unit may go to make way for another.
-MAKE_WAY_DEPTH = 8
-#: Simulated seconds between two detour searches of one unit.
-DETOUR_INTERVAL = 0.5
 #: Seconds without coming closer to its target, in units of ``give_up``, after which a unit stops BLOCKED.
 STALL_FACTOR = 3
-
-
-def unit_settings_problem(speed, radius) -> str:
-    """What is wrong with a unit's speed or radius, or "": for callers that check before adding."""
-    if not (isinstance(speed, (int, float)) and not isinstance(speed, bool) and math.isfinite(speed) and speed > 0):
-        return f"speed must be a positive number of cells per second, got {speed!r}"
-    if not (isinstance(radius, (int, float)) and not isinstance(radius, bool) and 0 < radius <= 0.5):
-        return f"radius must be in (0, 0.5] cells, got {radius!r} (larger units need clearance maps, SPEC G4)"
-    return ""
-
-
-class UnitStats:
-    """What one unit did: for games that show it and for benchmarks."""
-
-    def __init__(self) -> None:
-        self.plans = 0  #: full path searches (the first one included)
-        self.splices = 0  #: route pieces re-planned around new obstacles (D2)
-        self.walks = 0  #: legs walked with the straight-line walker (L1, H6)
-        self.detours = 0  #: avoidance routes around other units
-        self.encounters = 0  #: new obstacles met on the route, all trips
-        self.waited = 0.0  #: seconds spent waiting for other units
-        self.distance = 0.0  #: cells walked
-
-    def __repr__(self) -> str:
-        return (
-            f"UnitStats(plans={self.plans}, splices={self.splices}, walks={self.walks}, detours={self.detours}, "
-            f"encounters={self.encounters}, waited={self.waited:.2f}s, distance={self.distance:.2f})"
-        )
-
-
-class Unit:
-    """A unit of a :class:`Navigator`. Read its fields; give orders with :meth:`move_to`."""
-
-    def __init__(self, navigator: "Navigator", unit_id: int, position: Tuple[float, float], speed: float, radius: float, priority: int):
-        self.navigator = navigator
-        self.id = unit_id
-        self.position = position
-        self.speed = speed
-        self.radius = radius
-        self.priority = priority
-        self.cell: Cell = (int(math.floor(position[0])), int(math.floor(position[1])))
-        self.next_cell: Optional[Cell] = None  #: the cell being moved into
-        self.held: Set[Cell] = set()  #: cells the unit holds (see Navigator)
-        self.goal: Optional[Cell] = None
-        self.state = UnitState.IDLE
-        self.reason = ""  #: why the unit stopped, for final states other than ARRIVED
-        self.stack = PathStack()
-        self.stats = UnitStats()
-        self.waiting_for = 0.0  #: seconds waited for the current blockers
-        self.blocked_by: FrozenSet[int] = frozenset()  #: ids of the units waited for
-        self.next_detour = 0.0  #: simulated time of the next allowed detour search
-        self.best_distance = math.inf  #: closest the unit has come to its target this trip
-        self.progress_time = 0.0  #: simulated time it last came closer
-        self.wanted: Optional[Cell] = None  #: the cell a waiting unit waits for
-        #: The unit being let pass, where it stood then, and the route index at which to wait for it.
-        self.yielding_to: Optional[Tuple["Unit", Cell, int]] = None
-        self.trip_encounters = 0
-        self.reroutes = 0  #: routes around jams taken this trip
-        self.arrival_state = UnitState.ARRIVED  #: the final state once the route is walked
-        self.announced = False  #: whether the game heard how the current order ended
-
-    def move_to(self, goal: Cell) -> None:
-        """Order the unit to a cell; from any state it goes to FIND_PATH."""
-        self.navigator._order(self, as_cell(goal, "goal"))
-
-    @property
-    def anchor(self) -> Cell:
-        """The cell the unit plans from: the one it is moving into, else the one it stands in."""
-        return self.next_cell or self.cell
-
-    def __repr__(self) -> str:
-        return f"Unit({self.id}, {self.state.name}, cell={self.cell}, goal={self.goal})"
 
 
 class NavigatorStats:
@@ -169,7 +73,7 @@ class NavigatorStats:
 Event = Tuple[int, str, Optional[Cell]]
 
 
-class Navigator:
+class Navigator(TrafficRules):
     """Owns the grid, the optional key-point graph, the units and the clock.
 
     Parameters
@@ -547,17 +451,6 @@ class Navigator:
             return self._step_onto(unit, route, waypoint, dt)
         return False
 
-    def _still_passing(self, unit: Unit, dt: float) -> bool:
-        """A unit that made way waits where it went until the unit it let pass has moved on."""
-        other, cell_then, wait_at = unit.yielding_to
-        if unit.stack.top.kind is not RouteKind.AVOIDANCE or unit.stack.top.index != wait_at:
-            return False  # not out of the way (yet)
-        if other.cell == cell_then and other.state not in FINAL_STATES and other.id in self.units:
-            self._wait(unit, dt)
-            return True
-        unit.yielding_to = None
-        return False
-
     def _step_onto(self, unit: Unit, route: Route, cell: Cell, dt: float) -> bool:
         (x, y), (nx, ny) = unit.cell, cell
         corners = [(nx, y), (x, ny)] if nx != x and ny != y else []
@@ -576,178 +469,6 @@ class Navigator:
         unit.waiting_for, unit.wanted, unit.blocked_by = 0.0, None, frozenset()
         route.advance()
         return True
-
-    def _wait_or_detour(self, unit: Unit, route: Route, cell: Cell, blockers: Set[Unit], dt: float) -> None:
-        """U3: detour around units that stand or wait, or around moving ones after waiting long
-        enough; have standing units make way; else wait, and give up after ``give_up`` seconds
-        of waiting for the same units."""
-        standing = [b for b in blockers if b.state in STANDING_STATES]
-        high = unit.stack.find(RouteKind.HIGH_LEVEL)
-        if high is None:  # only making way for another unit: never push others about, just wait
-            self._wait(unit, dt)
-            if unit.waiting_for >= self.give_up:
-                self._finish(unit, unit.arrival_state, unit.reason)  # stand still here instead
-            return
-        if standing and cell == high.waypoints[-1]:
-            self._finish(unit, UnitState.BLOCKED, f"the target cell {cell} is held by unit {standing[0].id}")
-            return
-        blocker_ids = frozenset(b.id for b in blockers)
-        if blocker_ids != unit.blocked_by:  # other units now: waiting starts over
-            unit.blocked_by, unit.waiting_for = blocker_ids, 0.0
-        stopped = standing or any(b.state is UnitState.WAITING for b in blockers)
-        outranks = unit.priority > max(b.priority for b in blockers)
-        patience = unit.waiting_for >= (self.wait_limit if outranks else 3 * self.wait_limit)
-        if self.time >= unit.next_detour:  # detours are searches: at most a few a second per unit
-            unit.next_detour = self.time + DETOUR_INTERVAL
-            if (stopped or patience) and self._detour(unit, route, DETOUR_HORIZON, margin=3):
-                return
-            if patience and not stopped and self._timed_detour(unit, route):
-                return
-        for blocker in sorted(standing, key=lambda b: b.id):  # U7: a standing unit makes way
-            if self._step_aside(blocker, unit):
-                break
-        unit.wanted = cell
-        for blocker in sorted(blockers, key=lambda b: b.id):
-            facing = blocker.state is UnitState.WAITING and self._holder.get(blocker.wanted) is unit
-            if facing and (unit.priority, -unit.id) < (blocker.priority, -blocker.id) and self._step_aside(unit, blocker):
-                return
-        self._wait(unit, dt)
-        if unit.waiting_for >= self.give_up and self._route_around_units(unit) is False:
-            holders = ", ".join(str(b.id) for b in sorted(blockers, key=lambda b: b.id))
-            self._finish(unit, UnitState.BLOCKED, f"waited {unit.waiting_for:.1f} s for unit(s) {holders} at {cell}")
-
-    def _route_around_units(self, unit: Unit) -> Optional[bool]:
-        """Before giving up: a whole new route to the target that treats every cell a unit
-        stands or waits in as blocked (a jam may have a way around it further off).
-
-        A search of the whole map (about 50-100 ms on 512x512), so one per REROUTE_INTERVAL
-        updates at most: None means "not now".
-        """
-        if self.stats.updates < self._rerouted_at + REROUTE_INTERVAL:
-            return None
-        self._rerouted_at = self.stats.updates
-        high = unit.stack.find(RouteKind.HIGH_LEVEL)
-        target = high.waypoints[-1]
-        passable = self.grid.passable.copy()
-        for cell, holder in self._holder.items():
-            if holder is not unit and holder.next_cell is None:
-                passable[cell[1], cell[0]] = False
-        found = find_path(Grid(passable), unit.cell, target)
-        self.stats.plan_work += found.expanded
-        if not found:
-            return False
-        self._drop_routes(unit)
-        unit.stack.push(Route(RouteKind.HIGH_LEVEL, (target,)))
-        unit.stack.push(Route(RouteKind.LOW_LEVEL, found.cells[1:]))
-        unit.stats.plans += 1
-        unit.waiting_for = 0.0
-        unit.state = UnitState.RUN
-        self._subscribe(unit)
-        return True
-
-    @staticmethod
-    def _wait(unit: Unit, dt: float) -> None:
-        unit.waiting_for += dt
-        unit.stats.waited += dt
-        unit.state = UnitState.WAITING
-
-    def _detour(self, unit: Unit, route: Route, horizon: int, margin: int) -> bool:
-        """Push an avoidance route around cells other units hold, back onto ``route`` at most
-        ``horizon`` cells ahead, searched within ``margin`` cells around both ends."""
-        ahead = route.remaining[: horizon + 1]
-        for rejoin_at in range(len(ahead) - 1, 0, -1):  # the farthest free cell: past the whole queue
-            holder = self._holder.get(ahead[rejoin_at])
-            if holder is None or holder is unit:
-                break
-        else:
-            return False
-        rejoin = ahead[rejoin_at]
-        (x0, y0), (x1, y1) = unit.cell, rejoin
-        left, top = max(min(x0, x1) - margin, 0), max(min(y0, y1) - margin, 0)
-        right, bottom = min(max(x0, x1) + margin + 1, self.grid.width), min(max(y0, y1) + margin + 1, self.grid.height)
-        window = self.grid.passable[top:bottom, left:right].copy()
-        for (hx, hy), holder in self._holder.items():
-            if holder is not unit and left <= hx < right and top <= hy < bottom:
-                window[hy - top, hx - left] = False
-        found = find_path(Grid(window), (x0 - left, y0 - top), (x1 - left, y1 - top))
-        if not found:
-            return False
-        route.index += rejoin_at + 1
-        unit.stack.push(Route(RouteKind.AVOIDANCE, [(x + left, y + top) for x, y in found.cells[1:]]))
-        unit.stats.detours += 1
-        unit.waiting_for = 0.0
-        unit.state = UnitState.RUN
-        return True
-
-    def _timed_detour(self, unit: Unit, route: Route) -> bool:
-        """D4: plan to a cell further along the route through where other units are going to be,
-        not only where they are, for a unit that keeps being blocked by moving units."""
-        ahead = route.remaining[: 2 * DETOUR_HORIZON + 1]
-        if len(ahead) < 2:
-            return False
-        reservations = Reservations()
-        for other in self.units.values():
-            if other is not unit and math.dist(other.cell, unit.cell) <= 2 * DETOUR_HORIZON:
-                cells = [other.cell] + ([other.next_cell] if other.next_cell else [])
-                top = other.stack.top
-                if top is not None and top.kind is not RouteKind.HIGH_LEVEL and other.state not in STANDING_STATES:
-                    cells += top.remaining[: 2 * DETOUR_HORIZON]
-                times = arrival_times(self.grid, cells, start_time=self.time, speed=other.speed)
-                reservations.reserve(other.id, occupancy(cells, times, until=math.inf if len(cells) == 1 else times[-1] + 1.0 / other.speed))
-        found = find_path_in_time(
-            self.grid, unit.cell, ahead[-1], reservations=reservations, unit=unit.id,
-            start_time=self.time, speed=unit.speed, max_nodes=2000,
-        )  # fmt: skip
-        if not found:
-            return False
-        cells = [cell for i, cell in enumerate(found.cells) if i == 0 or cell != found.cells[i - 1]]
-        route.index += len(ahead)
-        unit.stack.push(Route(RouteKind.AVOIDANCE, cells[1:]))
-        unit.stats.detours += 1
-        unit.waiting_for = 0.0
-        unit.state = UnitState.RUN
-        return True
-
-    def _step_aside(self, unit: Unit, blocker: Unit) -> bool:
-        """U7: ``unit`` makes way for ``blocker``: it goes to the nearest free cell off the
-        blocker's way (a few cells at most), waits there until the blocker has moved on, and
-        comes back."""
-        if unit.next_cell is not None:
-            return False
-        way = {blocker.cell, *(blocker.stack.top.remaining[:MAKE_WAY_DEPTH + 4] if blocker.stack.top else ())}
-        path = self._nearest_free_off(unit, way)
-        if path is None:
-            return False
-        if unit.state in STANDING_STATES:  # it comes back to stand as it stood
-            unit.arrival_state = unit.state
-            unit.progress_time = self.time
-        unit.stack.push(Route(RouteKind.AVOIDANCE, path[1:] + path[-2::-1]))
-        unit.yielding_to = (blocker, blocker.cell, len(path) - 1)
-        unit.stats.detours += 1
-        unit.waiting_for = 0.0
-        unit.state = UnitState.RUN
-        return True
-
-    def _nearest_free_off(self, unit: Unit, way: Set[Cell]) -> Optional[List[Cell]]:
-        """Orthogonal steps from the unit's cell to the nearest cell no unit holds and not on
-        ``way``, through cells no other unit holds; None within MAKE_WAY_DEPTH steps."""
-        came_from: Dict[Cell, Optional[Cell]] = {unit.cell: None}
-        frontier = [unit.cell]
-        for _ in range(MAKE_WAY_DEPTH):
-            reached = []
-            for x, y in frontier:
-                for cell in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
-                    if cell in came_from or not self.grid.is_passable(cell) or cell in self._holder:
-                        continue
-                    came_from[cell] = (x, y)
-                    if cell not in way:
-                        path = [cell]
-                        while came_from[path[-1]] is not None:
-                            path.append(came_from[path[-1]])
-                        return path[::-1]
-                    reached.append(cell)
-            frontier = reached
-        return None
 
     @staticmethod
     def _drop_routes(unit: Unit) -> None:

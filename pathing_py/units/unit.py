@@ -1,0 +1,105 @@
+"""A unit: its state, its path stack, and what it did (SPEC U1, U2).
+
+Units are made and moved by a :class:`~pathing_py.units.Navigator`; games
+read their fields and give them orders with :meth:`Unit.move_to`.
+"""
+
+import enum
+import math
+from typing import TYPE_CHECKING, FrozenSet, Optional, Set, Tuple
+
+from ..grid import Cell
+from ..search import as_cell
+from .path_stack import PathStack
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .navigator import Navigator
+
+__all__ = ["FINAL_STATES", "STANDING_STATES", "Unit", "UnitState", "UnitStats", "unit_settings_problem"]
+
+
+class UnitState(enum.Enum):
+    IDLE = "idle"  #: no order ("stillness")
+    FIND_PATH = "find_path"  #: waiting for a path (may still be finishing a step)
+    RUN = "run"  #: at a cell centre, taking the next waypoint
+    MOVING = "moving"  #: between two cell centres
+    WAITING = "waiting"  #: the next cell is held by another unit
+    ARRIVED = "arrived"  #: final: at the goal
+    BLOCKED = "blocked"  #: final: units keep the way or the goal shut (see ``reason``)
+    UNREACHABLE = "unreachable"  #: final: at the reachable cell nearest the goal (see ``reason``)
+
+
+FINAL_STATES = frozenset({UnitState.ARRIVED, UnitState.BLOCKED, UnitState.UNREACHABLE})
+STANDING_STATES = FINAL_STATES | {UnitState.IDLE}
+
+
+def unit_settings_problem(speed, radius) -> str:
+    """What is wrong with a unit's speed or radius, or "": for callers that check before adding."""
+    if not (isinstance(speed, (int, float)) and not isinstance(speed, bool) and math.isfinite(speed) and speed > 0):
+        return f"speed must be a positive number of cells per second, got {speed!r}"
+    if not (isinstance(radius, (int, float)) and not isinstance(radius, bool) and 0 < radius <= 0.5):
+        return f"radius must be in (0, 0.5] cells, got {radius!r} (larger units need clearance maps, SPEC G4)"
+    return ""
+
+
+class UnitStats:
+    """What one unit did: for games that show it and for benchmarks."""
+
+    def __init__(self) -> None:
+        self.plans = 0  #: full path searches (the first one included)
+        self.splices = 0  #: route pieces re-planned around new obstacles (D2)
+        self.walks = 0  #: legs walked with the straight-line walker (L1, H6)
+        self.detours = 0  #: avoidance routes around other units
+        self.encounters = 0  #: new obstacles met on the route, all trips
+        self.waited = 0.0  #: seconds spent waiting for other units
+        self.distance = 0.0  #: cells walked
+
+    def __repr__(self) -> str:
+        return (
+            f"UnitStats(plans={self.plans}, splices={self.splices}, walks={self.walks}, detours={self.detours}, "
+            f"encounters={self.encounters}, waited={self.waited:.2f}s, distance={self.distance:.2f})"
+        )
+
+
+class Unit:
+    """A unit of a :class:`Navigator`. Read its fields; give orders with :meth:`move_to`."""
+
+    def __init__(self, navigator: "Navigator", unit_id: int, position: Tuple[float, float], speed: float, radius: float, priority: int):
+        self.navigator = navigator
+        self.id = unit_id
+        self.position = position
+        self.speed = speed
+        self.radius = radius
+        self.priority = priority
+        self.cell: Cell = (int(math.floor(position[0])), int(math.floor(position[1])))
+        self.next_cell: Optional[Cell] = None  #: the cell being moved into
+        self.held: Set[Cell] = set()  #: cells the unit holds (see Navigator)
+        self.goal: Optional[Cell] = None
+        self.state = UnitState.IDLE
+        self.reason = ""  #: why the unit stopped, for final states other than ARRIVED
+        self.stack = PathStack()
+        self.stats = UnitStats()
+        self.waiting_for = 0.0  #: seconds waited for the current blockers
+        self.blocked_by: FrozenSet[int] = frozenset()  #: ids of the units waited for
+        self.next_detour = 0.0  #: simulated time of the next allowed detour search
+        self.best_distance = math.inf  #: closest the unit has come to its target this trip
+        self.progress_time = 0.0  #: simulated time it last came closer
+        self.wanted: Optional[Cell] = None  #: the cell a waiting unit waits for
+        #: The unit being let pass, where it stood then, and the route index at which to wait for it.
+        self.yielding_to: Optional[Tuple["Unit", Cell, int]] = None
+        self.trip_encounters = 0
+        self.reroutes = 0  #: routes around jams taken this trip
+        self.arrival_state = UnitState.ARRIVED  #: the final state once the route is walked
+        self.announced = False  #: whether the game heard how the current order ended
+
+    def move_to(self, goal: Cell) -> None:
+        """Order the unit to a cell; from any state it goes to FIND_PATH."""
+        self.navigator._order(self, as_cell(goal, "goal"))
+
+    @property
+    def anchor(self) -> Cell:
+        """The cell the unit plans from: the one it is moving into, else the one it stands in."""
+        return self.next_cell or self.cell
+
+    def __repr__(self) -> str:
+        return f"Unit({self.id}, {self.state.name}, cell={self.cell}, goal={self.goal})"

@@ -11,6 +11,8 @@ from .grid import MapFormatError
 
 __all__ = ["BENCHMARKS_VARIABLE", "Scenario", "find_benchmarks", "read_scenarios"]
 
+#: Where the workspace keeps the maps, for checkouts made elsewhere (CI clones into a temporary folder).
+WORKSPACE_BENCHMARKS = Path("/work/shared/benchmarks/movingai")
 #: Environment variable naming the folder of Moving AI maps and scenarios.
 BENCHMARKS_VARIABLE = "PATHING_PY_MOVINGAI"
 
@@ -49,7 +51,7 @@ def find_benchmarks(near: Union[str, Path]) -> Optional[Path]:
 
     ``$PATHING_PY_MOVINGAI`` if set, else ``shared/benchmarks/movingai`` beside
     the nearest folder above ``near`` that has one (the project keeps the maps
-    out of the repository, in ``../shared``).
+    out of the repository, in ``../shared``), else the workspace's copy.
     """
     if os.environ.get(BENCHMARKS_VARIABLE):
         return Path(os.environ[BENCHMARKS_VARIABLE])
@@ -57,4 +59,4 @@ def find_benchmarks(near: Union[str, Path]) -> Optional[Path]:
         candidate = folder / "shared" / "benchmarks" / "movingai"
         if candidate.is_dir():
             return candidate
-    return None
+    return WORKSPACE_BENCHMARKS if WORKSPACE_BENCHMARKS.is_dir() else None

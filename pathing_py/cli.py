@@ -39,6 +39,7 @@ from .line import smooth_path
 from .search import PathResult, find_path, prepare
 from .tilemap import nav_grid_settings, read_tilemap
 from .units import Navigator, Unit, UnitState
+from .units import unit as unit_module
 
 __all__ = ["main", "load_map", "give_orders", "drop_wall", "update_ms", "Order", "Wall", "FINAL_STATES"]
 
@@ -150,7 +151,7 @@ WALL_LENGTH = 3
 WALL_AHEAD = 3
 
 #: The states a unit's order ends in, in the order reports list them.
-FINAL_STATES = (UnitState.ARRIVED, UnitState.BLOCKED, UnitState.UNREACHABLE)
+FINAL_STATES = tuple(state for state in UnitState if state in unit_module.FINAL_STATES)  #: in the order printed
 
 
 class Order(NamedTuple):

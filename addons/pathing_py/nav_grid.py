@@ -361,21 +361,18 @@ class NavGrid(Node2D):
 
     def world_to_cell(self, position: Vector2) -> Vector2:
         """The TileMap cell containing a TileMap-local position; (NaN, NaN) for a non-finite one."""
-        if not self._built():
-            return Vector2(math.nan, math.nan)
-        try:
-            x, y = self._navigator.cell_of((position.x, position.y))
-        except bridge.CoordinateError as error:
-            self._fail(bridge.STATUS_INVALID_POSITION, str(error))
-            return Vector2(math.nan, math.nan)
-        return Vector2(x, y)
+        return self._convert("cell_of", position)
 
     def cell_to_world(self, cell: Vector2) -> Vector2:
         """The TileMap-local centre of a TileMap cell; (NaN, NaN) for a non-finite cell."""
+        return self._convert("centre_of", cell)
+
+    def _convert(self, conversion: str, value: Vector2) -> Vector2:
+        """A pair through one of the navigator's conversions; (NaN, NaN), with the reason, if it has none."""
         if not self._built():
             return Vector2(math.nan, math.nan)
         try:
-            x, y = self._navigator.centre_of((cell.x, cell.y))
+            x, y = getattr(self._navigator, conversion)((value.x, value.y))
         except bridge.CoordinateError as error:
             self._fail(bridge.STATUS_INVALID_POSITION, str(error))
             return Vector2(math.nan, math.nan)

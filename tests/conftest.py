@@ -1,12 +1,17 @@
 import json
+import sys
 from pathlib import Path
 
 import pytest
 
 from godot_headless import Godot, GodotRunError, find_godot, godot_required
+from godot_python import GodotPython, find_pythonscript
 from pathing_py.movingai import BENCHMARKS_VARIABLE, find_benchmarks
 
 ROOT = Path(__file__).resolve().parent.parent
+
+#: tests/engine/ runs inside Godot (tests/test_engine.py starts it there), not in this interpreter.
+collect_ignore = [] if "godot" in sys.modules else ["engine"]
 BENCHMARKS = find_benchmarks(ROOT)
 
 
@@ -40,3 +45,21 @@ def movingai_dir() -> Path:
     if BENCHMARKS is None:
         pytest.fail(f"Moving AI benchmark maps not found in ../shared above {ROOT}: set {BENCHMARKS_VARIABLE}")
     return BENCHMARKS
+
+
+@pytest.fixture(scope="session")
+def godot_python(godot, tmp_path_factory) -> GodotPython:
+    """A copy of the project with pythonscript 0.50 in it, assets imported; skips without pythonscript.
+
+    With PATHING_PY_REQUIRE_GODOT=1 (CI) a missing pythonscript fails instead.
+    """
+    pythonscript = find_pythonscript()
+    if pythonscript is None:
+        message = (
+            "pythonscript 0.50 not found: run `bash ../shared/pythonscript/build.sh` (it prints the folder) "
+            "and set PYTHONSCRIPT_DIST to it, or install addons/pythonscript/ into this checkout"
+        )
+        if godot_required():
+            pytest.fail(message)
+        pytest.skip(message)
+    return GodotPython.make(godot, tmp_path_factory.mktemp("godot-python") / "project", pythonscript)

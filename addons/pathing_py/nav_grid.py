@@ -100,6 +100,10 @@ class NavGrid(Node2D):
     #: When a bake ends: the ``res://`` path of the graph written ("" if the bake failed), and a line on how it went.
     bake_finished = signal("bake_finished")
 
+    #: The editor's inspector reads ``script`` through the Python instance; pythonscript 0.50 has no such
+    #: attribute and prints a traceback each time (upstream #280).
+    script = property(lambda self: self.get_script())
+
     tilemap_path = export(NodePath, default=NodePath("../TileMap"))
     blocking_tiles = export(PoolStringArray, default=PoolStringArray())
     empty_cells_passable = export(bool, default=True)
@@ -473,8 +477,15 @@ class NavGrid(Node2D):
         )
 
     def _tile_info(self, tileset: TileSet, tile_id: int) -> bridge.TileInfo:
+        # Never read shape["shape"]: pythonscript 0.50 does not keep a Reference taken out of an
+        # Array or Dictionary alive, and the TileSet's shapes get freed under it (the engine then
+        # crashes in TileMap.set_cell). tile_get_shape() returns it safely; the coordinates are Vector2.
         shapes = tileset.tile_get_shapes(tile_id)
-        coords = [shape["autotile_coord"] for shape in shapes if shape["shape"] is not None]
+        coords = [
+            shapes[index]["autotile_coord"]
+            for index in range(bridge.signed_int(tileset.tile_get_shape_count(tile_id)))
+            if tileset.tile_get_shape(tile_id, index) is not None
+        ]
         return bridge.TileInfo(
             tile_id,
             str(tileset.tile_get_name(tile_id)),

@@ -53,6 +53,10 @@ class PathUnit(Node2D):
     blocked = signal("blocked")
     unreachable = signal("unreachable")
 
+    #: The editor's inspector reads ``script`` through the Python instance; pythonscript 0.50 has no such
+    #: attribute and prints a traceback each time (upstream #280).
+    script = property(lambda self: self.get_script())
+
     nav_grid_path = export(NodePath, default=NodePath("../NavGrid"))
     #: Cells per second (the NavGrid's TileMap cells, whatever their size in pixels).
     speed = export(float, default=4.0)

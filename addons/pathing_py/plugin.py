@@ -7,20 +7,29 @@ starts it, shows its progress, and stores the written file in the NavGrid's
 ``graph_path`` as an undoable change (which also marks the scene modified).
 """
 
+from typing import Optional
+
 from godot import (
     Array,
     Button,
+    ConfigFile,
+    EditorFileSystem,
     EditorPlugin,
     HBoxContainer,
+    ImageTexture,
     Label,
     Node,
     Object,
     ProgressBar,
     ResourceLoader,
+    Texture,
     UndoRedo,
     Vector2,
     exposed,
 )
+from godot.bindings import _File
+
+from pathing_py.godot_bridge import GODOT_OK
 
 ADDON_DIR = "res://addons/pathing_py/"
 
@@ -37,6 +46,21 @@ NAVGRID_SCRIPT = ADDON_DIR + "nav_grid.py"
 TOOLBAR = EditorPlugin.CONTAINER_CANVAS_EDITOR_MENU
 
 
+def imported_texture(path: str) -> Optional[Texture]:
+    """The texture of an image the editor has imported, None before its first import.
+
+    Loading an image whose import is missing prints "Failed loading resource"
+    errors; its ``.import`` file names the imported file to look for.
+    """
+    config = ConfigFile()
+    if config.load(path + ".import") != GODOT_OK:
+        return None
+    imported = str(config.get_value("remap", "path", ""))
+    if not imported or not _File().file_exists(imported):
+        return None
+    return ResourceLoader.load(path)
+
+
 @exposed(tool=True)
 class PathingPyPlugin(EditorPlugin):
     _navgrid = None  # the NavGrid selected in the editor
@@ -46,13 +70,30 @@ class PathingPyPlugin(EditorPlugin):
     _status = None
 
     def _enter_tree(self) -> None:
-        for name, base, script, icon in NODE_TYPES:
-            self.add_custom_type(
-                name, base, ResourceLoader.load(ADDON_DIR + script), ResourceLoader.load(ADDON_DIR + icon)
-            )
+        if not self._add_node_types():
+            # A fresh checkout: the editor imports the icons after the plugins start; add them then.
+            filesystem: EditorFileSystem = self.get_editor_interface().get_resource_filesystem()
+            filesystem.connect("resources_reimported", self, "_on_resources_reimported")
         self._navgrid_script = ResourceLoader.load(NAVGRID_SCRIPT)
         self._toolbar = self._make_toolbar()
         self.add_control_to_container(TOOLBAR, self._toolbar)
+
+    def _add_node_types(self) -> bool:
+        """Register the node types, with their icons where imported; whether every icon was."""
+        complete = True
+        for name, base, script, icon_path in NODE_TYPES:
+            icon = imported_texture(ADDON_DIR + icon_path)
+            complete = complete and icon is not None
+            # pythonscript 0.50 refuses None for a Texture argument: an empty texture shows no icon.
+            self.add_custom_type(name, base, ResourceLoader.load(ADDON_DIR + script), icon or ImageTexture())
+        return complete
+
+    def _on_resources_reimported(self, _resources) -> None:
+        for name, _base, _script, _icon in NODE_TYPES:
+            self.remove_custom_type(name)
+        if self._add_node_types():
+            filesystem: EditorFileSystem = self.get_editor_interface().get_resource_filesystem()
+            filesystem.disconnect("resources_reimported", self, "_on_resources_reimported")
 
     def _exit_tree(self) -> None:
         toolbar: HBoxContainer = self._toolbar

@@ -1,0 +1,52 @@
+"""The in-engine tests (``tests/engine/``): pytest inside real Godot with pythonscript, reported here.
+
+The engine runs ``res://tests/engine/run_tests.tscn`` on a copy of the
+project; the run fails on pytest's own verdict, on any traceback, script or
+engine error, on a crash, and when pytest's closing line is missing.
+"""
+
+import re
+
+import pytest
+
+from godot_headless import GodotRunError
+from godot_python import GodotPython
+
+SUMMARY = re.compile(r"^=* *(?P<counts>\d+ (passed|failed|errors?)\b.*) in [\d.]+s\b.*$", re.MULTILINE)
+
+
+def run_in_engine(godot_python: GodotPython, *pytest_arguments: str) -> str:
+    """pytest inside the engine; its closing counts, or GodotRunError with the output."""
+    arguments = ",".join(("-q", *pytest_arguments))
+    output = godot_python.run(["--fixed-fps", "60", "res://tests/engine/run_tests.tscn", f"--pytest={arguments}"], timeout=900)
+    summary = SUMMARY.search(output)
+    if summary is None:
+        raise GodotRunError(f"no pytest summary in the engine's output:\n{output[-8000:]}")
+    counts = summary.group("counts")
+    if not re.search(r"\d+ passed", counts) or "failed" in counts or "error" in counts:
+        raise GodotRunError(f"in-engine tests: {counts}\n{output[-8000:]}")
+    return counts
+
+
+def test_in_engine_tests_pass(godot_python: GodotPython):
+    print(run_in_engine(godot_python))
+
+
+@pytest.mark.parametrize(
+    "body, reported",
+    [
+        ("assert 1 + 1 == 3", "failed"),
+        # The engine prints an error and goes on.
+        ("from godot import Node\n    node = Node.new()\n    node.get_node('missing')\n    node.free()", "ERROR:"),
+        # What pythonscript prints for an exception in a node's callback, and goes on.
+        ("import traceback\n    try:\n        1 / 0\n    except ZeroDivisionError:\n        traceback.print_exc()", "Traceback"),
+    ],
+)
+def test_a_broken_in_engine_test_fails_the_run(godot_python: GodotPython, body: str, reported: str):
+    name = "tests/engine/test_broken_on_purpose.py"
+    path = godot_python.write(name, f"def test_passes():\n    {body}\n")
+    try:
+        with pytest.raises(GodotRunError, match=reported):
+            run_in_engine(godot_python, name)
+    finally:
+        path.unlink()

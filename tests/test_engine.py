@@ -6,6 +6,7 @@ engine error, on a crash, and when pytest's closing line is missing.
 """
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -28,8 +29,13 @@ def run_in_engine(godot_python: GodotPython, *pytest_arguments: str) -> str:
     return counts
 
 
-def test_in_engine_tests_pass(godot_python: GodotPython):
-    print(run_in_engine(godot_python))
+ENGINE_TESTS = sorted(path.name for path in (Path(__file__).parent / "engine").glob("test_*.py"))
+
+
+@pytest.mark.parametrize("test_file", ENGINE_TESTS)
+def test_in_engine_tests_pass(godot_python: GodotPython, test_file: str):
+    """One engine run a file: a crash names its file and spares the others."""
+    print(run_in_engine(godot_python, f"tests/engine/{test_file}"))
 
 
 @pytest.mark.parametrize(
@@ -50,3 +56,7 @@ def test_a_broken_in_engine_test_fails_the_run(godot_python: GodotPython, body: 
             run_in_engine(godot_python, name)
     finally:
         path.unlink()
+
+
+def test_there_are_in_engine_tests():
+    assert ENGINE_TESTS, "tests/engine/ has no test_*.py: the parametrized run above would be skipped"

@@ -1,0 +1,121 @@
+"""Every scene under scenes/ played for 30 s of game time by the real engine with pythonscript, as a player runs it.
+
+``tests/engine/play_scene.gd`` instances the scene, watches its PathUnits
+frame by frame and prints what they did (tests/engine_runs.py). Each scene
+must run clean (no crash, traceback or engine error), and its units must end
+as the scene intends: a scene listed in ``INTENTS`` says what that is; any
+other unit must end where it stood (never ordered) or arrived.
+"""
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Callable, Dict, List, Tuple
+
+import pytest
+
+from engine_runs import FPS, GameRun, run_game
+from pathing_py.godot_text import parse_file
+from pathing_py.grid import Grid
+from pathing_py.islands import label_islands
+
+ROOT = Path(__file__).resolve().parent.parent
+SECONDS = 30
+SCENES = sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "scenes").rglob("*.tscn"))
+
+Cell = Tuple[int, int]
+
+
+class Play:
+    """What play_scene.gd printed, by unit (node paths relative to the scene's root)."""
+
+    def __init__(self, run: GameRun):
+        self.starts = {line["start"]: line for line in run.lines if "start" in line}
+        self.ends = {line["end"]: line for line in run.lines if "end" in line}
+        self.signals: Dict[str, List[dict]] = defaultdict(list)
+        for line in run.lines:
+            if "signal" in line:
+                self.signals[line["unit"]].append(line)
+        self.tiles = {tuple(line["tile"]): (line["before"], line["after"]) for line in run.lines if "tile" in line}
+        self.frames = run.lines[-1]["done"]
+
+
+def cell(pair) -> Cell:
+    return int(pair[0]), int(pair[1])
+
+
+@pytest.fixture(scope="module", params=SCENES)
+def played(request, godot_python) -> Tuple[str, Play]:
+    scene = request.param
+    return scene, Play(run_game(godot_python, "play_scene.gd", scene=f"res://{scene}", seconds=SECONDS))
+
+
+def test_there_are_scenes_with_units():
+    assert "scenes/demo.tscn" in SCENES and "scenes/units_demo.tscn" in SCENES
+
+
+def test_the_scene_runs_its_seconds_clean(played):
+    """run_game fails on any crash, traceback or engine error; every frame must have run."""
+    _, play = played
+    assert play.frames == SECONDS * FPS
+
+
+def test_units_move_frame_by_frame_and_stop_on_cell_centres(played):
+    _, play = played
+    for unit, end in play.ends.items():
+        start = play.starts[unit]
+        if end["state"] == "idle":
+            assert end["position"] == start["position"] and not play.signals[unit], unit
+            continue
+        pixels_per_frame = start["speed"] * max(start["cell_size"]) / FPS
+        assert 0 < end["longest_step"] <= pixels_per_frame * 1.001, (unit, end, pixels_per_frame)
+        assert end["moved_frames"] >= 1, unit
+        assert end["position"] == pytest.approx(end["centre"]), (unit, end)  # stopped units stand on a centre
+        events = play.signals[unit]
+        assert events[0]["signal"] == "path_found", (unit, events)
+        final = events[-1]
+        assert final["signal"] == end["state"] and cell(final["cell"]) == cell(end["cell"]), (unit, final, end)
+        assert sum(event["signal"] in ("arrived", "blocked", "unreachable") for event in events) == 1, events
+        for event in events:  # a signal's position is the centre of its cell
+            assert event["position"] == pytest.approx(event["centre"]), (unit, event)
+
+
+def test_units_end_as_the_scene_intends(played):
+    scene, play = played
+    intent = INTENTS.get(scene, any_unit_arrives_or_stays)
+    intent(play)
+
+
+def any_unit_arrives_or_stays(play: Play) -> None:
+    for unit, end in play.ends.items():
+        assert end["state"] in ("idle", "arrived"), (unit, end, play.signals[unit])
+
+
+def units_demo_intent(play: Play) -> None:
+    """scenes/units_demo.tscn: every wall goes up; each unit reaches its target unless the walls cut it off."""
+    sections = parse_file(ROOT / "scenes" / "units_demo.tscn").sections
+    root = next(section for section in sections if section.tag == "node" and "parent" not in section.attributes)
+    targets = [cell(pair) for pair in root.properties["targets"].reshape(-1, 2)]
+    walls = {cell(pair) for pair in root.properties["wall_cells"].reshape(-1, 2)}
+    units = [f"Units/{s.attributes['name']}" for s in sections if s.tag == "node" and s.attributes.get("parent") == "Units"]
+    assert sorted(units) == sorted(play.ends) and len(units) == len(targets)
+    assert set(play.tiles) == walls and {after for _, after in play.tiles.values()} == {"wall"}, play.tiles
+
+    grid = Grid.from_tscn(ROOT / "scenes" / "demo.tscn", blocking=["forest"])  # the map the demo instances
+    passable = grid.passable.copy()
+    ox, oy = grid.origin
+    for x, y in walls:
+        passable[y - oy, x - ox] = False
+    islands, _ = label_islands(passable)
+
+    def island(tilemap_cell: Cell) -> int:
+        return int(islands[tilemap_cell[1] - oy, tilemap_cell[0] - ox])
+
+    for unit, target in zip(units, targets):
+        end, start = play.ends[unit], cell(play.starts[unit]["cell"])
+        if island(start) == island(target):
+            assert end["state"] == "arrived" and cell(end["cell"]) == target, (unit, target, end, play.signals[unit])
+        else:
+            assert end["state"] == "unreachable" and island(cell(end["cell"])) != island(target), (unit, end)
+
+
+INTENTS: Dict[str, Callable[[Play], None]] = {"scenes/units_demo.tscn": units_demo_intent}

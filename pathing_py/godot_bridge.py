@@ -53,6 +53,7 @@ __all__ = [
     "collision_tables",
     "finite_pair",
     "load_graph",
+    "map_floor",
     "positions",
     "report_error",
     "signed_int",
@@ -69,6 +70,10 @@ TILE_MODE_ATLAS = 2
 #: ``TileMap.Mode`` and ``TileMap.HalfOffset`` values this module can convert.
 TILEMAP_MODE_SQUARE = 0
 TILEMAP_HALF_OFFSET_DISABLED = 2
+
+#: What Godot 3.2's ``TileMap.world_to_map`` adds to a position in cells before flooring it (GH-23250):
+#: a position less than this far (in cells) before a cell's edge is already in that cell.
+WORLD_TO_MAP_EPSILON = 0.00005
 
 #: Godot's ``Error.OK``: what ``File.open`` returns when the file could be opened.
 GODOT_OK = 0
@@ -193,6 +198,11 @@ def finite_pair(value, what: str) -> Tuple[float, float]:
     return x, y
 
 
+def map_floor(cells: float) -> int:
+    """The cell index of a coordinate counted in cells, rounded as ``TileMap.world_to_map`` rounds it."""
+    return math.floor(cells + WORLD_TO_MAP_EPSILON)
+
+
 class TileFrame:
     """Positions <-> TileMap cells <-> grid cells, for a square TileMap.
 
@@ -212,9 +222,9 @@ class TileFrame:
         self.origin = (int(origin[0]), int(origin[1]))
 
     def cell_of(self, position) -> Cell:
-        """The TileMap cell containing a position (as ``TileMap.world_to_map``)."""
+        """The TileMap cell containing a position, as ``TileMap.world_to_map`` finds it (edges included)."""
         x, y = finite_pair(position, "position")
-        return math.floor(x / self.cell_size[0]), math.floor(y / self.cell_size[1])
+        return map_floor(x / self.cell_size[0]), map_floor(y / self.cell_size[1])
 
     def centre_of(self, cell) -> Position:
         """The centre of a TileMap cell: ``map_to_world(cell) + cell_size / 2``."""
@@ -341,6 +351,14 @@ class TileMapNavigator:
 
     def centre_of(self, cell) -> Position:
         return self.frame.centre_of(cell)
+
+    def is_blocked(self, cell) -> bool:
+        """Whether units cannot enter a TileMap cell: it blocks, or lies outside the TileMap's used rectangle.
+
+        A fractional cell counts as the cell it lies in; CoordinateError for a non-finite one.
+        """
+        x, y = finite_pair(cell, "cell")
+        return not self.grid.is_passable(self.frame.to_grid((math.floor(x), math.floor(y))))
 
     def find_path(self, start, goal, *, smooth: bool = True) -> PathAnswer:
         """A path between two positions, as the centres of the cells it passes through.

@@ -64,6 +64,7 @@ from .godot_bridge import (
     TileInfo,
     TileMapNavigator,
     finite_pair,
+    map_floor,
 )
 from .grid import Cell
 from .units import Navigator, Unit
@@ -446,7 +447,7 @@ class UnitDriver:
             x, y = self._world_to_grid.apply(world_position)
         except CoordinateError as error:
             return Answer(STATUS_INVALID_POSITION, f"move_to: {error}")
-        return self._order_cell(member, self.frame.from_grid((math.floor(x), math.floor(y))))
+        return self._order_cell(member, self.frame.from_grid((map_floor(x), map_floor(y))))
 
     def _order_cell(self, member: _Member, tile_cell: Cell) -> Answer:
         goal = self.frame.to_grid(tile_cell)

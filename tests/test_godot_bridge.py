@@ -16,6 +16,7 @@ from pathing_py.godot_bridge import (
     TileFrame,
     TileInfo,
     TileMapNavigator,
+    WORLD_TO_MAP_EPSILON,
     collision_tables,
     load_graph,
     signed_int,
@@ -112,6 +113,15 @@ def test_frame_maps_positions_to_cells_like_world_to_map():
     assert all(type(v) is float for point in frame.grid_centres([(3, 4)]) for v in point)
 
 
+@pytest.mark.parametrize(
+    "x, cell",
+    # Godot 3.2.3's world_to_map(Vector2(x, 0)).x with 16-pixel cells, as printed by the engine.
+    [(47.9999, 3), (47.9995, 3), (47.999, 2), (48.0, 3), (-0.0001, 0), (-0.001, -1), (-16.0, -1), (-16.0001, -1)],
+)
+def test_frame_finds_the_cell_of_a_position_near_an_edge_as_world_to_map_does(x, cell):
+    assert TileFrame((16.0, 16.0)).cell_of((x, 0.0)) == (cell, 0)
+
+
 @pytest.mark.parametrize("bad", [(math.nan, 0.0), (0.0, math.inf), (-math.inf, 1.0), ("x", 1), (1.0,), None])
 def test_frame_rejects_non_finite_or_malformed_positions(bad):
     frame = TileFrame((16, 16))
@@ -141,7 +151,9 @@ def test_the_centre_of_a_cell_lies_in_that_cell(cell, size):
 def test_a_position_lies_within_half_a_cell_of_its_cell_centre(x, y):
     frame = TileFrame((16.0, 24.0))
     cx, cy = frame.centre_of(frame.cell_of((x, y)))
-    assert abs(cx - x) <= 8.0 + 1e-6 and abs(cy - y) <= 12.0 + 1e-6
+    # world_to_map counts a position up to WORLD_TO_MAP_EPSILON cells before an edge into the next cell.
+    assert abs(cx - x) <= 8.0 + 16.0 * WORLD_TO_MAP_EPSILON + 1e-6
+    assert abs(cy - y) <= 12.0 + 24.0 * WORLD_TO_MAP_EPSILON + 1e-6
 
 
 # -- the navigator -----------------------------------------------------------------------------
@@ -190,6 +202,16 @@ def test_navigator_blocks_tiles_named_in_blocking_and_empty_cells_on_request():
     nav = navigator(blocking=["forest"], empty_passable=False)
     np.testing.assert_array_equal(nav.grid.passable, expected_passable(MAP, "#~T", empty_passable=False))
     assert navigator(blocking=[2]).grid.passable.sum() == navigator(blocking=["forest"]).grid.passable.sum()
+
+
+def test_navigator_says_which_tilemap_cells_block():
+    nav = navigator(blocking=["forest"], empty_passable=False)
+    rows = [[nav.is_blocked((x + ORIGIN[0], y + ORIGIN[1])) for x in range(len(MAP[0]))] for y in range(len(MAP))]
+    np.testing.assert_array_equal(~np.array(rows), expected_passable(MAP, "#~T", empty_passable=False))
+    assert nav.is_blocked((ORIGIN[0] - 1, ORIGIN[1])) and nav.is_blocked((0, ORIGIN[1] + len(MAP)))  # outside
+    assert nav.is_blocked((ORIGIN[0] + 2.9, ORIGIN[1] + 0.5)) and not nav.is_blocked((ORIGIN[0] + 3.1, ORIGIN[1]))
+    with pytest.raises(CoordinateError):
+        nav.is_blocked((math.nan, 0.0))
 
 
 def test_navigator_reads_unsigned_64_bit_tile_data_the_same():

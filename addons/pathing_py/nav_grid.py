@@ -26,6 +26,7 @@ takes one down) for the units and on the TileMap together, painting
 refused while a unit holds the cell. Path planning for units is spread over
 frames, ``plan_budget_ms`` a frame (0: every request at once).
 
+``is_cell_blocked(cell)`` tells whether units can enter a TileMap cell.
 ``find_path(from, to)`` returns the centres of the cells to walk through,
 pulled straight where the way is clear when ``smooth_paths`` is on; an empty
 result comes with ``get_last_status()`` saying why (``UNREACHABLE``,
@@ -370,6 +371,19 @@ class NavGrid(Node2D):
     def cell_to_world(self, cell: Vector2) -> Vector2:
         """The TileMap-local centre of a TileMap cell; (NaN, NaN) for a non-finite cell."""
         return self._convert("centre_of", cell)
+
+    def is_cell_blocked(self, cell: Vector2) -> bool:
+        """Whether units cannot enter a TileMap cell (it blocks, or lies outside the map), as this NavGrid reads it.
+
+        True also when there is no grid or the cell is not finite (``get_last_status()`` says so).
+        """
+        if not self._built():
+            return True
+        try:
+            return self._navigator.is_blocked((cell.x, cell.y))
+        except bridge.CoordinateError as error:
+            self._fail(bridge.STATUS_INVALID_POSITION, str(error))
+            return True
 
     def _convert(self, conversion: str, value: Vector2) -> Vector2:
         """A pair through one of the navigator's conversions; (NaN, NaN), with the reason, if it has none."""

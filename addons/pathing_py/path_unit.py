@@ -102,16 +102,20 @@ class PathUnit(Node2D):
     def _join(self) -> None:
         navgrid: "NavGrid" = self._navgrid()
         if navgrid is None:
-            self.last_status = units.STATUS_NOT_DRIVEN
-            report_error(str(self.get_name()), self._problem())
+            self._not_driven("")
             return
         self.last_status = str(navgrid.call("add_path_unit", self))
+
+    def _not_driven(self, doing: str) -> None:
+        """No NavGrid to drive this unit: the status, and one error line saying why."""
+        self.last_status = units.STATUS_NOT_DRIVEN
+        report_error(str(self.get_name()), doing + self._problem())
 
     def move_to(self, world_position: Vector2) -> bool:
         """Send the unit to the cell containing a global position; False if refused (see ``get_last_status()``)."""
         navgrid: "NavGrid" = self._navgrid()
         if navgrid is None:
-            self.last_status = units.STATUS_NOT_DRIVEN
+            self._not_driven("move_to: ")
             return False
         self.last_status = str(navgrid.call("order_path_unit", self, world_position))
         return self.last_status == units.STATUS_OK

@@ -1,0 +1,194 @@
+"""PathUnits in the real engine with pythonscript, ordered and heard by a GDScript game, frame by frame.
+
+``tests/engine/unit_game.gd`` plays one scenario a run on the demo map at
+``--fixed-fps 60`` (tests/engine_runs.py): it adds PathUnits (instances of
+``tests/engine/path_unit.tscn``), orders them with ``move_to``, edits the map,
+frees and re-adds units, and prints every signal with its arguments, every
+state change, each cell a unit entered and how each unit ended. Cells are
+TileMap cells, positions global pixels; a signal's ``centre`` is the
+engine's own centre of its cell (``map_to_world``).
+"""
+
+from collections import defaultdict
+from typing import Dict, List, Tuple
+
+import pytest
+
+from engine_runs import FPS, GameRun, run_game
+
+Cell = Tuple[int, int]
+#: Where the scenarios send units: open ground south-east of the demo's western base.
+GOAL = (10, 9)
+#: Pixels per TileMap cell on the demo map.
+CELL_PIXELS = 16
+
+
+def cell(pair) -> Cell:
+    return int(pair[0]), int(pair[1])
+
+
+def chebyshev(a: Cell, b: Cell) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+class Game:
+    """What unit_game.gd printed, by kind and unit name."""
+
+    def __init__(self, run: GameRun):
+        self.output = run.output
+        self.lines = run.lines
+        self.joined = {line["joined"]: line for line in run.lines if "joined" in line}
+        self.orders: Dict[str, List[dict]] = defaultdict(list)
+        self.signals: Dict[str, List[dict]] = defaultdict(list)
+        self.states: Dict[str, List[str]] = defaultdict(list)
+        for line in run.lines:
+            if "order" in line:
+                self.orders[line["order"]].append(line)
+            elif "signal" in line:
+                self.signals[line["unit"]].append(line)
+            elif "state" in line and "unit" in line:
+                self.states[line["unit"]].append(line["state"])
+        self.ends = {line["end"]: line for line in run.lines if "end" in line}
+
+    def named(self, key: str) -> List[dict]:
+        return [line for line in self.lines if key in line]
+
+    def error_lines(self, unit: str) -> List[str]:
+        return [line for line in self.output.splitlines() if line.startswith(f"pathing_py: {unit}: ")]
+
+
+@pytest.fixture(scope="module")
+def play(godot_python):
+    """One engine run per scenario, shared by the tests that read it."""
+    games: Dict[str, Game] = {}
+
+    def game(scenario: str) -> Game:
+        if scenario not in games:
+            games[scenario] = Game(run_game(godot_python, "unit_game.gd", scenario=scenario))
+        return games[scenario]
+
+    return game
+
+
+def assert_walked(game: Game, unit: str, final_state: str, final_cell: Cell) -> None:
+    """The unit's node moved frame by frame through neighbouring cells at its speed, and stands on the final cell's centre."""
+    end, start = game.ends[unit], game.joined[unit]
+    assert end["state"] == final_state and cell(end["cell"]) == final_cell, (unit, end, game.signals[unit])
+    assert end["position"] == pytest.approx(end["centre"]), end
+    assert 0 < end["longest_step"] <= start["speed"] * CELL_PIXELS / FPS * 1.001, end
+    visited = [cell(entry) for entry in end["visited"]]
+    assert visited[0] == cell(start["cell"]) and visited[-1] == final_cell, visited
+    assert all(chebyshev(a, b) == 1 for a, b in zip(visited, visited[1:])), visited
+    signals = game.signals[unit]
+    for signal in signals:
+        assert signal["position"] == pytest.approx(signal["centre"]), signal  # the global centre of its cell
+        if signal["signal"] != "path_found":  # emitted after the frame's move: as the unit passes the centre
+            assert signal["at"] == pytest.approx(signal["centre"], abs=start["speed"] * CELL_PIXELS / FPS), signal
+    assert signals[-1]["signal"] == final_state and cell(signals[-1]["cell"]) == final_cell, signals
+    assert signals[-1]["at"] == pytest.approx(signals[-1]["centre"]) and signals[-1]["reason"] == end["reason"]
+    assert sum(signal["signal"] in ("arrived", "blocked", "unreachable") for signal in signals) == 1, signals
+
+
+def test_a_trip_finds_its_path_passes_waypoints_and_arrives(play):
+    game = play("trip")
+    [order] = game.orders["Scout"]
+    assert order["accepted"] is True and order["status"] == "OK" and order["state"] == "find_path"
+    signals = game.signals["Scout"]
+    names = [signal["signal"] for signal in signals]
+    assert names[0] == "path_found" and cell(signals[0]["cell"]) == GOAL, signals
+    assert names[1:-1] and set(names[1:-1]) == {"waypoint_reached"}, names
+    assert names[-1] == "arrived" and cell(signals[-2]["cell"]) == GOAL  # the goal is the last waypoint
+    assert_walked(game, "Scout", "arrived", GOAL)
+    end = game.ends["Scout"]
+    assert end["reason"] == "" and end["status"] == "OK"
+    travel = signals[-1]["frame"] - signals[0]["frame"]
+    assert end["moved_frames"] >= travel, (end, travel)  # a step every frame, none skipped
+    states = game.states["Scout"]
+    assert states[0] == "find_path" and "moving" in states and states[-1] == "arrived", states
+
+
+def test_a_goal_walled_in_mid_trip_is_unreachable(play):
+    game = play("walled_in")
+    blocks = game.named("block")
+    assert len(blocks) == 8 and all(block["done"] and block["status"] == "OK" for block in blocks), blocks
+    walled_at = blocks[0]["frame"]
+    signals = game.signals["Scout"]
+    assert signals[0]["signal"] == "path_found" and cell(signals[0]["cell"]) == GOAL
+    replans = [s for s in signals if s["signal"] == "path_found" and s["frame"] > walled_at]
+    assert replans, signals  # planned anew once the walls were up: to the reachable cell nearest the goal
+    nearest = cell(replans[0]["cell"])
+    assert chebyshev(nearest, GOAL) == 2, replans
+    stop = signals[-1]
+    assert stop["signal"] == "unreachable" and "cannot be reached" in stop["reason"], stop
+    assert_walked(game, "Scout", "unreachable", nearest)
+    assert game.ends["Scout"]["reason"] == stop["reason"]
+
+
+def test_a_goal_held_by_a_unit_that_stays_blocks_the_walker(play):
+    game = play("blocked")
+    stop = game.signals["Walker"][-1]
+    assert stop["signal"] == "blocked" and "held by unit" in stop["reason"], stop
+    assert chebyshev(cell(stop["cell"]), GOAL) == 1, stop
+    assert_walked(game, "Walker", "blocked", cell(stop["cell"]))
+    holder = game.ends["Holder"]
+    assert holder["state"] == "idle" and holder["moved_frames"] == 0 and not game.signals["Holder"], holder
+    assert cell(holder["cell"]) == GOAL
+
+
+def test_bad_orders_get_a_status_and_one_error_line(play):
+    game = play("bad_orders")
+    nan_order, good_order = game.orders["NanOrder"]
+    assert (nan_order["accepted"], nan_order["status"], nan_order["state"]) == (False, "INVALID_POSITION", "idle")
+    [off_map] = game.orders["OffMap"]
+    assert (off_map["accepted"], off_map["status"], off_map["state"]) == (False, "OUT_OF_BOUNDS", "idle")
+    [lost] = game.orders["NoNavGrid"]
+    assert (lost["accepted"], lost["status"], lost["state"]) == (False, "NOT_DRIVEN", "")
+    assert game.joined["NoNavGrid"]["status"] == "NOT_DRIVEN"
+    for unit in ("Wide", "Point", "Backwards", "Frozen"):
+        assert (game.joined[unit]["status"], game.joined[unit]["state"]) == ("INVALID_SETTINGS", ""), unit
+        assert game.ends[unit]["moved_frames"] == 0
+    expected = {  # unit -> what its error lines say, one line per refusal
+        "NanOrder": ["not finite"],
+        "OffMap": ["outside the map"],
+        "NoNavGrid": ["does not point at a node", "move_to: nav_grid_path '../Nothing' does not point at a node"],
+        "Wide": ["radius must be in (0, 0.5]"],
+        "Point": ["radius must be in (0, 0.5]"],
+        "Backwards": ["speed must be a positive number"],
+        "Frozen": ["speed must be a positive number"],
+    }
+    for unit, texts in expected.items():
+        lines = game.error_lines(unit)
+        assert len(lines) == len(texts) and all(text in line for text, line in zip(texts, lines)), (unit, lines)
+    assert good_order["accepted"] and good_order["status"] == "OK"  # a refused order leaves the unit usable
+    assert_walked(game, "NanOrder", "arrived", (0, 3))
+    assert game.ends["OffMap"]["state"] == "idle" and game.ends["OffMap"]["moved_frames"] == 0
+
+
+def test_units_join_leave_and_come_back_at_run_time(play):
+    game = play("join_leave")
+    for unit in ("Stayer", "Leaver", "Returner", "Follower"):
+        assert game.joined[unit]["frame"] > 0 and game.joined[unit]["status"] == "OK", game.joined[unit]
+    [freed] = game.named("queue_free")
+    assert game.ends["Leaver"] == {"end": "Leaver", "freed": True}
+    assert all(signal["frame"] <= freed["frame"] for signal in game.signals["Leaver"]), game.signals["Leaver"]
+    # The freed unit's cell is free at once: another unit is sent there and stands in it.
+    assert_walked(game, "Follower", "arrived", cell(freed["cell"]))
+    [rejoined] = game.named("rejoined")
+    assert (rejoined["status"], rejoined["state"]) == ("OK", "idle"), rejoined  # joins again from where it stands
+    before = [entry for entry in game.ends["Returner"]["visited"] if entry[2] <= rejoined["frame"]]
+    assert cell(rejoined["cell"]) == cell(before[-1]), (rejoined, before)
+    assert_walked(game, "Returner", "arrived", (12, 9))
+    assert_walked(game, "Stayer", "arrived", GOAL)
+
+
+def test_units_follow_a_rebuild_while_they_move(play):
+    game = play("rebuild")
+    first, second = game.named("rebuilt")
+    assert first["rebuilt"] is True and second["rebuilt"] is True and first["status"] == second["status"] == "BUILT"
+    gate = {(3, 0), (3, 1), (3, 2)}  # the walls the game painted before the first rebuild
+    for unit, goal in (("North", GOAL), ("Middle", (10, 11)), ("South", (12, 9))):
+        assert_walked(game, unit, "arrived", goal)
+        after = {cell(entry) for entry in game.ends[unit]["visited"] if entry[2] >= first["frame"]}
+        assert not after & gate, (unit, after & gate)
+    trip = play("trip").ends["Scout"]["visited"]
+    assert gate & {cell(entry) for entry in trip}, "the way to the goal no longer passes the gate: wall another"

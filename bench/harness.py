@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT))  # benchmark the checkout, installed or not
 
 from pathing_py import Cell, Grid, find_path  # noqa: E402
 from pathing_py.movingai import Scenario, find_benchmarks  # noqa: E402
+from report import command_line, render  # noqa: E402,F401  (re-exported for the benchmarks)
 
 try:
     import tcod.path
@@ -273,19 +274,6 @@ def ratio(slow: Run, fast: Run) -> Tuple[float, int, float, float]:
     return slow_ms / fast_ms if both else math.nan, len(both), slow_ms, fast_ms
 
 
-def render(columns: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool) -> str:
-    """A table as aligned text or as Markdown; columns are right-aligned except the first (the map name)."""
-    if markdown:
-        lines = ["| " + " | ".join(columns) + " |", "|" + "|".join(["---"] + ["---:"] * (len(columns) - 1)) + "|"]
-        return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
-    widths = [max(len(c), *(len(row[i]) for row in rows)) for i, c in enumerate(columns)]
-
-    def line(cells: Sequence[str]) -> str:
-        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
-
-    return "\n".join([line(columns), line(["-" * w for w in widths])] + [line(row) for row in rows])
-
-
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     """The options every benchmark over the Moving AI maps takes; check them with :func:`check_common_arguments`."""
     parser.add_argument("--per-map", type=int, default=60, help="queries per map, spread over all buckets (default 60)")
@@ -303,8 +291,3 @@ def check_common_arguments(parser: argparse.ArgumentParser, args: argparse.Names
         parser.error(f"no map {', '.join(unknown)} in {MAPS_DIR} (set PATHING_PY_MOVINGAI)")
     if args.per_map < 1 or args.repeat < 1:
         parser.error("--per-map and --repeat must be >= 1")
-
-
-def command_line(script: str, argv: Optional[Sequence[str]]) -> str:
-    """The command that produced a table, for its footnote."""
-    return " ".join([f"python3 bench/{script}"] + list(sys.argv[1:] if argv is None else argv))

@@ -337,6 +337,9 @@ class UnitDriver:
     ):
         self.navigator = Navigator(tilemap.grid, tilemap.graph, link=link, time_budget=time_budget)
         self.frame = tilemap.frame
+        # Reasons reach games beside the signals' TileMap cells: they name those cells, and units by their keys.
+        self.navigator.cell_label = lambda cell: str(self.frame.from_grid(cell))
+        self.navigator.unit_label = lambda unit: str(self._keys[unit.id])
         self.painter = painter or TilePainter(problem=NO_WALL_TILE)
         (width, height), (ox, oy) = self.frame.cell_size, self.frame.origin
         grid_to_tilemap = Affine((width, 0.0), (0.0, height), (ox * width, oy * height))

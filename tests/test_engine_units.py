@@ -119,7 +119,7 @@ def test_a_goal_walled_in_mid_trip_is_unreachable(play):
     nearest = cell(replans[0]["cell"])
     assert chebyshev(nearest, GOAL) == 2, replans
     stop = signals[-1]
-    assert stop["signal"] == "unreachable" and "cannot be reached" in stop["reason"], stop
+    assert stop["signal"] == "unreachable" and stop["reason"].startswith("goal (10, 9) cannot be reached from ("), stop
     assert_walked(game, "Scout", "unreachable", nearest)
     assert game.ends["Scout"]["reason"] == stop["reason"]
 
@@ -127,7 +127,9 @@ def test_a_goal_walled_in_mid_trip_is_unreachable(play):
 def test_a_goal_held_by_a_unit_that_stays_blocks_the_walker(play):
     game = play("blocked")
     stop = game.signals["Walker"][-1]
-    assert stop["signal"] == "blocked" and "held by unit" in stop["reason"], stop
+    holder_id = game.joined["Holder"]["id"]  # reasons name TileMap cells, and units by instance id
+    assert stop["signal"] == "blocked" and stop["reason"] == f"the target cell (10, 9) is held by unit {holder_id}"
+
     assert chebyshev(cell(stop["cell"]), GOAL) == 1, stop
     assert_walked(game, "Walker", "blocked", cell(stop["cell"]))
     holder = game.ends["Holder"]

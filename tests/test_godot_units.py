@@ -336,6 +336,21 @@ def test_a_unit_ordered_onto_a_standing_unit_is_blocked():
     assert signals[-1].reason and driver.reason_of(1) == signals[-1].reason and driver.state_of(1) == "blocked"
 
 
+def test_reasons_name_tilemap_cells_and_units_by_their_keys():
+    """A reason reaches the game beside the signal's TileMap cell: it names TileMap cells, and units by the keys
+    the NavGrid drives them under (their instance ids), not the navigator's grid cells and numbers."""
+    driver = make_driver()
+    add(driver, 10, (-4, 0))
+    add(driver, 20, (-2, 0))
+    add(driver, 30, (3, 0))
+    driver.order(10, world_centre((-2, 0)))  # where unit 20 stands
+    driver.order(30, world_centre((1, 1)))  # the wall
+    _, signals = run(driver, 5.0)
+    stops = {signal.key: signal for signal in signals if signal.name in REASON_SIGNALS}
+    assert stops[10].cell == (-3, 0) and stops[10].reason == "the target cell (-2, 0) is held by unit 20"
+    assert stops[30].reason == "goal (1, 1) is blocked" and driver.reason_of(30) == stops[30].reason
+
+
 # -- signals ------------------------------------------------------------------------------------
 
 

@@ -14,9 +14,9 @@ the order is refused, with ``get_last_status()`` saying why
 (``INVALID_POSITION`` for NaN, ``OUT_OF_BOUNDS``, ``NOT_DRIVEN``, …).
 ``get_state()`` gives ``idle``, ``find_path``, ``run``, ``moving``,
 ``waiting``, or how the last order ended: ``arrived``, ``blocked``,
-``unreachable``, with ``get_reason()`` saying why for the last two (in the
-navigator's words: the cells it names are counted from the top-left cell of
-the TileMap's used rectangle, and units by their navigator number).
+``unreachable``, with ``get_reason()`` saying why for the last two (the
+cells it names are TileMap cells, other units are named by their instance
+id: ``instance_from_id()``).
 
 Signals (``cell`` is a TileMap cell, ``position`` its centre in global pixels):
 

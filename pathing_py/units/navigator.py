@@ -129,6 +129,10 @@ class Navigator(TrafficRules):
         self._holder: Dict[Cell, Unit] = {}
         self._events: List[Event] = []
         self._rerouted_at = -REROUTE_INTERVAL  #: the update of the last route around a jam
+        #: How ``Unit.reason`` names cells and units: grid cells and navigator unit ids unless a game that
+        #: shows its own (TileMap cells, node ids) sets these.
+        self.cell_label: Callable[[Cell], str] = str
+        self.unit_label: Callable[[Unit], str] = lambda unit: str(unit.id)
         #: Set to a list to record every step as (unit id, from cell, to cell): for tests and replays.
         self.step_log: Optional[List[Tuple[int, Cell, Cell]]] = None
         self._next_id = 1
@@ -240,7 +244,8 @@ class Navigator(TrafficRules):
                 elif rerouted is False:
                     unit.reroutes = REROUTES_PER_TRIP  # no way around: the next stall ends it
             else:
-                self._finish(unit, UnitState.BLOCKED, f"came no closer to {unit.goal} for {limit:.0f} s among other units")
+                goal = self.cell_label(unit.goal)
+                self._finish(unit, UnitState.BLOCKED, f"came no closer to {goal} for {limit:.0f} s among other units")
 
     # -- orders and plans ---------------------------------------------------------------
 
@@ -272,7 +277,10 @@ class Navigator(TrafficRules):
             target = self._nearest_reachable(start, goal)
             arrival = UnitState.UNREACHABLE
             blocked = not self.grid.is_passable(goal)
-            reason = f"goal {goal} is blocked" if blocked else f"goal {goal} cannot be reached from {start}"
+            named = self.cell_label(goal)
+            reason = f"goal {named} is blocked" if blocked else (
+                f"goal {named} cannot be reached from {self.cell_label(start)}"
+            )
         unit.arrival_state, unit.reason = arrival, reason
         waypoints = self._high_level_route(start, target)
         self._drop_routes(unit)

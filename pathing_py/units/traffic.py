@@ -57,7 +57,8 @@ class TrafficRules:
                 self._finish(unit, unit.arrival_state, unit.reason)  # stand still here instead
             return
         if standing and cell == high.waypoints[-1]:
-            self._finish(unit, UnitState.BLOCKED, f"the target cell {cell} is held by unit {standing[0].id}")
+            holder = self.unit_label(standing[0])
+            self._finish(unit, UnitState.BLOCKED, f"the target cell {self.cell_label(cell)} is held by unit {holder}")
             return
         blocker_ids = frozenset(b.id for b in blockers)
         if blocker_ids != unit.blocked_by:  # other units now: waiting starts over
@@ -81,8 +82,9 @@ class TrafficRules:
                 return
         self._wait(unit, dt)
         if unit.waiting_for >= self.give_up and self._route_around_units(unit) is False:
-            holders = ", ".join(str(b.id) for b in sorted(blockers, key=lambda b: b.id))
-            self._finish(unit, UnitState.BLOCKED, f"waited {unit.waiting_for:.1f} s for unit(s) {holders} at {cell}")
+            holders = ", ".join(self.unit_label(b) for b in sorted(blockers, key=lambda b: b.id))
+            self._finish(unit, UnitState.BLOCKED,
+                         f"waited {unit.waiting_for:.1f} s for unit(s) {holders} at {self.cell_label(cell)}")
 
     def _route_around_units(self, unit: Unit) -> Optional[bool]:
         """Before giving up: a whole new route to the target that treats every cell a unit

@@ -155,7 +155,7 @@ func add_unit(name, cell, settings = {}):
 	states[name] = unit.get_state()
 	visited[name] = [pair(cell) + [frame]]
 	print(to_json({"joined": name, "frame": frame, "cell": pair(cell), "position": pair(unit.global_position),
-		"status": unit.get_last_status(), "state": states[name], "speed": unit.speed}))
+		"status": unit.get_last_status(), "state": states[name], "speed": unit.speed, "id": unit.get_instance_id()}))
 	return unit
 
 

@@ -1,0 +1,26 @@
+"""Printing benchmark tables: what every benchmark shares that needs neither tcod nor pathfinding.
+
+``harness.py`` re-exports these for the benchmarks against those peers;
+``bench_engine.py``, whose peer runs inside Godot, imports them from here.
+"""
+
+import sys
+from typing import Optional, Sequence
+
+
+def render(columns: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool) -> str:
+    """A table as aligned text or as Markdown; columns are right-aligned except the first (the map name)."""
+    if markdown:
+        lines = ["| " + " | ".join(columns) + " |", "|" + "|".join(["---"] + ["---:"] * (len(columns) - 1)) + "|"]
+        return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
+    widths = [max(len(c), *(len(row[i]) for row in rows)) for i, c in enumerate(columns)]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+
+    return "\n".join([line(columns), line(["-" * w for w in widths])] + [line(row) for row in rows])
+
+
+def command_line(script: str, argv: Optional[Sequence[str]]) -> str:
+    """The command that produced a table, for its footnote."""
+    return " ".join([f"python3 bench/{script}"] + list(sys.argv[1:] if argv is None else argv))

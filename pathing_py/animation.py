@@ -21,7 +21,7 @@ else the nearest colours of a 6x6x6 cube.
 """
 
 from pathlib import Path
-from typing import BinaryIO, List, Optional, Tuple, Union
+from typing import BinaryIO, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -51,8 +51,11 @@ class GifWriter:
     """
 
     def __init__(self, target: Union[str, Path, BinaryIO], *, loop: bool = True):
-        self._owns_stream = isinstance(target, (str, Path))
-        self._stream: BinaryIO = open(target, "wb") if self._owns_stream else target
+        self._stream: BinaryIO
+        if isinstance(target, (str, Path)):
+            self._stream, self._owns_stream = open(target, "wb"), True
+        else:
+            self._stream, self._owns_stream = target, False
         self.loop = loop
         self.size: Optional[Tuple[int, int]] = None  #: (width, height), set by the first frame
         self.frames = 0  #: frames written (equal consecutive frames count once)
@@ -73,11 +76,11 @@ class GifWriter:
             if not (0 < width < 65536 and 0 < height < 65536):
                 raise ValueError(f"a GIF is 1 to 65535 pixels wide and high, got {width}x{height}")
             self.size = (width, height)
-            self._write_header()
+            self._write_header(width, height)
         elif self.size != (width, height):
             raise ValueError(f"frames must all be {self.size[0]}x{self.size[1]}, got {width}x{height}")
         changed = np.ones((height, width), bool) if self._previous is None else (image != self._previous).any(axis=2)
-        if not changed.any():
+        if self._pending is not None and not changed.any():  # the same picture: show the pending frame longer
             block, transparent, shown = self._pending
             self._pending = (block, transparent, shown + hundredths)
             return
@@ -110,8 +113,7 @@ class GifWriter:
         elif self._owns_stream:
             self._stream.close()  # a partial file is left for the caller to look at
 
-    def _write_header(self) -> None:
-        width, height = self.size
+    def _write_header(self, width: int, height: int) -> None:
         screen = width.to_bytes(2, "little") + height.to_bytes(2, "little") + bytes([0x70, 0, 0])  # no global colours
         self._stream.write(b"GIF89a" + screen)
         if self.loop:
@@ -175,7 +177,7 @@ def _lzw_codes(indices: bytes, code_size: int) -> Tuple[List[int], List[int]]:
     """
     clear, end = 1 << code_size, (1 << code_size) + 1
     codes, widths = [clear], [code_size + 1]
-    table = {}
+    table: Dict[int, int] = {}
     lookup = table.get
     next_code, width = end + 1, code_size + 1
     prefix = indices[0]

@@ -220,7 +220,10 @@ def demo_graph(path: Path, grid: Grid) -> Optional[KeyPointGraph]:
         print(f"no {graph_file.name} beside the map: units plan with find_path alone")
         return None
     loaded = load_graph(str(graph_file), graph_file.read_bytes(), grid, rebake=True)
-    print(loaded.warning or f"{graph_file}: key-point graph of {len(loaded.graph.key_points())} key points")
+    if loaded.warning:
+        print(loaded.warning)
+    elif loaded.graph is not None:
+        print(f"{graph_file}: key-point graph of {len(loaded.graph.key_points())} key points")
     return loaded.graph
 
 
@@ -266,7 +269,7 @@ def run_demo(args: argparse.Namespace) -> int:
         gif.add(last, LAST_FRAME_SECONDS)
     print_units(orders)
     print_run_summary(navigator, orders, walls)
-    print(f"animation: {gif_path} ({gif.frames} frames of {gif.size[0]}x{gif.size[1]}, {gif_path.stat().st_size / 1024:.1f} KB)")
+    print(f"animation: {gif_path} ({gif.frames} frames of {last.shape[1]}x{last.shape[0]}, {gif_path.stat().st_size / 1024:.1f} KB)")
     if png_path is not None:
         write_png(png_path, last)
         print(f"last picture: {png_path}")

@@ -200,7 +200,8 @@ def draw_units(
     units = sorted(navigator.units.values(), key=lambda unit: unit.id)
     for unit in units:
         trail = np.asarray(trails.get(unit.id, ()), dtype=float).reshape(-1, 2) * scale
-        light = tuple((channel + 255) // 2 for channel in unit_colour(unit.id))
+        red, green, blue = unit_colour(unit.id)
+        light = ((red + 255) // 2, (green + 255) // 2, (blue + 255) // 2)
         draw_lines(image, trail[:-1], trail[1:], light, max(scale // 4, 1))
     for unit in units:
         high = unit.stack.find(RouteKind.HIGH_LEVEL)

@@ -34,7 +34,7 @@ full only when that fails.
 import math
 from dataclasses import dataclass
 from enum import Enum
-from typing import Dict, FrozenSet, Hashable, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import Dict, FrozenSet, Generic, Hashable, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple, TypeVar
 
 import numpy as np
 
@@ -61,7 +61,11 @@ class WatcherStats:
     notifications: int = 0  #: subscribers returned by collect(), summed over all calls
 
 
-class MapWatcher:
+#: What identifies a subscriber (a unit id, say).
+Subscriber = TypeVar("Subscriber", bound=Hashable)
+
+
+class MapWatcher(Generic[Subscriber]):
     """Tells units, batched once per update, that the map changed under their routes.
 
     The map is cut into square regions ``region_size`` cells wide, numbered
@@ -81,8 +85,8 @@ class MapWatcher:
         self.rows = -(-self.height // self.region_size)
         self.stats = WatcherStats()
         # Dicts used as ordered sets, so that collect() answers in the same order on every run.
-        self._watchers: Dict[int, Dict[Hashable, None]] = {}
-        self._watched: Dict[Hashable, FrozenSet[int]] = {}
+        self._watchers: Dict[int, Dict[Subscriber, None]] = {}
+        self._watched: Dict[Subscriber, FrozenSet[int]] = {}
         self._marked: Set[int] = set()
 
     def regions_of(self, cells: Iterable[Cell]) -> FrozenSet[int]:
@@ -97,7 +101,7 @@ class MapWatcher:
         y = region // self.columns * self.region_size
         return x, y, min(self.region_size, self.width - x), min(self.region_size, self.height - y)
 
-    def subscribe(self, subscriber: Hashable, cells: Iterable[Cell], points: Iterable[Cell] = ()) -> None:
+    def subscribe(self, subscriber: Subscriber, cells: Iterable[Cell], points: Iterable[Cell] = ()) -> None:
         """Watch the regions of route ``cells`` (a king-move path) and of ``points`` (single cells,
         such as key points still to reach), instead of what ``subscriber`` watched.
 
@@ -118,12 +122,12 @@ class MapWatcher:
         else:
             self._watched.pop(subscriber, None)
 
-    def unsubscribe(self, subscriber: Hashable) -> None:
+    def unsubscribe(self, subscriber: Subscriber) -> None:
         """Stop watching anything for ``subscriber``; unknown subscribers are ignored."""
         for region in self._watched.pop(subscriber, frozenset()):
             self._drop(region, subscriber)
 
-    def watched(self, subscriber: Hashable) -> FrozenSet[int]:
+    def watched(self, subscriber: Subscriber) -> FrozenSet[int]:
         """The regions ``subscriber`` watches (empty if none)."""
         return self._watched.get(subscriber, frozenset())
 
@@ -131,13 +135,13 @@ class MapWatcher:
         """Mark the regions of edited cells (an obstacle came or went); cheap, call it on every edit."""
         self._marked |= self.regions_of(cells)
 
-    def collect(self) -> Dict[Hashable, FrozenSet[int]]:
+    def collect(self) -> Dict[Subscriber, FrozenSet[int]]:
         """Each subscriber of a region marked since the last call, with those of its regions; clears the marks.
 
         Call once per update: edits made between two calls reach each
         subscriber once, however many there were.
         """
-        touched: Dict[Hashable, Set[int]] = {}
+        touched: Dict[Subscriber, Set[int]] = {}
         for region in sorted(self._marked):
             for subscriber in self._watchers.get(region, ()):
                 touched.setdefault(subscriber, set()).add(region)
@@ -147,7 +151,7 @@ class MapWatcher:
         self._marked = set()
         return {subscriber: frozenset(regions) for subscriber, regions in touched.items()}
 
-    def _drop(self, region: int, subscriber: Hashable) -> None:
+    def _drop(self, region: int, subscriber: Subscriber) -> None:
         watchers = self._watchers[region]
         del watchers[subscriber]
         if not watchers:

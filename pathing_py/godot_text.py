@@ -214,11 +214,14 @@ class _Parser:
         """Fast path for the big values: a ``tile_data`` or an image may hold a million numbers."""
         kind = _NUMERIC_POOLS[name]
         match = _POOL_BODY.match(self.text, self.position)
-        body = match.group(1).strip() if match else "not a number list"
+        must_hold = f"{name}( ) must hold {'integers' if kind is int else 'numbers'} separated by commas"
+        if match is None:
+            self.fail(must_hold)
+        body = match.group(1).strip()
         try:
             values = [kind(token) for token in body.split(",")] if body else []
         except ValueError:
-            self.fail(f"{name}( ) must hold {'integers' if kind is int else 'numbers'} separated by commas")
+            self.fail(must_hold)
         self.position = match.end()
         return np.array(values, dtype=np.int64 if kind is int else np.float64)
 

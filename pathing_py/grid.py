@@ -225,13 +225,12 @@ class Grid:
             cache.cells_changed(xs, ys)
         if self._labels is not None:
             if blocked:
-                self._split_islands(xs, ys)
+                self._split_islands(self._labels, xs, ys)
             else:
-                self._merge_islands(xs, ys)
+                self._merge_islands(self._labels, xs, ys)
 
-    def _merge_islands(self, xs: np.ndarray, ys: np.ndarray) -> None:
-        """Freed cells join their neighbours' islands, which may merge into one."""
-        labels = self._labels
+    def _merge_islands(self, labels: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> None:
+        """Freed cells join their neighbours' islands in ``labels``, which may merge into one."""
         new = np.zeros_like(self._passable)
         new[ys, xs] = True
         pieces, count = label_islands(_grow(new, self._passable))
@@ -248,9 +247,8 @@ class Grid:
                     labels[np.isin(labels, touched[1:])] = target
             labels[inside & new] = target
 
-    def _split_islands(self, xs: np.ndarray, ys: np.ndarray) -> None:
-        """Blocked cells may cut their islands in pieces: relabel those islands only."""
-        labels = self._labels
+    def _split_islands(self, labels: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> None:
+        """Blocked cells may cut their islands in ``labels`` in pieces: relabel those islands only."""
         touched = np.unique(labels[ys, xs])
         labels[ys, xs] = 0
         for island in touched.tolist():

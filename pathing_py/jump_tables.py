@@ -137,8 +137,8 @@ class JumpTables:
         self.padded = pad(passable)
         self.width = self.padded.shape[1]
         self.arrays = [np.zeros(self.padded.shape, dtype=np.int32) for _ in DIRECTIONS]
-        self.tables: List[memoryview] = [memoryview(array.reshape(-1)) for array in self.arrays]
-        self.passable = memoryview(self.padded.reshape(-1))
+        self.tables: List[memoryview] = [array.reshape(-1).data for array in self.arrays]
+        self.passable = self.padded.reshape(-1).data
         height, width = self.padded.shape
         self._refresh_window(np.array([0, width - 1]), np.array([0, height - 1]))
 

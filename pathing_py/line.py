@@ -91,7 +91,7 @@ def smooth_path(grid: Grid, cells: Sequence[Cell]) -> List[Cell]:
     the piece it replaces (and on weighted grids a line is used only when it
     costs no more), so the result is never longer than ``cells``.
     """
-    cells = [tuple(c) for c in cells]
+    cells = [(x, y) for x, y in cells]
     if len(cells) < 3:
         return list(cells)
     passable = grid.passable

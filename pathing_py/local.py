@@ -267,14 +267,13 @@ class _Walker:
 
     def _nearest_stop(self, laps: Dict[Sense, List[Cell]]) -> Tuple[Sense, List[Cell]]:
         """After a lap: the sense and the walk to the lap cell nearest the goal (ties: the shorter walk)."""
-        best = None
+        stops = []
         for order, (s, lap) in enumerate(laps.items()):
             distances = [(c[0] - self.goal[0]) ** 2 + (c[1] - self.goal[1]) ** 2 for c in lap]
             t = distances.index(min(distances))
-            key = (distances[t], prefix_costs(lap[: t + 1], None)[-1], order)
-            if best is None or key < best[0]:
-                best = (key, s, lap[: t + 1])
-        return best[1], best[2]
+            stops.append(((distances[t], prefix_costs(lap[: t + 1], None)[-1], order), s, lap[: t + 1]))
+        _, sense, walk = min(stops, key=lambda stop: stop[0])
+        return sense, walk
 
     def _take(self, sense: Sense, walk: List[Cell]) -> None:
         self.senses.append(sense)

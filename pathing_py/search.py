@@ -365,7 +365,7 @@ class _JumpPointSearch:
         successors = _SUCCESSOR_DIRECTIONS
         passable = self.tables.passable
         # For a straight arrival: the side cells and the side cells one step back, both sides.
-        sides = [None] * 8
+        sides = {}
         for a in range(0, 8, 2):
             forward, left, right = moves[a][2], moves[(a - 2) % 8][2], moves[(a + 2) % 8][2]
             sides[a] = (left, left - forward, right, right - forward, 9 + 4 * a)

@@ -77,7 +77,8 @@ def occupancy(cells: Sequence[Cell], times: Sequence[float], until: float = math
             continue
         enter = times[first - 1] if first else times[0]
         leave = times[last + 1] if last + 1 < len(cells) else until
-        held.append((tuple(cells[first]), float(enter), float(leave)))
+        x, y = cells[first]
+        held.append(((x, y), float(enter), float(leave)))
         first = last + 1
     return held
 

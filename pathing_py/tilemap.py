@@ -28,7 +28,7 @@ import numbers
 import operator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
@@ -130,7 +130,7 @@ class TileMapData:
         return f"{self.source}:{self.line}: TileMap {self.node_path!r}"
 
 
-def decode_tile_data(tile_data: Sequence[int], format: int = 1) -> TileCells:
+def decode_tile_data(tile_data: Iterable[int], format: int = 1) -> TileCells:
     """Decode a TileMap's ``tile_data`` (``format`` 1: three ints per cell, 0: two).
 
     A cell listed twice keeps its last entry, as when Godot loads it.
@@ -139,7 +139,7 @@ def decode_tile_data(tile_data: Sequence[int], format: int = 1) -> TileCells:
 
 
 def grid_from_tile_data(
-    tile_data: Sequence[int],
+    tile_data: Iterable[int],
     *,
     format: int = 1,
     collision: CollisionRules,
@@ -275,7 +275,7 @@ def _resolve_node_path(node_path: str, relative: str) -> str:
 # -- decoding tile_data ---------------------------------------------------------------
 
 
-def _decode(tile_data: Sequence[int], format: int, where: str) -> TileCells:
+def _decode(tile_data: Iterable[int], format: int, where: str) -> TileCells:
     if format not in (0, 1):
         raise MapFormatError(
             _at(where, f"unsupported TileMap format {format!r} (Godot 3 writes 1, old files 0)")
@@ -305,7 +305,7 @@ def _decode(tile_data: Sequence[int], format: int, where: str) -> TileCells:
     )
 
 
-def _as_words(tile_data: Sequence[int], where: str) -> np.ndarray:
+def _as_words(tile_data: Iterable[int], where: str) -> np.ndarray:
     """The ints as uint32 whatever their signedness or width (int32 in files, uint64 from godot-python)."""
     if isinstance(tile_data, np.ndarray):
         array = tile_data

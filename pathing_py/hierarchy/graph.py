@@ -243,7 +243,7 @@ class KeyPointGraph:
         )  # fmt: skip
         return same_setup and (self.entrances, self.members, self.fields) == (other.entrances, other.members, other.fields)
 
-    __hash__ = None  # mutable
+    __hash__ = None  # type: ignore[assignment]  # mutable, so unhashable; mypy expects a method here
 
     # -- query --------------------------------------------------------------------
 
@@ -365,7 +365,7 @@ class KeyPointGraph:
         # Landmarks that reach the goal, as (distance to the goal, index): a landmark on another
         # island is infinitely far from every cell here and bounds nothing.
         usable = [(d, i) for i, d in enumerate(landmarks_to_goal or ()) if math.isfinite(d)]
-        known = landmarks.distances if usable else {}
+        known = landmarks.distances if landmarks is not None and usable else {}
         best = {_START: 0.0}
         parent = {_START: _NONE}
         entered_inside = {_START: False}

@@ -56,9 +56,9 @@ class Landmarks:
 
     def to_goal(self, goal_links: Dict[int, float]) -> Optional[Tuple[float, ...]]:
         """Each landmark's distance to the goal, reached through ``goal_links`` (key point -> link cost)."""
-        vectors = [self.distances.get(node) for node in goal_links]
-        if not vectors or any(vector is None for vector in vectors):
+        if not goal_links or any(node not in self.distances for node in goal_links):
             return None
+        vectors = [self.distances[node] for node in goal_links]
         return tuple(
             min(vector[l] + cost for vector, cost in zip(vectors, goal_links.values())) for l in range(len(self.nodes))
         )

@@ -122,8 +122,9 @@ class Navigator(TrafficRules):
         self.give_up = give_up
         self.time = 0.0
         self.units: Dict[int, Unit] = {}
-        self.requests = PathRequestQueue(time_budget, clock=clock)
-        self.watcher = MapWatcher(grid.width, grid.height, region_size)
+        #: Unit id -> the goal it had when it asked for a plan (answered only if it still has it).
+        self.requests: PathRequestQueue[int, Optional[Cell]] = PathRequestQueue(time_budget, clock=clock)
+        self.watcher: MapWatcher[int] = MapWatcher(grid.width, grid.height, region_size)
         self.stats = NavigatorStats()
         self._clock = clock
         self._holder: Dict[Cell, Unit] = {}
@@ -234,10 +235,11 @@ class Navigator(TrafficRules):
             busy = unit.state not in FINAL_STATES and unit.state not in (UnitState.IDLE, UnitState.FIND_PATH)
             if not busy or unit.next_cell is not None or self.time - unit.progress_time <= limit:
                 continue
-            if unit.stack.find(RouteKind.HIGH_LEVEL) is None:  # only making way: stand still again
+            high = unit.stack.find(RouteKind.HIGH_LEVEL)
+            if high is None:  # only making way: stand still again
                 self._finish(unit, unit.arrival_state, unit.reason)
             elif unit.reroutes < REROUTES_PER_TRIP:
-                rerouted = self._route_around_units(unit)
+                rerouted = self._route_around_units(unit, high.waypoints[-1])
                 if rerouted:
                     unit.reroutes += 1
                     unit.progress_time = self.time
@@ -266,10 +268,10 @@ class Navigator(TrafficRules):
         self._drop_routes(unit)
         self.requests.submit(unit.id, unit.goal, self.time)
 
-    def _serve(self, unit_id: int, goal: Cell) -> None:
+    def _serve(self, unit_id: int, goal: Optional[Cell]) -> None:
         unit = self.units.get(unit_id)
-        if unit is None or unit.goal != goal:
-            return
+        if unit is None or goal is None or unit.goal != goal:
+            return  # removed, or ordered elsewhere since
         unit.stats.plans += 1
         start = unit.anchor
         target, arrival, reason = goal, UnitState.ARRIVED, ""
@@ -372,7 +374,7 @@ class Navigator(TrafficRules):
             self._request_plan(unit)
             return
         if route is not unit.stack.top:
-            while unit.stack.top.kind is not RouteKind.HIGH_LEVEL:
+            while unit.stack.top is not None and unit.stack.top.kind is not RouteKind.HIGH_LEVEL:
                 unit.stack.pop()
             return
         cells = [unit.anchor, *route.remaining]
@@ -400,16 +402,16 @@ class Navigator(TrafficRules):
             if dt <= 0:
                 return
             if unit.next_cell is not None:
-                dt = self._move(unit, dt)
+                dt = self._move(unit, unit.next_cell, dt)
             elif unit.state in (UnitState.RUN, UnitState.WAITING):
                 if not self._take_next_cell(unit, dt):
                     return
             else:
                 return
 
-    def _move(self, unit: Unit, dt: float) -> float:
-        """Move toward the next cell's centre; the time left over after reaching it."""
-        tx, ty = unit.next_cell[0] + 0.5, unit.next_cell[1] + 0.5
+    def _move(self, unit: Unit, next_cell: Cell, dt: float) -> float:
+        """Move toward the centre of ``next_cell``, the one the unit moves into; the time left over after reaching it."""
+        tx, ty = next_cell[0] + 0.5, next_cell[1] + 0.5
         x, y = unit.position
         distance = math.hypot(tx - x, ty - y)
         reach = unit.speed * dt
@@ -419,8 +421,8 @@ class Navigator(TrafficRules):
             return 0.0
         unit.position = (tx, ty)
         unit.stats.distance += distance
-        self._release(unit, keep=unit.next_cell)
-        unit.cell, unit.next_cell = unit.next_cell, None
+        self._release(unit, keep=next_cell)
+        unit.cell, unit.next_cell = next_cell, None
         high = unit.stack.find(RouteKind.HIGH_LEVEL)
         if high is not None:
             remaining = octile_distance(unit.cell, high.waypoints[-1])
@@ -454,7 +456,7 @@ class Navigator(TrafficRules):
                     return False
                 self._subscribe(unit)
                 continue
-            if unit.yielding_to is not None and self._still_passing(unit, dt):
+            if self._still_passing(unit, route, dt):
                 return False
             return self._step_onto(unit, route, waypoint, dt)
         return False

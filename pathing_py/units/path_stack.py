@@ -36,9 +36,9 @@ class Route:
         self.loop = loop
 
     @property
-    def current(self) -> Optional[Cell]:
-        """The waypoint to reach next; None once the route is done."""
-        return self.waypoints[self.index] if self.index < len(self.waypoints) else None
+    def current(self) -> Cell:
+        """The waypoint to reach next (IndexError once the route is finished)."""
+        return self.waypoints[self.index]
 
     @property
     def finished(self) -> bool:

@@ -14,7 +14,7 @@ on how fast the machine runs.
 import math
 import time
 from collections import OrderedDict, deque
-from typing import Callable, Deque, Hashable, Optional
+from typing import Callable, Deque, Generic, Hashable, Optional, Tuple, TypeVar
 
 __all__ = ["PathRequestQueue", "QueueStats"]
 
@@ -48,7 +48,12 @@ class QueueStats:
         )
 
 
-class PathRequestQueue:
+#: What identifies a requester (a unit id, say), and what it asks for (a goal cell, say).
+Requester = TypeVar("Requester", bound=Hashable)
+Request = TypeVar("Request")
+
+
+class PathRequestQueue(Generic[Requester, Request]):
     """First come, first served; one pending request per requester (a newer one replaces it)."""
 
     def __init__(self, budget: Optional[float] = None, *, clock: Callable[[], float] = time.perf_counter):
@@ -56,10 +61,10 @@ class PathRequestQueue:
             raise ValueError(f"budget must be a positive number of seconds or None, got {budget!r}")
         self.budget = budget
         self._clock = clock
-        self._pending: "OrderedDict[Hashable, tuple]" = OrderedDict()
+        self._pending: "OrderedDict[Requester, Tuple[Request, float]]" = OrderedDict()
         self.stats = QueueStats()
 
-    def submit(self, requester: Hashable, request, now: float) -> None:
+    def submit(self, requester: Requester, request: Request, now: float) -> None:
         """File ``request`` at simulated time ``now``, replacing the requester's pending one."""
         if requester in self._pending:
             del self._pending[requester]
@@ -68,14 +73,14 @@ class PathRequestQueue:
         self.stats.submitted += 1
         self.stats.longest = max(self.stats.longest, len(self._pending))
 
-    def cancel(self, requester: Hashable) -> None:
+    def cancel(self, requester: Requester) -> None:
         if self._pending.pop(requester, None) is not None:
             self.stats.cancelled += 1
 
     def __len__(self) -> int:
         return len(self._pending)
 
-    def serve(self, handler: Callable[[Hashable, object], None], now: float) -> int:
+    def serve(self, handler: Callable[[Requester, Request], None], now: float) -> int:
         """Hand requests to ``handler(requester, request)`` until the budget is spent; how many were served."""
         started = self._clock()
         served = 0

@@ -9,13 +9,16 @@ here because they are one idea: traffic.
 """
 
 import math
-from typing import Dict, List, Optional, Set
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Set
 
 from ..grid import Cell, Grid
 from ..search import find_path
 from ..spacetime import Reservations, arrival_times, find_path_in_time, occupancy
 from .path_stack import Route, RouteKind
 from .unit import FINAL_STATES, STANDING_STATES, Unit, UnitState
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .navigator import NavigatorStats
 
 __all__ = ["TrafficRules"]
 
@@ -34,10 +37,26 @@ DETOUR_INTERVAL = 0.5
 class TrafficRules:
     """Mixed into :class:`~pathing_py.units.Navigator`, whose grid, clock and cell holders it uses."""
 
-    def _still_passing(self, unit: Unit, dt: float) -> bool:
-        """A unit that made way waits where it went until the unit it let pass has moved on."""
+    # What the Navigator provides (see there).
+    grid: Grid
+    units: Dict[int, Unit]
+    time: float
+    wait_limit: float
+    give_up: float
+    stats: "NavigatorStats"
+    _holder: Dict[Cell, Unit]
+    _rerouted_at: int
+    _finish: Callable[[Unit, UnitState, str], None]
+    _drop_routes: Callable[[Unit], None]
+    _subscribe: Callable[[Unit], None]
+
+    def _still_passing(self, unit: Unit, route: Route, dt: float) -> bool:
+        """A unit that made way waits where it went (``route``, its top route, says where it
+        is) until the unit it let pass has moved on."""
+        if unit.yielding_to is None:
+            return False
         other, cell_then, wait_at = unit.yielding_to
-        if unit.stack.top.kind is not RouteKind.AVOIDANCE or unit.stack.top.index != wait_at:
+        if route.kind is not RouteKind.AVOIDANCE or route.index != wait_at:
             return False  # not out of the way (yet)
         if other.cell == cell_then and other.state not in FINAL_STATES and other.id in self.units:
             self._wait(unit, dt)
@@ -77,18 +96,19 @@ class TrafficRules:
                 break
         unit.wanted = cell
         for blocker in sorted(blockers, key=lambda b: b.id):
-            facing = blocker.state is UnitState.WAITING and self._holder.get(blocker.wanted) is unit
+            facing = blocker.state is UnitState.WAITING and blocker.wanted is not None and self._holder.get(blocker.wanted) is unit
             if facing and (unit.priority, -unit.id) < (blocker.priority, -blocker.id) and self._step_aside(unit, blocker):
                 return
         self._wait(unit, dt)
-        if unit.waiting_for >= self.give_up and self._route_around_units(unit) is False:
+        if unit.waiting_for >= self.give_up and self._route_around_units(unit, high.waypoints[-1]) is False:
             holders = ", ".join(self.unit_label(b) for b in sorted(blockers, key=lambda b: b.id))
             self._finish(unit, UnitState.BLOCKED,
                          f"waited {unit.waiting_for:.1f} s for unit(s) {holders} at {self.cell_label(cell)}")
 
-    def _route_around_units(self, unit: Unit) -> Optional[bool]:
-        """Before giving up: a whole new route to the target that treats every cell a unit
-        stands or waits in as blocked (a jam may have a way around it further off).
+    def _route_around_units(self, unit: Unit, target: Cell) -> Optional[bool]:
+        """Before giving up: a whole new route to ``target`` (the end of the unit's high-level
+        route) that treats every cell a unit stands or waits in as blocked (a jam may have a
+        way around it further off).
 
         A search of the whole map (about 50-100 ms on 512x512), so one per REROUTE_INTERVAL
         updates at most: None means "not now".
@@ -96,8 +116,6 @@ class TrafficRules:
         if self.stats.updates < self._rerouted_at + REROUTE_INTERVAL:
             return None
         self._rerouted_at = self.stats.updates
-        high = unit.stack.find(RouteKind.HIGH_LEVEL)
-        target = high.waypoints[-1]
         passable = self.grid.passable.copy()
         for cell, holder in self._holder.items():
             if holder is not unit and holder.next_cell is None:
@@ -211,9 +229,11 @@ class TrafficRules:
                         continue
                     came_from[cell] = (x, y)
                     if cell not in way:
-                        path = [cell]
-                        while came_from[path[-1]] is not None:
-                            path.append(came_from[path[-1]])
+                        path: List[Cell] = []
+                        step: Optional[Cell] = cell
+                        while step is not None:
+                            path.append(step)
+                            step = came_from[step]
                         return path[::-1]
                     reached.append(cell)
             frontier = reached

@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))  # benchmark the checkout, installed or not
 
 from pathing_py import Cell, Grid, find_path  # noqa: E402
 from pathing_py.movingai import Scenario, find_benchmarks  # noqa: E402
-from report import command_line, render  # noqa: E402,F401  (re-exported for the benchmarks)
+from report import TOLERANCE, command_line, render  # noqa: E402,F401  (re-exported for the benchmarks)
 
 try:
     import tcod.path
@@ -49,7 +49,6 @@ MAPS = (
     "Berlin_0_256",
     "Paris_0_1024",
 )
-TOLERANCE = 0.006  # the scenario files round lengths to 2 decimals at worst
 SQRT2 = math.sqrt(2.0)
 
 

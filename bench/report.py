@@ -1,4 +1,4 @@
-"""Printing benchmark tables: what every benchmark shares that needs neither tcod nor pathfinding.
+"""What every benchmark shares that needs neither tcod nor pathfinding: the length tolerance and the tables.
 
 ``harness.py`` re-exports these for the benchmarks against those peers;
 ``bench_engine.py``, whose peer runs inside Godot, imports them from here.
@@ -6,6 +6,8 @@
 
 import sys
 from typing import Optional, Sequence
+
+TOLERANCE = 0.006  # the scenario files round lengths to 2 decimals at worst
 
 
 def render(columns: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool) -> str:

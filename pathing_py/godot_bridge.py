@@ -52,6 +52,7 @@ __all__ = [
     "TileMapNavigator",
     "collision_tables",
     "finite_pair",
+    "keep_script_loaded",
     "load_graph",
     "map_floor",
     "positions",
@@ -156,10 +157,14 @@ def tilemap_problem(
     has_tileset: bool = True,
     mode: int = TILEMAP_MODE_SQUARE,
     half_offset: int = TILEMAP_HALF_OFFSET_DISABLED,
+    tile_names: Iterable[str] = (),
+    blocking: Iterable[str] = (),
 ) -> str:
     """Why a node's ``tilemap_path`` cannot be navigated, or ``""`` when it can.
 
-    ``found_class`` is the class of the node at ``path`` (None if there is none).
+    ``found_class`` is the class of the node at ``path`` (None if there is none);
+    ``blocking`` (the node's ``blocking_tiles``) must name tiles of the TileSet,
+    whose names are ``tile_names``: a typo would silently leave cells open.
     The text is shown as the node's configuration warning in the editor.
     """
     if not path:
@@ -174,7 +179,28 @@ def tilemap_problem(
         return f"The TileMap at {path!r} is not in square mode; only square TileMaps are supported."
     if signed_int(half_offset) != TILEMAP_HALF_OFFSET_DISABLED:
         return f"The TileMap at {path!r} uses a cell half offset; only plain square grids are supported."
+    names = sorted({str(name) for name in tile_names})
+    unknown = [str(name) for name in blocking if str(name) not in names]
+    if unknown:
+        listed = ", ".join(map(repr, unknown))
+        return f"blocking_tiles names {listed}, which the TileSet lacks (its tiles: {', '.join(names)})."
     return ""
+
+
+#: Node scripts held until the game ends, by script name (see keep_script_loaded).
+_kept_scripts: Dict[str, object] = {}
+
+
+def keep_script_loaded(name: str, script: object) -> None:
+    """Hold a node's Script resource for the rest of the run, so that pythonscript 0.50 can use it again.
+
+    When the last node using a Python script is freed (say, the level is left
+    for a menu), Godot frees the script and pythonscript forgets its exposed
+    class but keeps the module imported: the next load of the script finds no
+    class ("doesn't expose any class to Godot") and the next level's nodes run
+    without script. Seen in Godot 3.2.3; holding the resource avoids it.
+    """
+    _kept_scripts.setdefault(name, script)
 
 
 def report_error(node_name: str, message: str) -> None:

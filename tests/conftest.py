@@ -48,8 +48,8 @@ def movingai_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
-def godot_python(godot, tmp_path_factory) -> GodotPython:
-    """A copy of the project with pythonscript 0.50 in it, assets imported; skips without pythonscript.
+def pythonscript_dist() -> Path:
+    """The folder holding pythonscript 0.50's ``addons/pythonscript/`` and ``pythonscript.gdnlib``; skips without it.
 
     With PATHING_PY_REQUIRE_GODOT=1 (CI) a missing pythonscript fails instead.
     """
@@ -62,4 +62,10 @@ def godot_python(godot, tmp_path_factory) -> GodotPython:
         if godot_required():
             pytest.fail(message)
         pytest.skip(message)
-    return GodotPython.make(godot, tmp_path_factory.mktemp("godot-python") / "project", pythonscript)
+    return pythonscript
+
+
+@pytest.fixture(scope="session")
+def godot_python(godot, pythonscript_dist, tmp_path_factory) -> GodotPython:
+    """A copy of the project with pythonscript 0.50 in it, assets imported (see ``pythonscript_dist``)."""
+    return GodotPython.make(godot, tmp_path_factory.mktemp("godot-python") / "project", pythonscript_dist)

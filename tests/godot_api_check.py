@@ -349,13 +349,16 @@ class ModuleChecker:
         return False
 
     def _script_info(self, node: ast.ClassDef) -> ScriptInfo:
-        base = None
-        if len(node.bases) == 1 and isinstance(node.bases[0], ast.Name):
-            resolved = self.godot_names.get(node.bases[0].id)
-            if isinstance(resolved, ClassRef):
-                base = resolved.cls
+        # One Godot class, last; plain Python mixins (e.g. pathing_py's NodeProperties) may come before it.
+        godot_bases = [
+            resolved.cls
+            for resolved in (self.godot_names.get(base.id) for base in node.bases if isinstance(base, ast.Name))
+            if isinstance(resolved, ClassRef)
+        ]
+        last = node.bases[-1] if node.bases else None
+        base = godot_bases[0] if len(godot_bases) == 1 and isinstance(last, ast.Name) and last.id in self.godot_names else None
         if base is None:
-            self.problem(node, f"@exposed class {node.name} must inherit from exactly one Godot class")
+            self.problem(node, f"@exposed class {node.name} must inherit from exactly one Godot class, its last base")
             base = "Object"
         info = ScriptInfo(node.name, base)
         for item in node.body:

@@ -365,7 +365,7 @@ def test_plugin_registers_every_node_script():
     registered = {}
     for name, base, script, icon in _node_types():
         cls = _exposed_class(ADDON / script)
-        assert cls.name == name and [b.id for b in cls.bases] == [base], script
+        assert cls.name == name and cls.bases[-1].id == base, script  # mixins may come before the Godot class
         assert (ADDON / icon).is_file() and (ADDON / icon).read_text().lstrip().startswith("<svg"), icon
         registered[script] = name
     scripts = {str(path.relative_to(ADDON)) for path in addon_scripts()} - {"plugin.py"}

@@ -1,6 +1,8 @@
 """pathing_py.godot_bridge: what the NavGrid node hands over, converted and checked without the engine."""
 
+import gc
 import math
+import weakref
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +20,7 @@ from pathing_py.godot_bridge import (
     TileMapNavigator,
     WORLD_TO_MAP_EPSILON,
     collision_tables,
+    keep_script_loaded,
     load_graph,
     signed_int,
     tilemap_problem,
@@ -86,6 +89,11 @@ def test_collision_tables_reject_a_repeated_id():
         (("../Map", "TileMap"), {"has_tileset": False}, "has no TileSet"),
         (("../Map", "TileMap"), {"mode": 1}, "not in square mode"),
         (("../Map", "TileMap"), {"half_offset": 0}, "half offset"),
+        (
+            ("../Map", "TileMap"),
+            {"tile_names": ["wall", "ground"], "blocking": ["wall", "lava"]},
+            "blocking_tiles names 'lava', which the TileSet lacks (its tiles: ground, wall)",
+        ),
     ],
 )
 def test_tilemap_problem_explains_each_misuse(args, kwargs, expected):
@@ -95,6 +103,7 @@ def test_tilemap_problem_explains_each_misuse(args, kwargs, expected):
 def test_tilemap_problem_accepts_a_square_tilemap_read_through_pythonscript():
     assert tilemap_problem("../TileMap", "TileMap", has_tileset=True, mode=0, half_offset=2) == ""
     assert tilemap_problem("../TileMap", "TileMap", mode=np.uint64(0), half_offset=np.uint64(2)) == ""
+    assert tilemap_problem("../TileMap", "TileMap", tile_names=["wall", "forest"], blocking=["forest"]) == ""
 
 
 # -- coordinates ----------------------------------------------------------------------------
@@ -458,3 +467,16 @@ def test_tile_data_that_is_not_format_1_is_refused(values, error):
 def test_a_shape_on_a_fractional_autotile_coord_blocks_no_cell():
     tile = TileInfo(3, "water", 2, [(0.5, 0.0), (1.0, 0.0)])
     assert tile.shape_coords == ((1, 0),)
+
+
+def test_a_node_script_is_held_once_for_the_rest_of_the_run():
+    class Script:  # stands for the Script resource a node hands over
+        pass
+
+    first, second = Script(), Script()
+    kept = weakref.ref(first)
+    keep_script_loaded("TestNode", first)
+    keep_script_loaded("TestNode", second)
+    del first
+    gc.collect()
+    assert kept() is not None

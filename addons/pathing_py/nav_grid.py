@@ -3,9 +3,10 @@
 Add a NavGrid next to a TileMap and point ``tilemap_path`` at it. When the
 scene starts, the NavGrid reads the whole TileMap once (its ``tile_data`` and
 the TileSet's collision shapes): cells whose tile has a collision shape, or
-is named in ``blocking_tiles``, block units. Call ``rebuild()`` after
-editing the TileMap: when only cells changed, the grid, its graph and the
-units follow those cells (no re-bake).
+is named in ``blocking_tiles``, block units. The NavGrid does not watch the
+TileMap: a game that edits it itself (``TileMap.set_cell``) calls ``rebuild()``
+afterwards, once after a batch of edits; when only cells changed, the grid,
+its graph and the units follow those cells (no re-bake).
 
 Key-point graph: select the NavGrid in the editor and press "Bake key-point
 graph" in the 2D toolbar. The graph is baked on a worker thread (a progress
@@ -64,6 +65,7 @@ from godot.bindings import _File
 from pathing_py import godot_bridge as bridge
 from pathing_py import godot_editor as editor
 from pathing_py import godot_units as units
+from pathing_py.godot_instance import NodeProperties
 
 #: Colours of the graph drawing.
 CLUSTER_COLOR = Color(1.0, 1.0, 1.0, 0.35)
@@ -93,17 +95,13 @@ def transform_points(transform: Transform2D) -> units.TransformPoints:
 
 
 @exposed(tool=True)
-class NavGrid(Node2D):
+class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
     """Navigation grid of a TileMap; ``tool`` so that the editor shows its warnings, bakes and draws its graph."""
 
     #: During a bake, once a frame: the fraction done (0.0 to 1.0).
     bake_progressed = signal("bake_progressed")
     #: When a bake ends: the ``res://`` path of the graph written ("" if the bake failed), and a line on how it went.
     bake_finished = signal("bake_finished")
-
-    #: The editor's inspector reads ``script`` through the Python instance; pythonscript 0.50 has no such
-    #: attribute and prints a traceback each time (upstream #280).
-    script = property(lambda self: self.get_script())
 
     tilemap_path = export(NodePath, default=NodePath("../TileMap"))
     blocking_tiles = export(PoolStringArray, default=PoolStringArray())
@@ -124,6 +122,7 @@ class NavGrid(Node2D):
     _graph_path = ""
     _show_graph = False
     _graph_warning = ""  # why the graph file was not used as is: shown as a configuration warning
+    _read_problem = ""  # why the TileMap could not be read last time: reported once, shown as a warning
     _drawing = None  # editor.GraphDrawing of the navigator's graph, made on the first _draw
     _bake = None  # editor.BakeJob while a bake runs
     _painter = None  # units.TilePainter: the tiles set_cell_blocked paints
@@ -155,6 +154,7 @@ class NavGrid(Node2D):
             self.update()
 
     def _ready(self) -> None:
+        bridge.keep_script_loaded("NavGrid", self.get_script())  # pythonscript 0.50 cannot load it twice
         self.set_process(False)  # _process only watches bakes: start_bake turns it on
         running = not Engine.is_editor_hint()
         self.set_physics_process(running)  # _physics_process moves the units
@@ -163,7 +163,8 @@ class NavGrid(Node2D):
 
     def _get_configuration_warning(self) -> str:
         painter: Optional[units.TilePainter] = self._painter
-        return self._tilemap_problem() or self._graph_warning or (painter.warning if painter else "")
+        painted = painter.warning if painter else ""
+        return self._tilemap_problem() or self._read_problem or self._graph_warning or painted
 
     def rebuild(self) -> bool:
         """Read the whole TileMap again (one batched read); False if it cannot be read.
@@ -176,8 +177,12 @@ class NavGrid(Node2D):
         problem = self._read_tilemap()
         if problem:
             self._navigator = previous  # units and queries go on with the grid read before
-            self._fail(bridge.STATUS_NO_GRID, problem)
+            self.last_status = bridge.STATUS_NO_GRID
+            if problem != self._read_problem:  # once, not on every query a game makes
+                self._read_problem = problem
+                bridge.report_error(str(self.get_name()), problem)
             return False
+        self._read_problem = ""
         if previous is not None:
             edit = self._units.navigator.set_blocked if self._units is not None else None
             refused = previous.follow(self._navigator, edit)
@@ -482,12 +487,15 @@ class NavGrid(Node2D):
         if node is None or not node.is_class("TileMap"):
             return bridge.tilemap_problem(path, None if node is None else str(node.get_class()))
         tilemap: TileMap = node
+        tileset: Optional[TileSet] = tilemap.get_tileset()
         return bridge.tilemap_problem(
             path,
             "TileMap",
-            has_tileset=tilemap.get_tileset() is not None,
+            has_tileset=tileset is not None,
             mode=tilemap.get_mode(),
             half_offset=tilemap.get_half_offset(),
+            tile_names=[str(tileset.tile_get_name(tile_id)) for tile_id in tileset.get_tiles_ids()] if tileset else (),
+            blocking=[str(name) for name in self.blocking_tiles],
         )
 
     def _tile_info(self, tileset: TileSet, tile_id: int) -> bridge.TileInfo:

@@ -40,11 +40,12 @@ from typing import Optional
 from godot import Engine, Node, Node2D, NodePath, Vector2, exposed, export, signal
 
 from pathing_py import godot_units as units
-from pathing_py.godot_bridge import report_error
+from pathing_py.godot_bridge import keep_script_loaded, report_error
+from pathing_py.godot_instance import NodeProperties
 
 
 @exposed(tool=True)
-class PathUnit(Node2D):
+class PathUnit(NodeProperties, Node2D):  # NodeProperties first: see its module
     """A unit moved by its NavGrid; ``tool`` so that the editor shows its configuration warnings."""
 
     path_found = signal("path_found")
@@ -52,10 +53,6 @@ class PathUnit(Node2D):
     arrived = signal("arrived")
     blocked = signal("blocked")
     unreachable = signal("unreachable")
-
-    #: The editor's inspector reads ``script`` through the Python instance; pythonscript 0.50 has no such
-    #: attribute and prints a traceback each time (upstream #280).
-    script = property(lambda self: self.get_script())
 
     nav_grid_path = export(NodePath, default=NodePath("../NavGrid"))
     #: Cells per second (the NavGrid's TileMap cells, whatever their size in pixels).
@@ -69,6 +66,7 @@ class PathUnit(Node2D):
     _was_ready = False
 
     def _ready(self) -> None:
+        keep_script_loaded("PathUnit", self.get_script())  # pythonscript 0.50 cannot load it twice
         self._was_ready = True
         if not Engine.is_editor_hint():
             self._join()

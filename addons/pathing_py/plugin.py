@@ -45,6 +45,9 @@ NAVGRID_SCRIPT = ADDON_DIR + "nav_grid.py"
 #: Where the bake controls go: the toolbar of the 2D editor.
 TOOLBAR = EditorPlugin.CONTAINER_CANVAS_EDITOR_MENU
 
+#: The status line when the bake button has no NavGrid to bake (no scene open, or another node selected).
+NOTHING_TO_BAKE = "Select a NavGrid in the open scene: its TileMap's key-point graph is what gets baked."
+
 
 def imported_texture(path: str) -> Optional[Texture]:
     """The texture of an image the editor has imported, None before its first import.
@@ -132,13 +135,18 @@ class PathingPyPlugin(EditorPlugin):
     def make_visible(self, visible: bool) -> None:
         toolbar: HBoxContainer = self._toolbar
         toolbar.set_visible(visible)
+        if not visible:  # deselected, or its scene closed: the editor calls no edit(None)
+            self._navgrid = None
 
     # -- baking -------------------------------------------------------------------------------
 
     def _on_bake_pressed(self) -> None:
         navgrid: "NavGrid" = self._navgrid
-        scene: Node = self.get_editor_interface().get_edited_scene_root()
+        scene: Optional[Node] = self.get_editor_interface().get_edited_scene_root()
         status: Label = self._status
+        if navgrid is None or scene is None:
+            status.set_text(NOTHING_TO_BAKE)
+            return
         problem = str(navgrid.call("start_bake", scene.get_filename()))
         if problem:
             status.set_text(problem)

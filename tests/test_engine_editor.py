@@ -1,0 +1,213 @@
+"""The Godot editor with the pathing_py plugin, driven as a user would: headless ``godot3-server -e``.
+
+A test plugin (``tests/engine/editor_check.gd``, copied into the project copy
+as ``addons/editor_check/`` and enabled after ours) opens scenes, selects
+nodes, presses the "Bake key-point graph" button and saves, printing what it
+saw as JSON lines. Every run must be clean: no traceback, script or engine
+error (``GodotPython.run``), but for the two kinds of error lines named where
+they are allowed.
+"""
+
+import ast
+import shutil
+from pathlib import Path
+from typing import Dict, List
+
+import numpy as np
+import pytest
+
+from engine_runs import json_lines
+from godot_python import GodotPython
+from pathing_py.godot_bridge import TileFrame
+from pathing_py.godot_editor import graph_drawing
+from pathing_py.grid import Grid
+from pathing_py.hierarchy import KeyPointGraph
+from pathing_py.tilemap import nav_grid_settings
+
+ROOT = Path(__file__).resolve().parent.parent
+CHECK_PLUGIN = "editor_check"
+PLUGIN_CFG = """[plugin]
+
+name="editor_check"
+description="Drives the editor for tests/test_engine_editor.py"
+author="pathing_py tests"
+version="1"
+script="editor_check.gd"
+"""
+SCENES = sorted(f"res://{path.relative_to(ROOT).as_posix()}" for path in (ROOT / "scenes").glob("*.tscn"))
+DEMO = "res://scenes/demo.tscn"
+#: A map big enough that its bake takes many editor frames, written into the copy (outside tests/, which the
+#: editor does not see).
+BIG_MAP = "res://editor_check/big_map.tscn"
+BIG_MAP_SIZE = 320
+#: The headless editor's dummy renderer cannot read back the thumbnail it makes when a scene is saved.
+THUMBNAIL_ERROR = 'texture_get_data: Condition "!t" is true'
+#: What the engine prints for a draw call made outside a draw (see _observe_graph_drawing in editor_check.gd).
+DRAW_REFUSED = "Drawing is only allowed inside NOTIFICATION_DRAW"
+
+
+def plugin_constant(name: str) -> str:
+    """A string constant of addons/pathing_py/plugin.py (which imports godot: read, not imported)."""
+    tree = ast.parse((ROOT / "addons" / "pathing_py" / "plugin.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(target, "id", "") == name for target in node.targets):
+            return ast.literal_eval(node.value)
+    raise KeyError(name)
+
+
+def with_check_plugin(copy: GodotPython) -> GodotPython:
+    """Add the test plugin to a project copy and enable it after pathing_py."""
+    copy.write(f"addons/{CHECK_PLUGIN}/plugin.cfg", PLUGIN_CFG)
+    shutil.copy(ROOT / "tests" / "engine" / "editor_check.gd", copy.project / "addons" / CHECK_PLUGIN)
+    project = copy.project / "project.godot"
+    text = project.read_text(encoding="utf-8")
+    enabled = 'enabled=PoolStringArray( "pathing_py" )'
+    assert enabled in text
+    project.write_text(text.replace(enabled, f'enabled=PoolStringArray( "pathing_py", "{CHECK_PLUGIN}" )'))
+    return copy
+
+
+def run_check(copy: GodotPython, check: str, *options: str, allowed=()) -> List[Dict]:
+    """One editor run of editor_check.gd; its JSON lines, which must end with {"done": true}."""
+    output = copy.run_editor([f"--check={check}", *options], timeout=300, allowed=allowed)
+    lines = json_lines(output)
+    assert lines and lines[-1] == {"done": True}, output[-6000:]
+    return lines
+
+
+@pytest.fixture(scope="module")
+def editor(godot, pythonscript_dist, tmp_path_factory) -> GodotPython:
+    """A project copy (assets imported) with the test plugin, and a big map to bake."""
+    copy = with_check_plugin(GodotPython.make(godot, tmp_path_factory.mktemp("editor") / "project", pythonscript_dist))
+    copy.write(BIG_MAP[len("res://"):], big_map_scene(BIG_MAP_SIZE))
+    return copy
+
+
+def big_map_scene(size: int) -> str:
+    """A ``size`` x ``size`` TileMap of the demo's TileSet: ground, and seeded wall segments (ids 0 and 1)."""
+    rng = np.random.default_rng(8)
+    tiles = np.zeros((size, size), dtype=np.int64)
+    for x, y, length, across in zip(*(rng.integers(0, size, 400) for _ in range(3)), rng.integers(0, 2, 400)):
+        if across:
+            tiles[y, x : x + length // 8] = 1
+        else:
+            tiles[y : y + length // 8, x] = 1
+    ys, xs = np.mgrid[0:size, 0:size]
+    words = np.stack([(ys << 16) | xs, tiles, np.zeros_like(tiles)], axis=-1).reshape(-1)
+    return f"""[gd_scene load_steps=3 format=2]
+
+[ext_resource path="res://scenes/demo_tileset.tres" type="TileSet" id=1]
+[ext_resource path="res://addons/pathing_py/nav_grid.py" type="Script" id=2]
+
+[node name="BigMap" type="Node2D"]
+
+[node name="TileMap" type="TileMap" parent="."]
+tile_set = ExtResource( 1 )
+cell_size = Vector2( 16, 16 )
+format = 1
+tile_data = PoolIntArray( {", ".join(str(word) for word in words.tolist())} )
+
+[node name="NavGrid" type="Node2D" parent="."]
+script = ExtResource( 2 )
+"""
+
+
+def test_a_fresh_checkout_with_no_scene_open(godot, pythonscript_dist, tmp_path):
+    """First import (no .import/ yet), no scene open: clean; the icons reach the Scene dock once imported."""
+    copy = with_check_plugin(GodotPython.make(godot, tmp_path / "project", pythonscript_dist))
+    shutil.rmtree(copy.project / ".import")  # as a fresh checkout: nothing imported
+    project = copy.project / "project.godot"
+    lines = project.read_text(encoding="utf-8").splitlines()
+    project.write_text("\n".join(line for line in lines if not line.startswith("run/main_scene=")) + "\n")  # else it opens
+
+    facts = run_check(copy, "fresh")
+
+    assert facts[0] == {"edited_scene": ""}
+    pressed = {fact["pressed"]: fact["status"] for fact in facts if "pressed" in fact}
+    assert pressed == {situation: plugin_constant("NOTHING_TO_BAKE") for situation in ("no scene open", "TileMap selected")}
+    icons = {fact["node"]: fact["icon"] for fact in facts if "node" in fact}
+    assert icons == {"NavGrid": {"path": "res://addons/pathing_py/icons/nav_grid.svg", "width": 16}}
+
+
+def test_every_scene_and_every_node_of_ours_selected(editor):
+    """The inspector reads every property of our nodes (the 'script' and 'editor_description' tracebacks were here)."""
+    facts = run_check(editor, "scenes")
+
+    assert [fact["opened"] for fact in facts if "opened" in fact] == SCENES
+    selected = [fact for fact in facts if "selected" in fact]
+    assert {fact["scene"] for fact in selected} == set(SCENES)
+    for fact in selected:
+        navgrid = fact["script"].endswith("nav_grid.py")
+        ours = {"tilemap_path", "graph_path", "show_graph"} if navgrid else {"nav_grid_path", "speed", "radius"}
+        assert ours <= set(fact["inspected"]), fact
+        assert fact["toolbar_visible"] == navgrid, fact
+        icon = "nav_grid.svg" if navgrid else "path_unit.svg"
+        assert fact["icon"] == {"path": f"res://addons/pathing_py/icons/{icon}", "width": 16}, fact
+    assert sum(fact["script"].endswith("path_unit.py") for fact in selected) >= 6
+    statuses = {fact["pressed"]: fact["status"] for fact in facts if "pressed" in fact}
+    assert statuses == {f"scene root of {scene} selected": plugin_constant("NOTHING_TO_BAKE") for scene in SCENES}
+
+
+def test_saving_every_scene_keeps_our_nodes_properties_and_meta(editor):
+    """Saving reads each stored property through the node (the '_import_path' traceback), and keeps __meta__."""
+    facts = run_check(editor, "save", allowed=(THUMBNAIL_ERROR,))
+
+    saved = {fact["saved"]: fact for fact in facts if "saved" in fact}
+    assert sorted(saved) == SCENES
+    for scene, fact in saved.items():
+        assert fact["error"] == 0 and fact["before"] and fact["after"] == fact["before"], fact
+    demo = saved[DEMO]["after"]["NavGrid"]
+    assert demo["meta:_editor_description_"].startswith('"Walls and deep water')  # lost before NodeProperties
+    units_navgrid = saved["res://scenes/units_demo.tscn"]["after"]["Demo/NavGrid"]
+    assert units_navgrid["wall_tile"] == '"wall"'  # an override of the instanced demo's NavGrid
+    for path in (ROOT / "scenes").glob("*.py"):  # with the README's indent settings, scripts stay as written
+        assert (editor.project / "scenes" / path.name).read_text() == path.read_text(), path.name
+
+
+def refused_draw_calls(output: str) -> List[str]:
+    """The draw calls the engine refused (made outside a draw), in order: stderr keeps their order, not stdout's."""
+    return [line.split(":")[1].strip() for line in output.splitlines() if DRAW_REFUSED in line]
+
+
+@pytest.mark.parametrize("scene", [DEMO, BIG_MAP])
+def test_the_bake_button(editor, scene):
+    """Select the NavGrid, press the button: the .kpg is written next to the scene with progress, graph_path set
+    (undoable), and show_graph draws the graph."""
+    relative = scene[len("res://"):]
+    output = editor.run_editor(["--check=bake", f"--scene={scene}"], timeout=300, allowed=(DRAW_REFUSED,))
+    facts = json_lines(output)
+    assert facts[-1] == {"done": True}, output[-6000:]
+    by_key = {key: fact for fact in facts for key in fact}
+    graph_file = scene.rsplit(".", 1)[0] + ".kpg"
+
+    assert by_key["toolbar_visible"]["toolbar_visible"] and by_key["graph_path_before"]["graph_path_before"] == ""
+    bake = by_key["finished"]
+    assert bake["file_exists"] and len(bake["finished"]) == 1, bake
+    written, message = bake["finished"][0]
+    assert written == graph_file and message.startswith("Baked ") and graph_file in message
+    assert bake["graph_path"] == graph_file
+    assert by_key["graph_path_after_undo"]["graph_path_after_undo"] == ""
+    assert by_key["graph_path_after_redo"]["graph_path_after_redo"] == graph_file
+    # The progress bar shows while baking and hides at the end, when the status line gives the bake's message.
+    seen = bake["seen"]
+    assert seen[0][1:] == [True, "Baking…"] and seen[-1][1:] == [False, message], seen
+    fractions = bake["fractions"]
+    assert fractions == sorted(fractions) and all(0.0 <= fraction <= 1.0 for fraction in fractions)
+    if scene == BIG_MAP:  # many frames: the bar moves with the signal
+        assert len(fractions) >= 3 and fractions[-1] > fractions[0], bake
+        assert len({value for value, visible, _ in seen if visible}) >= 3, seen
+
+    # The file is the graph of the map: it loads against the grid read from the scene on the host.
+    path = editor.project / relative
+    settings = nav_grid_settings(path)[0]
+    grid = Grid.from_tscn(path, settings.tilemap, settings.blocking, empty_passable=settings.empty_passable)
+    graph = KeyPointGraph.load(editor.project / graph_file[len("res://"):], grid)
+
+    # show_graph: the node redraws, and its _draw makes one draw_multiline call per kind of segment drawn.
+    toggles = [fact for fact in facts if "show_graph" in fact]
+    assert [fact["show_graph"] for fact in toggles] == [True, False] and all(fact["draws"] >= 1 for fact in toggles)
+    drawing = graph_drawing(graph, TileFrame((16, 16), grid.origin))
+    kinds = [drawing.clusters, drawing.inside_edges, drawing.border_edges, drawing.key_points]
+    # _draw() called directly with show_graph on, then off: only the first call draws.
+    calls = refused_draw_calls(output)
+    assert calls == ["draw_set_transform_matrix"] + ["draw_multiline"] * sum(map(bool, kinds)), calls

@@ -1,4 +1,4 @@
-"""Fixtures of the in-engine tests: the running SceneTree, scenes instanced into it, frames driven by hand.
+"""Fixtures of the in-engine tests: the running SceneTree, and frames driven by hand.
 
 These tests run inside Godot (``run_tests.tscn``); the host suite skips this
 folder. Nodes are reached as the engine hands them out, and our node scripts'
@@ -6,10 +6,10 @@ methods are called through ``call()``, as a GDScript game would.
 """
 
 import os
-from typing import Callable, Iterator, List
+from typing import Iterator, List
 
 import pytest
-from godot import Node, PackedScene, ResourceLoader
+from godot import Node
 
 from tests.engine import engine_scene
 
@@ -26,20 +26,6 @@ def root() -> Iterator[Node]:
         child: Node = node.get_child(index)
         node.remove_child(child)
         child.free()
-
-
-@pytest.fixture
-def add_scene(root: Node) -> Callable[[str], Node]:
-    """Instance a ``res://`` scene under the runner (its scripts' ``_ready`` run at once); the instanced root."""
-
-    def add(path: str) -> Node:
-        scene: PackedScene = ResourceLoader.load(path)
-        assert scene is not None, f"cannot load {path}"
-        node: Node = scene.instance()
-        root.add_child(node)
-        return node
-
-    return add
 
 
 def physics_frames(navgrid: Node, count: int) -> None:

@@ -1,0 +1,581 @@
+"""The NavGrid in real Godot: what it reads, converts, finds and edits, checked against the engine's own TileMap.
+
+Runs inside Godot (``tests/test_engine.py``). NavGrids are made as a game
+would make them (the script set on a Node2D next to a TileMap) or come with a
+scene, and are asked through ``call()``. The engine is the judge: its
+``world_to_map`` / ``map_to_world``, its cells and TileSet, and the reader
+``Grid.from_tscn`` that tests/test_tilemap_engine.py holds to the engine.
+"""
+
+import math
+import random
+import shutil
+from pathlib import Path
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+import pytest
+from godot import GDString, Node, Node2D, NodePath, PackedScene, PoolStringArray, ResourceLoader, TileMap, TileSet, Vector2
+
+from pathing_py import Grid
+from pathing_py.godot_bridge import signed_int
+from pathing_py.grid import MapFormatError
+from tests.engine.conftest import physics_frames, scene_paths
+
+NAV_GRID_SCRIPT = "res://addons/pathing_py/nav_grid.py"
+PATH_UNIT_SCRIPT = "res://addons/pathing_py/path_unit.py"
+GAME_SCRIPT = "res://tests/engine/navgrid_game.gd"
+DEMO = "res://scenes/demo.tscn"
+DEMO_GRAPH = "res://scenes/demo.kpg"
+#: Two cells of the demo map far apart, both open ground.
+DEMO_START, DEMO_GOAL = (-2, 1), (33, 22)
+FIXTURES = Path("tests/fixtures")
+
+Cell = Tuple[int, int]
+
+
+# -- scenes and nodes, as a game makes them -----------------------------------------------------
+
+
+def instance(root: Node, path: str, prepare: Optional[Callable[[Node], None]] = None) -> Node:
+    """Instance a scene under the runner; ``prepare`` edits it before it enters the tree (before ``_ready``)."""
+    scene: PackedScene = ResourceLoader.load(path)
+    assert scene is not None, f"cannot load {path}"
+    node: Node = scene.instance()
+    if prepare is not None:
+        prepare(node)
+    root.add_child(node)
+    return node
+
+
+def demo_with(root: Node, tilemap_setup: Callable[[TileMap], None] = None, **navgrid_settings) -> Node:
+    """The demo scene, its TileMap and NavGrid set up before they are ready."""
+
+    def prepare(demo: Node) -> None:
+        if tilemap_setup is not None:
+            tilemap_setup(demo.get_node("TileMap"))
+        navgrid: Node = demo.get_node("NavGrid")
+        for name, value in navgrid_settings.items():
+            navgrid.set(name, value)
+
+    return instance(root, DEMO, prepare)
+
+
+def new_navgrid(parent: Node, tilemap_path: str, **settings) -> Node2D:
+    """A NavGrid made in code, as a game would: the script on a Node2D, its settings, then into the tree."""
+    navgrid = Node2D.new()
+    navgrid.set_script(ResourceLoader.load(NAV_GRID_SCRIPT))
+    navgrid.set_name("CodeNavGrid")
+    navgrid.set("tilemap_path", NodePath(tilemap_path))
+    for name, value in settings.items():
+        navgrid.set(name, value)
+    parent.add_child(navgrid)
+    return navgrid
+
+
+def tilemaps_under(node: Node) -> List[TileMap]:
+    found = [node] if node.is_class("TileMap") else []
+    for index in range(signed_int(node.get_child_count())):
+        found += tilemaps_under(node.get_child(index))
+    return found
+
+
+def errors(capsys) -> List[str]:
+    """The error lines our nodes printed since the last call."""
+    return [line for line in capsys.readouterr().err.splitlines() if line.startswith("pathing_py:")]
+
+
+def strings(names: Iterable[str]) -> PoolStringArray:
+    """A PoolStringArray, as the inspector sets ``blocking_tiles`` (pythonscript wants GDString items)."""
+    return PoolStringArray([GDString(name) for name in names])
+
+
+def cell_of(vector: Vector2) -> Cell:
+    return int(vector.x), int(vector.y)
+
+
+# -- the engine's view of a TileMap ---------------------------------------------------------------
+
+
+class EngineCells:
+    """Which cells block, asked cell by cell of the TileMap and its TileSet (the engine's rule, not our reader)."""
+
+    def __init__(self, tilemap: TileMap, blocking: Sequence[str] = (), empty_passable: bool = True):
+        self.tilemap = tilemap
+        self.blocking = set(blocking)
+        self.empty_passable = empty_passable
+        rect = tilemap.get_used_rect()
+        self.origin = (int(rect.position.x), int(rect.position.y))
+        self.size = (int(rect.size.x), int(rect.size.y))
+
+    def inside(self, cell: Cell) -> bool:
+        return all(0 <= cell[i] - self.origin[i] < self.size[i] for i in (0, 1))
+
+    def blocks(self, cell: Cell) -> bool:
+        x, y = cell
+        tile = signed_int(self.tilemap.get_cell(x, y))
+        if tile < 0:
+            return not self.empty_passable
+        tileset: TileSet = self.tilemap.get_tileset()
+        if str(tileset.tile_get_name(tile)) in self.blocking:
+            return True
+        single = signed_int(tileset.tile_get_tile_mode(tile)) == TileSet.SINGLE_TILE
+        coord = self.tilemap.get_cell_autotile_coord(x, y)
+        for index in range(signed_int(tileset.tile_get_shape_count(tile))):
+            if tileset.tile_get_shape(tile, index) is None:
+                continue
+            # Only the coordinate is read from the dictionary: never the shape (GODOT_NOTES: pitfalls).
+            if single or tileset.tile_get_shapes(tile)[index]["autotile_coord"] == coord:
+                return True
+        return False
+
+    def walkable(self, cell: Cell) -> bool:
+        return self.inside(cell) and not self.blocks(cell)
+
+    def open_cells(self) -> List[Cell]:
+        ox, oy = self.origin
+        cells = [(ox + x, oy + y) for y in range(self.size[1]) for x in range(self.size[0])]
+        return [cell for cell in cells if not self.blocks(cell)]
+
+
+def check_walkable(path: Sequence[Vector2], tilemap: TileMap, engine: EngineCells, start: Cell, goal: Cell, smooth: bool):
+    """A path found by the NavGrid (TileMap-local points) crosses only cells the engine calls open."""
+    cells = [cell_of(tilemap.world_to_map(point)) for point in path]
+    assert cells[0] == start and cells[-1] == goal
+    if not smooth:  # cell by cell: neighbours, and no diagonal step past a blocked corner
+        for (ax, ay), (bx, by) in zip(cells, cells[1:]):
+            assert max(abs(bx - ax), abs(by - ay)) == 1, f"step {(ax, ay)} -> {(bx, by)}"
+            assert engine.walkable((bx, ay)) and engine.walkable((ax, by)), f"corner cut {(ax, ay)} -> {(bx, by)}"
+    for a, b in zip(path, path[1:]):  # every cell a straight leg passes over, sampled at 1/16 of a cell
+        steps = max(1, int(16 * max(abs(b.x - a.x) / engine_cell_size(tilemap).x, abs(b.y - a.y) / engine_cell_size(tilemap).y)))
+        for step in range(steps + 1):
+            cell = cell_of(tilemap.world_to_map(a + (b - a) * (step / steps)))
+            assert engine.walkable(cell), f"the leg {a} -> {b} crosses the blocked cell {cell}"
+
+
+def engine_cell_size(tilemap: TileMap) -> Vector2:
+    return tilemap.get_cell_size()
+
+
+def path_cells(path: Iterable[Vector2], tilemap: TileMap) -> List[Cell]:
+    return [cell_of(tilemap.world_to_map(point)) for point in path]
+
+
+# -- 1. the NavGrid reads every scene's TileMaps as the reader does --------------------------------
+
+
+@pytest.fixture(scope="module")
+def fixture_copy(tmp_path_factory) -> Path:
+    """tests/fixtures with its res:// paths (relative to its own project.godot) made absolute, so that it loads here."""
+    copy = tmp_path_factory.mktemp("fixtures") / "fixtures"
+    shutil.copytree(FIXTURES, copy)
+    for path in [*copy.rglob("*.tscn"), *copy.rglob("*.tres")]:
+        path.write_text(path.read_text(encoding="utf-8").replace("res://", f"{copy}/"), encoding="utf-8")
+    return copy
+
+
+SCENES = scene_paths("res://scenes")
+FIXTURE_SCENES = [path for path in scene_paths("res://tests/fixtures") if "/bad/" not in path]
+
+
+def scene_file(path: str, fixture_copy: Path) -> Tuple[str, Path]:
+    """The path the engine loads a scene from, and the file the reader reads."""
+    relative = path[len("res://") :]
+    if relative.startswith("tests/fixtures/"):
+        inside = Path(relative).relative_to(FIXTURES)
+        return str(fixture_copy / inside), FIXTURES / inside
+    return path, Path(relative)
+
+
+def reader_source(tilemap: TileMap, loaded_as: Dict[str, Path]) -> Tuple[Path, str]:
+    """The scene file a TileMap was defined in (an instanced scene's own file) and its node path there."""
+    owner: Node = tilemap if str(tilemap.get_filename()) else tilemap.get_owner()
+    relative = str(owner.get_path_to(tilemap))
+    name = str(owner.get_name())
+    node_path = name if relative == "." else f"{name}/{relative}"
+    loaded = str(owner.get_filename())
+    return loaded_as.get(loaded, Path(loaded[len("res://") :])), node_path
+
+
+@pytest.mark.parametrize("path", SCENES + FIXTURE_SCENES)
+def test_navgrid_reads_every_tilemap_as_the_reader_does(root, capsys, fixture_copy, path):
+    load_from, source = scene_file(path, fixture_copy)
+    scene = instance(root, load_from)
+    tilemaps = tilemaps_under(scene)
+    assert tilemaps, f"{path} has no TileMap"
+    errors(capsys)
+    for tilemap in tilemaps:
+        tileset: TileSet = tilemap.get_tileset()
+        names = [str(tileset.tile_get_name(tile)) for tile in tileset.get_tiles_ids()]
+        for blocking, empty_passable in (((), True), (names[:1], False), (names[-1:], True)):
+            navgrid = new_navgrid(tilemap.get_parent(), f"../{tilemap.get_name()}",
+                                  blocking_tiles=strings(blocking), empty_cells_passable=empty_passable)
+            file, node_path = reader_source(tilemap, {load_from: source})
+            try:
+                grid = Grid.from_tscn(file, tilemap=node_path, blocking=list(blocking), empty_passable=empty_passable)
+            except MapFormatError as error:  # e.g. an empty TileMap: the NavGrid must refuse it too, once
+                assert str(navgrid.call("get_last_status")) == "NO_GRID", f"{node_path}: the reader says {error}"
+                assert len(errors(capsys)) == 1 and str(navgrid.call("_get_configuration_warning"))
+            else:
+                check_cells(navgrid, grid, f"{path} {node_path} blocking={list(blocking)} empty={empty_passable}")
+                assert errors(capsys) == []
+            navgrid.get_parent().remove_child(navgrid)
+            navgrid.free()
+
+
+def check_cells(navgrid: Node, grid: Grid, what: str) -> None:
+    """The NavGrid's is_cell_blocked agrees with the grid on every cell, and one cell beyond (outside blocks)."""
+    ox, oy = grid.origin
+    mismatched = [
+        (x, y)
+        for y in range(oy - 1, oy + grid.height + 1)
+        for x in range(ox - 1, ox + grid.width + 1)
+        if bool(navgrid.call("is_cell_blocked", Vector2(x, y))) != (not grid.is_passable((x - ox, y - oy)))
+    ]
+    assert not mismatched, f"{what}: {len(mismatched)} cells differ, first {mismatched[:5]}"
+
+
+def test_the_demo_navgrid_reads_its_map_with_its_own_settings(root, capsys):
+    demo = instance(root, DEMO)
+    navgrid = demo.get_node("NavGrid")
+    assert [str(name) for name in navgrid.get("blocking_tiles")] == ["forest"]
+    check_cells(navgrid, Grid.from_tscn("scenes/demo.tscn", blocking=["forest"]), DEMO)
+    assert errors(capsys) == []
+
+
+# -- 2. conversions and paths agree with the engine, whatever the TileMap's transform ------------
+
+TRANSFORMS = [  # position, rotation (radians), scale, cell size
+    (Vector2(128, 64), 0.0, Vector2(1, 1), Vector2(16, 16)),
+    (Vector2(-300, 45.5), 0.7, Vector2(2, 0.5), Vector2(16, 16)),
+    (Vector2(1000, -20), -2.5, Vector2(-1.5, 3), Vector2(24, 10)),
+    (Vector2(7.25, 3.5), math.pi / 2, Vector2(0.25, 0.25), Vector2(13, 7)),
+]
+
+
+def transformed(transform) -> Callable[[TileMap], None]:
+    position, rotation, scale, cell_size = transform
+
+    def setup(tilemap: TileMap) -> None:
+        tilemap.set_position(position)
+        tilemap.set_rotation(rotation)
+        tilemap.set_scale(scale)
+        tilemap.set_cell_size(cell_size)
+
+    return setup
+
+
+@pytest.mark.parametrize("transform", TRANSFORMS)
+def test_conversions_agree_with_world_to_map_and_map_to_world(root, capsys, transform):
+    demo = demo_with(root, transformed(transform))
+    tilemap: TileMap = demo.get_node("TileMap")
+    navgrid = demo.get_node("NavGrid")
+    size = tilemap.get_cell_size()
+    rect = tilemap.get_used_rect()
+    rng = random.Random(8)
+    # Global positions over the map (a game's mouse clicks), taken to the TileMap's frame with to_local.
+    corners = [tilemap.to_global(tilemap.map_to_world(rect.position + Vector2(x, y) * rect.size)) for x in (0, 1) for y in (0, 1)]
+    low = Vector2(min(c.x for c in corners), min(c.y for c in corners))
+    high = Vector2(max(c.x for c in corners), max(c.y for c in corners))
+    local = [tilemap.to_local(Vector2(rng.uniform(low.x, high.x), rng.uniform(low.y, high.y))) for _ in range(500)]
+    # Positions on cell edges and a hair to either side (closer than world_to_map's own epsilon too).
+    for k in range(int(rect.position.x) - 1, int(rect.position.x + rect.size.x) + 2, 3):
+        for offset in (0.0, 1e-5, -1e-5, 1e-4, -1e-4, 1e-3, -1e-3, 0.01, -0.01):
+            local.append(Vector2(k * size.x + offset, (k % 7) * size.y - offset))
+            local.append(Vector2((k % 5) * size.x + offset, k * size.y + offset))
+    wrong = [(p, navgrid.call("world_to_cell", p), tilemap.world_to_map(p)) for p in local
+             if navgrid.call("world_to_cell", p) != tilemap.world_to_map(p)]
+    assert not wrong, f"{len(wrong)} of {len(local)} positions differ (position, ours, engine): {wrong[:5]}"
+    for _ in range(300):
+        cell = Vector2(rng.randint(int(rect.position.x) - 5, int(rect.position.x + rect.size.x) + 5), rng.randint(-50, 50))
+        centre = navgrid.call("cell_to_world", cell)
+        assert centre == tilemap.map_to_world(cell) + size / 2, cell
+        assert tilemap.world_to_map(tilemap.to_local(tilemap.to_global(centre))) == cell
+    assert errors(capsys) == []
+
+
+@pytest.mark.parametrize("smooth", [False, True])
+@pytest.mark.parametrize("graph", ["", DEMO_GRAPH])
+@pytest.mark.parametrize("transform", TRANSFORMS[1:3])
+def test_paths_cross_only_cells_the_engine_calls_open(root, capsys, transform, graph, smooth):
+    demo = demo_with(root, transformed(transform), graph_path=graph, smooth_paths=smooth)
+    tilemap: TileMap = demo.get_node("TileMap")
+    navgrid = demo.get_node("NavGrid")
+    engine = EngineCells(tilemap, ["forest"])
+    open_cells = engine.open_cells()
+    rng = random.Random(3)
+    found = 0
+    for _ in range(40):
+        start, goal = rng.choice(open_cells), rng.choice(open_cells)
+        # Anywhere inside the cells, given globally as a game would, then to the TileMap's frame.
+        # (map_to_world truncates fractional cells: the fraction is added in pixels.)
+        inside = [Vector2(rng.uniform(0.01, 0.99), rng.uniform(0.01, 0.99)) * tilemap.get_cell_size() for _ in range(2)]
+        points = [tilemap.to_local(tilemap.to_global(tilemap.map_to_world(Vector2(*cell)) + offset))
+                  for cell, offset in zip((start, goal), inside)]
+        assert [cell_of(tilemap.world_to_map(point)) for point in points] == [start, goal]
+        path = navgrid.call("find_path", points[0], points[1])
+        status = str(navgrid.call("get_last_status"))
+        if status == "FOUND":
+            found += 1
+            check_walkable(list(path), tilemap, engine, start, goal, smooth)
+        else:
+            assert status == "UNREACHABLE" and len(path) == 0
+    assert found >= 30
+    assert errors(capsys) == []
+
+
+@pytest.mark.parametrize("mode, half_offset", [(TileMap.MODE_ISOMETRIC, TileMap.HALF_OFFSET_DISABLED),
+                                               (TileMap.MODE_CUSTOM, TileMap.HALF_OFFSET_DISABLED),
+                                               (TileMap.MODE_SQUARE, TileMap.HALF_OFFSET_X),
+                                               (TileMap.MODE_SQUARE, TileMap.HALF_OFFSET_NEGATIVE_Y)])
+def test_other_tilemap_modes_are_refused_clearly(root, capsys, mode, half_offset):
+    def setup(tilemap: TileMap) -> None:
+        tilemap.set_mode(mode)
+        tilemap.set_half_offset(half_offset)
+
+    navgrid = demo_with(root, setup).get_node("NavGrid")
+    warning = str(navgrid.call("_get_configuration_warning"))
+    assert "square" in warning
+    for _ in range(3):  # a game asking every frame
+        assert len(navgrid.call("find_path", Vector2(8, 8), Vector2(40, 40))) == 0
+        assert str(navgrid.call("get_last_status")) == "NO_GRID"
+    assert navgrid.call("is_cell_blocked", Vector2(0, 0))
+    assert errors(capsys) == [f"pathing_py: NavGrid: {warning}"]
+
+
+# -- 3. run-time edits reach the grid, the graph and the units ------------------------------------
+
+
+def block_by_set_cell_blocked(navgrid: Node, tilemap: TileMap, cells: Iterable[Cell], blocked: bool) -> Set[Cell]:
+    """The NavGrid's own edit; the cells it took (a unit may hold some)."""
+    return {cell for cell in cells if navgrid.call("set_cell_blocked", Vector2(*cell), blocked)}
+
+
+def block_by_set_cell(navgrid: Node, tilemap: TileMap, cells: Iterable[Cell], blocked: bool) -> Set[Cell]:
+    """A game's own TileMap.set_cell, then rebuild() as documented; the cells edited."""
+    tileset: TileSet = tilemap.get_tileset()
+    tile = signed_int(tileset.find_tile_by_name("wall")) if blocked else TileMap.INVALID_CELL
+    cells = set(cells)
+    for x, y in cells:
+        tilemap.set_cell(x, y, tile)
+    assert all(bool(navgrid.call("is_cell_blocked", Vector2(*cell))) != blocked for cell in cells), "seen before rebuild()"
+    assert navgrid.call("rebuild")
+    return cells
+
+
+EDITS = [block_by_set_cell_blocked, block_by_set_cell]
+
+
+def around(cell: Cell, radius: int = 1) -> List[Cell]:
+    return [(cell[0] + dx, cell[1] + dy) for dy in range(-radius, radius + 1) for dx in range(-radius, radius + 1)]
+
+
+@pytest.mark.parametrize("edit", EDITS, ids=lambda edit: edit.__name__)
+@pytest.mark.parametrize("graph", ["", DEMO_GRAPH])
+def test_edits_reach_paths_and_the_graph(root, capsys, graph, edit):
+    demo = demo_with(root, graph_path=graph, wall_tile="wall", smooth_paths=False)
+    tilemap: TileMap = demo.get_node("TileMap")
+    navgrid = demo.get_node("NavGrid")
+    engine = EngineCells(tilemap, ["forest"])
+    start, goal = (navgrid.call("cell_to_world", Vector2(*cell)) for cell in (DEMO_START, DEMO_GOAL))
+    before = path_cells(navgrid.call("find_path", start, goal), tilemap)
+    middle = before[len(before) // 2]
+    wall = edit(navgrid, tilemap, [cell for cell in around(middle) if engine.walkable(cell)], True)
+    assert middle in wall
+    wall_tile = signed_int(tilemap.get_tileset().find_tile_by_name("wall"))
+    assert all(signed_int(tilemap.get_cell(*cell)) == wall_tile and navgrid.call("is_cell_blocked", Vector2(*cell)) for cell in wall)
+    path = navgrid.call("find_path", start, goal)
+    assert str(navgrid.call("get_last_status")) == "FOUND"
+    check_walkable(list(path), tilemap, engine, DEMO_START, DEMO_GOAL, smooth=False)
+    # Walls all around the goal: unreachable, for the graph as for the exact search.
+    ring = edit(navgrid, tilemap, [cell for cell in around(DEMO_GOAL, 2) if cell != DEMO_GOAL and engine.walkable(cell)
+                                   and max(abs(cell[0] - DEMO_GOAL[0]), abs(cell[1] - DEMO_GOAL[1])) == 2], True)
+    assert len(navgrid.call("find_path", start, goal)) == 0
+    assert str(navgrid.call("get_last_status")) == "UNREACHABLE"
+    assert len(navgrid.call("find_path", navgrid.call("cell_to_world", Vector2(DEMO_GOAL[0] + 1, DEMO_GOAL[1])), goal)) == 2
+    edit(navgrid, tilemap, wall | ring, False)
+    assert not any(navgrid.call("is_cell_blocked", Vector2(*cell)) for cell in wall | ring)
+    assert path_cells(navgrid.call("find_path", start, goal), tilemap)[-1] == DEMO_GOAL
+    assert errors(capsys) == []
+
+
+def add_unit(scene: Node, tilemap: TileMap, navgrid: Node, cell: Cell) -> Node2D:
+    unit = Node2D.new()
+    unit.set_script(ResourceLoader.load(PATH_UNIT_SCRIPT))
+    unit.set_position(tilemap.to_global(navgrid.call("cell_to_world", Vector2(*cell))))  # the scene root is at the origin
+    unit.set("nav_grid_path", NodePath("../NavGrid"))
+    scene.add_child(unit)
+    return unit
+
+
+@pytest.mark.parametrize("edit", EDITS, ids=lambda edit: edit.__name__)
+@pytest.mark.parametrize("graph", ["", DEMO_GRAPH])
+def test_a_unit_on_its_way_walks_around_a_new_wall(root, capsys, graph, edit):
+    demo = demo_with(root, transformed(TRANSFORMS[1]), graph_path=graph, wall_tile="wall")
+    tilemap: TileMap = demo.get_node("TileMap")
+    navgrid = demo.get_node("NavGrid")
+    engine = EngineCells(tilemap, ["forest"])
+    unit = add_unit(demo, tilemap, navgrid, DEMO_START)
+    assert unit.call("move_to", tilemap.to_global(navgrid.call("cell_to_world", Vector2(*DEMO_GOAL))))
+
+    def unit_cell() -> Cell:
+        return cell_of(tilemap.world_to_map(tilemap.to_local(unit.get_global_position())))
+
+    physics_frames(navgrid, 60)
+    here = unit_cell()
+    assert here != DEMO_START and str(unit.call("get_state")) == "moving"
+    navgrid.set("smooth_paths", False)
+    ahead = path_cells(navgrid.call("find_path", navgrid.call("cell_to_world", Vector2(*here)), navgrid.call("cell_to_world", Vector2(*DEMO_GOAL))), tilemap)
+    wall = edit(navgrid, tilemap, {cell for step in ahead[4:8] for cell in around(step) if engine.walkable(cell)}, True)
+    assert set(ahead[4:8]) <= wall
+    visited = set()
+    for _ in range(3000):
+        physics_frames(navgrid, 1)
+        visited.add(unit_cell())
+        if str(unit.call("get_state")) == "arrived":
+            break
+    assert str(unit.call("get_state")) == "arrived" and unit_cell() == DEMO_GOAL
+    assert not visited & wall
+    assert errors(capsys) == []
+
+
+# -- 4. from GDScript ------------------------------------------------------------------------------
+
+
+def test_a_gdscript_game_uses_find_path_statuses_and_edits(root, capsys):
+    demo = demo_with(root, wall_tile="wall")
+    navgrid = demo.get_node("NavGrid")
+    tilemap: TileMap = demo.get_node("TileMap")
+    game = Node.new()
+    game.set_script(ResourceLoader.load(GAME_SCRIPT))
+    demo.add_child(game)
+    wall_cell = Vector2(10, 10)
+    answers = game.call("ask", navgrid, Vector2(*DEMO_START), Vector2(*DEMO_GOAL), wall_cell)
+    path = answers["path"]
+    assert answers["start_cell"] == Vector2(*DEMO_START)
+    assert len(path) > 2 and path_cells([path[0], path[len(path) - 1]], tilemap) == [DEMO_START, DEMO_GOAL]
+    assert str(answers["found_status"]) == "FOUND"
+    assert answers["blocked"] and str(answers["blocked_status"]) == "OK" and answers["wall_blocks"]
+    assert answers["to_wall_size"] == 0 and str(answers["to_wall_status"]) == "GOAL_BLOCKED"
+    nan_cell = answers["nan_cell"]
+    assert math.isnan(nan_cell.x) and math.isnan(nan_cell.y) and str(answers["nan_status"]) == "INVALID_POSITION"
+    assert answers["freed"] and not answers["wall_blocks_after"]
+    assert len(errors(capsys)) == 1  # the NaN
+
+
+# -- 5. bad input: a clear warning, one error line, no crash --------------------------------------
+
+
+def no_tileset(tilemap: TileMap) -> None:
+    """The demo's TileMap swapped for a bare one (pythonscript's set_tileset takes no None)."""
+    parent: Node = tilemap.get_parent()
+    parent.remove_child(tilemap)
+    tilemap.free()
+    bare = TileMap.new()
+    bare.set_name("TileMap")
+    parent.add_child(bare)
+
+
+@pytest.mark.parametrize(
+    "tilemap_setup, settings, expected",
+    [
+        (None, {"tilemap_path": NodePath("")}, "Set tilemap_path to the TileMap to navigate."),
+        (None, {"tilemap_path": NodePath("../Nowhere")}, "tilemap_path '../Nowhere' does not point at a node."),
+        (None, {"tilemap_path": NodePath("..")}, "tilemap_path '..' points at a Node2D, not a TileMap."),
+        (no_tileset, {}, "The TileMap at '../TileMap' has no TileSet"),
+        (None, {"blocking_tiles": strings(["forest", "lava"])}, "blocking_tiles names 'lava', which the TileSet lacks"),
+    ],
+)
+def test_a_navgrid_that_cannot_read_its_tilemap_says_why_once(root, capsys, tilemap_setup, settings, expected):
+    navgrid = demo_with(root, tilemap_setup, **settings).get_node("NavGrid")
+    warning = str(navgrid.call("_get_configuration_warning"))
+    assert warning.startswith(expected)
+    for _ in range(3):
+        assert len(navgrid.call("find_path", Vector2(8, 8), Vector2(40, 40))) == 0
+        assert str(navgrid.call("get_last_status")) == "NO_GRID"
+        assert math.isnan(navgrid.call("world_to_cell", Vector2(8, 8)).x)
+    assert errors(capsys) == [f"pathing_py: NavGrid: {warning}"]
+
+
+def truncated_graph(tmp_path: Path) -> str:
+    data = Path("scenes/demo.kpg").read_bytes()
+    (tmp_path / "half.kpg").write_bytes(data[: len(data) // 2])
+    return str(tmp_path / "half.kpg")
+
+
+def garbage_graph(tmp_path: Path) -> str:
+    (tmp_path / "garbage.kpg").write_bytes(b"not a graph\n" * 10)
+    return str(tmp_path / "garbage.kpg")
+
+
+def paint_a_wall(tilemap: TileMap) -> None:
+    tilemap.set_cell(20, 3, signed_int(tilemap.get_tileset().find_tile_by_name("wall")))
+
+
+@pytest.mark.parametrize(
+    "graph, tilemap_setup, expected",
+    [
+        (lambda tmp_path: "res://scenes/missing.kpg", None, "cannot open the key-point graph"),
+        (lambda tmp_path: DEMO_GRAPH, paint_a_wall, "the map changed"),
+        (truncated_graph, None, "damaged"),
+        (garbage_graph, None, "not a pathing_py key-point graph"),
+    ],
+    ids=["missing", "stale", "truncated", "garbage"],
+)
+def test_a_graph_file_that_does_not_fit_is_rebaked_with_one_warning(root, capsys, tmp_path, graph, tilemap_setup, expected):
+    navgrid = demo_with(root, tilemap_setup, graph_path=graph(tmp_path)).get_node("NavGrid")
+    warning = str(navgrid.call("_get_configuration_warning"))
+    assert expected in warning and "a graph baked in memory is used" in warning
+    start, goal = (navgrid.call("cell_to_world", Vector2(*cell)) for cell in (DEMO_START, DEMO_GOAL))
+    for _ in range(3):
+        assert len(navgrid.call("find_path", start, goal)) > 2
+    assert errors(capsys) == [f"pathing_py: NavGrid: {warning}"]
+
+
+NOT_FINITE = [Vector2(math.nan, 0), Vector2(0, math.inf), Vector2(-math.inf, math.nan)]
+
+
+@pytest.mark.parametrize("bad", NOT_FINITE)
+def test_non_finite_positions_are_invalid_positions(root, capsys, bad):
+    navgrid = demo_with(root, wall_tile="wall").get_node("NavGrid")
+    good = navgrid.call("cell_to_world", Vector2(*DEMO_START))
+    for method, args, empty in [
+        ("find_path", (bad, good), lambda answer: len(answer) == 0),
+        ("find_path", (good, bad), lambda answer: len(answer) == 0),
+        ("world_to_cell", (bad,), lambda answer: math.isnan(answer.x) and math.isnan(answer.y)),
+        ("cell_to_world", (bad,), lambda answer: math.isnan(answer.x) and math.isnan(answer.y)),
+        ("is_cell_blocked", (bad,), lambda answer: answer is True),
+        ("set_cell_blocked", (bad, True), lambda answer: answer is False),
+    ]:
+        assert empty(navgrid.call(method, *args)), method
+        assert str(navgrid.call("get_last_status")) == "INVALID_POSITION", method
+        assert len(errors(capsys)) == 1, method
+    assert len(navgrid.call("find_path", good, good)) == 1  # and the NavGrid goes on
+
+
+#: The broken scenes the engine loads at all (the others fail in ResourceLoader, before any NavGrid),
+#: and what the NavGrid makes of them: the engine's cells, or a refusal.
+BAD_SCENES = {
+    "all_blocked.tscn": "NO_GRID",
+    "bad_length.tscn": "BUILT",  # the engine drops the incomplete cell the reader refuses
+    "no_tilemap.tscn": "BUILT",  # the TileMap of the scene it instances
+    "no_tileset.tscn": "NO_GRID",
+    "unknown_tile.tscn": "NO_GRID",
+}
+
+
+@pytest.mark.parametrize("name, status", BAD_SCENES.items())
+def test_broken_fixture_scenes_under_a_navgrid(root, capsys, fixture_copy, name, status):
+    scene = instance(root, str(fixture_copy / "bad" / name))
+    tilemap = tilemaps_under(scene)[0]
+    navgrid = new_navgrid(tilemap.get_parent(), f"../{tilemap.get_name()}")
+    assert str(navgrid.call("get_last_status")) == status
+    reported = errors(capsys)
+    if status == "NO_GRID":
+        assert reported == [f"pathing_py: CodeNavGrid: {navgrid.call('_get_configuration_warning')}"]
+        return
+    assert reported == []
+    engine = EngineCells(tilemap)
+    (ox, oy), (width, height) = engine.origin, engine.size
+    for y in range(oy - 1, oy + height + 1):
+        for x in range(ox - 1, ox + width + 1):
+            assert bool(navgrid.call("is_cell_blocked", Vector2(x, y))) == (not engine.walkable((x, y))), (x, y)

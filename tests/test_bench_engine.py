@@ -1,0 +1,29 @@
+"""bench/bench_engine.py on a tiny setting, in the real engine: every table complete, every path right.
+
+A benchmark, not a timed test: no figure is checked but the paths' lengths.
+"""
+
+import sys
+
+from godot_python import ROOT
+
+sys.path.insert(0, str(ROOT / "bench"))
+import bench_engine  # noqa: E402
+
+TINY = ["--maps", "den520d", "--per-map", "2", "--repeat", "1", "--units", "5", "--units-map", "den520d", "--frames", "3"]
+
+
+def test_the_engine_benchmark_prints_every_table_complete(godot_python, movingai_dir):
+    args = bench_engine.parse_arguments(TINY)
+    results = bench_engine.run_in_engine(godot_python, args)
+    text = bench_engine.report(results, args, TINY)
+
+    assert [record["map"] for record in results.maps] == ["den520d"]
+    queries = results.maps[0]["queries"]
+    assert len(queries) == 2
+    assert not [(solver, query) for query in queries for solver in bench_engine.SOLVERS if bench_engine.wrong(solver, query)]
+    assert [(run["units"], run["search"], run["frames"]) for run in results.units] == [(5, "exact", 3), (5, "graph", 3)]
+    assert "nan" not in text
+    for heading in ("Queries", "Build and memory", "PathUnits", "Targets (issue 8)", "Command: "):
+        assert heading in text
+    assert text.count("den520d ") >= 4  # a row in each table (two unit runs)

@@ -99,7 +99,7 @@ def test_units_reach_their_goals_on_a_benchmark_map_while_walls_appear(movingai_
     for unit in units:
         assert unit.state in FINAL, unit
         if grid.same_island(unit.cell, unit.goal) and grid.is_passable(unit.goal):
-            assert unit.state is UnitState.ARRIVED or (unit.state is UnitState.BLOCKED and unit.reason), unit
+            assert unit.state is UnitState.ARRIVED and unit.cell == unit.goal, (unit, unit.reason)
         else:
             assert unit.state is UnitState.UNREACHABLE and unit.reason
             island = grid.islands == grid.island_of(unit.cell)

@@ -246,8 +246,8 @@ class Navigator(TrafficRules):
                 elif rerouted is False:
                     unit.reroutes = REROUTES_PER_TRIP  # no way around: the next stall ends it
             else:
-                goal = self.cell_label(unit.goal)
-                self._finish(unit, UnitState.BLOCKED, f"came no closer to {goal} for {limit:.0f} s among other units")
+                target = self.cell_label(high.waypoints[-1])  # what progress is measured against
+                self._finish(unit, UnitState.BLOCKED, f"came no closer to {target} for {limit:.0f} s among other units")
 
     # -- orders and plans ---------------------------------------------------------------
 

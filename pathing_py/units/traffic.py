@@ -44,6 +44,8 @@ class TrafficRules:
     wait_limit: float
     give_up: float
     stats: "NavigatorStats"
+    cell_label: Callable[[Cell], str]
+    unit_label: Callable[[Unit], str]
     _holder: Dict[Cell, Unit]
     _rerouted_at: int
     _finish: Callable[[Unit, UnitState, str], None]

@@ -290,7 +290,11 @@ class Navigator(TrafficRules):
         unit.best_distance, unit.progress_time = math.inf, self.time
         unit.state = UnitState.MOVING if unit.next_cell else UnitState.RUN
         self._events.append((unit.id, "path_found", target))
-        self._subscribe(unit)
+        # The first leg is searched here, within the planning budget (without a graph it is the whole path); a
+        # unit between two cells, or a leg that cannot be planned now, gets it at its next step, as later legs.
+        high = unit.stack.top
+        if unit.next_cell is not None or high.current == unit.cell or not self._plan_next_leg(unit, high):
+            self._subscribe(unit)
 
     def _high_level_route(self, start: Cell, target: Cell) -> Tuple[Cell, ...]:
         """The key points to pass and the target (just the target without a graph)."""
@@ -320,6 +324,15 @@ class Navigator(TrafficRules):
                 break
             chosen = index
         return chosen
+
+    def _plan_next_leg(self, unit: Unit, route: Route) -> bool:
+        """Push the cell route from the unit's cell to the farthest of its next key points (and watch it)."""
+        first = route.index == 0
+        route.index = self._farthest_waypoint(unit.cell, route)
+        if not self._plan_leg(unit, route.current, first, route.index == len(route.waypoints) - 1):
+            return False
+        self._subscribe(unit)
+        return True
 
     def _plan_leg(self, unit: Unit, waypoint: Cell, first: bool, last: bool) -> bool:
         """Push the cell route to the next high-level waypoint; False if there is none."""
@@ -448,13 +461,9 @@ class Navigator(TrafficRules):
                     self._events.append((unit.id, "waypoint_reached", waypoint))
                 continue
             if route.kind is RouteKind.HIGH_LEVEL:
-                first = route.index == 0
-                route.index = self._farthest_waypoint(unit.cell, route)
-                waypoint, last = route.current, route.index == len(route.waypoints) - 1
-                if not self._plan_leg(unit, waypoint, first, last):
+                if not self._plan_next_leg(unit, route):
                     self._request_plan(unit)
                     return False
-                self._subscribe(unit)
                 continue
             if self._still_passing(unit, route, dt):
                 return False

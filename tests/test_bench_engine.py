@@ -23,6 +23,7 @@ def test_the_engine_benchmark_prints_every_table_complete(godot_python, movingai
     assert len(queries) == 2
     assert not [(solver, query) for query in queries for solver in bench_engine.SOLVERS if bench_engine.wrong(solver, query)]
     assert [(run["units"], run["search"], run["frames"]) for run in results.units] == [(5, "exact", 3), (5, "graph", 3)]
+    assert all(run["planning_frames"] >= 1 and run["planning_ms_per_order"] > 0 for run in results.units)
     assert "nan" not in text
     for heading in ("Queries", "Build and memory", "PathUnits", "Targets (issue 8)", "Command: "):
         assert heading in text

@@ -6,8 +6,9 @@ a TileMap (a floor tile, and a wall tile with a collision shape), read by a
 NavGrid with the exact search and by one with the key-point graph (baked here
 by pathing_py, loaded through ``graph_path``), and by an AStar2D built as a
 GDScript game would build it; the same long scenarios are asked of all three.
-Then PathUnits under one NavGrid walk random reachable orders while the
-engine runs physics frames, and the NavGrid's ``_physics_process`` is timed.
+Then PathUnits under one NavGrid get random reachable orders; the engine
+runs physics frames until every order is planned, then the timed frames of
+units on the move; the NavGrid's ``_physics_process`` is timed in each.
 
 The settings come as one JSON argument, ``--bench-settings={...}``; every
 measurement is printed as one JSON object a line, and ``{"done": true}`` last.
@@ -362,6 +363,13 @@ class NavigationBench(Node):
             if not unit.call("move_to", cell_centre(goal)):
                 raise RuntimeError(f"unit {index} refused its order: {unit.call('get_last_status')}")
             units.append(unit)
+        # Planning: frames until no unit waits for its plan (the NavGrid spends plan_budget_ms a frame on
+        # orders, and at least one order a frame). Then moving: the timed frames of the target.
+        planning: List[float] = []
+        while any(str(unit.call("get_state")) == "find_path" for unit in units):
+            yield
+            seconds, _ = timed(lambda: navgrid.call("_physics_process", self._delta))
+            planning.append(seconds * 1000.0)
         frames = []
         for _ in range(settings["frames"]):
             yield
@@ -375,6 +383,8 @@ class NavigationBench(Node):
             units=count,
             map=name,
             search=search,
+            planning_frames=len(planning),
+            planning_ms_per_order=sum(planning) / count,
             frames=len(frames),
             median_ms=percentile(frames, 50),
             p99_ms=percentile(frames, 99),

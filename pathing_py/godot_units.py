@@ -321,9 +321,10 @@ class UnitDriver:
         The TileMap's global transform; ValueError if it is not finite or scaled to zero.
     painter : TilePainter, optional
         The tiles of map edits; without one, ``set_cell_blocked`` is refused.
-    link, time_budget
+    link, time_budget, retry_time
         As :class:`~pathing_py.units.Navigator` takes them (``time_budget`` in
-        seconds of path planning per frame, None for no limit).
+        seconds of path planning per frame, None for no limit; ``retry_time`` in
+        seconds a unit cut off from its goal goes on when a way opens).
     """
 
     def __init__(
@@ -334,8 +335,9 @@ class UnitDriver:
         painter: Optional[TilePainter] = None,
         link: str = "exact",
         time_budget: Optional[float] = None,
+        retry_time: float = 30.0,
     ):
-        self.navigator = Navigator(tilemap.grid, tilemap.graph, link=link, time_budget=time_budget)
+        self.navigator = Navigator(tilemap.grid, tilemap.graph, link=link, time_budget=time_budget, retry_time=retry_time)
         self.frame = tilemap.frame
         # Reasons reach games beside the signals' TileMap cells: they name those cells, and units by their keys.
         self.navigator.cell_label = lambda cell: str(self.frame.from_grid(cell))
@@ -422,8 +424,10 @@ class UnitDriver:
     def take_over(self, previous: "UnitDriver") -> None:
         """Drive the units of the driver this one replaces (the NavGrid read its TileMap again).
 
-        Each unit joins from where it stands and walks on to its goal; a unit
-        that cannot stand on the new grid is dropped and told so with ``blocked``.
+        Each unit joins from where it stands and walks on to its goal, as does
+        a unit that stopped short of a goal the map cut off if the new grid
+        opens a way to it within the previous navigator's ``retry_time``; a
+        unit that cannot stand on the new grid is dropped and told so with ``blocked``.
         """
         for key, member in previous._members.items():
             unit = member.unit
@@ -436,8 +440,14 @@ class UnitDriver:
                 self._queued.append(UnitSignal(key, member.node, "blocked", cell, centre, reason))
                 continue
             self._members[key].sent = member.sent
-            if unit.goal is not None and unit.state not in STANDING_STATES:
-                self._order_cell(self._members[key], previous.frame.from_grid(unit.goal))
+            if unit.goal is None:
+                continue
+            tile_goal = previous.frame.from_grid(unit.goal)
+            opened = previous.navigator.retrying(unit) and self.navigator.grid.same_island(
+                self._members[key].unit.cell, self.frame.to_grid(tile_goal)
+            )
+            if unit.state not in STANDING_STATES or opened:
+                self._order_cell(self._members[key], tile_goal)
 
     # -- orders and state -------------------------------------------------------------
 

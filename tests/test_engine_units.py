@@ -70,8 +70,9 @@ def play(godot_python):
     return game
 
 
-def assert_walked(game: Game, unit: str, final_state: str, final_cell: Cell) -> None:
-    """The unit's node moved frame by frame through neighbouring cells at its speed, and stands on the final cell's centre."""
+def assert_walked(game: Game, unit: str, final_state: str, final_cell: Cell, stops: int = 1) -> None:
+    """The unit's node moved frame by frame through neighbouring cells at its speed, and stands on the final cell's centre,
+    having stopped (arrived, blocked, unreachable) ``stops`` times: once per order, and again after going on."""
     end, start = game.ends[unit], game.joined[unit]
     assert end["state"] == final_state and cell(end["cell"]) == final_cell, (unit, end, game.signals[unit])
     assert end["position"] == pytest.approx(end["centre"]), end
@@ -86,7 +87,7 @@ def assert_walked(game: Game, unit: str, final_state: str, final_cell: Cell) -> 
             assert signal["at"] == pytest.approx(signal["centre"], abs=start["speed"] * CELL_PIXELS / FPS), signal
     assert signals[-1]["signal"] == final_state and cell(signals[-1]["cell"]) == final_cell, signals
     assert signals[-1]["at"] == pytest.approx(signals[-1]["centre"]) and signals[-1]["reason"] == end["reason"]
-    assert sum(signal["signal"] in ("arrived", "blocked", "unreachable") for signal in signals) == 1, signals
+    assert sum(signal["signal"] in ("arrived", "blocked", "unreachable") for signal in signals) == stops, signals
 
 
 def test_a_trip_finds_its_path_passes_waypoints_and_arrives(play):
@@ -122,6 +123,22 @@ def test_a_goal_walled_in_mid_trip_is_unreachable(play):
     assert stop["signal"] == "unreachable" and stop["reason"].startswith("goal (10, 9) cannot be reached from ("), stop
     assert_walked(game, "Scout", "unreachable", nearest)
     assert game.ends["Scout"]["reason"] == stop["reason"]
+
+
+def test_a_unit_walled_off_its_goal_goes_on_when_the_game_opens_a_door(play):
+    game = play("door_opens")
+    opened = game.named("unblock")
+    assert len(opened) == 1 and opened[0]["done"] and opened[0]["status"] == "OK", opened
+    door, opened_at = cell(opened[0]["unblock"]), opened[0]["frame"]
+    assert chebyshev(door, GOAL) == 1
+    signals = game.signals["Scout"]
+    before = [s["signal"] for s in signals if s["frame"] <= opened_at and s["signal"] != "waypoint_reached"]
+    after = [s for s in signals if s["frame"] > opened_at and s["signal"] != "waypoint_reached"]
+    assert before[-1] == "unreachable" and before.count("unreachable") == 1, before
+    assert [s["signal"] for s in after] == ["path_found", "arrived"], after
+    assert cell(after[0]["cell"]) == GOAL and after[-1]["reason"] == ""
+    assert_walked(game, "Scout", "arrived", GOAL, stops=2)
+    assert door in [cell(entry) for entry in game.ends["Scout"]["visited"]]
 
 
 def test_a_goal_held_by_a_unit_that_stays_blocks_the_walker(play):

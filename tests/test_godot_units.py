@@ -500,6 +500,51 @@ def test_unit_problem_is_the_configuration_warning(path, found, speed, radius, w
     assert (warning in problem) if warning else problem == ""
 
 
+DOOR_MAP = [
+    ".....#.....",
+    ".....#.....",
+    ".....#.....",
+]  # the wall is TileMap column 1; its door would be TileMap cell (1, -1)
+
+
+def test_a_unit_cut_off_goes_on_with_a_new_path_found_when_set_cell_blocked_opens_the_door():
+    driver = make_driver(FakeTileMap(DOOR_MAP))
+    add(driver, 1, (-4, -1))
+    driver.order(1, world_centre((4, -1)))
+    _, signals = run(driver, 3.0)
+    assert [s.name for s in signals if s.name != "waypoint_reached"] == ["path_found", "unreachable"]
+    assert driver.state_of(1) == "unreachable"
+    assert driver.set_cell_blocked((1, -1), False)
+    moves, signals = run(driver, 3.0)
+    assert [s.name for s in signals if s.name != "waypoint_reached"] == ["path_found", "arrived"]
+    assert signals[-1].cell == (4, -1) and np.allclose(world_of(moves[-1]), world_centre((4, -1)))
+
+
+def test_a_unit_cut_off_goes_on_when_the_tilemap_read_again_opens_a_way():
+    driver = make_driver(FakeTileMap(DOOR_MAP))
+    add(driver, 1, (-4, -1))
+    driver.order(1, world_centre((4, -1)))
+    run(driver, 3.0)
+    assert driver.state_of(1) == "unreachable"
+    grown = FakeTileMap(["." * 13] + [row + ".." for row in DOOR_MAP], origin=(-4, -3))  # a way round the wall's top
+    successor = make_driver(grown)
+    successor.take_over(driver)
+    moves, signals = run(successor, 5.0)
+    assert [s.name for s in signals if s.name != "waypoint_reached"] == ["path_found", "arrived"]
+    assert np.allclose(world_of(moves[-1]), world_centre((4, -1)))
+
+
+def test_a_unit_cut_off_longer_than_retry_time_stays_when_the_door_opens():
+    driver = make_driver(FakeTileMap(DOOR_MAP), retry_time=1.0)
+    add(driver, 1, (-4, -1))
+    driver.order(1, world_centre((4, -1)))
+    run(driver, 3.0)
+    run(driver, 1.5)
+    assert driver.set_cell_blocked((1, -1), False)
+    _, signals = run(driver, 3.0)
+    assert signals == [] and driver.state_of(1) == "unreachable"
+
+
 # -- the NavGrid reading its TileMap again -------------------------------------------------------
 
 

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from pathing_py import Grid, KeyPointGraph
+from pathing_py.search import find_path
 from pathing_py.units import Navigator, PathRequestQueue, PathStack, Route, RouteKind, UnitState
 
 FINAL = {UnitState.ARRIVED, UnitState.BLOCKED, UnitState.UNREACHABLE}
@@ -321,3 +322,140 @@ def test_path_stack_is_last_in_first_out_and_shares_routes():
     patrol.advance()
     patrol.advance()
     assert patrol.current == (0, 0) and not patrol.finished
+
+
+
+def door_map():
+    """Two rooms split by the wall x = 4, whose door (4, 1) is shut."""
+    return Grid.from_ascii("....#....\n....#....\n....#....")
+
+
+def kinds_by_unit(navigator):
+    """The navigator's events since the last call, as each unit's list of event kinds."""
+    kinds = {}
+    for unit_id, kind, _ in navigator.events():
+        kinds.setdefault(unit_id, []).append(kind)
+    return kinds
+
+
+def test_units_cut_off_from_their_goals_go_on_when_the_door_opens():
+    navigator = Navigator(door_map())
+    first = navigator.add_unit((0.5, 0.5), speed=4.0)
+    second = navigator.add_unit((0.5, 2.5), speed=4.0)
+    first.move_to((5, 1))
+    second.move_to((6, 1))  # both head for (3, 1), the cell nearest their goals: one of them finds it held
+    run(navigator, 0.1, 200)
+    assert {first.state, second.state} == {UnitState.UNREACHABLE, UnitState.BLOCKED}
+    assert {kinds[-1] for kinds in kinds_by_unit(navigator).values()} == {"unreachable", "blocked"}
+    navigator.set_blocked([(4, 1)], blocked=False)
+    run(navigator, 0.1, 200)
+    for unit in (first, second):
+        assert unit.state is UnitState.ARRIVED and unit.cell == unit.goal and unit.reason == "", unit
+    for kinds in kinds_by_unit(navigator).values():  # the game hears of the new plan, then of the arrival
+        assert kinds[0] == "path_found" and kinds[-1] == "arrived", kinds
+
+
+def test_a_unit_cut_off_for_longer_than_retry_time_stays_where_it_stopped():
+    navigator = Navigator(door_map(), retry_time=2.0)
+    unit = navigator.add_unit((0.5, 1.5), speed=4.0)
+    unit.move_to((5, 1))
+    run(navigator, 0.1, 100)
+    assert unit.state is UnitState.UNREACHABLE and navigator.events()[-1][1] == "unreachable"
+    stopped_at = unit.cell
+    for _ in range(25):  # 2.5 s: past retry_time
+        navigator.update(0.1)
+    navigator.set_blocked([(4, 1)], blocked=False)
+    run(navigator, 0.1, 50)
+    assert unit.state is UnitState.UNREACHABLE and unit.cell == stopped_at and navigator.events() == []
+    unit.move_to((5, 1))  # a new order goes through the open door
+    run(navigator, 0.1, 100)
+    assert unit.state is UnitState.ARRIVED
+
+
+def test_a_unit_walking_to_the_nearest_cell_goes_on_when_the_door_opens_before_it_gets_there():
+    navigator = Navigator(door_map())
+    unit = navigator.add_unit((0.5, 1.5), speed=4.0)
+    unit.move_to((7, 1))
+    navigator.update(0.1)
+    navigator.set_blocked([(4, 1)], blocked=False)
+    run(navigator, 0.1, 100)
+    assert unit.state is UnitState.ARRIVED and unit.cell == (7, 1)
+    kinds = [kind for kind in kinds_by_unit(navigator)[unit.id] if kind != "waypoint_reached"]
+    assert kinds == ["path_found", "path_found", "arrived"]
+
+
+@pytest.mark.parametrize("use_graph", [False, True])
+def test_a_unit_under_way_takes_a_door_that_opens_on_a_much_shorter_way(use_graph):
+    grid = Grid.from_ascii("\n".join(["." * 30] * 20))
+    grid.set_blocked([(15, y) for y in range(19)])  # a wall with a gap at the bottom, and a shut door at (15, 1)
+    around = find_path(grid, (2, 1), (28, 1)).cost
+    navigator = Navigator(grid, KeyPointGraph.bake(grid, cluster_size=10) if use_graph else None)
+    unit = navigator.add_unit((2.5, 1.5), speed=4.0)
+    unit.move_to((28, 1))
+    for _ in range(3):
+        navigator.update(0.1)
+    navigator.set_blocked([(25, 10)])
+    navigator.set_blocked([(25, 10)], blocked=False)  # a cell opened off any shorter way: nothing to do
+    navigator.update(0.1)
+    assert unit.stats.plans == 1
+    navigator.set_blocked([(15, 1)], blocked=False)
+    run(navigator, 0.1, 200, check=False)  # keeps the step log
+    assert unit.state is UnitState.ARRIVED
+    assert any(cell == (15, 1) for _, _, cell in navigator.step_log), "the unit did not go through the door"
+    assert unit.stats.distance < 0.75 * around and unit.stats.shortcuts == 1
+
+
+def swamp_and_road(wall_columns):
+    """Four rows: a swamp (cost 20) at y = 0, the way at y = 1, a wall at y = 2 over ``wall_columns``, a road at y = 3."""
+    passable = np.ones((4, 13), dtype=bool)
+    passable[2, wall_columns] = False
+    cost = np.ones((4, 13))
+    cost[0, :] = 20.0
+    return Grid(passable, cost)
+
+
+def test_a_detour_around_a_standing_unit_keeps_to_the_road():
+    navigator = Navigator(swamp_and_road([6]))  # around through the swamp is fewer steps, around the wall far cheaper
+    mover = navigator.add_unit((0.5, 1.5), speed=4.0)
+    navigator.add_unit((6.5, 1.5), speed=4.0)  # idle, in the way
+    mover.move_to((12, 1))
+    run(navigator, 0.1, 100, check=False)  # keeps the step log
+    assert mover.state is UnitState.ARRIVED and mover.stats.detours == 1
+    assert not any(cell[1] == 0 for _, _, cell in navigator.step_log), "the detour went through the swamp"
+
+
+def test_a_route_around_a_jam_keeps_to_the_road():
+    grid = swamp_and_road(slice(1, 12))
+    navigator = Navigator(grid)
+    mover = navigator.add_unit((0.5, 1.5), speed=4.0)
+    navigator.add_unit((6.5, 1.5), speed=4.0)  # idle, in the way
+    mover.move_to((12, 1))
+    navigator.update(0.0)
+    assert navigator.traffic.route_around_units(mover, (12, 1))
+    passable = grid.passable.copy()
+    passable[1, 6] = False  # the standing unit's cell
+    cheapest = find_path(Grid(passable, grid.cost), mover.cell, (12, 1)).cells
+    assert [mover.cell, *mover.stack.top.waypoints] == cheapest and all(y > 0 for _, y in cheapest)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_occupancy_answers_windows_as_a_scan_of_every_unit_would(seed):
+    rng = random.Random(seed)
+    grid = Grid.from_ascii("\n".join(["." * 40] * 30))
+    navigator = Navigator(grid)
+    starts, goals = scattered_units(grid, 60, seed)
+    units = [navigator.add_unit((x + 0.5, y + 0.5), speed=3.0) for x, y in starts]
+    for unit, goal in zip(units, goals):
+        unit.move_to(goal)
+    occupancy = navigator.occupancy
+    for _ in range(30):
+        navigator.update(0.1)
+        for _ in range(10):
+            left, top = rng.randrange(-5, 40), rng.randrange(-5, 30)
+            right, bottom = left + rng.randrange(1, 20), top + rng.randrange(1, 20)
+            scanned = {(cell, unit.id) for unit in units for cell in unit.held if left <= cell[0] < right and top <= cell[1] < bottom}
+            assert {(cell, unit.id) for cell, unit in occupancy.held_in(left, top, right, bottom)} == scanned
+            centre, reach = (rng.randrange(40), rng.randrange(30)), rng.randrange(0, 12)
+            near = [unit for unit in units if any(max(abs(x - centre[0]), abs(y - centre[1])) <= reach for x, y in unit.held)]
+            assert list(occupancy.units_near(centre, reach)) == near
+    assert len(occupancy) == sum(len(unit.held) for unit in units)

@@ -25,7 +25,11 @@ the units' signals. ``set_cell_blocked(cell, blocked)`` puts a wall up (or
 takes one down) for the units and on the TileMap together, painting
 ``wall_tile`` or ``floor_tile`` (no tile when ``floor_tile`` is empty); it is
 refused while a unit holds the cell. Path planning for units is spread over
-frames, ``plan_budget_ms`` a frame (0: every request at once).
+frames, ``plan_budget_ms`` a frame (0: every request at once). A unit whose
+goal the map cuts off stops ``unreachable`` (or ``blocked``) at the nearest
+cell it can reach; when a wall comes down (``set_cell_blocked`` or a
+``rebuild()``) within ``retry_time`` seconds and opens a way, it goes on
+(``path_found`` again, then ``arrived``).
 
 ``is_cell_blocked(cell)`` tells whether units can enter a TileMap cell.
 ``find_path(from, to)`` returns the centres of the cells to walk through,
@@ -115,6 +119,8 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
     floor_tile = export(str, default="")
     #: Milliseconds of unit path planning per physics frame; 0 plans every request at once.
     plan_budget_ms = export(float, default=2.0)
+    #: Seconds a unit that stopped short of a goal the map cut off goes on as soon as a way opens; 0: never.
+    retry_time = export(float, default=30.0)
 
     #: Outcome of the last build or query: a ``PathStatus`` name or a ``bridge.STATUS_*`` value.
     last_status = bridge.STATUS_NO_GRID
@@ -245,6 +251,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
                 transform_points(tilemap.get_global_transform()),
                 painter=self._painter,
                 time_budget=budget if budget > 0 else None,
+                retry_time=float(self.retry_time),
             )
         except ValueError as error:  # a TileMap scaled to zero: paths still work, units cannot move
             bridge.report_error(str(self.get_name()), f"cannot move units over the TileMap: {error}")

@@ -25,9 +25,13 @@ diagonally, both corner cells), so units never overlap and never cut a wall
 corner; map edits cannot block a held cell.
 
 Each update: the units whose routes crossed changed map regions hear of it
-(once), path requests are served within the time budget, then every unit
-moves by speed x delta in sub-steps no longer than the smallest radius, so
-that no frame time lets a unit jump through a wall or a unit.
+(once); if the map opened cells, units whose goals were cut off go on once
+they can reach them and units under way plan again where the opening may
+make their way much shorter (D1); path requests are served within the time
+budget; then every unit moves by speed x delta in sub-steps no longer than
+the smallest radius, so that no frame time lets a unit jump through a wall
+or a unit. When a unit's next cell is held, the navigator's
+:class:`~pathing_py.units.traffic.Traffic` rules say what it does.
 """
 
 import math
@@ -40,10 +44,11 @@ import numpy as np
 from ..dynamic import MapWatcher, SpliceStatus, first_blocked, splice_path
 from ..grid import Cell, Grid
 from ..local import WalkStatus, walk_line
-from ..search import as_cell, find_path, octile_distance
+from ..search import SQRT2, as_cell, find_path, octile_distance
+from .occupancy import Occupancy
 from .path_stack import Route, RouteKind
 from .requests import PathRequestQueue
-from .traffic import REROUTE_INTERVAL, REROUTES_PER_TRIP, TrafficRules
+from .traffic import REROUTES_PER_TRIP, Traffic
 from .unit import FINAL_STATES, Unit, UnitState, unit_settings_problem
 
 __all__ = ["Navigator", "NavigatorStats"]
@@ -55,6 +60,8 @@ UPDATES_KEPT = 20_000
 ENCOUNTERS_BEFORE_REPLAN = 3
 #: Seconds without coming closer to its target, in units of ``give_up``, after which a unit stops BLOCKED.
 STALL_FACTOR = 3
+#: A unit under way plans again when a way through newly opened cells could be this fraction of its way left (D1).
+SHORTCUT_RATIO = 0.75
 
 
 class NavigatorStats:
@@ -73,7 +80,7 @@ class NavigatorStats:
 Event = Tuple[int, str, Optional[Cell]]
 
 
-class Navigator(TrafficRules):
+class Navigator:
     """Owns the grid, the optional key-point graph, the units and the clock.
 
     Parameters
@@ -94,6 +101,10 @@ class Navigator(TrafficRules):
         them, or, if there is none, stops with state BLOCKED.
     region_size : int
         Side of the regions map changes are watched by (D3).
+    retry_time : float
+        Seconds after a unit stopped short of a goal the map cut off (UNREACHABLE, or BLOCKED on
+        its way to the nearest reachable cell) during which it goes on as soon as an edit opens a
+        way to the goal; 0 stops such units for good at once.
     """
 
     def __init__(
@@ -106,30 +117,30 @@ class Navigator(TrafficRules):
         wait_limit: float = 1.0,
         give_up: float = 10.0,
         region_size: int = 16,
+        retry_time: float = 30.0,
         clock: Callable[[], float] = time.perf_counter,
     ):
         if graph is not None and graph.grid is not grid:
             raise ValueError("the graph was baked for another Grid object")
         if link not in ("exact", "fast"):
             raise ValueError(f"link must be 'exact' or 'fast', got {link!r}")
-        for name, value in (("wait_limit", wait_limit), ("give_up", give_up)):
-            if not (math.isfinite(value) and value > 0):
-                raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
+        if not (isinstance(retry_time, (int, float)) and math.isfinite(retry_time) and retry_time >= 0):
+            raise ValueError(f"retry_time must be a finite number of seconds >= 0, got {retry_time!r}")
         self.grid = grid
         self.graph = graph
         self.link = link
-        self.wait_limit = wait_limit
-        self.give_up = give_up
+        self.retry_time = float(retry_time)
         self.time = 0.0
         self.units: Dict[int, Unit] = {}
         #: Unit id -> the goal it had when it asked for a plan (answered only if it still has it).
         self.requests: PathRequestQueue[int, Optional[Cell]] = PathRequestQueue(time_budget, clock=clock)
         self.watcher: MapWatcher[int] = MapWatcher(grid.width, grid.height, region_size)
         self.stats = NavigatorStats()
+        self.occupancy = Occupancy()
+        self.traffic = Traffic(self, wait_limit=wait_limit, give_up=give_up)
         self._clock = clock
-        self._holder: Dict[Cell, Unit] = {}
         self._events: List[Event] = []
-        self._rerouted_at = -REROUTE_INTERVAL  #: the update of the last route around a jam
+        self._opened: List[Cell] = []  #: cells freed since the last update
         #: How ``Unit.reason`` names cells and units: grid cells and navigator unit ids unless a game that
         #: shows its own (TileMap cells, node ids) sets these.
         self.cell_label: Callable[[Cell], str] = str
@@ -154,25 +165,26 @@ class Navigator(TrafficRules):
         cell = (int(math.floor(x)), int(math.floor(y)))
         if not self.grid.is_passable(cell):
             raise ValueError(f"position ({x}, {y}) is in cell {cell}, which is blocked or off the map")
-        if cell in self._holder:
-            raise ValueError(f"cell {cell} is held by unit {self._holder[cell].id}")
+        holder = self.occupancy.holder(cell)
+        if holder is not None:
+            raise ValueError(f"cell {cell} is held by unit {holder.id}")
         unit = Unit(self, self._next_id, (x, y), float(speed), float(radius), int(priority))
         self._next_id += 1
         self.units[unit.id] = unit
-        self._hold(unit, [cell])
+        self.occupancy.hold(unit, [cell])
         return unit
 
     def remove_unit(self, unit: Unit) -> None:
         """Take a unit off the map: its cells are free again and its requests dropped."""
         if self.units.pop(unit.id, None) is None:
             raise ValueError(f"unit {unit.id} is not in this navigator")
-        self._release(unit, keep=None)
+        self.occupancy.release(unit, keep=None)
         self.requests.cancel(unit.id)
         self.watcher.unsubscribe(unit.id)
 
     def holder(self, cell: Cell) -> Optional[Unit]:
         """The unit holding a cell, if any."""
-        return self._holder.get(cell)
+        return self.occupancy.holder(cell)
 
     def events(self) -> List[Event]:
         """(unit id, event, cell) since the last call: path_found, waypoint_reached, arrived, blocked, unreachable."""
@@ -191,13 +203,15 @@ class Navigator(TrafficRules):
         for cell in cells:
             if not self.grid.in_bounds(cell):
                 raise ValueError(f"cell {cell} is outside the {self.grid.width}x{self.grid.height} map")
-        refused = [cell for cell in cells if blocked and cell in self._holder]
+        refused = [cell for cell in cells if blocked and cell in self.occupancy]
         applied = [cell for cell in dict.fromkeys(cells) if cell not in refused and self.grid.is_passable(cell) == blocked]
         self.grid.set_blocked(applied, blocked)
         if applied:
             if self.graph is not None:
                 self.graph.update(applied)
             self.watcher.cells_changed(applied)
+            if not blocked:
+                self._opened += applied
         self.stats.refused_edits += len(refused)
         return refused
 
@@ -213,6 +227,7 @@ class Navigator(TrafficRules):
             if unit is not None:
                 self.stats.notified += 1
                 self._check_route(unit)
+        self._take_openings()
         self.time += delta
         self.requests.serve(self._serve, self.time)
         if delta > 0 and self.units:
@@ -230,16 +245,16 @@ class Navigator(TrafficRules):
     def _stop_stalled(self, units: Iterable[Unit]) -> None:
         """Units that have not come closer to their target for a long while stop BLOCKED:
         every order ends, even among units that keep making way for one another."""
-        limit = STALL_FACTOR * self.give_up
+        limit = STALL_FACTOR * self.traffic.give_up
         for unit in units:
             busy = unit.state not in FINAL_STATES and unit.state not in (UnitState.IDLE, UnitState.FIND_PATH)
             if not busy or unit.next_cell is not None or self.time - unit.progress_time <= limit:
                 continue
             high = unit.stack.find(RouteKind.HIGH_LEVEL)
             if high is None:  # only making way: stand still again
-                self._finish(unit, unit.arrival_state, unit.reason)
+                self.finish(unit, unit.arrival_state, unit.reason)
             elif unit.reroutes < REROUTES_PER_TRIP:
-                rerouted = self._route_around_units(unit, high.waypoints[-1])
+                rerouted = self.traffic.route_around_units(unit, high.waypoints[-1])
                 if rerouted:
                     unit.reroutes += 1
                     unit.progress_time = self.time
@@ -247,16 +262,27 @@ class Navigator(TrafficRules):
                     unit.reroutes = REROUTES_PER_TRIP  # no way around: the next stall ends it
             else:
                 target = self.cell_label(high.waypoints[-1])  # what progress is measured against
-                self._finish(unit, UnitState.BLOCKED, f"came no closer to {target} for {limit:.0f} s among other units")
+                self.finish(unit, UnitState.BLOCKED, f"came no closer to {target} for {limit:.0f} s among other units")
 
     # -- orders and plans ---------------------------------------------------------------
 
-    def _order(self, unit: Unit, goal: Cell) -> None:
+    def order(self, unit: Unit, goal: Cell) -> None:
+        """Send ``unit`` to the cell ``goal`` (what :meth:`Unit.move_to` does): from any state it goes to FIND_PATH."""
         if self.units.get(unit.id) is not unit:
             raise ValueError(f"unit {unit.id} was removed")
         if not self.grid.in_bounds(goal):
             raise ValueError(f"goal {goal} is outside the {self.grid.width}x{self.grid.height} map")
         unit.goal = goal
+        unit.retry_until = None
+        self._start_trip(unit)
+
+    def retrying(self, unit: Unit) -> bool:
+        """Whether ``unit`` stopped short of a goal the map cut off and still goes on if a way opens
+        (for ``retry_time`` seconds after it stopped)."""
+        return unit.cut_off and unit.retry_until is not None and self.time <= unit.retry_until
+
+    def _start_trip(self, unit: Unit) -> None:
+        """Plan the way to the unit's goal from where it is, as a new order does."""
         unit.reason = ""
         unit.announced = False
         unit.trip_encounters = 0
@@ -265,7 +291,7 @@ class Navigator(TrafficRules):
 
     def _request_plan(self, unit: Unit) -> None:
         unit.state = UnitState.FIND_PATH
-        self._drop_routes(unit)
+        unit.forget_routes()
         self.requests.submit(unit.id, unit.goal, self.time)
 
     def _serve(self, unit_id: int, goal: Optional[Cell]) -> None:
@@ -275,7 +301,8 @@ class Navigator(TrafficRules):
         unit.stats.plans += 1
         start = unit.anchor
         target, arrival, reason = goal, UnitState.ARRIVED, ""
-        if not self.grid.same_island(start, goal):
+        unit.cut_off = not self.grid.same_island(start, goal)
+        if unit.cut_off:
             target = self._nearest_reachable(start, goal)
             arrival = UnitState.UNREACHABLE
             blocked = not self.grid.is_passable(goal)
@@ -285,16 +312,16 @@ class Navigator(TrafficRules):
             )
         unit.arrival_state, unit.reason = arrival, reason
         waypoints = self._high_level_route(start, target)
-        self._drop_routes(unit)
-        unit.stack.push(Route(RouteKind.HIGH_LEVEL, waypoints))
+        unit.forget_routes()
+        high = Route(RouteKind.HIGH_LEVEL, waypoints)
+        unit.stack.push(high)
         unit.best_distance, unit.progress_time = math.inf, self.time
         unit.state = UnitState.MOVING if unit.next_cell else UnitState.RUN
         self._events.append((unit.id, "path_found", target))
         # The first leg is searched here, within the planning budget (without a graph it is the whole path); a
         # unit between two cells, or a leg that cannot be planned now, gets it at its next step, as later legs.
-        high = unit.stack.top
         if unit.next_cell is not None or high.current == unit.cell or not self._plan_next_leg(unit, high):
-            self._subscribe(unit)
+            self.watch_route(unit)
 
     def _high_level_route(self, start: Cell, target: Cell) -> Tuple[Cell, ...]:
         """The key points to pass and the target (just the target without a graph)."""
@@ -331,7 +358,7 @@ class Navigator(TrafficRules):
         route.index = self._farthest_waypoint(unit.cell, route)
         if not self._plan_leg(unit, route.current, first, route.index == len(route.waypoints) - 1):
             return False
-        self._subscribe(unit)
+        self.watch_route(unit)
         return True
 
     def _plan_leg(self, unit: Unit, waypoint: Cell, first: bool, last: bool) -> bool:
@@ -349,15 +376,32 @@ class Navigator(TrafficRules):
         unit.stack.push(Route(RouteKind.LOW_LEVEL, found.cells[1:]))
         return True
 
-    def _subscribe(self, unit: Unit) -> None:
+    def watch_route(self, unit: Unit) -> None:
         """Watch the regions the unit's remaining route crosses (D3): its cell routes in the order
         it will walk them (top of the stack first), and the key points still to reach."""
-        routes = list(unit.stack)[::-1]
-        cells = [unit.anchor] + [cell for route in routes if route.kind is not RouteKind.HIGH_LEVEL for cell in route.remaining]
-        points = [cell for route in routes if route.kind is RouteKind.HIGH_LEVEL for cell in route.remaining]
-        self.watcher.subscribe(unit.id, cells, points)
+        self.watcher.subscribe(unit.id, *_route_ahead(unit))
 
     # -- changing maps ------------------------------------------------------------------
+
+    def _take_openings(self) -> None:
+        """Cells opened since the last update (D1): a unit whose goal was cut off goes on once the
+        goal is reachable (one that stopped short, within ``retry_time`` of stopping), and a unit
+        under way plans again when a route through an opened cell could be much shorter than the
+        route it has left."""
+        if not self._opened:
+            return
+        opened = np.array(self._opened)
+        self._opened = []
+        for unit in list(self.units.values()):
+            if unit.goal is None or unit.state in (UnitState.IDLE, UnitState.FIND_PATH):
+                continue
+            if unit.cut_off:
+                on_its_way = unit.retry_until is None  # not stopped yet
+                if (on_its_way or self.retrying(unit)) and self.grid.same_island(unit.anchor, unit.goal):
+                    self._start_trip(unit)
+            elif unit.state not in FINAL_STATES and _shortcut_possible(unit, opened):
+                unit.stats.shortcuts += 1
+                self._request_plan(unit)
 
     def _check_route(self, unit: Unit) -> None:
         """A change on the unit's route: splice around it, walk around it, or plan again (D2, H6)."""
@@ -405,7 +449,7 @@ class Navigator(TrafficRules):
             unit.stack.pop()
         unit.stack.pop()
         unit.stack.push(Route(route.kind, cells))
-        self._subscribe(unit)
+        self.watch_route(unit)
 
     # -- moving -------------------------------------------------------------------------
 
@@ -434,7 +478,7 @@ class Navigator(TrafficRules):
             return 0.0
         unit.position = (tx, ty)
         unit.stats.distance += distance
-        self._release(unit, keep=next_cell)
+        self.occupancy.release(unit, keep=next_cell)
         unit.cell, unit.next_cell = next_cell, None
         high = unit.stack.find(RouteKind.HIGH_LEVEL)
         if high is not None:
@@ -452,7 +496,7 @@ class Navigator(TrafficRules):
             stack.pop_finished()
             route = stack.top
             if route is None:
-                self._finish(unit, unit.arrival_state, unit.reason)
+                self.finish(unit, unit.arrival_state, unit.reason)
                 return False
             waypoint = route.current
             if waypoint == unit.cell:
@@ -465,7 +509,7 @@ class Navigator(TrafficRules):
                     self._request_plan(unit)
                     return False
                 continue
-            if self._still_passing(unit, route, dt):
+            if self.traffic.still_passing(unit, route, dt):
                 return False
             return self._step_onto(unit, route, waypoint, dt)
         return False
@@ -476,11 +520,12 @@ class Navigator(TrafficRules):
         if not self.grid.is_passable(cell) or not all(self.grid.is_passable(c) for c in corners):
             self._route_cut(unit, route)
             return False
-        blockers = {self._holder[c] for c in [cell, *corners] if c in self._holder and self._holder[c] is not unit}
+        holders = (self.occupancy.holder(c) for c in [cell, *corners])
+        blockers = {holder for holder in holders if holder is not None and holder is not unit}
         if blockers:
-            self._wait_or_detour(unit, route, cell, blockers, dt)
+            self.traffic.wait_or_detour(unit, route, cell, blockers, dt)
             return False
-        self._hold(unit, [cell, *corners])
+        self.occupancy.hold(unit, [cell, *corners])
         if self.step_log is not None:
             self.step_log.append((unit.id, unit.cell, cell))
         unit.next_cell = cell
@@ -489,32 +534,49 @@ class Navigator(TrafficRules):
         route.advance()
         return True
 
-    @staticmethod
-    def _drop_routes(unit: Unit) -> None:
-        """Forget every route, and the unit it was making way for."""
-        unit.stack.clear()
-        unit.yielding_to = None
-
-    def _hold(self, unit: Unit, cells: Iterable[Cell]) -> None:
-        for cell in cells:
-            self._holder[cell] = unit
-            unit.held.add(cell)
-
-    def _release(self, unit: Unit, keep: Optional[Cell]) -> None:
-        """Let go of every cell the unit holds but ``keep``."""
-        for cell in unit.held:
-            if cell != keep:
-                del self._holder[cell]
-        unit.held = {keep} if keep is not None else set()
-
-    def _finish(self, unit: Unit, state: UnitState, reason: str = "") -> None:
+    def finish(self, unit: Unit, state: UnitState, reason: str = "") -> None:
         """Stop the unit; the game hears of it once per order (not again after making way)."""
         unit.state = state
         unit.reason = reason if state is not UnitState.ARRIVED else ""
-        self._drop_routes(unit)
+        unit.forget_routes()
         unit.waiting_for = 0.0
         self.requests.cancel(unit.id)
         self.watcher.unsubscribe(unit.id)
+        if unit.cut_off and unit.retry_until is None and state in FINAL_STATES:
+            unit.retry_until = self.time + self.retry_time
         if not unit.announced and state is not UnitState.IDLE:
             unit.announced = True
             self._events.append((unit.id, state.value, unit.cell))
+
+
+def _route_ahead(unit: Unit) -> Tuple[List[Cell], List[Cell]]:
+    """The cells the unit will walk, in order from where it is (its cell routes, top of the stack
+    first), and the key points still to reach after them."""
+    routes = list(unit.stack)[::-1]
+    cells = [unit.anchor] + [cell for route in routes if route.kind is not RouteKind.HIGH_LEVEL for cell in route.remaining]
+    points = [cell for route in routes if route.kind is RouteKind.HIGH_LEVEL for cell in route.remaining]
+    return cells, points
+
+
+def _shortcut_possible(unit: Unit, opened: np.ndarray) -> bool:
+    """Whether a way through one of the ``opened`` cells (an (n, 2) array of x, y) could be at most
+    SHORTCUT_RATIO of the way the unit has left to its target.
+
+    Both are measured in octile steps, ignoring walls and terrain costs, which only lengthens ways:
+    the way left is at least as long as measured, a way through an opened cell no shorter than measured.
+    """
+    high = unit.stack.find(RouteKind.HIGH_LEVEL)
+    if high is None:  # only making way for another unit
+        return False
+    cells, points = _route_ahead(unit)
+    ahead = np.array(cells + points)
+    left = _octile(ahead[:-1], ahead[1:]).sum()
+    here, target = ahead[0], np.array(high.waypoints[-1])
+    through = (_octile(opened, here) + _octile(opened, target)).min()
+    return bool(through <= SHORTCUT_RATIO * left)
+
+
+def _octile(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Octile distances between cells (rows of x, y), as :func:`~pathing_py.search.octile_distance`."""
+    d = np.abs(a - b)
+    return d.max(axis=-1) + (SQRT2 - 1.0) * d.min(axis=-1)

@@ -4,23 +4,27 @@ Wait for units that are moving; go around units that stand or wait, and
 around moving ones once patience runs out (higher priority first); have
 standing units make way and come back; yield to a unit waiting head-on;
 plan through where moving units are going to be; and before giving up, take
-a whole new route around the jam. These are the Navigator's methods, kept
-here because they are one idea: traffic.
+a whole new route around the jam.
+
+:class:`Traffic` is the navigator's collaborator for this, as a crowd is
+beside the path queries in recastnavigation's DetourCrowd: the navigator
+plans routes and moves units along them, and asks the traffic rules what a
+unit does when its next cell is held. The rules see the navigator only
+through :class:`TrafficHost`; the searches they make keep the map's terrain
+costs, with the cells units hold blocked.
 """
 
 import math
-from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Set
+from typing import Callable, Dict, Iterable, List, Optional, Protocol, Set
 
 from ..grid import Cell, Grid
 from ..search import find_path
 from ..spacetime import Reservations, arrival_times, find_path_in_time, occupancy
+from .occupancy import Occupancy
 from .path_stack import Route, RouteKind
 from .unit import FINAL_STATES, STANDING_STATES, Unit, UnitState
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .navigator import NavigatorStats
-
-__all__ = ["TrafficRules"]
+__all__ = ["Traffic", "TrafficHost", "grid_without"]
 
 #: How far ahead a detour around units may rejoin the route, in cells.
 DETOUR_HORIZON = 10
@@ -34,25 +38,77 @@ MAKE_WAY_DEPTH = 8
 DETOUR_INTERVAL = 0.5
 
 
-class TrafficRules:
-    """Mixed into :class:`~pathing_py.units.Navigator`, whose grid, clock and cell holders it uses."""
+class WorkCounters(Protocol):
+    """The navigator's counters the traffic rules read or add to."""
 
-    # What the Navigator provides (see there).
-    grid: Grid
-    units: Dict[int, Unit]
-    time: float
-    wait_limit: float
-    give_up: float
-    stats: "NavigatorStats"
+    updates: int  #: updates so far
+    plan_work: int  #: nodes expanded by path searches
+
+
+class TrafficHost(Protocol):
+    """What the traffic rules need of the navigator (see there): all they read or call of it."""
+
     cell_label: Callable[[Cell], str]
     unit_label: Callable[[Unit], str]
-    _holder: Dict[Cell, Unit]
-    _rerouted_at: int
-    _finish: Callable[[Unit, UnitState, str], None]
-    _drop_routes: Callable[[Unit], None]
-    _subscribe: Callable[[Unit], None]
 
-    def _still_passing(self, unit: Unit, route: Route, dt: float) -> bool:
+    @property
+    def grid(self) -> Grid:
+        """The map the units walk."""
+
+    @property
+    def occupancy(self) -> Occupancy:
+        """Which unit holds which cell."""
+
+    @property
+    def time(self) -> float:
+        """Simulated seconds."""
+
+    @property
+    def stats(self) -> WorkCounters:
+        """Where the work of the rules' searches is counted."""
+
+    def finish(self, unit: Unit, state: UnitState, reason: str = "") -> None:
+        """Stop ``unit`` in ``state``; the game hears of it once per order."""
+
+    def watch_route(self, unit: Unit) -> None:
+        """The unit's routes changed: watch the map along the new ones (D3)."""
+
+
+def grid_without(grid: Grid, held: Iterable[Cell], left: int, top: int, right: int, bottom: int) -> Grid:
+    """The cells ``left <= x < right``, ``top <= y < bottom`` of ``grid`` as a grid of their own,
+    with the ``held`` cells (map coordinates, inside the window) blocked and the terrain costs kept."""
+    passable = grid.passable[top:bottom, left:right].copy()
+    for x, y in held:
+        passable[y - top, x - left] = False
+    cost = None if grid.cost is None else grid.cost[top:bottom, left:right]
+    return Grid(passable, cost)
+
+
+class Traffic:
+    """The traffic rules of the units of one navigator.
+
+    Parameters
+    ----------
+    host : TrafficHost
+        The navigator moving the units.
+    wait_limit : float
+        Seconds a unit waits for a moving unit before a higher-priority unit
+        detours around it (U3); after three times as long any unit detours.
+    give_up : float
+        Seconds of waiting for the same units after which a unit takes a new route around
+        them, or, if there is none, stops with state BLOCKED.
+    """
+
+    def __init__(self, host: TrafficHost, *, wait_limit: float, give_up: float):
+        for name, value in (("wait_limit", wait_limit), ("give_up", give_up)):
+            if not (math.isfinite(value) and value > 0):
+                raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
+        self.host = host
+        self.wait_limit = wait_limit
+        self.give_up = give_up
+        self._rerouted_at = -REROUTE_INTERVAL  #: the update of the last route around a jam
+
+    def still_passing(self, unit: Unit, route: Route, dt: float) -> bool:
         """A unit that made way waits where it went (``route``, its top route, says where it
         is) until the unit it let pass has moved on."""
         if unit.yielding_to is None:
@@ -60,13 +116,13 @@ class TrafficRules:
         other, cell_then, wait_at = unit.yielding_to
         if route.kind is not RouteKind.AVOIDANCE or route.index != wait_at:
             return False  # not out of the way (yet)
-        if other.cell == cell_then and other.state not in FINAL_STATES and other.id in self.units:
+        if other.cell == cell_then and other.state not in FINAL_STATES and self.host.occupancy.holder(other.cell) is other:
             self._wait(unit, dt)
             return True
         unit.yielding_to = None
         return False
 
-    def _wait_or_detour(self, unit: Unit, route: Route, cell: Cell, blockers: Set[Unit], dt: float) -> None:
+    def wait_or_detour(self, unit: Unit, route: Route, cell: Cell, blockers: Set[Unit], dt: float) -> None:
         """U3: detour around units that stand or wait, or around moving ones after waiting long
         enough; have standing units make way; else wait, and give up after ``give_up`` seconds
         of waiting for the same units."""
@@ -75,11 +131,11 @@ class TrafficRules:
         if high is None:  # only making way for another unit: never push others about, just wait
             self._wait(unit, dt)
             if unit.waiting_for >= self.give_up:
-                self._finish(unit, unit.arrival_state, unit.reason)  # stand still here instead
+                self.host.finish(unit, unit.arrival_state, unit.reason)  # stand still here instead
             return
         if standing and cell == high.waypoints[-1]:
-            holder = self.unit_label(standing[0])
-            self._finish(unit, UnitState.BLOCKED, f"the target cell {self.cell_label(cell)} is held by unit {holder}")
+            holder = self.host.unit_label(standing[0])
+            self.host.finish(unit, UnitState.BLOCKED, f"the target cell {self.host.cell_label(cell)} is held by unit {holder}")
             return
         blocker_ids = frozenset(b.id for b in blockers)
         if blocker_ids != unit.blocked_by:  # other units now: waiting starts over
@@ -87,8 +143,8 @@ class TrafficRules:
         stopped = standing or any(b.state is UnitState.WAITING for b in blockers)
         outranks = unit.priority > max(b.priority for b in blockers)
         patience = unit.waiting_for >= (self.wait_limit if outranks else 3 * self.wait_limit)
-        if self.time >= unit.next_detour:  # detours are searches: at most a few a second per unit
-            unit.next_detour = self.time + DETOUR_INTERVAL
+        if self.host.time >= unit.next_detour:  # detours are searches: at most a few a second per unit
+            unit.next_detour = self.host.time + DETOUR_INTERVAL
             if (stopped or patience) and self._detour(unit, route, DETOUR_HORIZON, margin=3):
                 return
             if patience and not stopped and self._timed_detour(unit, route):
@@ -98,16 +154,16 @@ class TrafficRules:
                 break
         unit.wanted = cell
         for blocker in sorted(blockers, key=lambda b: b.id):
-            facing = blocker.state is UnitState.WAITING and blocker.wanted is not None and self._holder.get(blocker.wanted) is unit
+            facing = blocker.state is UnitState.WAITING and blocker.wanted is not None and self.host.occupancy.holder(blocker.wanted) is unit
             if facing and (unit.priority, -unit.id) < (blocker.priority, -blocker.id) and self._step_aside(unit, blocker):
                 return
         self._wait(unit, dt)
-        if unit.waiting_for >= self.give_up and self._route_around_units(unit, high.waypoints[-1]) is False:
-            holders = ", ".join(self.unit_label(b) for b in sorted(blockers, key=lambda b: b.id))
-            self._finish(unit, UnitState.BLOCKED,
-                         f"waited {unit.waiting_for:.1f} s for unit(s) {holders} at {self.cell_label(cell)}")
+        if unit.waiting_for >= self.give_up and self.route_around_units(unit, high.waypoints[-1]) is False:
+            holders = ", ".join(self.host.unit_label(b) for b in sorted(blockers, key=lambda b: b.id))
+            self.host.finish(unit, UnitState.BLOCKED,
+                             f"waited {unit.waiting_for:.1f} s for unit(s) {holders} at {self.host.cell_label(cell)}")
 
-    def _route_around_units(self, unit: Unit, target: Cell) -> Optional[bool]:
+    def route_around_units(self, unit: Unit, target: Cell) -> Optional[bool]:
         """Before giving up: a whole new route to ``target`` (the end of the unit's high-level
         route) that treats every cell a unit stands or waits in as blocked (a jam may have a
         way around it further off).
@@ -115,24 +171,22 @@ class TrafficRules:
         A search of the whole map (about 50-100 ms on 512x512), so one per REROUTE_INTERVAL
         updates at most: None means "not now".
         """
-        if self.stats.updates < self._rerouted_at + REROUTE_INTERVAL:
+        if self.host.stats.updates < self._rerouted_at + REROUTE_INTERVAL:
             return None
-        self._rerouted_at = self.stats.updates
-        passable = self.grid.passable.copy()
-        for cell, holder in self._holder.items():
-            if holder is not unit and holder.next_cell is None:
-                passable[cell[1], cell[0]] = False
-        found = find_path(Grid(passable), unit.cell, target)
-        self.stats.plan_work += found.expanded
+        self._rerouted_at = self.host.stats.updates
+        grid = self.host.grid
+        standing = [cell for cell, holder in self.host.occupancy.items() if holder is not unit and holder.next_cell is None]
+        found = find_path(grid_without(grid, standing, 0, 0, grid.width, grid.height), unit.cell, target)
+        self.host.stats.plan_work += found.expanded
         if not found:
             return False
-        self._drop_routes(unit)
+        unit.forget_routes()
         unit.stack.push(Route(RouteKind.HIGH_LEVEL, (target,)))
         unit.stack.push(Route(RouteKind.LOW_LEVEL, found.cells[1:]))
         unit.stats.plans += 1
         unit.waiting_for = 0.0
         unit.state = UnitState.RUN
-        self._subscribe(unit)
+        self.host.watch_route(unit)
         return True
 
     @staticmethod
@@ -146,7 +200,7 @@ class TrafficRules:
         ``horizon`` cells ahead, searched within ``margin`` cells around both ends."""
         ahead = route.remaining[: horizon + 1]
         for rejoin_at in range(len(ahead) - 1, 0, -1):  # the farthest free cell: past the whole queue
-            holder = self._holder.get(ahead[rejoin_at])
+            holder = self.host.occupancy.holder(ahead[rejoin_at])
             if holder is None or holder is unit:
                 break
         else:
@@ -154,12 +208,10 @@ class TrafficRules:
         rejoin = ahead[rejoin_at]
         (x0, y0), (x1, y1) = unit.cell, rejoin
         left, top = max(min(x0, x1) - margin, 0), max(min(y0, y1) - margin, 0)
-        right, bottom = min(max(x0, x1) + margin + 1, self.grid.width), min(max(y0, y1) + margin + 1, self.grid.height)
-        window = self.grid.passable[top:bottom, left:right].copy()
-        for (hx, hy), holder in self._holder.items():
-            if holder is not unit and left <= hx < right and top <= hy < bottom:
-                window[hy - top, hx - left] = False
-        found = find_path(Grid(window), (x0 - left, y0 - top), (x1 - left, y1 - top))
+        grid = self.host.grid
+        right, bottom = min(max(x0, x1) + margin + 1, grid.width), min(max(y0, y1) + margin + 1, grid.height)
+        held = [cell for cell, holder in self.host.occupancy.held_in(left, top, right, bottom) if holder is not unit]
+        found = find_path(grid_without(grid, held, left, top, right, bottom), (x0 - left, y0 - top), (x1 - left, y1 - top))
         if not found:
             return False
         route.index += rejoin_at + 1
@@ -176,17 +228,17 @@ class TrafficRules:
         if len(ahead) < 2:
             return False
         reservations = Reservations()
-        for other in self.units.values():
+        for other in self.host.occupancy.units_near(unit.cell, 2 * DETOUR_HORIZON):
             if other is not unit and math.dist(other.cell, unit.cell) <= 2 * DETOUR_HORIZON:
                 cells = [other.cell] + ([other.next_cell] if other.next_cell else [])
                 top = other.stack.top
                 if top is not None and top.kind is not RouteKind.HIGH_LEVEL and other.state not in STANDING_STATES:
                     cells += top.remaining[: 2 * DETOUR_HORIZON]
-                times = arrival_times(self.grid, cells, start_time=self.time, speed=other.speed)
+                times = arrival_times(self.host.grid, cells, start_time=self.host.time, speed=other.speed)
                 reservations.reserve(other.id, occupancy(cells, times, until=math.inf if len(cells) == 1 else times[-1] + 1.0 / other.speed))
         found = find_path_in_time(
-            self.grid, unit.cell, ahead[-1], reservations=reservations, unit=unit.id,
-            start_time=self.time, speed=unit.speed, max_nodes=2000,
+            self.host.grid, unit.cell, ahead[-1], reservations=reservations, unit=unit.id,
+            start_time=self.host.time, speed=unit.speed, max_nodes=2000,
         )  # fmt: skip
         if not found:
             return False
@@ -210,7 +262,7 @@ class TrafficRules:
             return False
         if unit.state in STANDING_STATES:  # it comes back to stand as it stood
             unit.arrival_state = unit.state
-            unit.progress_time = self.time
+            unit.progress_time = self.host.time
         unit.stack.push(Route(RouteKind.AVOIDANCE, path[1:] + path[-2::-1]))
         unit.yielding_to = (blocker, blocker.cell, len(path) - 1)
         unit.stats.detours += 1
@@ -227,7 +279,7 @@ class TrafficRules:
             reached = []
             for x, y in frontier:
                 for cell in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
-                    if cell in came_from or not self.grid.is_passable(cell) or cell in self._holder:
+                    if cell in came_from or not self.host.grid.is_passable(cell) or cell in self.host.occupancy:
                         continue
                     came_from[cell] = (x, y)
                     if cell not in way:

@@ -51,13 +51,14 @@ class UnitStats:
         self.walks = 0  #: legs walked with the straight-line walker (L1, H6)
         self.detours = 0  #: avoidance routes around other units
         self.encounters = 0  #: new obstacles met on the route, all trips
+        self.shortcuts = 0  #: plans made again because cells opened near a much shorter way (D1)
         self.waited = 0.0  #: seconds spent waiting for other units
         self.distance = 0.0  #: cells walked
 
     def __repr__(self) -> str:
         return (
             f"UnitStats(plans={self.plans}, splices={self.splices}, walks={self.walks}, detours={self.detours}, "
-            f"encounters={self.encounters}, waited={self.waited:.2f}s, distance={self.distance:.2f})"
+            f"encounters={self.encounters}, shortcuts={self.shortcuts}, waited={self.waited:.2f}s, distance={self.distance:.2f})"
         )
 
 
@@ -91,10 +92,20 @@ class Unit:
         self.reroutes = 0  #: routes around jams taken this trip
         self.arrival_state = UnitState.ARRIVED  #: the final state once the route is walked
         self.announced = False  #: whether the game heard how the current order ended
+        #: Whether the last plan found the goal cut off by the map (the unit heads for the reachable cell nearest it).
+        self.cut_off = False
+        #: Until when (simulated seconds) a unit that stopped short of its goal goes on if the map opens a way; None
+        #: while the order has not stopped short.
+        self.retry_until: Optional[float] = None
 
     def move_to(self, goal: Cell) -> None:
         """Order the unit to a cell; from any state it goes to FIND_PATH."""
-        self.navigator._order(self, as_cell(goal, "goal"))
+        self.navigator.order(self, as_cell(goal, "goal"))
+
+    def forget_routes(self) -> None:
+        """Drop every route, and the unit it was making way for."""
+        self.stack.clear()
+        self.yielding_to = None
 
     @property
     def anchor(self) -> Cell:

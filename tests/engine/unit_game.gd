@@ -4,7 +4,8 @@ extends SceneTree
 #
 #   godot3-server --no-window --path COPY --fixed-fps 60 -s res://tests/engine/unit_game.gd --scenario=trip
 #
-# Scenarios: trip, walled_in, blocked, bad_orders, join_leave, rebuild (the _start_* and _frame_* functions).
+# Scenarios: trip, walled_in, door_opens, blocked, bad_orders, join_leave, rebuild (the _start_* and _frame_*
+# functions).
 # Prints JSON lines: {"joined"}, {"order"}, {"signal"} and {"state"} as they happen, {"end"} per unit, then
 # {"done": frame}. Cells are TileMap cells, positions global pixels.
 
@@ -70,6 +71,21 @@ func _frame_walled_in():
 			for dy in [-1, 0, 1]:
 				if dx != 0 or dy != 0:
 					block(Vector2(10 + dx, 9 + dy))
+
+
+func _start_door_opens():
+	_start_walled_in()
+
+
+func _frame_door_opens():
+	_frame_walled_in()
+	if frame > 30 and states["Scout"] == "unreachable" and not remembered.has("door"):
+		# the scout stopped at the nearest cell it could reach: open the wall cell between it and the goal
+		var away = cell_of(units["Scout"]) - Vector2(10, 9)
+		var door = Vector2(sign(away.x), 0) if abs(away.x) >= abs(away.y) else Vector2(0, sign(away.y))
+		remembered["door"] = Vector2(10, 9) + door
+		block(remembered["door"], false)
+		busy_until = frame + 10
 
 
 func _start_blocked():
@@ -170,9 +186,10 @@ func order_position(unit, position):
 		"status": unit.get_last_status(), "state": unit.get_state()}))
 
 
-func block(cell):
-	var done = navgrid.set_cell_blocked(cell, true)
-	print(to_json({"block": pair(cell), "frame": frame, "done": done, "status": navgrid.get_last_status()}))
+func block(cell, blocked = true):
+	var done = navgrid.set_cell_blocked(cell, blocked)
+	print(to_json({"block" if blocked else "unblock": pair(cell), "frame": frame, "done": done,
+		"status": navgrid.get_last_status()}))
 
 
 func centre_of(cell):

@@ -1,0 +1,79 @@
+"""Which unit holds which cell, found by cell or by neighbourhood (SPEC U3, U5).
+
+A unit holds the cell it stands in, the cell it moves into and, moving
+diagonally, both corner cells. Traffic rules ask who holds the cells of a
+small window around a unit; a dict of all holders answers that only by
+scanning every unit, so held cells are also kept in square buckets of
+BUCKET_SIZE cells (a spatial hash): a window query reads the buckets it
+overlaps, however many units the map holds.
+"""
+
+from typing import Dict, Iterable, Iterator, Optional, Tuple
+
+from ..grid import Cell
+from .unit import Unit
+
+__all__ = ["BUCKET_SIZE", "Occupancy"]
+
+#: Side of the spatial hash's buckets, in cells: about the size of the windows traffic rules search.
+BUCKET_SIZE = 8
+
+Bucket = Tuple[int, int]
+
+
+class Occupancy:
+    """The cells units hold, by cell and by bucket."""
+
+    def __init__(self) -> None:
+        self._holder: Dict[Cell, Unit] = {}
+        self._buckets: Dict[Bucket, Dict[Cell, Unit]] = {}
+
+    def holder(self, cell: Cell) -> Optional[Unit]:
+        """The unit holding ``cell``, if any."""
+        return self._holder.get(cell)
+
+    def __contains__(self, cell: Cell) -> bool:
+        return cell in self._holder
+
+    def __len__(self) -> int:
+        return len(self._holder)
+
+    def items(self) -> Iterator[Tuple[Cell, Unit]]:
+        """Every held cell and its holder: for searches of the whole map."""
+        return iter(self._holder.items())
+
+    def hold(self, unit: Unit, cells: Iterable[Cell]) -> None:
+        """``unit`` holds ``cells`` from now on (the caller checked they were free)."""
+        for cell in cells:
+            self._holder[cell] = unit
+            self._buckets.setdefault(_bucket(cell), {})[cell] = unit
+            unit.held.add(cell)
+
+    def release(self, unit: Unit, keep: Optional[Cell]) -> None:
+        """Let go of every cell ``unit`` holds but ``keep``."""
+        for cell in unit.held:
+            if cell != keep:
+                del self._holder[cell]
+                bucket = self._buckets[_bucket(cell)]
+                del bucket[cell]
+                if not bucket:
+                    del self._buckets[_bucket(cell)]
+        unit.held = {keep} if keep is not None else set()
+
+    def held_in(self, left: int, top: int, right: int, bottom: int) -> Iterator[Tuple[Cell, Unit]]:
+        """The held cells with ``left <= x < right`` and ``top <= y < bottom``, and their holders."""
+        for bx in range(left // BUCKET_SIZE, (right - 1) // BUCKET_SIZE + 1):
+            for by in range(top // BUCKET_SIZE, (bottom - 1) // BUCKET_SIZE + 1):
+                for cell, unit in self._buckets.get((bx, by), {}).items():
+                    if left <= cell[0] < right and top <= cell[1] < bottom:
+                        yield cell, unit
+
+    def units_near(self, cell: Cell, reach: int) -> Iterator[Unit]:
+        """Each unit holding a cell at most ``reach`` cells from ``cell`` along x and along y, once, by id."""
+        x, y = cell
+        found = {unit.id: unit for _, unit in self.held_in(x - reach, y - reach, x + reach + 1, y + reach + 1)}
+        return iter([found[unit_id] for unit_id in sorted(found)])
+
+
+def _bucket(cell: Cell) -> Bucket:
+    return cell[0] // BUCKET_SIZE, cell[1] // BUCKET_SIZE

@@ -6,7 +6,9 @@ another free cell; while they walk, seeded walls go up across the routes of
 units picked at random, a few steps in front of them (``drop_wall``, as
 ``pathing-py demo`` does), one every EDIT_EVERY seconds. The run goes on
 until every unit is in a final state (ARRIVED, BLOCKED, UNREACHABLE) or the
-simulated time cap; once with find_path alone and once with the key-point
+simulated time cap (``--bystanders`` adds seeded units that are never
+ordered and stand in the way, off every goal: what traffic rules cost among
+many units); once with find_path alone and once with the key-point
 graph (``--graph``). Without ``--time-budget`` every path request is served
 in the update it was made, so runs are the same on every machine but for
 the timings.
@@ -20,6 +22,7 @@ Usage::
 
     python3 bench/bench_units.py                       # AR0011SR, 200 units, 50 walls, with and without the graph
     python3 bench/bench_units.py --map den520d --units 50 --graph on --markdown
+    python3 bench/bench_units.py --graph off --bystanders 5000      # the ordered units among 5000 standing ones
 """
 
 from __future__ import annotations
@@ -33,7 +36,8 @@ from typing import Callable, List, NamedTuple, Optional, Sequence, Set
 
 from harness import MAPS_DIR, command_line, render
 from pathing_py import Grid, KeyPointGraph
-from pathing_py.cli import FINAL_STATES, Order, Wall, drop_wall, give_orders, update_ms
+from pathing_py.cli import FINAL_STATES, Order, Wall, drop_wall, free_cells, give_orders, update_ms
+from pathing_py.grid import Cell
 from pathing_py.units import Navigator, UnitState
 
 UPDATE_SECONDS = 0.1
@@ -96,6 +100,7 @@ def run(grid: Grid, use_graph: bool, args: argparse.Namespace) -> RunResult:
     bake_s = time.perf_counter() - started
     navigator = Navigator(grid, graph, time_budget=args.time_budget)
     orders = give_orders(navigator, args.units, args.seed, SPEED)
+    add_bystanders(navigator, args.bystanders, args.seed, {order.goal for order in orders})
     navigator.step_log = []
     notified = record_notified(navigator)
     rng = random.Random(args.seed)
@@ -111,6 +116,15 @@ def run(grid: Grid, use_graph: bool, args: argparse.Namespace) -> RunResult:
         violations += step_violations(navigator)
     label = "key-point graph" if use_graph else "find_path only"
     return RunResult(label, bake_s, orders, navigator, walls, notified, violations, time.perf_counter() - started)
+
+
+def add_bystanders(navigator: Navigator, count: int, seed: int, goals: Set[Cell]) -> None:
+    """``count`` units that are never ordered, on seeded free cells no unit holds and no order goes to."""
+    free = [cell for cell in free_cells(navigator.grid) if navigator.holder(cell) is None and cell not in goals]
+    if len(free) < count:
+        raise ValueError(f"{count} bystanders need as many free cells, the map has {len(free)} left")
+    for x, y in random.Random(seed + 1).sample(free, count):
+        navigator.add_unit((x + 0.5, y + 0.5), speed=SPEED)
 
 
 def reason_kind(reason: str) -> str:
@@ -214,6 +228,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--map", default="AR0011SR", help="Moving AI map name (default AR0011SR)")
     parser.add_argument("--units", type=int, default=200, help="units, each with one seeded order (default 200)")
     parser.add_argument("--edits", type=int, default=50, help=f"walls of {EDIT_LENGTH} cells put up over the run (default 50)")
+    parser.add_argument("--bystanders", type=int, default=0, help="units never ordered, standing in the way (default 0)")
     parser.add_argument("--graph", choices=("off", "on", "both"), default="both", help="plan with the key-point graph (default: both ways)")
     parser.add_argument("--max-time", type=float, default=600.0, help="simulated seconds before giving up on a run (default 600)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the orders and walls (default 1)")
@@ -226,8 +241,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     path = MAPS_DIR / f"{args.map}.map"
     if not path.is_file():
         parser.error(f"no map {args.map} in {MAPS_DIR} (set PATHING_PY_MOVINGAI)")
-    if args.units < 1 or args.edits < 0 or not args.max_time > 0 or not (args.time_budget is None or args.time_budget > 0):
-        parser.error("--units must be >= 1, --edits >= 0, --max-time and --time-budget > 0")
+    if args.units < 1 or args.edits < 0 or args.bystanders < 0 or not args.max_time > 0 or not (args.time_budget is None or args.time_budget > 0):
+        parser.error("--units must be >= 1, --edits and --bystanders >= 0, --max-time and --time-budget > 0")
     results = []
     for use_graph in {"off": (False,), "on": (True,), "both": (False, True)}[args.graph]:
         grid = Grid.from_movingai(path)  # a fresh map per run: the walls stay in it
@@ -237,7 +252,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             print(f"  violation: {line}", file=sys.stderr)
     rows = [[figure.name] + [figure.value(r) for r in results] for figure in figures(results)]
     budget = "none" if args.time_budget is None else f"{args.time_budget * 1000:g} ms"
-    print(f"{args.map} ({grid.width}x{grid.height}): {args.units} units at {SPEED:g} cells/s, {args.edits} walls, "
+    print(f"{args.map} ({grid.width}x{grid.height}): {args.units} units at {SPEED:g} cells/s among {args.bystanders} standing, {args.edits} walls, "
           f"updates of {UPDATE_SECONDS} s, planning budget per update: {budget}\n")  # fmt: skip
     print(render(["figure"] + [r.label for r in results], rows, args.markdown))
     print("\nTargets (issue 4):")

@@ -11,13 +11,13 @@ orthogonal crossing next to it in the same run, so the runs capture every way
 across.
 """
 
-from typing import List, Tuple
+from typing import List, Sequence, Tuple
 
 import numpy as np
 
 from .partition import Clusters
 
-__all__ = ["DEFAULT_LONG_RUN", "border_key_points"]
+__all__ = ["DEFAULT_LONG_RUN", "border_key_points", "key_point_cells", "key_point_pairs"]
 
 #: Runs longer than this many cells get two key points. Chosen with bench/bench_long_run.py: 8 keeps
 #: the mean path within 0.5% of optimal (12 or one key point per run reach 7-8% worst cases)
@@ -29,34 +29,71 @@ Cell = Tuple[int, int]
 
 def border_key_points(passable: np.ndarray, clusters: Clusters, a: int, b: int, long_run: int) -> List[Tuple[Cell, Cell]]:
     """Pairs (cell in a, cell in b) facing each other across the border of clusters a and b."""
-    ax, ay, aw, ah = clusters.rect(a)
-    bx, by, bw, bh = clusters.rect(b)
-    if by == ay:  # b is right of a: the border is a column pair
-        side_a = passable[ay : ay + ah, ax + aw - 1]
-        side_b = passable[by : by + bh, bx]
-
-        def pair(i: int) -> Tuple[Cell, Cell]:
-            return (ax + aw - 1, ay + i), (bx, by + i)
-
-    else:  # b is below a: the border is a row pair
-        side_a = passable[ay + ah - 1, ax : ax + aw]
-        side_b = passable[by, bx : bx + bw]
-
-        def pair(i: int) -> Tuple[Cell, Cell]:
-            return (ax + i, ay + ah - 1), (bx + i, by)
-
-    pairs = []
-    for first, length in _runs(side_a & side_b):
-        if length > long_run:
-            half = length // 2
-            pairs += [pair(first + (half - 1) // 2), pair(first + half + (length - half - 1) // 2)]
-        else:
-            pairs.append(pair(first + (length - 1) // 2))
-    return pairs
+    _, pairs = key_point_pairs(passable, clusters, [(a, b)], long_run)
+    return [((ax, ay), (bx, by)) for ax, ay, bx, by in pairs.tolist()]
 
 
-def _runs(free: np.ndarray) -> List[Tuple[int, int]]:
-    """(first index, length) of each run of True values."""
-    padded = np.concatenate(([False], free, [False])).astype(np.int8)
-    changes = np.flatnonzero(np.diff(padded))
-    return [(int(start), int(end - start)) for start, end in zip(changes[::2], changes[1::2])]
+def key_point_pairs(
+    passable: np.ndarray, clusters: Clusters, borders: Sequence[Tuple[int, int]], long_run: int
+) -> Tuple[np.ndarray, np.ndarray]:
+    """The pairs of many borders (a, b) at once, in array form: (pairs per border (B,), pairs (E, 4)).
+
+    Each pair is (ax, ay, bx, by), grouped by border in the order given and
+    ordered along each border. One pass of array operations for all borders,
+    so that a loaded graph file can be checked against its map cheaply.
+    """
+    border = np.asarray(borders, dtype=np.int64).reshape(-1, 2)
+    named = np.unique(border)
+    rects = np.array([clusters.rect(int(c)) for c in named], dtype=np.int64).reshape(-1, 4)
+    ax, ay, aw, ah = rects[np.searchsorted(named, border[:, 0])].T
+    by = rects[np.searchsorted(named, border[:, 1]), 1]
+    right = by == ay  # b is right of a: the border is a column pair; else b is below a: a row pair
+    first_x = np.where(right, ax + aw - 1, ax)  # the first cell of side a
+    first_y = np.where(right, ay, ay + ah - 1)
+    step_x, step_y = (~right).astype(np.int64), right.astype(np.int64)  # along the border
+    across_x, across_y = step_y, step_x  # from side a to side b
+    length = np.where(right, ah, aw)
+    along = np.arange(int(length.max()) if len(length) else 0)
+    inside = along < length[:, None]
+    xs = np.where(inside, first_x[:, None] + step_x[:, None] * along, 0)
+    ys = np.where(inside, first_y[:, None] + step_y[:, None] * along, 0)
+    free = inside & passable[ys, xs] & passable[np.where(inside, ys + across_y[:, None], 0), np.where(inside, xs + across_x[:, None], 0)]
+    rows, starts, lengths = _runs(free)
+    long = lengths > long_run
+    half = lengths[long] // 2
+    row = np.concatenate((rows[~long], rows[long], rows[long]))
+    at = np.concatenate((
+        starts[~long] + (lengths[~long] - 1) // 2,  # a short run: its middle
+        starts[long] + (half - 1) // 2,  # a long one: the middles of its two halves
+        starts[long] + half + (lengths[long] - half - 1) // 2,
+    ))  # fmt: skip
+    order = np.lexsort((at, row))
+    row, at = row[order], at[order]
+    x, y = first_x[row] + step_x[row] * at, first_y[row] + step_y[row] * at
+    pairs = np.stack((x, y, x + across_x[row], y + across_y[row]), axis=1).reshape(-1, 4)
+    return np.bincount(row, minlength=len(border)), pairs
+
+
+def key_point_cells(clusters: Clusters, pairs: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """The key points of every cluster from all border pairs: (count per cluster, cells (M, 2)).
+
+    Cells are grouped by cluster and sorted by (y, x) within each, each once
+    (a corner cell can face two borders), as the graph keeps them.
+    """
+    cells = np.concatenate((pairs[:, :2], pairs[:, 2:])).astype(np.int64)
+    x, y = cells[:, 0], cells[:, 1]
+    cluster = (y // clusters.size) * clusters.columns + x // clusters.size
+    keys = np.unique((cluster * clusters.height + y) * clusters.width + x)
+    cluster, rest = np.divmod(keys, clusters.height * clusters.width)
+    y, x = np.divmod(rest, clusters.width)
+    return np.bincount(cluster, minlength=len(clusters)), np.stack((x, y), axis=1).reshape(-1, 2)
+
+
+def _runs(free: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(row, first index, length) of each run of True values along the rows of ``free``."""
+    padded = np.zeros((free.shape[0], free.shape[1] + 2), dtype=np.int8)
+    padded[:, 1:-1] = free
+    changes = np.diff(padded, axis=1)
+    rows, starts = np.nonzero(changes == 1)
+    _, ends = np.nonzero(changes == -1)
+    return rows, starts, ends - starts

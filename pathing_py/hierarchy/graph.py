@@ -36,7 +36,7 @@ from .entrances import DEFAULT_LONG_RUN, border_key_points
 from .fields import ClusterFields, cluster_fields, single_field, walk_back
 from .landmarks import Landmarks
 from .partition import Clusters, default_cluster_size
-from .storage import StaleGraphError, graph_bytes, graph_from_bytes, read_graph, write_graph
+from .storage import GraphData, StaleGraphError, graph_bytes, graph_from_bytes, read_graph, write_graph
 
 __all__ = ["GraphPathResult", "KeyPointGraph", "LINK_MODES"]
 
@@ -428,7 +428,7 @@ class KeyPointGraph:
     def save(self, path: Union[str, Path]) -> None:
         """Write the graph to a file that :meth:`load` reads back (see :mod:`.storage`)."""
         self._check_fresh()
-        write_graph(self, path)
+        write_graph(self.grid, self._data(), path)
 
     @classmethod
     def load(cls, path: Union[str, Path], grid: Grid) -> "KeyPointGraph":
@@ -437,17 +437,26 @@ class KeyPointGraph:
         Raises StaleGraphError when the grid's content differs from the map it
         was baked from, GraphFileError when the file is damaged or not a graph.
         """
-        return read_graph(cls, path, grid)
+        return cls._from_data(grid, read_graph(path, grid))
 
     def to_bytes(self) -> bytes:
         """The file's bytes, for engines that write files their own way."""
         self._check_fresh()
-        return graph_bytes(self)
+        return graph_bytes(self.grid, self._data())
 
     @classmethod
     def from_bytes(cls, data: bytes, grid: Grid, source: str = "<bytes>") -> "KeyPointGraph":
         """As :meth:`load`, from bytes (say, read from an exported Godot pack)."""
-        return graph_from_bytes(cls, data, grid, source)
+        return cls._from_data(grid, graph_from_bytes(data, grid, source))
+
+    def _data(self) -> GraphData:
+        return GraphData(self.clusters, self.unit_size, self.long_run, self.entrances, self.members, self.fields, self.landmarks)
+
+    @classmethod
+    def _from_data(cls, grid: Grid, data: GraphData) -> "KeyPointGraph":
+        graph = cls(grid, data.clusters, data.unit_size, data.long_run)
+        graph.entrances, graph.members, graph.fields, graph.landmarks = data.entrances, data.members, data.fields, data.landmarks
+        return graph
 
 
 #: The start and goal of a search over key points, nodes apart from any cell; no node.

@@ -18,78 +18,109 @@ import hashlib
 import json
 import struct
 from pathlib import Path
-from typing import TYPE_CHECKING, Dict, List, Optional, Tuple, Type, Union
+from typing import Dict, List, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
-from ..grid import Grid
+from ..grid import Cell, Grid
 from .fields import ClusterFields
+from .file_checks import InvalidGraphData, check_fields, check_key_points, check_landmarks, field_layout
 from .landmarks import Landmarks
 from .partition import Clusters
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .graph import KeyPointGraph
-
-__all__ = ["FORMAT_VERSION", "GraphFileError", "StaleGraphError", "graph_bytes", "graph_from_bytes", "read_graph", "write_graph"]
+__all__ = [
+    "FORMAT_VERSION", "GraphData", "GraphFileError", "StaleGraphError", "graph_bytes", "graph_from_bytes", "read_graph", "write_graph",
+]  # fmt: skip
 
 MAGIC = b"PATHING_PY KEY-POINT GRAPH\n"
 FORMAT_VERSION = 2  #: 2: landmarks
 _CHECKSUM_SIZE = hashlib.sha1().digest_size
 
+#: The arrays of a file, in file order: name, dtype, shape (None: any length).
+ARRAYS = (
+    ("borders", "<i4", (None, 2)),
+    ("entrance_counts", "<i4", (None,)),
+    ("entrances", "<i4", (None, 4)),
+    ("member_counts", "<i4", (None,)),
+    ("members", "<i4", (None, 2)),
+    ("costs", "<f8", (None,)),
+    ("directions", "|i1", (None,)),
+    ("landmarks", "<i8", (None,)),
+    ("landmark_distances", "<f8", (None, None)),
+)
+#: Bake parameters in the header: name and least value.
+PARAMETERS = (("cluster_size", 2), ("unit_size", 1), ("long_run", 1))
+
 
 class GraphFileError(ValueError):
-    """A graph file that cannot be read: damaged, truncated, or not a graph file at all."""
+    """A graph file that cannot be read: damaged, truncated, not a graph file, or not one the bake made for this map."""
 
 
 class StaleGraphError(GraphFileError):
     """A graph baked from a map whose content differs from the grid at hand: bake it again."""
 
 
-def graph_bytes(graph: "KeyPointGraph") -> bytes:
+class GraphData(NamedTuple):
+    """What a graph file holds besides the grid: the bake's parameters and results."""
+
+    clusters: Clusters
+    unit_size: int
+    long_run: int
+    entrances: Dict[Tuple[int, int], List[Tuple[Cell, Cell]]]
+    members: Dict[int, List[Cell]]
+    fields: Dict[int, ClusterFields]
+    landmarks: Optional[Landmarks]
+
+
+def graph_bytes(grid: Grid, graph: GraphData) -> bytes:
     borders = sorted(graph.entrances)
     clusters = range(len(graph.clusters))
     arrays = {
-        "borders": np.array(borders, dtype=np.int32).reshape(-1, 2),
-        "entrance_counts": np.array([len(graph.entrances[b]) for b in borders], dtype=np.int32),
-        "entrances": np.array(
-            [(a[0], a[1], b[0], b[1]) for border in borders for a, b in graph.entrances[border]], dtype=np.int32
-        ).reshape(-1, 4),
-        "member_counts": np.array([len(graph.members[c]) for c in clusters], dtype=np.int32),
-        "members": np.array([cell for c in clusters for cell in graph.members[c]], dtype=np.int32).reshape(-1, 2),
-        "costs": np.concatenate([graph.fields[c].costs.ravel() for c in clusters] or [np.zeros(0)]).astype("<f8"),
+        "borders": borders,
+        "entrance_counts": [len(graph.entrances[b]) for b in borders],
+        "entrances": [(a[0], a[1], b[0], b[1]) for border in borders for a, b in graph.entrances[border]],
+        "member_counts": [len(graph.members[c]) for c in clusters],
+        "members": [cell for c in clusters for cell in graph.members[c]],
+        "costs": np.concatenate([graph.fields[c].costs.ravel() for c in clusters] or [np.zeros(0)]),
         "directions": np.concatenate([graph.fields[c].direction.ravel() for c in clusters] or [np.zeros(0, np.int8)]),
     }
-    arrays.update(_landmark_arrays(graph, [cell for c in clusters for cell in graph.members[c]]))
+    arrays.update(_landmark_arrays(grid, graph))
+    typed = {name: _typed(arrays[name], dtype, shape) for name, dtype, shape in ARRAYS}
     header = {
         "format": FORMAT_VERSION,
-        "width": graph.grid.width,
-        "height": graph.grid.height,
-        "map_hash": graph.grid.content_hash(),
+        "width": grid.width,
+        "height": grid.height,
+        "map_hash": grid.content_hash(),
         "cluster_size": graph.clusters.size,
         "unit_size": graph.unit_size,
         "long_run": graph.long_run,
-        "arrays": [[name, array.dtype.str, list(array.shape)] for name, array in arrays.items()],
+        "arrays": [[name, array.dtype.str, list(array.shape)] for name, array in typed.items()],
     }
     header_bytes = json.dumps(header, sort_keys=True).encode("utf-8")
     body = MAGIC + struct.pack("<I", len(header_bytes)) + header_bytes
-    body += b"".join(np.ascontiguousarray(array).tobytes() for array in arrays.values())
+    body += b"".join(np.ascontiguousarray(array).tobytes() for array in typed.values())
     return body + hashlib.sha1(body).digest()
 
 
-def write_graph(graph: "KeyPointGraph", path: Union[str, Path]) -> None:
-    Path(path).write_bytes(graph_bytes(graph))
+def write_graph(grid: Grid, graph: GraphData, path: Union[str, Path]) -> None:
+    Path(path).write_bytes(graph_bytes(grid, graph))
 
 
-def read_graph(cls: Type["KeyPointGraph"], path: Union[str, Path], grid: Grid) -> "KeyPointGraph":
+def read_graph(path: Union[str, Path], grid: Grid) -> GraphData:
     try:
         data = Path(path).read_bytes()
     except OSError as error:
         raise GraphFileError(f"{path}: cannot read the graph file: {error}") from None
-    return graph_from_bytes(cls, data, grid, str(path))
+    return graph_from_bytes(data, grid, str(path))
 
 
-def graph_from_bytes(cls: Type["KeyPointGraph"], data: bytes, grid: Grid, source: str = "<bytes>") -> "KeyPointGraph":
-    """Rebuild a graph from :func:`graph_bytes` for ``grid``; named errors for anything amiss."""
+def graph_from_bytes(data: bytes, grid: Grid, source: str = "<bytes>") -> GraphData:
+    """Read :func:`graph_bytes` back for ``grid``, checked against it; named errors for anything amiss.
+
+    Nothing is allocated from sizes the header states before they are found
+    to fit the file, and the arrays must be what the bake makes for this map
+    (see :mod:`.file_checks`), so a loaded graph answers as a baked one does.
+    """
     header, arrays = _unpack(data, source)
     if (header["width"], header["height"]) != (grid.width, grid.height):
         raise StaleGraphError(
@@ -97,13 +128,16 @@ def graph_from_bytes(cls: Type["KeyPointGraph"], data: bytes, grid: Grid, source
         )
     if header["map_hash"] != grid.content_hash():
         raise StaleGraphError(f"{source}: baked from a map whose cells differ from this grid's (the map changed): bake again")
+    clusters = Clusters(grid.width, grid.height, header["cluster_size"])
     try:
-        graph = cls(grid, Clusters(grid.width, grid.height, int(header["cluster_size"])), int(header["unit_size"]), int(header["long_run"]))
-        graph.entrances, graph.members, graph.fields = _restore(graph.clusters, arrays)
-        graph.landmarks = _restore_landmarks(graph, arrays)
-    except (KeyError, ValueError, TypeError, IndexError) as error:
-        raise GraphFileError(f"{source}: the graph data is inconsistent ({error})") from None
-    return graph
+        check_key_points(grid, clusters, header["long_run"], arrays)
+        check_fields(grid, clusters, arrays)
+        check_landmarks(grid, arrays)
+    except InvalidGraphData as error:
+        raise GraphFileError(f"{source}: not a graph the bake makes for this map: {error}") from None
+    entrances, members, fields = _restore(clusters, arrays)
+    landmarks = _restore_landmarks(grid, members, arrays)
+    return GraphData(clusters, header["unit_size"], header["long_run"], entrances, members, fields, landmarks)
 
 
 def _unpack(data: bytes, source: str) -> Tuple[dict, Dict[str, np.ndarray]]:
@@ -116,74 +150,113 @@ def _unpack(data: bytes, source: str) -> Tuple[dict, Dict[str, np.ndarray]]:
         raise GraphFileError(f"{source}: the file is damaged (checksum mismatch)")
     (header_length,) = struct.unpack_from("<I", data, len(MAGIC))
     start = len(MAGIC) + 4
+    if start + header_length > len(body):
+        raise GraphFileError(f"{source}: a header of {header_length} bytes in a file of {len(data)}")
     try:
         header = json.loads(body[start : start + header_length].decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise GraphFileError(f"{source}: the header is not valid JSON") from None
-    if header.get("format") != FORMAT_VERSION:
-        raise GraphFileError(f"{source}: graph format {header.get('format')!r}, this version reads {FORMAT_VERSION}: bake again")
-    arrays = {}
+    if not isinstance(header, dict) or header.get("format") != FORMAT_VERSION:
+        version = header.get("format") if isinstance(header, dict) else None
+        raise GraphFileError(f"{source}: graph format {version!r}, this version reads {FORMAT_VERSION}: bake again")
+    problem = _header_problem(header)
+    if problem:
+        raise GraphFileError(f"{source}: the header is damaged: {problem}")
     offset = start + header_length
-    try:
-        for name, dtype, shape in header["arrays"]:
-            count = int(np.prod(shape))
-            array = np.frombuffer(body, dtype=np.dtype(dtype), count=count, offset=offset).reshape(shape)
-            arrays[name] = array
-            offset += array.nbytes
-    except (KeyError, ValueError, TypeError) as error:
-        raise GraphFileError(f"{source}: the array table is damaged ({error})") from None
-    if offset != len(body):
-        raise GraphFileError(f"{source}: {len(body) - offset} bytes left over after the arrays")
+    sizes = [np.dtype(dtype).itemsize * _product(shape) for _, dtype, shape in header["arrays"]]
+    if offset + sum(sizes) != len(body):
+        raise GraphFileError(f"{source}: the header lists {sum(sizes)} bytes of arrays, the file holds {len(body) - offset}")
+    arrays = {}
+    for (name, dtype, shape), size in zip(header["arrays"], sizes):
+        arrays[name] = np.frombuffer(body, dtype=np.dtype(dtype), count=_product(shape), offset=offset).reshape(shape)
+        offset += size
     return header, arrays
 
 
-def _landmark_arrays(graph: "KeyPointGraph", cells: List[Tuple[int, int]]) -> Dict[str, np.ndarray]:
+def _header_problem(header: dict) -> str:
+    """What is wrong with a parsed header ("" for nothing), judged before any array is read."""
+    expected = {"format", "width", "height", "map_hash", "arrays"} | {name for name, _ in PARAMETERS}
+    if set(header) != expected:
+        return f"keys {sorted(header)}, expected {sorted(expected)}"
+    for name, least in (("width", 1), ("height", 1), *PARAMETERS):
+        value = header[name]
+        if not isinstance(value, int) or isinstance(value, bool) or value < least:
+            return f"{name} must be an int >= {least}, got {value!r}"
+    if not isinstance(header["map_hash"], str):
+        return f"map_hash must be a string, got {header['map_hash']!r}"
+    table = header["arrays"]
+    if not isinstance(table, list) or len(table) != len(ARRAYS):
+        return f"the array table must list {len(ARRAYS)} arrays"
+    for entry, (name, dtype, shape) in zip(table, ARRAYS):
+        if not isinstance(entry, list) or len(entry) != 3 or entry[:2] != [name, dtype]:
+            return f"array table entry {entry!r}, expected {name!r} of dtype {dtype!r}"
+        stated = entry[2]
+        if (
+            not isinstance(stated, list)
+            or len(stated) != len(shape)
+            or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in stated)
+            or any(fixed is not None and n != fixed for n, fixed in zip(stated, shape))
+        ):
+            return f"{name} has shape {stated!r}, expected {['any' if n is None else n for n in shape]}"
+    return ""
+
+
+def _typed(values, dtype: str, shape: Tuple[Optional[int], ...]) -> np.ndarray:
+    """``values`` as the file stores them (an empty list gets its fixed columns)."""
+    array = np.array(values, dtype=dtype)
+    return array.reshape(-1, shape[1]) if len(shape) == 2 and shape[1] is not None else array
+
+
+def _product(shape: List[int]) -> int:
+    """The element count of a shape, in Python ints (no overflow from a hostile header)."""
+    count = 1
+    for n in shape:
+        count *= n
+    return count
+
+
+def _landmark_arrays(grid: Grid, graph: GraphData) -> Dict[str, np.ndarray]:
     """The landmarks as flat cell indices and a (landmarks, key points) table in member order."""
     landmarks = graph.landmarks
+    cells = [cell for c in range(len(graph.clusters)) for cell in graph.members[c]]
     if landmarks is None:
-        return {"landmarks": np.zeros(0, "<i8"), "landmark_distances": np.zeros((0, len(cells)), "<f8")}
-    width = graph.grid.width
+        return {"landmarks": np.zeros(0), "landmark_distances": np.zeros((0, len(cells)))}
+    width = grid.width
     table = [landmarks.distances[y * width + x] for x, y in cells]
     return {
-        "landmarks": np.array(landmarks.nodes, dtype="<i8"),
-        "landmark_distances": np.array(table, dtype="<f8").reshape(len(cells), -1).T.copy(),
+        "landmarks": np.array(landmarks.nodes),
+        "landmark_distances": np.array(table, dtype=float).reshape(len(cells), -1).T,
     }
 
 
-def _restore_landmarks(graph: "KeyPointGraph", arrays: Dict[str, np.ndarray]) -> Optional[Landmarks]:
+def _restore_landmarks(grid: Grid, members: Dict[int, List[Cell]], arrays: Dict[str, np.ndarray]) -> Optional[Landmarks]:
     nodes = arrays["landmarks"].tolist()
     if not nodes:
         return None
-    width = graph.grid.width
-    cells = [cell for cluster in range(len(graph.clusters)) for cell in graph.members[cluster]]
-    table = arrays["landmark_distances"]
-    if table.shape != (len(nodes), len(cells)):
-        raise ValueError(f"landmark table of shape {table.shape} for {len(nodes)} landmarks and {len(cells)} key points")
-    return Landmarks(nodes, dict(zip([y * width + x for x, y in cells], table.T.tolist())))
+    width = grid.width
+    cells = [cell for cluster in range(len(members)) for cell in members[cluster]]
+    return Landmarks(nodes, dict(zip([y * width + x for x, y in cells], arrays["landmark_distances"].T.tolist())))
 
 
 def _restore(clusters: Clusters, arrays: Dict[str, np.ndarray]):
+    """The graph's dictionaries from arrays :mod:`.file_checks` found right."""
     entrances: Dict[Tuple[int, int], List] = {}
-    ax, ay, bx, by = arrays["entrances"].T.tolist() if len(arrays["entrances"]) else ([], [], [], [])
+    ax, ay, bx, by = arrays["entrances"].T.tolist()
     pairs = list(zip(zip(ax, ay), zip(bx, by)))
     first = 0
     for (a, b), count in zip(arrays["borders"].tolist(), arrays["entrance_counts"].tolist()):
         entrances[(a, b)] = pairs[first : first + count]
         first += count
-    member_counts = arrays["member_counts"].tolist()
-    if len(member_counts) != len(clusters):
-        raise ValueError(f"{len(member_counts)} clusters stored, the map has {len(clusters)}")
-    cells = list(zip(*arrays["members"].T.tolist())) if len(arrays["members"]) else []
+    rects, cost_sizes, direction_sizes = field_layout(clusters, arrays["member_counts"])
+    cells = list(zip(*arrays["members"].T.tolist()))
     members, fields = {}, {}
-    cost_at = direction_at = first = 0
-    for cluster, count in enumerate(member_counts):
-        rect = clusters.rect(cluster)
+    first = cost_at = direction_at = 0
+    for cluster, (count, (_, _, width, height), cost_size, direction_size) in enumerate(
+        zip(arrays["member_counts"].tolist(), rects.tolist(), cost_sizes.tolist(), direction_sizes.tolist())
+    ):
         members[cluster] = cells[first : first + count]
-        costs = arrays["costs"][cost_at : cost_at + count * count].reshape(count, count)
-        size = count * rect[2] * rect[3]
-        directions = arrays["directions"][direction_at : direction_at + size].reshape(count, rect[3], rect[2])
-        fields[cluster] = ClusterFields(rect, costs, directions)
-        first, cost_at, direction_at = first + count, cost_at + count * count, direction_at + size
-    if first != len(cells) or cost_at != arrays["costs"].size or direction_at != arrays["directions"].size:
-        raise ValueError("array sizes do not match the clusters")
+        costs = arrays["costs"][cost_at : cost_at + cost_size].reshape(count, count)
+        directions = arrays["directions"][direction_at : direction_at + direction_size].reshape(count, height, width)
+        fields[cluster] = ClusterFields(clusters.rect(cluster), costs, directions)
+        first, cost_at, direction_at = first + count, cost_at + cost_size, direction_at + direction_size
     return entrances, members, fields

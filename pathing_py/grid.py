@@ -31,7 +31,7 @@ from typing import Iterable, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from .islands import label_islands, relabel_region
+from .islands import IslandLabels
 
 __all__ = ["Grid", "MapFormatError", "Cell"]
 
@@ -79,8 +79,7 @@ class Grid:
             self._cost.setflags(write=False)
         self.origin = (int(origin[0]), int(origin[1]))
         self.version = 0
-        self._labels: Optional[np.ndarray] = None
-        self._next_label = 1
+        self._islands: Optional[IslandLabels] = None
         self._search_cache: dict = {}
 
     # -- construction -------------------------------------------------------------
@@ -180,26 +179,29 @@ class Grid:
 
     @property
     def islands(self) -> np.ndarray:
-        """``labels[y, x]``: 0 on blocked cells, the island number elsewhere."""
-        if self._labels is None:
-            self._labels, count = label_islands(self._passable)
-            self._next_label = count + 1
-        view = self._labels.view()
+        """``labels[y, x]``: 0 on blocked cells, the island number elsewhere (an O(map) array after each edit)."""
+        view = self.prepare_islands().array().view()
         view.setflags(write=False)
         return view
+
+    def prepare_islands(self) -> IslandLabels:
+        """The island labels, labelled now if they were not yet; from then on edits keep them right."""
+        if self._islands is None:
+            self._islands = IslandLabels(self._passable)
+        return self._islands
 
     def island_of(self, cell: Cell) -> int:
         """The island number of ``cell``; 0 if it is blocked. Raises for cells off the grid."""
         if not self.in_bounds(cell):
             raise ValueError(f"cell {tuple(cell)} is outside the {self.width}x{self.height} grid")
-        return int(self.islands[cell[1], cell[0]])
+        return self.prepare_islands().of(cell[0], cell[1])
 
     def same_island(self, a: Cell, b: Cell) -> bool:
         """True when both cells are passable and connected; False otherwise, off-grid included."""
         if not (self.is_passable(a) and self.is_passable(b)):
             return False
-        labels = self.islands
-        return bool(labels[a[1], a[0]] == labels[b[1], b[0]])
+        islands = self.prepare_islands()
+        return islands.of(a[0], a[1]) == islands.of(b[0], b[1])
 
     # -- editing ------------------------------------------------------------------
 
@@ -215,46 +217,20 @@ class Grid:
         if outside.any():
             i = int(np.argmax(outside))
             raise ValueError(f"cell ({xs[i]}, {ys[i]}) is outside the {self.width}x{self.height} grid")
-        changed = self._passable[ys, xs] == blocked
-        if not changed.any():
+        flat = np.unique(ys * self.width + xs)
+        flat = flat[self._passable.reshape(-1)[flat] == blocked]
+        if len(flat) == 0:
             return
-        xs, ys = xs[changed], ys[changed]
+        ys, xs = np.divmod(flat, self.width)
         self._passable[ys, xs] = not blocked
         self.version += 1
         for cache in self._search_cache.values():
             cache.cells_changed(xs, ys)
-        if self._labels is not None:
+        if self._islands is not None:
             if blocked:
-                self._split_islands(self._labels, xs, ys)
+                self._islands.blocked(self._passable, xs, ys)
             else:
-                self._merge_islands(self._labels, xs, ys)
-
-    def _merge_islands(self, labels: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> None:
-        """Freed cells join their neighbours' islands in ``labels``, which may merge into one."""
-        new = np.zeros_like(self._passable)
-        new[ys, xs] = True
-        pieces, count = label_islands(_grow(new, self._passable))
-        for piece in range(1, count + 1):
-            inside = pieces == piece
-            touched = np.unique(labels[inside])
-            touched = touched[touched > 0]
-            if len(touched) == 0:
-                target = self._next_label
-                self._next_label += 1
-            else:
-                target = int(touched.min())
-                if len(touched) > 1:
-                    labels[np.isin(labels, touched[1:])] = target
-            labels[inside & new] = target
-
-    def _split_islands(self, labels: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> None:
-        """Blocked cells may cut their islands in ``labels`` in pieces: relabel those islands only."""
-        touched = np.unique(labels[ys, xs])
-        labels[ys, xs] = 0
-        for island in touched.tolist():
-            if len(xs) == 1 and not _may_split(self._passable, xs[0], ys[0]):
-                continue
-            self._next_label = relabel_region(labels, self._passable, island, self._next_label)
+                self._islands.freed(self._passable, xs, ys)
 
     def __repr__(self) -> str:
         return f"Grid({self.width}x{self.height}, origin={self.origin}, version={self.version})"
@@ -288,43 +264,3 @@ def _cell_arrays(cells: Iterable[Cell]) -> Tuple[np.ndarray, np.ndarray]:
     if array.ndim != 2 or array.shape[1] != 2:
         raise ValueError("cells must be a sequence of (x, y) pairs")
     return array[:, 0], array[:, 1]
-
-
-def _grow(mask: np.ndarray, passable: np.ndarray) -> np.ndarray:
-    """``mask`` plus its passable 4-neighbours."""
-    grown = mask.copy()
-    grown[1:] |= mask[:-1]
-    grown[:-1] |= mask[1:]
-    grown[:, 1:] |= mask[:, :-1]
-    grown[:, :-1] |= mask[:, 1:]
-    return grown & (passable | mask)
-
-
-# The eight neighbours of a cell in order around it, as (dx, dy).
-_RING = ((-1, -1), (0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0))
-
-
-def _may_split(passable: np.ndarray, x: int, y: int) -> bool:
-    """Whether blocking (x, y) can disconnect its island.
-
-    If the passable orthogonal neighbours stay connected through the ring of
-    eight cells around it, no path is cut and the labels stay right.
-    """
-    height, width = passable.shape
-    ring = [0 <= x + dx < width and 0 <= y + dy < height and bool(passable[y + dy, x + dx]) for dx, dy in _RING]
-    # Walk the ring: orthogonal neighbours in one contiguous passable arc are connected
-    # (within the arc, neighbours are orthogonally adjacent).
-    arcs_with_orthogonal = 0
-    for start in range(8):
-        if ring[start] and not ring[start - 1]:
-            end = start
-            has_orthogonal = False
-            while ring[end % 8]:
-                has_orthogonal |= end % 2 == 1
-                end += 1
-                if end - start == 8:
-                    break
-            arcs_with_orthogonal += has_orthogonal
-    if all(ring):
-        return False
-    return arcs_with_orthogonal > 1

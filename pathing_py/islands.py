@@ -1,4 +1,4 @@
-"""Islands (SPEC G3): connected regions of passable cells.
+"""Islands (SPEC G3): connected regions of passable cells, labelled once and kept right through edits.
 
 Under the no-corner-cutting rule a diagonal step needs both orthogonal cells
 free, so two cells are connected by king moves exactly when they are
@@ -7,13 +7,34 @@ connected by orthogonal moves: islands are the 4-connected components.
 Labelling is numpy only (Godot's embedded Python has numpy, not scipy): cells
 are grouped into horizontal runs, runs that touch vertically are joined by
 hooking and pointer jumping until the labels stop changing.
+
+An edit costs what it changes, not the map (issue 11). :class:`IslandLabels`
+stores *raw* numbers per cell and a small union-find over them, so freeing
+cells that join islands writes the freed cells and one entry per joined
+island. Blocking can only cut an island next to the blocked cells: a flood
+from the cells beside each group of them checks, within a budget, that they
+still meet, and a piece the flood encloses is numbered on its own. Only an
+island the floods cannot settle is labelled again in full (its bounding box).
 """
 
-from typing import Tuple
+from collections import deque
+from typing import Dict, List, Optional, Set, Tuple
 
 import numpy as np
 
-__all__ = ["label_islands", "relabel_region"]
+__all__ = ["IslandLabels", "label_islands", "FLOOD_FACTOR", "FLOOD_MIN"]
+
+#: A flood checking that the cells beside a group of k newly blocked cells still meet stops
+#: after max(FLOOD_MIN, FLOOD_FACTOR * (k + 2) ** 2) cells (going round the group needs about
+#: its area) or an eighth of the map; past that, labelling the island again with numpy is the
+#: cheaper way (measured on den520d and Paris_0_1024 with bench/bench_edits.py).
+FLOOD_FACTOR = 8
+FLOOD_MIN = 512
+
+# The four orthogonal steps (dx, dy).
+_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+# Half of the eight king steps: enough to find each pair of touching cells once.
+_HALF_KING = ((1, 0), (-1, 1), (0, 1), (1, 1))
 
 
 def label_islands(passable: np.ndarray) -> Tuple[np.ndarray, int]:
@@ -38,24 +59,7 @@ def label_islands(passable: np.ndarray) -> Tuple[np.ndarray, int]:
 
     # Vertical contacts between runs of consecutive rows.
     below = flat[width:] & flat[:-width]
-    upper_runs = run_of_cell[:-width][below]
-    lower_runs = run_of_cell[width:][below]
-
-    parent = np.arange(run_count, dtype=np.int64)
-    while True:
-        root_a = parent[upper_runs]
-        root_b = parent[lower_runs]
-        differ = root_a != root_b
-        if not differ.any():
-            break
-        high = np.maximum(root_a[differ], root_b[differ])
-        low = np.minimum(root_a[differ], root_b[differ])
-        np.minimum.at(parent, high, low)
-        while True:  # pointer jumping until every run points at its root
-            jumped = parent[parent]
-            if np.array_equal(jumped, parent):
-                break
-            parent = jumped
+    parent = _join(run_count, run_of_cell[:-width][below], run_of_cell[width:][below])
 
     # Roots are the smallest run index of each island: number them in order.
     roots = np.unique(parent)
@@ -64,28 +68,222 @@ def label_islands(passable: np.ndarray) -> Tuple[np.ndarray, int]:
     return labels, len(roots)
 
 
-def relabel_region(labels: np.ndarray, passable: np.ndarray, island: int, next_label: int) -> int:
-    """Split ``island`` in ``labels`` after cells of it were blocked.
+def _join(count: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """For ``count`` nodes joined by the pairs (a[i], b[i]): each node's root, the smallest node of its group."""
+    parent = np.arange(count, dtype=np.int64)
+    while True:
+        root_a = parent[a]
+        root_b = parent[b]
+        differ = root_a != root_b
+        if not differ.any():
+            return parent
+        high = np.maximum(root_a[differ], root_b[differ])
+        low = np.minimum(root_a[differ], root_b[differ])
+        np.minimum.at(parent, high, low)
+        while True:  # pointer jumping until every node points at its root
+            jumped = parent[parent]
+            if np.array_equal(jumped, parent):
+                break
+            parent = jumped
 
-    Only the island's bounding box is relabelled. The largest piece keeps the
-    old label; the others get ``next_label``, ``next_label + 1``, …
-    Returns the next unused label.
+
+class IslandLabels:
+    """The islands of one map, kept up to date by :meth:`freed` and :meth:`blocked`.
+
+    Island numbers are positive and stable for cells an edit does not
+    disconnect; they are not consecutive once the map was edited.
     """
-    ys, xs = np.nonzero(labels == island)
-    if len(ys) == 0:
-        return next_label
-    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-    box = labels[y0:y1, x0:x1]
-    member = (box == island) & passable[y0:y1, x0:x1]
-    box[box == island] = 0
-    pieces, count = label_islands(member)
-    if count == 0:
-        return next_label
-    sizes = np.bincount(pieces.ravel(), minlength=count + 1)[1:]
-    keeper = int(np.argmax(sizes)) + 1
-    new_ids = np.zeros(count + 1, dtype=np.int32)
-    others = [piece for piece in range(1, count + 1) if piece != keeper]
-    new_ids[keeper] = island
-    new_ids[others] = np.arange(next_label, next_label + len(others), dtype=np.int32)
-    box[member] = new_ids[pieces[member]]
-    return next_label + len(others)
+
+    def __init__(self, passable: np.ndarray):
+        self._raw, count = label_islands(passable)
+        #: Raw number -> a raw number of the same island; an island's number maps to itself.
+        self._parent = np.arange(count + 1, dtype=np.int32)
+        self._next = count + 1
+        self._array: Optional[np.ndarray] = None
+
+    def array(self) -> np.ndarray:
+        """Island number of every cell (0 if blocked); built once per edit, only when asked for."""
+        if self._array is None:
+            self._array = self._roots(np.arange(self._next))[self._raw]
+        return self._array
+
+    def of(self, x: int, y: int) -> int:
+        """The island number of cell (x, y); 0 if it is blocked."""
+        return int(self._roots(self._raw[y, x : x + 1])[0])
+
+    def freed(self, passable: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> None:
+        """Follow cells (xs, ys), blocked until now and set passable in ``passable``: they join the
+        islands beside them, which may merge. Costs O(cells freed), whatever the islands' sizes."""
+        count = len(xs)
+        raw = self._raw
+        raw[ys, xs] = -np.arange(1, count + 1, dtype=np.int32)  # freed cells, as -1..-count meanwhile
+        ends, seen = _around(raw, xs, ys, _STEPS)
+        keep = seen != 0
+        ends, seen = ends[keep], seen[keep]
+        # Nodes joined: 0..count-1 the freed cells, then the islands they touch.
+        beside = seen > 0
+        island_roots = self._roots(seen[beside])
+        touched = np.unique(island_roots)
+        nodes = np.where(beside, 0, -seen - 1)
+        nodes[beside] = count + np.searchsorted(touched, island_roots)
+        group = _join(count + len(touched), ends, nodes)
+        # Each group takes the smallest island number in it, or a new one.
+        unset = np.iinfo(np.int32).max
+        number = np.full(count + len(touched), unset, dtype=np.int64)
+        np.minimum.at(number, group[count:], touched)
+        cell_groups = group[:count]
+        fresh = np.unique(cell_groups[number[cell_groups] == unset])
+        number[fresh] = self._new_numbers(len(fresh))
+        raw[ys, xs] = number[cell_groups]
+        self._parent[touched] = number[group[count:]]
+        self._array = None
+
+    def blocked(self, passable: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> None:
+        """Follow cells (xs, ys), passable until now and blocked in ``passable``: split the islands they cut.
+
+        Costs about the cells the floods beside the edit visit, unless an
+        island cannot be settled that way (see :data:`FLOOD_FACTOR`).
+        """
+        height, width = passable.shape
+        raw = self._raw
+        raw[ys, xs] = 0
+        self._array = None
+        group_of, group_sizes = _groups(xs, ys, width)
+        ends, seen = _around(raw, xs, ys, _STEPS)
+        beside = seen > 0
+        ends, seen = ends[beside], seen[beside]
+        if len(ends) == 0:
+            return
+        cells = (ys[ends] * width + xs[ends]).astype(np.int64)
+        # The cell beside the blocked one, as a flat index: recover it from the step taken.
+        steps = np.repeat(np.arange(len(_STEPS)), len(xs))[beside]
+        offsets = np.array([dx + dy * width for dx, dy in _STEPS], dtype=np.int64)
+        cells = cells + offsets[steps]
+        roots = self._roots(seen)
+        # Beside-cells of each island, by group of blocked cells (an island cut in several places
+        # is checked per place, with the islands as they were before this edit).
+        targets: Dict[int, Dict[int, Set[int]]] = {}
+        for root, group, cell in zip(roots.tolist(), group_of[ends].tolist(), cells.tolist()):
+            targets.setdefault(root, {}).setdefault(group, set()).add(cell)
+        flat = memoryview(np.ascontiguousarray(passable).reshape(-1))
+        budget_cap = max(passable.size // 8, 1)
+        for root, by_group in targets.items():
+            budgets = {group: min(max(FLOOD_FACTOR * (int(group_sizes[group]) + 2) ** 2, FLOOD_MIN), budget_cap) for group in by_group}
+            if not self._settle_by_floods(flat, width, by_group, budgets):
+                self._relabel(root, passable)
+
+    def _settle_by_floods(self, flat: memoryview, width: int, by_group: Dict[int, Set[int]], budgets: Dict[int, int]) -> bool:
+        """Whether floods from the cells beside each group of blocked cells prove their island whole,
+        after giving each piece they find enclosed a number of its own.
+
+        Without enclosed pieces it is enough that each group's cells meet (a
+        route the edit cut can go round each group). With some, the rest of
+        the island must be one piece: every open flood must have met one other.
+        """
+        enclosed_any = False
+        open_floods = 0
+        for group, cells in by_group.items():
+            pending = set(cells)
+            open_in_group = 0
+            while pending:
+                start = pending.pop()
+                reached, enclosed = _flood(flat, width, start, pending, budgets[group])
+                pending -= reached
+                if enclosed:
+                    enclosed_any = True
+                    self._raw.reshape(-1)[np.fromiter(reached, dtype=np.int64, count=len(reached))] = self._new_numbers(1)[0]
+                else:
+                    open_in_group += 1
+            if open_in_group > 1:
+                return False
+            open_floods += open_in_group
+        return not enclosed_any or open_floods <= 1
+
+    def _relabel(self, root: int, passable: np.ndarray) -> None:
+        """Label island ``root`` again from scratch in its bounding box: the largest piece keeps the number."""
+        member = self.array() == root
+        self._array = None
+        ys, xs = np.nonzero(member)
+        if len(ys) == 0:
+            return
+        y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+        inside = member[y0:y1, x0:x1] & passable[y0:y1, x0:x1]
+        pieces, count = label_islands(inside)
+        sizes = np.bincount(pieces.ravel(), minlength=count + 1)[1:]
+        number = np.zeros(count + 1, dtype=np.int32)
+        number[1:] = self._new_numbers(count)
+        number[int(np.argmax(sizes)) + 1] = root
+        box = self._raw[y0:y1, x0:x1]
+        box[inside] = number[pieces[inside]]
+
+    def _roots(self, numbers: np.ndarray) -> np.ndarray:
+        """The island number of each raw number (pointers followed, and shortened on the way)."""
+        parent = self._parent
+        roots = parent[numbers]
+        while True:
+            up = parent[roots]
+            if np.array_equal(up, roots):
+                break
+            roots = up
+        parent[numbers] = roots
+        return roots
+
+    def _new_numbers(self, count: int) -> np.ndarray:
+        numbers = np.arange(self._next, self._next + count, dtype=np.int32)
+        self._next += count
+        if self._next > len(self._parent):
+            grown = np.arange(max(self._next, 2 * len(self._parent)), dtype=np.int32)
+            grown[: len(self._parent)] = self._parent
+            self._parent = grown
+        return numbers
+
+
+def _around(raw: np.ndarray, xs: np.ndarray, ys: np.ndarray, steps) -> Tuple[np.ndarray, np.ndarray]:
+    """For each step and each cell: (the cell's index, ``raw`` at the cell one step away, 0 off the map)."""
+    height, width = raw.shape
+    ends, seen = [], []
+    for dx, dy in steps:
+        nx, ny = xs + dx, ys + dy
+        inside = (nx >= 0) & (nx < width) & (ny >= 0) & (ny < height)
+        ends.append(np.arange(len(xs)))
+        seen.append(np.where(inside, raw[np.clip(ny, 0, height - 1), np.clip(nx, 0, width - 1)], 0))
+    return np.concatenate(ends), np.concatenate(seen)
+
+
+def _groups(xs: np.ndarray, ys: np.ndarray, width: int) -> Tuple[np.ndarray, np.ndarray]:
+    """Groups of cells touching by king moves: (each cell's group, each group's size)."""
+    flat = ys * width + xs
+    order = np.argsort(flat)
+    ordered = flat[order]
+    a, b = [], []
+    for dx, dy in _HALF_KING:
+        nx = xs + dx
+        wanted = (ys + dy) * width + nx
+        at = np.minimum(np.searchsorted(ordered, wanted), len(ordered) - 1)
+        hit = (ordered[at] == wanted) & (nx >= 0) & (nx < width)
+        a.append(np.flatnonzero(hit))
+        b.append(order[at[hit]])
+    group = _join(len(xs), np.concatenate(a), np.concatenate(b))
+    return group, np.bincount(group, minlength=len(xs))
+
+
+def _flood(flat: memoryview, width: int, start: int, targets: Set[int], budget: int) -> Tuple[Set[int], bool]:
+    """Passable cells reached from ``start`` (flat indices) by orthogonal steps, breadth first, until every
+    cell of ``targets`` is reached or ``budget`` cells are; and whether that is the start's whole island."""
+    size = len(flat)
+    reached = {start}
+    missing = len(targets - reached)
+    todo = deque([start])
+    while todo:
+        if missing == 0 or len(reached) >= budget:
+            return reached, False
+        cell = todo.popleft()
+        x = cell % width
+        for step, ok in ((-1, x > 0), (1, x < width - 1), (-width, cell >= width), (width, cell + width < size)):
+            other = cell + step
+            if ok and other not in reached and flat[other]:
+                reached.add(other)
+                todo.append(other)
+                if other in targets:
+                    missing -= 1
+    return reached, True

@@ -135,7 +135,7 @@ def prepare(grid: Grid) -> None:
 
     A game calls this while loading a level, so that no frame pays for it.
     """
-    grid.islands
+    grid.prepare_islands()
     if grid.cost is None:
         _cached(grid, "jps", lambda: _JumpPointSearch(grid))
     else:

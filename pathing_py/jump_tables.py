@@ -84,29 +84,33 @@ def _straight_east(passable: np.ndarray) -> np.ndarray:
 
 
 def _diagonal_north_east(
-    passable: np.ndarray, east: np.ndarray, north: np.ndarray, distance: np.ndarray, row_start: int, column_end: int
+    passable: np.ndarray, east: np.ndarray, north: np.ndarray, distance: np.ndarray, column_ends: np.ndarray
 ) -> None:
-    """Write jump distances north-eastwards into ``distance``, rows ``row_start`` and below, columns before ``column_end``.
+    """Write jump distances north-eastwards into ``distance``: in each row y, the columns before
+    ``column_ends[y]`` (which never decreases from one row to the next).
 
     A cell's distance follows from the cell diagonally ahead (one row up, one
     column right), so rows are done top to bottom; the cells outside the
     window must already be right. A change at one cell can only alter cells
-    south-west of it, which is what lets an edit refresh a window only.
+    south-west of it, so edits refresh the union of their south-west
+    quarters (a staircase), not the box around all of them.
     """
     height, width = passable.shape
-    row_start = max(row_start, 1)
-    column_end = min(column_end, width - 1)
-    if row_start >= height or column_end <= 0:
+    column_ends = np.minimum(column_ends, width - 1)
+    rows = np.flatnonzero(column_ends[1:] > 0) + 1
+    if len(rows) == 0:
         return
+    row_start, column_end = int(rows[0]), int(column_ends[-1])
     ahead_columns = slice(1, column_end + 1)
+    # Computed for the box at once (a few numpy operations); the rows below read their staircase part.
     jump_point = (east[row_start - 1 : -1, ahead_columns] > 0) | (north[row_start - 1 : -1, ahead_columns] > 0)
     # A diagonal step from (y, x) needs (y, x), (y, x+1), (y-1, x) and (y-1, x+1) free.
     here, above = passable[row_start:], passable[row_start - 1 : -1]
     step_ok = here[:, :column_end] & here[:, ahead_columns] & above[:, :column_end] & above[:, ahead_columns]
-    for i, y in enumerate(range(row_start, height)):
-        ahead = distance[y - 1, ahead_columns]
+    for i, (y, end) in enumerate(zip(range(row_start, height), column_ends[row_start:].tolist())):
+        ahead = distance[y - 1, 1 : end + 1]
         onward = np.where(ahead > 0, ahead + 1, ahead - 1)
-        distance[y, :column_end] = np.where(step_ok[i], np.where(jump_point[i], 1, onward), 0)
+        distance[y, :end] = np.where(step_ok[i, :end], np.where(jump_point[i, :end], 1, onward), 0)
 
 
 def _frame_cells(xs: np.ndarray, ys: np.ndarray, shape: Tuple[int, int], dx: int, dy: int):
@@ -140,12 +144,22 @@ class JumpTables:
         self.tables: List[memoryview] = [array.reshape(-1).data for array in self.arrays]
         self.passable = self.padded.reshape(-1).data
         height, width = self.padded.shape
-        self._refresh_window(np.array([0, width - 1]), np.array([0, height - 1]))
+        # Every cell of the border: all rows in every frame, and each frame's far corner.
+        ring = np.ones(self.padded.shape, dtype=bool)
+        ring[1:-1, 1:-1] = False
+        border_ys, border_xs = np.nonzero(ring)
+        self._refresh_window(border_xs, border_ys)
 
     def refresh(self, passable: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> None:
-        """Follow edits of cells (xs, ys) (grid coordinates) already made in ``passable``."""
-        self.padded[1:-1, 1:-1] = passable
-        self._refresh_window(np.asarray(xs) + 1, np.asarray(ys) + 1)
+        """Follow edits of cells (xs, ys) (grid coordinates) already made in ``passable``.
+
+        Costs the rows next to the edits (straight moves) and the union of
+        the quarters behind them (diagonal moves): separate edits batched
+        into one call cost at most what separate calls would.
+        """
+        xs, ys = np.asarray(xs) + 1, np.asarray(ys) + 1
+        self.padded[ys, xs] = passable[ys - 1, xs - 1]
+        self._refresh_window(xs, ys)
 
     def _refresh_window(self, xs: np.ndarray, ys: np.ndarray) -> None:
         shape = self.padded.shape
@@ -154,19 +168,23 @@ class JumpTables:
             rows, _ = _frame_cells(xs, ys, shape, dx, dy)
             passable = _frame(self.padded, dx, dy)
             # Forced neighbours look one row to either side: recompute the rows next to the
-            # edits, from a slab with one more row of context on each side.
-            first, last = max(rows.min() - 1, 0), min(rows.max() + 1, passable.shape[0] - 1)
-            top = max(first - 1, 0)
-            slab = _straight_east(passable[top : last + 2])
-            _frame(self.arrays[d], dx, dy)[first : last + 1] = slab[first - top : last + 1 - top]
+            # edits (the border rows stay 0), from those rows and one more on each side.
+            last = passable.shape[0] - 1
+            wanted = np.unique(np.concatenate([rows - 1, rows, rows + 1]))
+            wanted = wanted[(wanted >= 1) & (wanted < last)]
+            read = np.unique(np.concatenate([wanted - 1, wanted, wanted + 1]))
+            slab = _straight_east(passable[read])
+            _frame(self.arrays[d], dx, dy)[wanted] = slab[np.isin(read, wanted)]
         for d in (1, 3, 5, 7):
             dx, dy = DIRECTIONS[d]
             rows, columns = _frame_cells(xs, ys, shape, dx, dy)
+            # Row y is refreshed left of the furthest edit at most one row below it.
+            column_ends = np.zeros(shape[0], dtype=np.int64)
+            np.maximum.at(column_ends, np.maximum(rows - 1, 0), columns + 2)
             _diagonal_north_east(
                 _frame(self.padded, dx, dy),
                 _frame(self.arrays[DIRECTIONS.index((dx, 0))], dx, dy),
                 _frame(self.arrays[DIRECTIONS.index((0, dy))], dx, dy),
                 _frame(self.arrays[d], dx, dy),
-                row_start=int(rows.min()) - 1,
-                column_end=int(columns.max()) + 2,
+                np.maximum.accumulate(column_ends),
             )

@@ -2,9 +2,12 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
-from pathing_py import Grid, PathStatus, find_path
+from pathing_py import Grid, KeyPointGraph, PathStatus, find_path
 from pathing_py.dynamic import MapWatcher, SpliceStatus, WatcherStats, first_blocked, splice_path
+from pathing_py.islands import FLOOD_MIN, label_islands
+from pathing_py.jump_tables import JumpTables
 from reference import dijkstra, path_cost
 
 # -- MapWatcher ---------------------------------------------------------------------------------------
@@ -267,3 +270,82 @@ def test_spliced_routes_are_valid_and_reach_the_goal(case):
     unbounded = splice_path(grid, route, index, horizon=horizon, max_stretch=1e9)
     reachable = dijkstra(grid.passable, route[index], route[-1]) is not None
     assert (unbounded.status is not SpliceStatus.FAILED) == reachable
+
+
+# -- islands, search tables and the graph after multi-cell edits (issue 11) ---------------------------
+
+
+@st.composite
+def maps_and_edits(draw, max_side=64):
+    """A map (any pattern of blocked cells) and a sequence of edits, each blocking or freeing several cells."""
+    height, width = draw(st.integers(1, max_side)), draw(st.integers(1, max_side))
+    passable = draw(arrays(bool, (height, width), elements=st.booleans() | st.just(True)))
+    cells = st.tuples(st.integers(0, width - 1), st.integers(0, height - 1))
+    rectangles = st.tuples(cells, st.integers(1, 12), st.integers(1, 12), st.booleans()).map(
+        lambda r: [
+            (x, y)
+            for x in range(r[0][0], min(r[0][0] + r[1], width))
+            for y in range(r[0][1], min(r[0][1] + r[2], height))
+            # a frame (a wall round a pocket) or the full rectangle
+            if not r[3] or x in (r[0][0], min(r[0][0] + r[1], width) - 1) or y in (r[0][1], min(r[0][1] + r[2], height) - 1)
+        ]
+    )
+    edit = st.tuples(st.lists(cells, min_size=1, max_size=40) | rectangles, st.booleans())
+    return passable, draw(st.lists(edit, min_size=1, max_size=6))
+
+
+def same_islands(labels, passable):
+    """``labels`` numbers the islands of ``passable`` (blocked cells 0), as a fresh labelling does."""
+    fresh, _ = label_islands(passable)
+    pairs = set(zip(labels.ravel().tolist(), fresh.ravel().tolist()))
+    return ((labels > 0) == passable).all() and len(pairs) == len({a for a, _ in pairs}) == len({b for _, b in pairs})
+
+
+@settings(max_examples=150, deadline=None)
+@given(maps_and_edits())
+def test_islands_and_jump_tables_after_edits_equal_a_fresh_computation(case):
+    passable, edits = case
+    grid = Grid(passable)
+    grid.prepare_islands()
+    tables = JumpTables(grid.passable)
+    pending = []
+    for cells, blocked in edits:
+        grid.set_blocked(cells, blocked)
+        assert same_islands(grid.islands, grid.passable)
+        xs, ys = np.array(cells).T
+        pending.append((xs, ys))
+        if len(pending) == 2:  # refreshed in batches of two edits, as a search catches up with several
+            tables.refresh(grid.passable, np.concatenate([p[0] for p in pending]), np.concatenate([p[1] for p in pending]))
+            pending = []
+    if pending:
+        tables.refresh(grid.passable, *pending[0])
+    fresh = JumpTables(grid.passable)
+    for direction, (kept, built) in enumerate(zip(tables.arrays, fresh.arrays)):
+        assert np.array_equal(kept, built), f"direction {direction}"
+
+
+@settings(max_examples=40, deadline=None)
+@given(maps_and_edits(max_side=40), st.sampled_from([4, 8, 13]))
+def test_graph_after_edits_equals_a_fresh_bake(case, cluster_size):
+    passable, edits = case
+    grid = Grid(passable)
+    graph = KeyPointGraph.bake(grid, cluster_size=cluster_size)
+    for cells, blocked in edits:
+        grid.set_blocked(cells, blocked)
+        graph.update(cells)
+    assert graph == KeyPointGraph.bake(grid, cluster_size=cluster_size)
+    assert same_islands(grid.islands, grid.passable)
+
+
+def test_a_pocket_walled_in_by_two_separate_edits_is_an_island():
+    """Two cuts of one long corridor, made in one edit, leave three islands: each cut alone sees the
+    short pocket enclosed and the long side too big to flood, so only both together tell the sides apart."""
+    length = 4 * FLOOD_MIN
+    grid = Grid(np.ones((1, length), dtype=bool))
+    grid.prepare_islands()
+    cuts = [(length // 2, 0), (length // 2 + 6, 0)]
+    grid.set_blocked(cuts)
+    assert len({grid.island_of((x, 0)) for x in (0, length // 2 + 3, length - 1)}) == 3
+    assert same_islands(grid.islands, grid.passable)
+    grid.set_blocked(cuts, blocked=False)
+    assert grid.same_island((0, 0), (length - 1, 0))

@@ -1,17 +1,24 @@
 """What a map edit costs: island labels and search tables kept up to date vs rebuilt.
 
-    python3 bench/bench_edits.py [--maps a,b] [--edits N]
+    python3 bench/bench_edits.py [--maps a,b] [--edits N] [--growth 10,100,1000,10000]
 
 For each map, N seeded edits (single cells, then 8x8 blocks) are made and
 undone; each edit is followed by the query-time catch-up of the JPS+ tables
 and the island labels. Printed: median ms per edit, and the same work done
 from scratch (a new Grid's islands and tables) for comparison.
+
+Then the growth table: n random passable cells blocked in one edit, then
+freed in one edit (each followed by the catch-up), and the same cells edited
+one at a time (blocked, caught up, freed, caught up; timed on the first 100
+cells at most). Cost proportional to the edit shows as a flat column of
+microseconds per cell; a batch should never cost more per cell than separate edits.
 """
 
 import argparse
 import statistics
 import sys
 import time
+from typing import Tuple
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +30,9 @@ from pathing_py.movingai import find_benchmarks  # noqa: E402
 
 MOVINGAI = find_benchmarks(__file__)
 DEFAULT_MAPS = "den520d,AR0011SR,maze512-1-0,random512-10-0,Paris_0_1024"
+DEFAULT_GROWTH = "10,100,1000,10000"
+#: Cells edited one at a time per row of the growth table (each costs a full catch-up).
+SEPARATE_SAMPLE = 100
 
 
 def edit_cost(grid: Grid, cells: np.ndarray) -> float:
@@ -47,12 +57,32 @@ def block_at(x: int, y: int, size: int, grid: Grid) -> np.ndarray:
     return np.stack([xs.ravel(), ys.ravel()], axis=1)
 
 
+def growth_row(grid: Grid, cells: np.ndarray) -> Tuple[float, float, float]:
+    """(us per cell to block ``cells`` in one edit, to free them in one edit, per cell edited alone)."""
+    timings = []
+    for blocked in (True, False):
+        started = time.perf_counter()
+        grid.set_blocked(cells, blocked)
+        prepare(grid)
+        timings.append((time.perf_counter() - started) * 1e6 / len(cells))
+    sample = cells[:SEPARATE_SAMPLE]
+    started = time.perf_counter()
+    for cell in sample:
+        for blocked in (True, False):
+            grid.set_blocked(cell[None, :], blocked)
+            prepare(grid)
+    timings.append((time.perf_counter() - started) * 1e6 / len(sample))
+    return timings[0], timings[1], timings[2]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--maps", default=DEFAULT_MAPS)
     parser.add_argument("--edits", type=int, default=30)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--growth", default=DEFAULT_GROWTH, help="cell counts of the growth table ('' to skip)")
     args = parser.parse_args()
+    counts = [int(n) for n in args.growth.split(",") if n]
     print(f"{'map':<16} {'size':>9} {'1 cell ms':>10} {'8x8 ms':>8} {'rebuild ms':>11}")
     if MOVINGAI is None:
         parser.error("Moving AI maps not found in ../shared: set PATHING_PY_MOVINGAI")
@@ -69,6 +99,17 @@ def main() -> None:
             f"{name:<16} {grid.width:>4}x{grid.height:<4} {statistics.median(single):>10.2f} "
             f"{statistics.median(blocks):>8.2f} {statistics.median(rebuild):>11.1f}"
         )
+    if counts:
+        print(f"\n{'map':<16} {'cells':>6} {'block us/cell':>14} {'free us/cell':>13} {'separate us/cell':>17}")
+    for name in args.maps.split(",") if counts else ():
+        grid = Grid.from_movingai(MOVINGAI / f"{name}.map")
+        prepare(grid)
+        rng = np.random.default_rng(args.seed)
+        free = np.argwhere(grid.passable)[:, ::-1]
+        for count in counts:
+            cells = free[rng.choice(len(free), min(count, len(free)), replace=False)]
+            block, unblock, separate = growth_row(grid, cells)
+            print(f"{name:<16} {len(cells):>6} {block:>14.1f} {unblock:>13.1f} {separate:>17.1f}")
 
 
 if __name__ == "__main__":

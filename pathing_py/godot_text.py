@@ -97,6 +97,9 @@ def parse_text(text: str, source: str = "<text>") -> Document:
     return _Parser(text, source).document()
 
 
+#: The ``format`` of a file's header: Godot 3 text files, and Godot 4's.
+GODOT3_FORMAT, GODOT4_FORMAT = 2, 3
+
 _SPACE = re.compile(r"(?:\s+|;[^\n]*)+")
 _NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -133,6 +136,8 @@ class _Parser:
         while self.position < len(self.text):
             if self.peek() == "[":
                 sections.append(self.section_header())
+                if len(sections) == 1:  # before the body, whose syntax differs between versions
+                    self.require_godot3(sections[0])
             elif not sections:
                 self.fail("expected a [gd_scene …] or [gd_resource …] header")
             else:
@@ -158,6 +163,19 @@ class _Parser:
             self.skip_space()
         self.position += 1
         return Section(tag, attributes, line)
+
+    def require_godot3(self, header: Section) -> None:
+        """Refuse other versions' files by their header's ``format``: Godot 4 writes 3, Godot 3 writes 2."""
+        version = header.attributes.get("format", GODOT3_FORMAT)
+        if version == GODOT3_FORMAT:
+            return
+        kind = "scene" if header.tag == "gd_scene" else "resource"
+        if version == GODOT4_FORMAT:
+            self.fail(
+                f"this is a Godot 4 {kind} (format={version}); pathing_py reads Godot 3 {kind}s (format=2)",
+                header.line,
+            )
+        self.fail(f"format={version!r} is not a Godot 3 file (format=2)", header.line)
 
     def assignment(self, section: Section) -> None:
         line = self.line()

@@ -131,12 +131,26 @@ class Grid:
         return cls(passable)
 
     @classmethod
-    def from_tscn(cls, path, tilemap: Optional[str] = None, blocking: Optional[Iterable] = None, *, empty_passable: bool = True) -> "Grid":
-        """Read a Godot 3 scene's TileMap; see :func:`pathing_py.tilemap.read_tilemap`."""
-        from .tilemap import read_tilemap
+    def from_tscn(
+        cls,
+        path,
+        tilemap: Optional[str] = None,
+        blocking: Optional[Iterable] = None,
+        *,
+        empty_passable: bool = True,
+        bounds: Optional[Sequence[int]] = None,
+        unknown_tiles: str = "error",
+    ) -> "Grid":
+        """Read a Godot 3 scene's TileMap; see :func:`pathing_py.tilemap.read_tilemap`.
 
-        cells = read_tilemap(path, tilemap=tilemap, blocking=blocking)
-        return cls(cells.passable(empty_passable=empty_passable), origin=cells.origin)
+        ``bounds`` ``(x, y, width, height)`` in TileMap cells sets the map's area
+        (games that paint only obstacles); by default it is the painted (used) rectangle.
+        """
+        from .tilemap import cell_rect, read_tilemap
+
+        data = read_tilemap(path, tilemap=tilemap, blocking=blocking, unknown_tiles=unknown_tiles)
+        area = cell_rect(bounds) if bounds is not None else None
+        return data.grid(empty_passable=empty_passable, bounds=area)
 
     # -- reading ------------------------------------------------------------------
 

@@ -1,14 +1,18 @@
 """Obstacle grids from Godot 3 TileMaps (SPEC G1).
 
 A cell blocks when its tile has a collision shape there, or when its tile id or
-name is listed in ``blocking``. Cells of the TileMap's used rectangle that hold
-no tile are free unless ``empty_passable=False``.
+name is listed in ``blocking``. The grid covers the TileMap's used rectangle, or
+``bounds`` (a rectangle of TileMap cells) for games that paint only obstacles on
+a map of known size. Cells that hold no tile are free unless
+``empty_passable=False``. A tile id the TileSet lacks is an error, or, with
+``unknown_tiles="open"``, a tile without collision, as the engine loads it.
 
 Quick start, from a scene file (the TileSet may be embedded or a ``.tres``)::
 
     from pathing_py import Grid
     grid = Grid.from_tscn("res/level.tscn", tilemap="World/Ground", blocking=["water"])
     grid.origin            # the TileMap cell of grid cell (0, 0)
+    arena = Grid.from_tscn("res/arena.tscn", bounds=(-10, -10, 64, 48))  # x, y, width, height
 
 From data read in the engine (what the NavGrid node does)::
 
@@ -36,13 +40,17 @@ from .godot_text import Constructor, Document, ResourceRef, Section, parse_file
 from .grid import Cell, Grid, MapFormatError
 
 __all__ = [
+    "CellRect",
     "NavGridSettings",
     "TileCells",
     "TileMapData",
+    "UNKNOWN_TILES",
+    "cell_rect",
     "decode_tile_data",
     "grid_from_tile_data",
     "list_tilemaps",
     "nav_grid_settings",
+    "navgrid_bounds",
     "read_tilemap",
 ]
 
@@ -60,8 +68,59 @@ CollisionRules = Mapping[int, Union[bool, Iterable[Tuple[int, int]]]]
 #: What read_tilemap finds for one tile.
 CollisionRule = Union[bool, FrozenSet[Tuple[int, int]]]
 
+#: What to make of a cell whose tile id the TileSet lacks: refuse the map, or a tile without
+#: collision (what the engine loads).
+UNKNOWN_TILES = ("error", "open")
+
+#: TileMap cells are signed 16-bit in ``tile_data``; bounds must stay inside that range.
+CELL_MIN, CELL_MAX = -(1 << 15), (1 << 15) - 1
+#: Most cells a bounds rectangle may hold (a 4096 x 4096 map): a typo must not eat the memory.
+BOUNDS_MAX_CELLS = 1 << 24
+
 #: Longest list of ids or names quoted in an error message.
 _QUOTED_MAX = 12
+
+
+class CellRect(NamedTuple):
+    """A rectangle of TileMap cells: its top-left cell and its size in cells (``Rect2`` in cells)."""
+
+    x: int
+    y: int
+    width: int
+    height: int
+
+    def __str__(self) -> str:
+        return f"({self.x}, {self.y}) to ({self.x + self.width - 1}, {self.y + self.height - 1})"
+
+    def contains(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Per cell ``(x[i], y[i])``, whether it lies inside."""
+        return (x >= self.x) & (x < self.x + self.width) & (y >= self.y) & (y < self.y + self.height)
+
+
+def cell_rect(value: Any, what: str = "bounds") -> CellRect:
+    """``(x, y, width, height)`` in whole TileMap cells as a CellRect; ValueError naming ``what`` if it is not one.
+
+    The size must be at least one cell each way, the cells inside the 16-bit
+    range Godot 3 stores, and the rectangle at most BOUNDS_MAX_CELLS cells.
+    """
+    try:
+        values = [float(item) for item in value]
+    except (TypeError, ValueError):
+        raise ValueError(f"{what} must be four numbers (x, y, width, height), got {value!r}") from None
+    if len(values) != 4:
+        raise ValueError(f"{what} must be four numbers (x, y, width, height), got {len(values)}")
+    if not all(number.is_integer() for number in values):  # NaN and infinities are not integers either
+        raise ValueError(f"{what} must be whole cells, got {tuple(values)}")
+    rect = CellRect(*(int(number) for number in values))
+    if rect.width < 1 or rect.height < 1:
+        raise ValueError(f"{what} must be at least one cell wide and high, got {rect.width}x{rect.height}")
+    if rect.x < CELL_MIN or rect.y < CELL_MIN or rect.x + rect.width - 1 > CELL_MAX or rect.y + rect.height - 1 > CELL_MAX:
+        raise ValueError(f"{what} {rect} leaves the cells a Godot 3 TileMap has ({CELL_MIN} to {CELL_MAX})")
+    if rect.width * rect.height > BOUNDS_MAX_CELLS:
+        raise ValueError(
+            f"{what} of {rect.width}x{rect.height} cells is larger than {BOUNDS_MAX_CELLS} cells (4096x4096)"
+        )
+    return rect
 
 
 @dataclass(frozen=True)
@@ -94,11 +153,20 @@ class TileCells:
         """(width, height) of the used rectangle."""
         return int(self.x.max() - self.x.min() + 1), int(self.y.max() - self.y.min() + 1)
 
-    def raster(self, values: np.ndarray, empty: Any) -> np.ndarray:
-        """``values`` (one per cell) laid out ``[y, x]`` over the used rectangle, ``empty`` elsewhere."""
-        (x0, y0), (width, height) = self.origin, self.size
-        array = np.full((height, width), empty, dtype=np.asarray(values).dtype)
-        array[self.y - y0, self.x - x0] = values
+    @property
+    def used_rect(self) -> CellRect:
+        """The used rectangle (``TileMap.get_used_rect()``); there must be cells."""
+        return CellRect(*self.origin, *self.size)
+
+    def raster(self, values: np.ndarray, empty: Any, rect: Optional[CellRect] = None) -> np.ndarray:
+        """``values`` (one per cell) laid out ``[y, x]`` over ``rect`` (the used rectangle by default).
+
+        ``empty`` where no cell is; cells outside ``rect`` are left out.
+        """
+        area = rect if rect is not None else self.used_rect
+        array = np.full((area.height, area.width), empty, dtype=np.asarray(values).dtype)
+        inside = area.contains(self.x, self.y)
+        array[self.y[inside] - area.y, self.x[inside] - area.x] = np.asarray(values)[inside]
         return array
 
 
@@ -107,7 +175,7 @@ class TileMapData:
     """One TileMap read from a scene file: its cells, its TileSet's rules, and which cells block.
 
     ``blocked[i]`` is True when cell ``i`` of ``cells`` has a collision shape or
-    a tile listed in ``blocking``.
+    a tile listed in ``blocking`` (``listed``).
     """
 
     source: Path
@@ -117,14 +185,24 @@ class TileMapData:
     blocked: np.ndarray
     collision: Dict[int, CollisionRule]
     names: Dict[int, str]
+    listed: FrozenSet[int] = frozenset()  #: tile ids that block because ``blocking`` lists them
 
     @property
     def origin(self) -> Cell:
         return self.cells.origin
 
-    def passable(self, *, empty_passable: bool = True) -> np.ndarray:
-        """``passable[y, x]`` over the used rectangle; raises if no cell is passable."""
-        return _passable(self.cells, self.blocked, empty_passable, self._where())
+    def area(self, bounds: Optional[CellRect] = None) -> CellRect:
+        """The cells a grid covers: ``bounds``, else the used rectangle (MapFormatError if there is none)."""
+        return _area(self.cells, bounds, self._where())
+
+    def passable(self, *, empty_passable: bool = True, bounds: Optional[CellRect] = None) -> np.ndarray:
+        """``passable[y, x]`` over :meth:`area`; raises if no cell is passable."""
+        return _passable(self.cells, self.blocked, empty_passable, self.area(bounds), self._where())
+
+    def grid(self, *, empty_passable: bool = True, bounds: Optional[CellRect] = None) -> Grid:
+        """The grid of :meth:`area`, its origin the area's top-left TileMap cell."""
+        area = self.area(bounds)
+        return Grid(self.passable(empty_passable=empty_passable, bounds=area), origin=(area.x, area.y))
 
     def _where(self) -> str:
         return f"{self.source}:{self.line}: TileMap {self.node_path!r}"
@@ -146,8 +224,10 @@ def grid_from_tile_data(
     names: Optional[Mapping[int, str]] = None,
     blocking: Optional[Iterable[Union[int, str]]] = None,
     empty_passable: bool = True,
+    bounds: Optional[CellRect] = None,
+    unknown_tiles: str = "error",
 ) -> Grid:
-    """Build the grid of a TileMap's used rectangle from plain data.
+    """Build the grid of a TileMap's used rectangle (or of ``bounds``) from plain data.
 
     Parameters
     ----------
@@ -164,26 +244,35 @@ def grid_from_tile_data(
     blocking : iterable of int or str, optional
         Tile ids or names that block whatever their shapes.
     empty_passable : bool
-        Whether used-rectangle cells without a tile are free.
+        Whether cells without a tile are free.
+    bounds : CellRect, optional
+        The TileMap cells the grid covers (see :func:`cell_rect`); cells
+        painted outside are left out. None: the used rectangle.
+    unknown_tiles : "error" or "open"
+        A tile id missing from ``collision``: an error, or (``"open"``, the
+        engine's way) a tile without collision.
 
     Raises
     ------
     MapFormatError
         Bad length or format, a tile id missing from ``collision`` (naming the
-        id and its cell), no cell at all, or no passable cell.
+        id and its cell), no cell at all (without ``bounds``), or no passable cell.
     ValueError, TypeError
         ``blocking`` names an id or name the TileSet does not have.
     """
     cells = _decode(tile_data, format, "")
-    _require_cells(cells, "")
-    blocked = _blocked_cells(cells, collision, names or {}, blocking, "")
-    return Grid(_passable(cells, blocked, empty_passable, ""), origin=cells.origin)
+    listed = _blocking_ids(blocking, collision, names or {}, "")
+    blocked = _blocked_cells(cells, collision, listed, unknown_tiles, "")
+    area = _area(cells, bounds, "")
+    return Grid(_passable(cells, blocked, empty_passable, area, ""), origin=(area.x, area.y))
 
 
 def read_tilemap(
     path: Union[str, Path],
     tilemap: Optional[str] = None,
     blocking: Optional[Iterable[Union[int, str]]] = None,
+    *,
+    unknown_tiles: str = "error",
 ) -> TileMapData:
     """Read a TileMap node and its TileSet from a Godot 3 ``.tscn`` file.
 
@@ -193,6 +282,9 @@ def read_tilemap(
     resolved against the nearest folder above the scene holding
     ``project.godot`` (else the scene's folder). TileMaps inside instanced
     scenes are not followed: read that scene's file.
+
+    ``unknown_tiles`` says what a tile id the TileSet lacks is: ``"error"``, or
+    ``"open"``, a tile without collision, as the engine loads it.
 
     Raises MapFormatError naming the file and line for malformed text, a
     missing TileMap or TileSet, bad ``tile_data``, or an unknown tile id.
@@ -204,9 +296,9 @@ def read_tilemap(
     collision, names = _read_tile_set(scene, node, node_path, path)
     line, cells = _read_cells(scene, node, node_path)
     where = f"{scene.where(line)}: TileMap {node_path!r}"
-    _require_cells(cells, where)
-    blocked = _blocked_cells(cells, collision, names, blocking, where)
-    return TileMapData(path, node_path, line, cells, blocked, collision, names)
+    listed = _blocking_ids(blocking, collision, names, where)
+    blocked = _blocked_cells(cells, collision, listed, unknown_tiles, where)
+    return TileMapData(path, node_path, line, cells, blocked, collision, names, listed)
 
 
 def list_tilemaps(path: Union[str, Path]) -> List[str]:
@@ -224,6 +316,18 @@ class NavGridSettings(NamedTuple):
     blocking: List[str]
     empty_passable: bool
     cluster_size: int = 0  #: of its key-point graph; 0 lets the bake choose
+    bounds: Optional[CellRect] = None  #: the cells it navigates; None: the TileMap's used rectangle
+
+
+def navgrid_bounds(rect: Iterable[float]) -> Optional[CellRect]:
+    """A NavGrid's ``bounds`` (a Rect2 in cells: x, y, width, height) as a CellRect; None for a zero size (unset).
+
+    ValueError saying why for any other rectangle that is not whole cells.
+    """
+    values = tuple(rect)
+    if len(values) == 4 and values[2] == 0 and values[3] == 0:
+        return None
+    return cell_rect(values, "bounds")
 
 
 #: The NavGrid node script, as scenes reference it.
@@ -249,6 +353,14 @@ def nav_grid_settings(path: Union[str, Path]) -> List[NavGridSettings]:
             continue
         target = section.properties.get("tilemap_path", Constructor("NodePath", ("../TileMap",)))
         blocking = section.properties.get("blocking_tiles", Constructor("PoolStringArray", ()))
+        bounds = section.properties.get("bounds", Constructor("Rect2", (0, 0, 0, 0)))
+        where = f"{scene.where(section.property_lines.get('bounds', section.line))}: NavGrid {node_path!r}"
+        if not (isinstance(bounds, Constructor) and bounds.name == "Rect2"):
+            raise MapFormatError(f"{where}: bounds must be a Rect2( x, y, width, height )")
+        try:
+            cells = navgrid_bounds(bounds.args)
+        except ValueError as error:
+            raise MapFormatError(f"{where}: {error}") from None
         found.append(
             NavGridSettings(
                 node_path,
@@ -256,6 +368,7 @@ def nav_grid_settings(path: Union[str, Path]) -> List[NavGridSettings]:
                 [str(name) for name in blocking.args],
                 bool(section.properties.get("empty_cells_passable", True)),
                 int(section.properties.get("cluster_size", 0)),
+                cells,
             )
         )
     return found
@@ -335,31 +448,42 @@ def _int16(words: np.ndarray) -> np.ndarray:
 # -- which cells block ----------------------------------------------------------------
 
 
-def _require_cells(cells: TileCells, where: str) -> None:
+def _area(cells: TileCells, bounds: Optional[CellRect], where: str) -> CellRect:
+    """``bounds`` checked, else the used rectangle, which needs cells."""
+    if bounds is not None:
+        return cell_rect(bounds)
     if len(cells) == 0:
-        raise MapFormatError(_at(where, "tile_data has no cells"))
+        raise MapFormatError(_at(where, "tile_data has no cells (give bounds to navigate an empty TileMap)"))
+    return cells.used_rect
 
 
 def _blocked_cells(
     cells: TileCells,
     collision: CollisionRules,
-    names: Mapping[int, str],
-    blocking: Optional[Iterable[Union[int, str]]],
+    listed: FrozenSet[int],
+    unknown_tiles: str,
     where: str,
 ) -> np.ndarray:
-    """Per used cell: a collision shape there (the engine's rule), or a tile listed as blocking."""
+    """Per used cell: a collision shape there (the engine's rule), or a tile ``listed`` as blocking."""
+    if unknown_tiles not in UNKNOWN_TILES:
+        raise ValueError(f"unknown_tiles must be one of {', '.join(map(repr, UNKNOWN_TILES))}, got {unknown_tiles!r}")
     blocked = np.zeros(len(cells), dtype=bool)
     for tile in np.unique(cells.tile).tolist():
         here = cells.tile == tile
         if tile not in collision:
+            if unknown_tiles == "open":
+                continue  # the engine's TileMap draws nothing there and gives it no collision
             first = int(np.flatnonzero(here)[0])
             known = _quoted(sorted(collision))
             cell = f"({cells.x[first]}, {cells.y[first]})"
             raise MapFormatError(
-                _at(where, f"unknown tile id {tile} at cell {cell}; the TileSet has ids {known}")
+                _at(
+                    where,
+                    f"unknown tile id {tile} at cell {cell}; the TileSet has ids {known} "
+                    '(unknown_tiles="open" reads such cells as the engine does: tiles without collision)',
+                )
             )
         blocked[here] = _has_shape(collision[tile], cells.autotile_x[here], cells.autotile_y[here], tile)
-    listed = _blocking_ids(blocking, collision, names, where)
     return blocked | np.isin(cells.tile, sorted(listed))
 
 
@@ -386,10 +510,10 @@ def _blocking_ids(
     collision: CollisionRules,
     names: Mapping[int, str],
     where: str,
-) -> set:
+) -> FrozenSet[int]:
     """Tile ids listed by id or name; unknown ones are errors since a typo would silently free cells."""
     if blocking is None:
-        return set()
+        return frozenset()
     if isinstance(blocking, (str, bytes, numbers.Integral)):
         raise TypeError(f"blocking must be an iterable of tile ids or names, got {blocking!r}")
     ids = set()
@@ -408,15 +532,14 @@ def _blocking_ids(
             ids.add(int(item))
         else:
             raise TypeError(f"blocking: {item!r} is neither a tile id (int) nor a tile name (str)")
-    return ids
+    return frozenset(ids)
 
 
-def _passable(cells: TileCells, blocked: np.ndarray, empty_passable: bool, where: str) -> np.ndarray:
-    passable = cells.raster(~blocked, bool(empty_passable))
+def _passable(cells: TileCells, blocked: np.ndarray, empty_passable: bool, area: CellRect, where: str) -> np.ndarray:
+    passable = cells.raster(~blocked, bool(empty_passable), area)
     if not passable.any():
-        width, height = cells.size
         empty = "" if empty_passable else " (empty cells count as blocked)"
-        raise MapFormatError(_at(where, f"no passable cell in the {width}x{height} map{empty}"))
+        raise MapFormatError(_at(where, f"no passable cell in the {area.width}x{area.height} map {area}{empty}"))
     return passable
 
 
@@ -439,11 +562,6 @@ def _require_header(document: Document, tag: str) -> Section:
     if header.tag != tag:
         raise MapFormatError(
             f"{document.where(header.line)}: expected a [{tag} …] file, found [{header.tag} …]"
-        )
-    if header.attributes.get("format", 2) != 2:
-        raise MapFormatError(
-            f"{document.where(header.line)}: format={header.attributes['format']} is not a Godot 3 file "
-            "(format=2)"
         )
     return header
 

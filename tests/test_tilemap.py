@@ -11,7 +11,16 @@ import pytest
 
 from pathing_py import Grid, MapFormatError
 from pathing_py.godot_text import Constructor, ResourceRef, parse_file, parse_text
-from pathing_py.tilemap import decode_tile_data, grid_from_tile_data, list_tilemaps, read_tilemap
+from pathing_py.tilemap import (
+    BOUNDS_MAX_CELLS,
+    CellRect,
+    cell_rect,
+    decode_tile_data,
+    grid_from_tile_data,
+    list_tilemaps,
+    nav_grid_settings,
+    read_tilemap,
+)
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 BAD = FIXTURES / "bad"
@@ -176,6 +185,97 @@ def test_unknown_tile_id_names_id_and_cell():
         grid_from_tile_data(data, collision={0: False, 1: True})
 
 
+def test_bounds_set_the_cells_of_the_grid_painted_or_not():
+    data = encode([(-3, -2, 0), (1, 0, 1), (9, 9, 1)])
+    grid = grid_from_tile_data(data, collision={0: False, 1: True}, bounds=CellRect(-4, -3, 8, 5))
+    assert grid.origin == (-4, -3) and (grid.width, grid.height) == (8, 5)
+    expected = np.ones((5, 8), dtype=bool)
+    expected[0 + 3, 1 + 4] = False  # the wall at (1, 0); the one at (9, 9) lies outside
+    assert np.array_equal(grid.passable, expected)
+    walled = grid_from_tile_data(data, collision={0: False, 1: True}, bounds=(-3, -2, 2, 2), empty_passable=False)
+    assert walled.passable.tolist() == [[True, False], [False, False]]
+
+
+def test_an_empty_tilemap_with_bounds_is_all_open():
+    grid = grid_from_tile_data([], collision={0: True}, bounds=(0, 0, 3, 2))
+    assert grid.passable.all() and grid.passable.shape == (2, 3)
+
+
+@pytest.mark.parametrize(
+    "bounds, message",
+    [
+        ((0, 0, 0, 4), "bounds must be at least one cell wide and high, got 0x4"),
+        ((0, 0, 4, -1), "at least one cell wide and high, got 4x-1"),
+        ((0.5, 0, 4, 4), "bounds must be whole cells, got (0.5, 0.0, 4.0, 4.0)"),
+        ((0, math.nan, 4, 4), "bounds must be whole cells"),
+        ((0, 0, 4), "bounds must be four numbers (x, y, width, height), got 3"),
+        ("0 0 4 4", "bounds must be four numbers"),
+        (None, "bounds must be four numbers (x, y, width, height), got None"),
+        ((32760, 0, 10, 1), "bounds (32760, 0) to (32769, 0) leaves the cells a Godot 3 TileMap has (-32768 to 32767)"),
+        ((0, 0, 4097, 4096), f"bounds of 4097x4096 cells is larger than {BOUNDS_MAX_CELLS} cells"),
+    ],
+)
+def test_bad_bounds_say_what_is_wrong(bounds, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        cell_rect(bounds)
+    if bounds is not None:  # None: no bounds, the used rectangle
+        with pytest.raises(ValueError, match=re.escape(message)):
+            grid_from_tile_data(encode([(0, 0, 0)]), collision={0: False}, bounds=bounds)
+
+
+def test_bounds_without_a_passable_cell_name_the_rectangle():
+    with pytest.raises(MapFormatError, match=re.escape("no passable cell in the 1x1 map (5, 5) to (5, 5)")):
+        grid_from_tile_data(encode([(5, 5, 1)]), collision={1: True}, bounds=(5, 5, 1, 1))
+
+
+def test_unknown_tile_ids_may_be_read_as_the_engine_loads_them():
+    data = encode([(0, 0, 0), (-4, 7, 12), (1, 0, 1)])
+    grid = grid_from_tile_data(data, collision={0: False, 1: True}, unknown_tiles="open", empty_passable=False)
+    assert grid.is_passable((0, 7)) and not grid.is_passable((5, 7))  # tile 12 at (-4, 7); (1, 0) is a wall
+    with pytest.raises(ValueError, match="unknown_tiles must be one of 'error', 'open', got 'skip'"):
+        grid_from_tile_data(data, collision={0: False, 1: True}, unknown_tiles="skip")
+
+
+def test_a_missing_tile_fixture_is_refused_or_read_as_the_engine_does():
+    scene = FIXTURES / "missing_tiles.tscn"
+    with pytest.raises(MapFormatError, match=r"unknown tile id 0 at cell \(4, 0\); the TileSet has ids 1, 2 \(unknown_tiles=\"open\""):
+        read_tilemap(scene)
+    grid = Grid.from_tscn(scene, unknown_tiles="open")
+    assert grid.origin == (-3, -2)
+    assert grid.is_passable((4 + 3, 0 + 2)) and not grid.is_passable((4 + 3, 1 + 2))  # the doorway in the wall
+
+
+def test_grid_from_tscn_takes_bounds():
+    grid = Grid.from_tscn(FIXTURES / "obstacles_only.tscn", bounds=(-6, -4, 24, 14))
+    assert grid.origin == (-6, -4) and (grid.width, grid.height) == (24, 14)
+    assert not grid.is_passable((3 + 6, 0 + 4)) and grid.is_passable((0 + 6, 0 + 4))
+
+
+def test_nav_grid_settings_read_bounds(tmp_path):
+    scene = (FIXTURES / "obstacles_only.tscn").read_text() + (
+        '\n[node name="NavGrid" type="Node2D" parent="."]\nscript = ExtResource( 9 )\n'
+        "tilemap_path = NodePath(\"../Obstacles\")\nbounds = Rect2( -6, -4, 24, 14 )\n"
+    )
+    scene = scene.replace("[node name=\"Arena\"", '[ext_resource path="res://addons/pathing_py/nav_grid.py" type="Script" id=9]\n\n[node name="Arena"')
+    (tmp_path / "arena.tscn").write_text(scene)
+    (settings,) = nav_grid_settings(tmp_path / "arena.tscn")
+    assert settings.bounds == CellRect(-6, -4, 24, 14) and settings.tilemap == "Arena/Obstacles"
+    (tmp_path / "unset.tscn").write_text(scene.replace("Rect2( -6, -4, 24, 14 )", "Rect2( 0, 0, 0, 0 )"))
+    assert nav_grid_settings(tmp_path / "unset.tscn")[0].bounds is None
+    (tmp_path / "bad.tscn").write_text(scene.replace("Rect2( -6, -4, 24, 14 )", "Rect2( 0, 0, 2.5, 3 )"))
+    with pytest.raises(MapFormatError, match=r"bad.tscn:\d+: NavGrid 'Arena/NavGrid': bounds must be whole cells"):
+        nav_grid_settings(tmp_path / "bad.tscn")
+
+
+def test_a_godot_4_scene_is_named_before_its_body_is_parsed():
+    with pytest.raises(MapFormatError, match=re.escape(
+        f"{BAD / 'godot4.tscn'}:1: this is a Godot 4 scene (format=3); pathing_py reads Godot 3 scenes (format=2)"
+    )):
+        read_tilemap(BAD / "godot4.tscn")
+    with pytest.raises(MapFormatError, match=re.escape("this is a Godot 4 resource (format=3)")):
+        parse_text('[gd_resource type="TileSet" format=3 uid="uid://x"]\n\n[resource]\n0/name = &"floor"\n')
+
+
 def test_no_cells_is_an_error():
     with pytest.raises(MapFormatError, match="has no cells"):
         grid_from_tile_data([], collision={0: False})
@@ -184,7 +284,7 @@ def test_no_cells_is_an_error():
 def test_no_passable_cell_is_an_error():
     data = encode([(0, 0, 1), (2, 0, 1)])
     with pytest.raises(
-        MapFormatError, match=r"no passable cell in the 3x1 map \(empty cells count as blocked\)"
+        MapFormatError, match=r"no passable cell in the 3x1 map \(0, 0\) to \(2, 0\) \(empty cells count as blocked\)"
     ):
         grid_from_tile_data(data, collision={1: True}, empty_passable=False)
     with pytest.raises(MapFormatError, match="no passable cell"):
@@ -392,7 +492,8 @@ tile_data = PoolIntArray( 0, 0, 0 )
         ("", 1, "the file is empty"),
         ("format = 2\n", 1, "expected a [gd_scene …] or [gd_resource …] header"),
         ('[gd_resource type="TileSet" format=2]\n', 1, "expected a [gd_scene …] file, found [gd_resource"),
-        ("[gd_scene format=3]\n", 1, "format=3 is not a Godot 3 file (format=2)"),
+        ("[gd_scene format=3]\n", 1, "this is a Godot 4 scene (format=3); pathing_py reads Godot 3 scenes (format=2)"),
+        ("[gd_scene format=1]\n", 1, "format=1 is not a Godot 3 file (format=2)"),
         (
             "[gd_scene format=2]\n" + TILESET + '0/shapes = [ {\n"shape": SubResource( 1 )\n',
             6,
@@ -481,7 +582,7 @@ def test_scene_text_errors(tmp_path, text, line, message):
     scene = tmp_path / "scene.tscn"
     scene.write_text(text)
     with pytest.raises(MapFormatError, match=re.escape(f"{scene}:{line}: {message}")):
-        read_tilemap(scene)
+        read_tilemap(scene).grid()
 
 
 def test_tileset_file_must_be_a_text_tileset(tmp_path):

@@ -4,9 +4,14 @@
 prints every used cell (tile, sub-tile, flips, collision by the engine's rule);
 the reader must agree on the TileMaps, the used rectangle and the blocked cells.
 Scenes: every fixture (except the broken ones under ``fixtures/bad``) and every
-scene under the repository's ``scenes/``.
+scene under the repository's ``scenes/``. Maps given bounds larger than their
+painted cells (and tile ids the TileSet lacks) are held to ``tests/godot/astar_paths.gd``:
+the cells the engine calls open, and path costs of an AStar2D the engine builds
+with our rule.
 """
 
+import math
+import random
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +20,7 @@ from typing import Dict, Iterable, List, Set, Tuple
 import numpy as np
 import pytest
 
+from pathing_py import Grid, PathStatus, find_path
 from pathing_py.godot_text import ResourceRef, parse_file
 from pathing_py.grid import MapFormatError
 from pathing_py.tilemap import list_tilemaps, read_tilemap
@@ -156,13 +162,14 @@ def test_reader_agrees_with_engine(scene: Path, engine_view: Dict[Path, EngineSc
 def _check_tilemap(scene: Path, engine: EngineTileMap) -> None:
     if not engine.cells:
         with pytest.raises(MapFormatError, match="has no cells"):
-            read_tilemap(scene, tilemap=engine.node_path)
+            read_tilemap(scene, tilemap=engine.node_path).grid()
         return
-    if -1 in engine.collision.values():
+    unknown_tiles = "error"
+    if -1 in engine.collision.values():  # tile ids the TileSet lacks: refused, or read as the engine loads them
         with pytest.raises(MapFormatError, match="unknown tile id"):
             read_tilemap(scene, tilemap=engine.node_path)
-        return
-    ours = read_tilemap(scene, tilemap=engine.node_path)
+        unknown_tiles = "open"
+    ours = read_tilemap(scene, tilemap=engine.node_path, unknown_tiles=unknown_tiles)
     cells = ours.cells
     assert ours.node_path == engine.node_path
     assert (*cells.origin, *cells.size) == engine.rect
@@ -182,8 +189,70 @@ def _engine_passable(engine: EngineTileMap) -> np.ndarray:
     x0, y0, width, height = engine.rect
     passable = np.ones((height, width), dtype=bool)
     for (x, y), collision in engine.collision.items():
-        passable[y - y0, x - x0] = collision == 0
+        passable[y - y0, x - x0] = collision != 1  # -1: a tile id the TileSet lacks, loaded without collision
     return passable
+
+
+# -- maps larger than their painted cells: cells and paths against the engine's own AStar2D ---------------
+
+ASTAR_SCRIPT = TESTS / "godot" / "astar_paths.gd"
+
+#: (scene, TileMap below the root, bounds x y width height in TileMap cells, blocking tiles, unknown_tiles)
+BOUNDED_MAPS = [
+    ("obstacles_only.tscn", "Obstacles", (-6, -4, 24, 14), (), "error"),
+    ("obstacles_only.tscn", "Obstacles", (-6, -4, 24, 14), ("water",), "error"),
+    ("obstacles_only.tscn", "Obstacles", (2, -3, 5, 3), (), "error"),  # inside the painted cells
+    ("missing_tiles.tscn", "Ground", (-5, -3, 16, 7), (), "open"),
+    ("negative_flips.tscn", "Ground", (-262, -301, 14, 9), ("floor",), "error"),
+]
+
+
+def _engine_astar(godot, scene: str, node: str, bounds, blocking, pairs) -> Tuple[Set[Tuple[int, int]], Dict]:
+    """The open cells the engine sees in ``bounds``, and per (start, goal) its AStar2D path cost (None: no path)."""
+    arguments = [f"res://{scene}", node, *map(str, bounds), ",".join(blocking) or "-"]
+    arguments += [f"{sx},{sy},{gx},{gy}" for (sx, sy), (gx, gy) in pairs]
+    output = godot.run_script(FIXTURES, ASTAR_SCRIPT, *arguments, timeout=120)
+    assert "1 passed, 0 failed" in output, output
+    open_cells: Set[Tuple[int, int]] = set()
+    costs: Dict = {}
+    for line in output.splitlines():
+        kind, *fields = line.split("\t")
+        if kind == "OPEN":
+            open_cells.add((int(fields[0]), int(fields[1])))
+        elif kind in ("PATH", "NONE"):
+            sx, sy, gx, gy = (int(value) for value in fields[:4])
+            costs[(sx, sy), (gx, gy)] = float(fields[4]) if kind == "PATH" else None
+    assert len(costs) == len(set(pairs)), output
+    return open_cells, costs
+
+
+@pytest.mark.parametrize("scene, node, bounds, blocking, unknown_tiles", BOUNDED_MAPS)
+def test_bounded_maps_agree_with_the_engines_astar(godot, scene, node, bounds, blocking, unknown_tiles):
+    grid = Grid.from_tscn(FIXTURES / scene, tilemap=node, blocking=list(blocking), bounds=bounds, unknown_tiles=unknown_tiles)
+    x0, y0, width, height = bounds
+    assert grid.origin == (x0, y0) and (grid.width, grid.height) == (width, height)
+    ours_open = {(x + x0, y + y0) for y, x in zip(*np.nonzero(grid.passable))}
+    rng = random.Random(9)
+    cells = sorted(ours_open)
+    pairs = [(rng.choice(cells), rng.choice(cells)) for _ in range(40)]
+    corners = [(x0, y0), (x0 + width - 1, y0 + height - 1), (x0 + width - 1, y0), (x0, y0 + height - 1)]
+    pairs += list(zip(corners, corners[1:] + corners[:1]))  # across the whole map, painted or not
+    pairs += [((x0 - 1, y0), cells[0]), (cells[-1], (x0, y0 + height))]  # one step outside the bounds
+    engine_open, engine_costs = _engine_astar(godot, scene, node, bounds, blocking, pairs)
+    assert ours_open == engine_open
+    found = 0
+    for start, goal in pairs:
+        result = find_path(grid, (start[0] - x0, start[1] - y0), (goal[0] - x0, goal[1] - y0))
+        expected = engine_costs[start, goal]
+        inside = all(0 <= c[0] - x0 < width and 0 <= c[1] - y0 < height for c in (start, goal))
+        if not inside:
+            assert result.status is PathStatus.OUT_OF_BOUNDS and expected is None
+        elif expected is None:
+            assert not result, (start, goal, result.status)
+        else:
+            found += 1
+            assert result and math.isclose(result.cost, expected, rel_tol=1e-9, abs_tol=1e-6), (start, goal)
+    assert found >= 30
 
 
 def test_engine_copy_drops_python_scripts(godot, tmp_path: Path):

@@ -18,6 +18,11 @@ with a progress bar on stderr, and prints its figures.
 
 ``pathing-py render MAP --graph FILE --out PNG [--paths N]`` draws the map,
 the graph's clusters, key points and edges, and seeded paths found on the graph.
+
+Cells printed and taken are TileMap cells (as the NavGrid's), for every map:
+a Moving AI or ASCII map's cells start at (0, 0). A scene's map covers its
+TileMap's painted rectangle, or ``--bounds X Y WIDTH HEIGHT`` (or its NavGrid's
+``bounds``) for games that paint only obstacles.
 """
 
 import argparse
@@ -37,39 +42,96 @@ from .grid import Cell, Grid, MapFormatError
 from .hierarchy import KeyPointGraph
 from .line import smooth_path
 from .search import PathResult, find_path, prepare
-from .tilemap import nav_grid_settings, read_tilemap
+from .tilemap import UNKNOWN_TILES, CellRect, TileMapData, cell_rect, nav_grid_settings, read_tilemap
 from .units import Navigator, Unit, UnitState
 from .units import unit as unit_module
 
-__all__ = ["main", "load_map", "give_orders", "drop_wall", "update_ms", "Order", "Wall", "FINAL_STATES"]
+__all__ = ["main", "LoadedMap", "load_map", "give_orders", "drop_wall", "update_ms", "Order", "Wall", "FINAL_STATES"]
 
 DEMO_SCENE = Path(__file__).resolve().parent.parent / "scenes" / "demo.tscn"
 #: ``render`` picks a scale that keeps the picture's longer side at most this many pixels.
 MAX_PICTURE_SIDE = 2048
 
 
-def load_map(path: Path, tilemap: Optional[str] = None, blocking: Sequence[str] = ()) -> Tuple[Grid, dict]:
+class LoadedMap(NamedTuple):
+    """A map read by :func:`load_map`: its grid, what pictures need of its terrain, and what to tell the user."""
+
+    grid: Grid
+    terrain: dict
+    notes: List[str]
+
+
+def load_map(
+    path: Path,
+    tilemap: Optional[str] = None,
+    blocking: Sequence[str] = (),
+    *,
+    bounds: Optional[CellRect] = None,
+    unknown_tiles: str = "error",
+) -> LoadedMap:
     """A grid from any map file we read, chosen by its suffix, and what pictures need of its terrain.
 
     A scene is read as its NavGrid node will read it in the game (its TileMap,
-    blocking tiles and empty-cell rule) unless ``tilemap`` or ``blocking`` say otherwise.
+    blocking tiles, empty-cell rule and bounds) unless ``tilemap`` or ``blocking``
+    say otherwise; ``bounds`` (TileMap cells) replaces the NavGrid's. The notes
+    say which tiles block and warn of a TileSet without any collision shape.
     """
     suffix = path.suffix.lower()
+    if suffix != ".tscn" and (bounds is not None or unknown_tiles != "error"):
+        raise MapFormatError(f"{path}: bounds and unknown tiles apply to Godot scenes (.tscn) only")
     if suffix == ".tscn":
-        empty_passable = True
+        empty_passable, navgrid_bounds, notes = True, None, []
         nav_grids = nav_grid_settings(path)
         if nav_grids and tilemap is None and not blocking:
             settings = nav_grids[0]
             tilemap, blocking, empty_passable = settings.tilemap, settings.blocking, settings.empty_passable
-            print(f"read as NavGrid {settings.node_path!r} does: TileMap {tilemap!r}, blocking {blocking}")
-        data = read_tilemap(path, tilemap=tilemap, blocking=list(blocking) or None)
-        grid = Grid(data.passable(empty_passable=empty_passable), origin=data.origin)
-        return grid, {"tiles": data.cells.raster(data.cells.tile, -1), "names": data.names}
+            navgrid_bounds = settings.bounds
+            notes.append(
+                f"read as NavGrid {settings.node_path!r} does: TileMap {tilemap!r}, blocking {blocking}"
+                + (f", bounds {navgrid_bounds}" if navgrid_bounds else "")
+            )
+        data = read_tilemap(path, tilemap=tilemap, blocking=list(blocking) or None, unknown_tiles=unknown_tiles)
+        area = data.area(bounds or navgrid_bounds)
+        grid = data.grid(empty_passable=empty_passable, bounds=area)
+        notes += blocking_notes(data, area, empty_passable)
+        return LoadedMap(grid, {"tiles": data.cells.raster(data.cells.tile, -1, area), "names": data.names}, notes)
     if suffix == ".map":
-        return Grid.from_movingai(path), {}
+        return LoadedMap(Grid.from_movingai(path), {}, [])
     if suffix == ".txt":
-        return Grid.from_ascii(path.read_text()), {}
+        return LoadedMap(Grid.from_ascii(path.read_text()), {}, [])
     raise MapFormatError(f"{path}: unknown map type {suffix!r} (expected .tscn, .map or .txt)")
+
+
+def blocking_notes(data: TileMapData, area: CellRect, empty_passable: bool) -> List[str]:
+    """Which tiles block in ``area`` and why (drawn as blocked cells), and a warning for a TileSet without shapes."""
+    cells = data.cells
+    tiles, counts = np.unique(cells.tile[area.contains(cells.x, cells.y) & data.blocked], return_counts=True)
+    reasons = [
+        f"{repr(data.names[tile]) if tile in data.names else f'id {tile}'} ({count} cells, "
+        + ("listed in blocking" if tile in data.listed else "collision shape")
+        + ")"
+        for tile, count in zip(tiles.tolist(), counts.tolist())
+    ]
+    if not empty_passable:
+        reasons.append("cells without a tile (empty cells block)")
+    notes = [f"blocking (drawn as blocked cells): {', '.join(reasons) if reasons else 'no tile'}"]
+    if data.names and not any(data.collision.values()) and not data.listed:
+        names = ", ".join(repr(name) for name in sorted(set(data.names.values())))
+        notes.append(
+            f"warning: the TileSet has no collision shapes, so no tile blocks; "
+            f"name the obstacle tiles with --blocking (tiles: {names})"
+        )
+    return notes
+
+
+def tilemap_cell(grid: Grid, cell: Cell) -> Cell:
+    """The TileMap cell of a grid cell: what the user sees and types."""
+    return cell[0] + grid.origin[0], cell[1] + grid.origin[1]
+
+
+def grid_cell(grid: Grid, cell: Cell) -> Cell:
+    """The grid cell of a TileMap cell."""
+    return cell[0] - grid.origin[0], cell[1] - grid.origin[1]
 
 
 def free_cells(grid: Grid) -> List[Cell]:
@@ -87,20 +149,27 @@ def random_orders(grid: Grid, count: int, seed: int) -> List[tuple]:
 def read_map(path: Path, args: argparse.Namespace) -> Tuple[Grid, dict]:
     """:func:`load_map` with the command's options, saying what it read and how long that took."""
     started = time.perf_counter()
-    grid, terrain = load_map(path, args.tilemap, args.blocking)
+    loaded = load_map(path, args.tilemap, args.blocking, bounds=args.bounds, unknown_tiles=args.unknown_tiles)
     read_ms = (time.perf_counter() - started) * 1000
-    print(f"{path}: {grid.width}x{grid.height} cells, {int(grid.passable.sum())} passable, origin {grid.origin}")
+    grid = loaded.grid
+    for note in loaded.notes:
+        print(note, file=sys.stderr if note.startswith("warning:") else sys.stdout)
+    last = tilemap_cell(grid, (grid.width - 1, grid.height - 1))
+    print(
+        f"{path}: {grid.width}x{grid.height} cells, {int(grid.passable.sum())} passable, "
+        f"TileMap cells {grid.origin} to {last}"
+    )
     print(f"read in {read_ms:.1f} ms")
-    return grid, terrain
+    return grid, loaded.terrain
 
 
 #: Finds one order's path: the search's result and the cells to draw (empty if none).
 Finder = Callable[[Cell, Cell], Tuple[PathResult, List[Cell]]]
 
 
-def answer_orders(orders: Sequence[Tuple[Cell, Cell]], find: Finder) -> List[List[Cell]]:
-    """Answer each order with ``find``, printing a line per order and a summary; the paths, in order."""
-    print(f"{'order':>5}  {'start':>10}  {'goal':>10}  {'status':<13} {'cost':>8} {'cells':>6} {'expanded':>8} {'ms':>7}")
+def answer_orders(grid: Grid, orders: Sequence[Tuple[Cell, Cell]], find: Finder) -> List[List[Cell]]:
+    """Answer each order (grid cells) with ``find``, printing a line per order in TileMap cells and a summary; the paths."""
+    print(f"{'order':>5}  {'start':>12}  {'goal':>12}  {'status':<13} {'cost':>8} {'cells':>6} {'expanded':>8} {'ms':>7}")
     paths: List[List[Cell]] = []
     times = []
     for number, (start, goal) in enumerate(orders, start=1):
@@ -110,7 +179,7 @@ def answer_orders(orders: Sequence[Tuple[Cell, Cell]], find: Finder) -> List[Lis
         paths.append(cells)
         cost = f"{result.cost:8.2f}" if result else f"{'-':>8}"
         print(
-            f"{number:>5}  {str(start):>10}  {str(goal):>10}  {result.status.name:<13} {cost} "
+            f"{number:>5}  {str(tilemap_cell(grid, start)):>12}  {str(tilemap_cell(grid, goal)):>12}  {result.status.name:<13} {cost} "
             f"{len(cells):>6} {result.expanded:>8} {times[-1]:>7.2f}"
         )
     if times:
@@ -129,7 +198,11 @@ def run_paths(args: argparse.Namespace) -> int:
         result = find_path(grid, start, goal)
         return result, smooth_path(grid, result.cells) if result else []
 
-    paths = answer_orders(random_orders(grid, args.orders, args.seed), find)
+    if args.order:  # TileMap cells, as the user sees them
+        orders = [(grid_cell(grid, start), grid_cell(grid, goal)) for start, goal in args.order]
+    else:
+        orders = random_orders(grid, args.orders, args.seed)
+    paths = answer_orders(grid, orders, find)
     write_png(args.out, paths_picture(grid, paths, args.scale, **terrain))
     print(f"picture: {args.out}")
     return 0
@@ -236,6 +309,7 @@ def run_demo(args: argparse.Namespace) -> int:
     path = Path(args.map) if args.map else DEMO_SCENE
     grid, terrain = read_map(path, args)
     navigator = Navigator(grid, None if args.no_graph else demo_graph(path, grid))  # no time budget: deterministic
+    navigator.cell_label = lambda cell: str(tilemap_cell(grid, cell))  # reasons name TileMap cells
     orders = give_orders(navigator, args.units, args.seed, args.speed)
     print(f"{len(orders)} units at {args.speed:g} cells/s, seed {args.seed}; walls to put up across their routes: {args.walls}")
     background, built = draw_grid(grid, args.scale, **terrain), grid.passable.copy()
@@ -260,14 +334,14 @@ def run_demo(args: argparse.Namespace) -> int:
                 wall = drop_wall(navigator, rng, WALL_AHEAD, WALL_LENGTH)
                 if wall is not None:  # else try again next update
                     walls.append(wall)
-                    refused = f"; refused (held by units): {', '.join(map(str, wall.refused))}" if wall.refused else ""
-                    print(f"t={navigator.time:.2f} s: wall {', '.join(map(str, wall.cells))} across unit {wall.unit.id}'s route{refused}")
+                    refused = f"; refused (held by units): {cell_list(grid, wall.refused)}" if wall.refused else ""
+                    print(f"t={navigator.time:.2f} s: wall {cell_list(grid, wall.cells)} across unit {wall.unit.id}'s route{refused}")
             navigator.update(UPDATE_SECONDS)
             if navigator.stats.updates % UPDATES_PER_FRAME == 0:
                 gif.add(picture(), FRAME_SECONDS)
         last = picture()
         gif.add(last, LAST_FRAME_SECONDS)
-    print_units(orders)
+    print_units(grid, orders)
     print_run_summary(navigator, orders, walls)
     print(f"animation: {gif_path} ({gif.frames} frames of {last.shape[1]}x{last.shape[0]}, {gif_path.stat().st_size / 1024:.1f} KB)")
     if png_path is not None:
@@ -276,10 +350,15 @@ def run_demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def print_units(orders: Sequence[Order]) -> None:
+def cell_list(grid: Grid, cells: Sequence[Cell]) -> str:
+    """Grid cells as the TileMap cells the user knows, comma-separated."""
+    return ", ".join(str(tilemap_cell(grid, cell)) for cell in cells)
+
+
+def print_units(grid: Grid, orders: Sequence[Order]) -> None:
     """One line per unit: how it ended (and why, if not at its goal), walked vs optimal length, its re-planning."""
     print(
-        f"{'unit':>4}  {'start':>10}  {'goal':>10}  {'state':<11} {'walked':>7} {'optimal':>7} {'ratio':>6} "
+        f"{'unit':>4}  {'start':>12}  {'goal':>12}  {'state':<11} {'walked':>7} {'optimal':>7} {'ratio':>6} "
         f"{'plans':>5} {'splices':>7} {'detours':>7} {'waited s':>8}  why not arrived"
     )
     for order in orders:
@@ -290,7 +369,7 @@ def print_units(orders: Sequence[Order]) -> None:
         if order.optimal is None:
             why = f"{why} (no path at order time)".strip()
         line = (
-            f"{unit.id:>4}  {str(order.start):>10}  {str(order.goal):>10}  {unit.state.value:<11} {stats.distance:7.2f} "
+            f"{unit.id:>4}  {str(tilemap_cell(grid, order.start)):>12}  {str(tilemap_cell(grid, order.goal)):>12}  {unit.state.value:<11} {stats.distance:7.2f} "
             f"{optimal} {ratio} {stats.plans:>5} {stats.splices:>7} {stats.detours:>7} {stats.waited:>8.2f}  {why}"
         )
         print(line.rstrip())
@@ -379,7 +458,7 @@ def run_render(args: argparse.Namespace) -> int:
         result = graph.find_path(start, goal)
         return result, result.cells
 
-    paths = answer_orders(random_orders(grid, args.paths, args.seed), find)
+    paths = answer_orders(grid, random_orders(grid, args.paths, args.seed), find)
     scale = args.scale or max(1, min(8, MAX_PICTURE_SIDE // max(grid.width, grid.height)))
     write_png(args.out, paths_picture(grid, paths, scale, graph=graph, **terrain))
     print(f"picture: {args.out} ({scale} pixels per cell)")
@@ -389,6 +468,21 @@ def run_render(args: argparse.Namespace) -> int:
 def _tile(text: str):
     """A tile id when the text is a number, else a tile name."""
     return int(text) if text.isdigit() else text
+
+
+def _cell(text: str) -> Cell:
+    """An argparse type: a TileMap cell written ``X,Y`` or, as printed, ``(X, Y)``.
+
+    The brackets let a cell start with a minus sign, which argparse would take for an option.
+    """
+    inner = text.strip()
+    if inner.startswith("(") and inner.endswith(")"):
+        inner = inner[1:-1]
+    try:
+        x, y = (int(part) for part in inner.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a cell X,Y or (X, Y) (two integers), got {text!r}") from None
+    return x, y
 
 
 def _at_least(minimum: int) -> Callable[[str], int]:
@@ -429,7 +523,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             "routes while they walk. Plans use the key-point graph baked beside the map (<map>.kpg) when there "
             "is one (re-baked in memory if stale). Prints how each unit ended and why, the length it walked "
             "against the optimal length at order time, its plans, splices, detours and waits, the time per "
-            "update and the request queue. Same seed, same run. Cells are grid cells (TileMap cell = grid cell + origin)."
+            "update and the request queue. Same seed, same run. Cells are TileMap cells."
         ),
     )
     demo.add_argument("map", nargs="?", help=f"a .tscn, .map or .txt map (default: {DEMO_SCENE.name})")
@@ -446,7 +540,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     )  # fmt: skip
     paths = commands.add_parser("paths", help="answer path orders on a map and draw them into a PNG")
     paths.add_argument("map", nargs="?", help=f"a .tscn, .map or .txt map (default: {DEMO_SCENE.name})")
-    paths.add_argument("--orders", type=_at_least(1), default=8, help="how many path orders (default 8)")
+    paths.add_argument("--orders", type=_at_least(1), default=8, help="how many seeded path orders (default 8)")
+    paths.add_argument(
+        "--order", nargs=2, action="append", type=_cell, metavar=("X,Y", "X,Y"),
+        help="a path order from a TileMap cell to another, each X,Y or, as printed, '(X, Y)' (needed when X is "
+        "negative); repeat for more; replaces the seeded orders",
+    )  # fmt: skip
     paths.add_argument("--scale", type=_at_least(1), default=8, help="pixels per cell in the picture")
     paths.add_argument("--out", default="paths.png", help="PNG to write (default paths.png)")
     bake = commands.add_parser("bake", help="bake a map's key-point graph into a file")
@@ -462,9 +561,24 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for command in (demo, paths, bake, render):
         command.add_argument("--tilemap", help="name or path of the TileMap node when a scene has several")
         command.add_argument("--blocking", nargs="*", default=(), type=_tile, help="tile names or ids that block")
+        command.add_argument(
+            "--bounds", nargs=4, type=int, metavar=("X", "Y", "WIDTH", "HEIGHT"),
+            help="the map's cells, in TileMap cells (default: the NavGrid's bounds, else the painted rectangle); "
+            "for games that paint only obstacles",
+        )  # fmt: skip
+        command.add_argument(
+            "--unknown-tiles", choices=UNKNOWN_TILES, default="error",
+            help="cells whose tile id the TileSet lacks: an error (default), or open: tiles without collision, "
+            "as Godot loads them",
+        )  # fmt: skip
     for command in (demo, paths, render):
         command.add_argument("--seed", type=int, default=1, help="seed of the orders (and walls) (default 1)")
     args = parser.parse_args(argv)
+    if args.bounds is not None:
+        try:
+            args.bounds = cell_rect(args.bounds, "--bounds")
+        except ValueError as error:
+            parser.error(str(error))
     run = {"demo": run_demo, "paths": run_paths, "bake": run_bake, "render": run_render}[args.command]
     try:
         return run(args)

@@ -1,4 +1,5 @@
 import io
+import re
 import shutil
 import struct
 import zlib
@@ -7,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pathing_py import GraphFileError, Grid, KeyPointGraph, Navigator, StaleGraphError, UnitState
+from pathing_py import GraphFileError, Grid, KeyPointGraph, Navigator, StaleGraphError, UnitState, find_path
+from pathing_py.tilemap import read_tilemap
 from pathing_py.cli import DEMO_SCENE, ProgressBar, main
 from pathing_py.debug import CLUSTER_BORDER, KEY_POINT, NEW_WALL, STOPPED_CROSS, draw_cells, draw_grid, draw_units, paths_picture, planned_cells, unit_colour, write_png
 from test_animation import decode_gif
@@ -347,3 +349,136 @@ def test_bake_takes_the_cluster_size_of_the_scenes_nav_grid(tmp_path, capsys):
     (tmp_path / "scenes" / "demo.tscn").write_text(scene)
     assert main(["bake", str(tmp_path / "scenes" / "demo.tscn")]) == 0
     assert "clusters of 6x6 cells" in capsys.readouterr().out
+
+
+# -- TileMaps as games have them: bounds, TileMap cells, missing tiles, Godot 4, tiles without shapes ------
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+ARENA = FIXTURES / "obstacles_only.tscn"
+ARENA_BOUNDS = ["-6", "-4", "24", "14"]
+
+
+def order_rows(printed):
+    """The ``paths`` lines as [(start, goal, status, cost or None)], cells as printed."""
+    rows = []
+    for line in printed.splitlines():
+        match = re.match(r"\s*\d+\s+\((-?\d+), (-?\d+)\)\s+\((-?\d+), (-?\d+)\)\s+(\w+)\s+(\S+)", line)
+        if match:
+            sx, sy, gx, gy = (int(value) for value in match.groups()[:4])
+            cost = None if match.group(6) == "-" else float(match.group(6))
+            rows.append(((sx, sy), (gx, gy), match.group(5), cost))
+    return rows
+
+
+def test_paths_take_and_print_tilemap_cells_inside_the_bounds(tmp_path, capsys):
+    orders = [("(-5,-3)", "17,9"), ("(-6, 9)", "16,-4"), ("(-7,0)", "(0, 0)"), ("0,0", "0,10")]
+    args = ["paths", str(ARENA), "--bounds", *ARENA_BOUNDS, "--out", str(tmp_path / "p.png")]
+    for start, goal in orders:
+        args += ["--order", start, goal]
+    assert main(args) == 0
+    printed = capsys.readouterr().out
+    assert "24x14 cells" in printed and "TileMap cells (-6, -4) to (17, 9)" in printed
+    rows = order_rows(printed)
+    grid = Grid.from_tscn(ARENA, bounds=(-6, -4, 24, 14))
+    assert [(start, goal) for start, goal, _, _ in rows] == [((-5, -3), (17, 9)), ((-6, 9), (16, -4)), ((-7, 0), (0, 0)), ((0, 0), (0, 10))]
+    for start, goal, status, cost in rows:
+        found = find_path(grid, (start[0] + 6, start[1] + 4), (goal[0] + 6, goal[1] + 4))
+        assert status == found.status.name and (cost is None or cost == pytest.approx(found.cost, abs=0.005))
+    assert [status for _, _, status, _ in rows] == ["FOUND", "FOUND", "OUT_OF_BOUNDS", "OUT_OF_BOUNDS"]
+
+
+def test_without_bounds_unpainted_cells_are_off_the_map(tmp_path, capsys):
+    assert main(["paths", str(ARENA), "--order", "(-5, -3)", "17,9", "--out", str(tmp_path / "p.png")]) == 0
+    assert [row[2] for row in order_rows(capsys.readouterr().out)] == ["OUT_OF_BOUNDS"]
+
+
+def test_a_navgrids_bounds_are_read_with_its_scene(tmp_path, capsys):
+    scene = ARENA.read_text().replace(
+        '[node name="Arena"', '[ext_resource path="res://addons/pathing_py/nav_grid.py" type="Script" id=9]\n\n[node name="Arena"'
+    ) + '\n[node name="NavGrid" type="Node2D" parent="."]\nscript = ExtResource( 9 )\ntilemap_path = NodePath("../Obstacles")\nbounds = Rect2( -6, -4, 24, 14 )\n'
+    (tmp_path / "arena.tscn").write_text(scene)
+    shutil.copytree(FIXTURES / "tilesets", tmp_path / "tilesets")  # res:// resolves from the scene's folder here
+    assert main(["paths", str(tmp_path / "arena.tscn"), "--order", "(-5, -3)", "17,9", "--out", str(tmp_path / "p.png")]) == 0
+    printed = capsys.readouterr().out
+    assert "bounds (-6, -4) to (17, 9)" in printed and [row[2] for row in order_rows(printed)] == ["FOUND"]
+
+
+def test_demo_prints_tilemap_cells(tmp_path, capsys):
+    assert main(["demo", str(FIXTURES / "levels" / "terrain_level.tscn"), "--units", "6", "--walls", "0", "--out", str(tmp_path / "d.gif")]) == 0
+    printed = capsys.readouterr().out
+    grid = Grid.from_tscn(FIXTURES / "levels" / "terrain_level.tscn")
+    cells = [tuple(map(int, pair)) for pair in re.findall(r"\((-?\d+), (-?\d+)\)", printed.split("why not arrived\n", 1)[1])]
+    assert len(cells) >= 12 and any(x < 0 for x, _ in cells)
+    assert all(grid.is_passable((x - grid.origin[0], y - grid.origin[1])) for x, y in cells)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["paths", "--bounds", "0", "0", "0", "4"], "--bounds must be at least one cell wide and high, got 0x4"),
+        (["paths", "--bounds", "0", "0", "5000", "5000"], "--bounds of 5000x5000 cells is larger than"),
+        (["paths", "--order", "1;2", "3,4"], "must be a cell X,Y or (X, Y) (two integers), got '1;2'"),
+        (["paths", "--unknown-tiles", "skip"], "invalid choice: 'skip'"),
+    ],
+)
+def test_bad_map_options_are_refused(capsys, args, message):
+    with pytest.raises(SystemExit):
+        main(args)
+    assert message in capsys.readouterr().err
+
+
+def test_bounds_are_for_scenes_only(tmp_path, capsys):
+    (tmp_path / "level.txt").write_text("...\n...\n")
+    assert main(["paths", str(tmp_path / "level.txt"), "--bounds", "0", "0", "3", "3", "--out", str(tmp_path / "p.png")]) == 2
+    assert "bounds and unknown tiles apply to Godot scenes (.tscn) only" in capsys.readouterr().err
+
+
+def test_missing_tile_ids_are_an_error_unless_read_as_the_engine_does(tmp_path, capsys):
+    scene = FIXTURES / "missing_tiles.tscn"
+    assert main(["paths", str(scene), "--out", str(tmp_path / "p.png")]) == 2
+    assert "unknown tile id 0 at cell (4, 0); the TileSet has ids 1, 2" in capsys.readouterr().err
+    assert main(["paths", str(scene), "--unknown-tiles", "open", "--order", "0,0", "8,0", "--out", str(tmp_path / "p.png")]) == 0
+    (row,) = order_rows(capsys.readouterr().out)
+    assert row[2] == "FOUND"  # through the doorway whose tile is missing
+
+
+def test_a_godot_4_scene_is_named_as_such(tmp_path, capsys):
+    assert main(["paths", str(FIXTURES / "bad" / "godot4.tscn"), "--out", str(tmp_path / "p.png")]) == 2
+    err = capsys.readouterr().err
+    assert "godot4.tscn:1: this is a Godot 4 scene (format=3); pathing_py reads Godot 3 scenes (format=2)" in err
+
+
+NO_SHAPES = """[gd_scene load_steps=2 format=2]
+
+[sub_resource type="TileSet" id=1]
+0/name = "floor"
+1/name = "rock"
+
+[node name="Cave" type="TileMap"]
+tile_set = SubResource( 1 )
+format = 1
+tile_data = PoolIntArray( 0, 0, 0, 1, 1, 0, 2, 0, 0, 65536, 1, 0, 65537, 0, 0, 65538, 1, 0 )
+"""
+
+
+def test_tiles_taken_as_blocking_are_named_and_a_tileset_without_shapes_is_warned_of(tmp_path, capsys):
+    (tmp_path / "cave.tscn").write_text(NO_SHAPES)
+    out = str(tmp_path / "p.png")
+    assert main(["paths", str(tmp_path / "cave.tscn"), "--out", out]) == 0
+    printed = capsys.readouterr()
+    assert "blocking (drawn as blocked cells): no tile" in printed.out
+    assert "warning: the TileSet has no collision shapes, so no tile blocks; name the obstacle tiles with --blocking (tiles: 'floor', 'rock')" in printed.err
+    assert main(["paths", str(tmp_path / "cave.tscn"), "--blocking", "rock", "--out", out]) == 0
+    printed = capsys.readouterr()
+    assert "blocking (drawn as blocked cells): 'rock' (3 cells, listed in blocking)" in printed.out
+    assert "warning" not in printed.err
+
+
+def test_the_demo_scene_says_which_tiles_block(tmp_path, capsys):
+    assert main(["paths", "--orders", "1", "--out", str(tmp_path / "p.png")]) == 0
+    line = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("blocking"))
+    data = read_tilemap(DEMO_SCENE, blocking=["forest"])
+    for tile in set(data.cells.tile[data.blocked].tolist()):
+        count = int((data.cells.tile[data.blocked] == tile).sum())
+        reason = "listed in blocking" if data.names[tile] == "forest" else "collision shape"
+        assert f"{data.names[tile]!r} ({count} cells, {reason})" in line

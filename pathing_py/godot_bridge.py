@@ -38,7 +38,7 @@ from .grid import Cell, Grid
 from .hierarchy import GraphFileError, KeyPointGraph
 from .line import smooth_path
 from .search import find_path
-from .tilemap import grid_from_tile_data
+from .tilemap import CellRect, grid_from_tile_data
 
 __all__ = [
     "CoordinateError",
@@ -50,6 +50,7 @@ __all__ = [
     "TileFrame",
     "TileInfo",
     "TileMapNavigator",
+    "bounds_outline",
     "collision_tables",
     "finite_pair",
     "keep_script_loaded",
@@ -273,6 +274,13 @@ class TileFrame:
         return positions(self.grid_to_pixels(np.asarray(grid_cells, dtype=np.float64).reshape(-1, 2) + 0.5))
 
 
+def bounds_outline(bounds: CellRect, cell_size: Position) -> List[Position]:
+    """The four sides of ``bounds`` as line segments (pairs of TileMap-local points), for ``draw_multiline``."""
+    frame = TileFrame(cell_size, (bounds.x, bounds.y))
+    corners = positions(frame.grid_to_pixels([(0, 0), (bounds.width, 0), (bounds.width, bounds.height), (0, bounds.height)]))
+    return [point for side in range(4) for point in (corners[side], corners[(side + 1) % 4])]
+
+
 def positions(pixels: np.ndarray) -> List[Position]:
     """An (N, 2) array as a list of ``(x, y)`` Python floats: numpy numbers do not convert to Godot values."""
     return [tuple(point) for point in pixels.reshape(-1, 2).tolist()]
@@ -354,12 +362,16 @@ class TileMapNavigator:
         *,
         blocking: Iterable[Union[int, str]] = (),
         empty_passable: bool = True,
+        bounds: Optional[CellRect] = None,
+        unknown_tiles: str = "error",
     ) -> "TileMapNavigator":
         """Build from what a node reads: ``tile_data``, ``cell_size`` and the TileSet's tiles.
 
         ``blocking`` names tiles (ids or names) that block even without a
         collision shape; ``empty_passable`` says whether cells with no tile may
-        be walked on.
+        be walked on; ``bounds`` (TileMap cells) replaces the used rectangle;
+        ``unknown_tiles="open"`` reads tile ids the TileSet lacks as the engine
+        does (tiles without collision) instead of refusing the map.
         """
         collision, names = collision_tables(tiles)
         grid = grid_from_tile_data(
@@ -369,6 +381,8 @@ class TileMapNavigator:
             names=names,
             blocking=list(blocking),
             empty_passable=empty_passable,
+            bounds=bounds,
+            unknown_tiles=unknown_tiles,
         )
         return cls(grid, TileFrame(cell_size, grid.origin))
 
@@ -379,7 +393,7 @@ class TileMapNavigator:
         return self.frame.centre_of(cell)
 
     def is_blocked(self, cell) -> bool:
-        """Whether units cannot enter a TileMap cell: it blocks, or lies outside the TileMap's used rectangle.
+        """Whether units cannot enter a TileMap cell: it blocks, or lies outside the grid (bounds or used rectangle).
 
         A fractional cell counts as the cell it lies in; CoordinateError for a non-finite one.
         """

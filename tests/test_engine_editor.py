@@ -211,3 +211,15 @@ def test_the_bake_button(editor, scene):
     # _draw() called directly with show_graph on, then off: only the first call draws.
     calls = refused_draw_calls(output)
     assert calls == ["draw_set_transform_matrix"] + ["draw_multiline"] * sum(map(bool, kinds)), calls
+
+
+def test_the_bounds_are_drawn_in_the_editor_when_set(editor):
+    """Setting bounds redraws the NavGrid; its _draw outlines them (one draw_multiline) only when they are set and valid."""
+    output = editor.run_editor(["--check=bounds"], timeout=300, allowed=(DRAW_REFUSED,))
+    facts = json_lines(output)
+    assert facts[-1] == {"done": True}, output[-6000:]
+    seen = [fact for fact in facts if "bounds" in fact]
+    assert [fact["bounds"] for fact in seen] == [[-4, -3, 48, 32], [0, 0, 0, 0], [0, 0, 2.5, 3]]
+    assert all(fact["draws"] >= 1 for fact in seen), seen
+    assert [fact["warning"] for fact in seen[:2]] == ["", ""] and "bounds must be whole cells" in seen[2]["warning"]
+    assert refused_draw_calls(output) == ["draw_set_transform_matrix", "draw_multiline"]  # the set bounds only

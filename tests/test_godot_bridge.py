@@ -19,6 +19,7 @@ from pathing_py.godot_bridge import (
     TileInfo,
     TileMapNavigator,
     WORLD_TO_MAP_EPSILON,
+    bounds_outline,
     collision_tables,
     keep_script_loaded,
     load_graph,
@@ -27,6 +28,7 @@ from pathing_py.godot_bridge import (
 )
 from pathing_py import Grid, KeyPointGraph, Navigator, find_path, smooth_path
 from pathing_py.grid import MapFormatError
+from pathing_py.tilemap import CellRect
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -243,6 +245,40 @@ def test_navigator_reports_tilesets_that_do_not_match(kwargs, error):
 def test_navigator_rejects_an_empty_tilemap():
     with pytest.raises(MapFormatError):
         TileMapNavigator.from_tilemap([], (16, 16), TILES)
+
+
+def test_navigator_with_bounds_answers_in_unpainted_cells_and_refuses_outside():
+    bounds = CellRect(-6, -5, 16, 12)
+    nav = navigator(bounds=bounds)
+    assert nav.grid.origin == (-6, -5) and nav.frame.origin == (-6, -5) and nav.grid.passable.shape == (12, 16)
+    # The painted map sits inside, cell for cell; every cell around it is open ground.
+    inner = nav.grid.passable[ORIGIN[1] + 5 : ORIGIN[1] + 5 + len(MAP), ORIGIN[0] + 6 : ORIGIN[0] + 6 + len(MAP[0])]
+    np.testing.assert_array_equal(inner, expected_passable(MAP, "#~"))
+    assert nav.grid.passable.sum() == 16 * 12 - (~expected_passable(MAP, "#~")).sum()
+    corner, far = centre((-6, -5)), centre((9, 6))
+    answer = nav.find_path(corner, far)
+    assert answer.status == "FOUND" and answer.points[0] == corner and answer.points[-1] == far
+    assert nav.find_path(corner, centre((10, 6))).status == "OUT_OF_BOUNDS"
+    assert nav.is_blocked((-7, 0)) and not nav.is_blocked((-6, 0)) and nav.is_blocked((-1, -2))
+
+
+def test_navigator_reads_unknown_tile_ids_as_the_engine_does_on_request():
+    tiles = [tile for tile in TILES if tile.tile_id != 1]  # the wall's tile deleted from the TileSet
+    with pytest.raises(MapFormatError, match=r"unknown tile id 1 at cell \(-1, -2\)"):
+        TileMapNavigator.from_tilemap(encode(MAP), (16, 16), tiles)
+    nav = TileMapNavigator.from_tilemap(encode(MAP), (16, 16), tiles, unknown_tiles="open")
+    np.testing.assert_array_equal(nav.grid.passable, expected_passable(MAP, "~"))
+
+
+@pytest.mark.parametrize("cell_size", [(16, 16), (24, 10)])
+def test_bounds_outline_is_the_rectangle_of_the_cells_in_pixels(cell_size):
+    outline = bounds_outline(CellRect(-2, 3, 5, 4), cell_size)
+    w, h = cell_size
+    left, top, right, bottom = -2 * w, 3 * h, 3 * w, 7 * h
+    sides = {frozenset(outline[i : i + 2]) for i in range(0, 8, 2)}
+    assert sides == {frozenset(side) for side in [((left, top), (right, top)), ((right, top), (right, bottom)),
+                                                  ((right, bottom), (left, bottom)), ((left, bottom), (left, top))]}
+    assert all(type(value) is float for point in outline for value in point)  # Vector2-ready
 
 
 def centre(cell):

@@ -3,7 +3,11 @@
 Add a NavGrid next to a TileMap and point ``tilemap_path`` at it. When the
 scene starts, the NavGrid reads the whole TileMap once (its ``tile_data`` and
 the TileSet's collision shapes): cells whose tile has a collision shape, or
-is named in ``blocking_tiles``, block units. The NavGrid does not watch the
+is named in ``blocking_tiles``, block units. The map is the TileMap's painted
+(used) rectangle, or ``bounds`` (a rectangle of TileMap cells: position and
+size) for games that paint only obstacles on a map of known size; the editor
+draws the bounds over the map. Tile ids the TileSet lacks are read as the
+engine loads them: tiles without collision. The NavGrid does not watch the
 TileMap: a game that edits it itself (``TileMap.set_cell``) calls ``rebuild()``
 afterwards, once after a batch of edits; when only cells changed, the grid,
 its graph and the units follow those cells (no re-bake).
@@ -51,6 +55,7 @@ from godot import (
     Color,
     Engine,
     Node2D,
+    Rect2,
     NodePath,
     PoolStringArray,
     PoolVector2Array,
@@ -70,12 +75,17 @@ from pathing_py import godot_bridge as bridge
 from pathing_py import godot_editor as editor
 from pathing_py import godot_units as units
 from pathing_py.godot_instance import NodeProperties
+from pathing_py.tilemap import CellRect, navgrid_bounds
 
 #: Colours of the graph drawing.
 CLUSTER_COLOR = Color(1.0, 1.0, 1.0, 0.35)
 INSIDE_EDGE_COLOR = Color(0.3, 0.8, 1.0, 0.6)
 BORDER_EDGE_COLOR = Color(1.0, 0.75, 0.2, 0.9)
 KEY_POINT_COLOR = Color(1.0, 0.3, 0.3, 1.0)
+GRAPH_LINE_WIDTH = 1.0  #: pixels
+#: Colour and width (pixels) of the bounds outline in the editor.
+BOUNDS_COLOR = Color(0.2, 1.0, 0.4, 0.9)
+BOUNDS_WIDTH = 2.0
 
 
 def read_project_file(path: str) -> Optional[bytes]:
@@ -127,6 +137,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
     _navigator = None
     _graph_path = ""
     _show_graph = False
+    _bounds = Rect2(0, 0, 0, 0)
     _graph_warning = ""  # why the graph file was not used as is: shown as a configuration warning
     _read_problem = ""  # why the TileMap could not be read last time: reported once, shown as a warning
     _drawing = None  # editor.GraphDrawing of the navigator's graph, made on the first _draw
@@ -159,6 +170,31 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         else:
             self.update()
 
+    @export(Rect2, default=Rect2(0, 0, 0, 0))
+    @property
+    def bounds(self) -> Rect2:
+        """The cells to navigate, in TileMap cells (position and size); a zero size means the TileMap's used rectangle."""
+        return self._bounds
+
+    @bounds.setter
+    def bounds(self, value: Rect2) -> None:
+        self._bounds = Rect2(value.position.x, value.position.y, value.size.x, value.size.y)  # a copy
+        self._forget_grid()
+        if Engine.is_editor_hint():
+            self.update_configuration_warning()
+
+    def _cell_bounds(self) -> Optional[CellRect]:
+        """``bounds`` as whole TileMap cells (None: the used rectangle); ValueError saying why it is not."""
+        rect: Rect2 = self._bounds
+        return navgrid_bounds((rect.position.x, rect.position.y, rect.size.x, rect.size.y))
+
+    def _bounds_problem(self) -> str:
+        try:
+            self._cell_bounds()
+        except ValueError as error:
+            return str(error)
+        return ""
+
     def _ready(self) -> None:
         bridge.keep_script_loaded("NavGrid", self.get_script())  # pythonscript 0.50 cannot load it twice
         self.set_process(False)  # _process only watches bakes: start_bake turns it on
@@ -170,7 +206,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
     def _get_configuration_warning(self) -> str:
         painter: Optional[units.TilePainter] = self._painter
         painted = painter.warning if painter else ""
-        return self._tilemap_problem() or self._read_problem or self._graph_warning or painted
+        return self._tilemap_problem() or self._bounds_problem() or self._read_problem or self._graph_warning or painted
 
     def rebuild(self) -> bool:
         """Read the whole TileMap again (one batched read); False if it cannot be read.
@@ -211,7 +247,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         """Build the navigator from the TileMap; why it cannot be read, or ""."""
         self._navigator = None
         self._drawing = None
-        problem = self._tilemap_problem()
+        problem = self._tilemap_problem() or self._bounds_problem()
         if problem:
             return problem
         tilemap: TileMap = self.get_node(self.tilemap_path)
@@ -226,6 +262,8 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
                 tiles,
                 blocking=blocking,
                 empty_passable=bool(self.empty_cells_passable),
+                bounds=self._cell_bounds(),
+                unknown_tiles="open",  # as the engine loads them: tiles without collision
             )
         except ValueError as error:  # e.g. an empty TileMap, or blocking names no tile has
             return f"cannot read the TileMap: {error}"
@@ -335,22 +373,43 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
     # -- drawing -----------------------------------------------------------------------------
 
     def _draw(self) -> None:
-        if not self._show_graph:
+        """The bounds' outline (in the editor) and the graph (``show_graph``), in TileMap-local pixels."""
+        path = str(self.tilemap_path)
+        tilemap: TileMap = self.get_node_or_null(self.tilemap_path) if path else None
+        if tilemap is None or not tilemap.is_class("TileMap"):
             return
-        drawing = self._graph_drawing()
-        tilemap: TileMap = self.get_node_or_null(self.tilemap_path)
-        if drawing is None or tilemap is None:
+        layers = self._bounds_layers(tilemap) if Engine.is_editor_hint() else []
+        if self._show_graph:
+            layers += self._graph_layers()
+        if not layers:
             return
         to_tilemap = self.get_global_transform().affine_inverse() * tilemap.get_global_transform()
-        self.draw_set_transform_matrix(to_tilemap)  # the drawing is in TileMap-local pixels
-        for segments, color in (
+        self.draw_set_transform_matrix(to_tilemap)
+        for segments, color, width in layers:
+            self.draw_multiline(PoolVector2Array([Vector2(x, y) for x, y in segments]), color, width)
+
+    def _bounds_layers(self, tilemap: TileMap) -> list:
+        """The bounds' outline when they are set and valid (else the configuration warning says why)."""
+        size = tilemap.get_cell_size()
+        try:
+            bounds = self._cell_bounds()
+            outline = bridge.bounds_outline(bounds, (size.x, size.y)) if bounds is not None else []
+        except ValueError:  # bad bounds or cell size
+            return []
+        return [(outline, BOUNDS_COLOR, BOUNDS_WIDTH)] if outline else []
+
+    def _graph_layers(self) -> list:
+        """The graph's clusters, edges and key points, one layer per kind that has segments."""
+        drawing = self._graph_drawing()
+        if drawing is None:
+            return []
+        kinds = (
             (drawing.clusters, CLUSTER_COLOR),
             (drawing.inside_edges, INSIDE_EDGE_COLOR),
             (drawing.border_edges, BORDER_EDGE_COLOR),
             (drawing.key_points, KEY_POINT_COLOR),
-        ):
-            if segments:
-                self.draw_multiline(PoolVector2Array([Vector2(x, y) for x, y in segments]), color)
+        )
+        return [(segments, color, GRAPH_LINE_WIDTH) for segments, color in kinds if segments]
 
     def _graph_drawing(self) -> Optional[editor.GraphDrawing]:
         if self._drawing is None:

@@ -52,6 +52,8 @@ func _run(check):
 		yield(_select_every_node_of_ours(), "completed")
 	elif check == "bake":
 		yield(_bake(options["scene"]), "completed")
+	elif check == "bounds":
+		yield(_bounds_outline(), "completed")
 	else:
 		_report({"error": "unknown --check=%s" % check})
 		return 1
@@ -293,3 +295,22 @@ func _observe_graph_drawing(navgrid):
 
 func _on_draw():
 	draws += 1
+
+
+func _bounds_outline():
+	# The demo's NavGrid given bounds, none, then bad ones: each redraws; _draw() called directly shows the calls
+	# it makes (refused on stderr, as in _observe_graph_drawing), and the configuration warning says what is wrong.
+	get_editor_interface().open_scene_from_path(DEMO_SCENE)
+	yield(_frames(5), "completed")
+	var navgrid = _nodes_of_ours(get_editor_interface().get_edited_scene_root())[0]
+	navgrid.show_graph = false
+	_select(navgrid)
+	navgrid.connect("draw", self, "_on_draw")
+	for bounds in [Rect2(-4, -3, 48, 32), Rect2(0, 0, 0, 0), Rect2(0, 0, 2.5, 3)]:
+		draws = 0
+		navgrid.bounds = bounds
+		yield(_frames(5), "completed")
+		var rect = navgrid.bounds
+		_report({"bounds": [rect.position.x, rect.position.y, rect.size.x, rect.size.y], "draws": draws,
+			"warning": navgrid.call("_get_configuration_warning")})
+		navgrid.call("_draw")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 import pytest
-from godot import GDString, Node, Node2D, NodePath, PackedScene, PoolStringArray, ResourceLoader, TileMap, TileSet, Vector2
+from godot import GDString, Node, Node2D, NodePath, PackedScene, PoolStringArray, Rect2, ResourceLoader, TileMap, TileSet, Vector2
 
 from pathing_py import Grid
 from pathing_py.godot_bridge import signed_int
@@ -97,13 +97,16 @@ def cell_of(vector: Vector2) -> Cell:
 
 
 class EngineCells:
-    """Which cells block, asked cell by cell of the TileMap and its TileSet (the engine's rule, not our reader)."""
+    """Which cells block, asked cell by cell of the TileMap and its TileSet (the engine's rule, not our reader).
 
-    def __init__(self, tilemap: TileMap, blocking: Sequence[str] = (), empty_passable: bool = True):
+    The map is the TileMap's used rectangle, or ``bounds`` (a Rect2 in cells).
+    """
+
+    def __init__(self, tilemap: TileMap, blocking: Sequence[str] = (), empty_passable: bool = True, bounds: Optional[Rect2] = None):
         self.tilemap = tilemap
         self.blocking = set(blocking)
         self.empty_passable = empty_passable
-        rect = tilemap.get_used_rect()
+        rect = tilemap.get_used_rect() if bounds is None else bounds
         self.origin = (int(rect.position.x), int(rect.position.y))
         self.size = (int(rect.size.x), int(rect.size.y))
 
@@ -116,6 +119,8 @@ class EngineCells:
         if tile < 0:
             return not self.empty_passable
         tileset: TileSet = self.tilemap.get_tileset()
+        if tile not in [signed_int(known) for known in tileset.get_tiles_ids()]:
+            return False  # a tile id the TileSet lacks: the engine draws nothing there and gives it no collision
         if str(tileset.tile_get_name(tile)) in self.blocking:
             return True
         single = signed_int(tileset.tile_get_tile_mode(tile)) == TileSet.SINGLE_TILE
@@ -210,8 +215,9 @@ def test_navgrid_reads_every_tilemap_as_the_reader_does(root, capsys, fixture_co
             navgrid = new_navgrid(tilemap.get_parent(), f"../{tilemap.get_name()}",
                                   blocking_tiles=strings(blocking), empty_cells_passable=empty_passable)
             file, node_path = reader_source(tilemap, {load_from: source})
-            try:
-                grid = Grid.from_tscn(file, tilemap=node_path, blocking=list(blocking), empty_passable=empty_passable)
+            try:  # tile ids the TileSet lacks are read as the engine loads them, as the NavGrid reads them
+                grid = Grid.from_tscn(file, tilemap=node_path, blocking=list(blocking), empty_passable=empty_passable,
+                                      unknown_tiles="open")
             except MapFormatError as error:  # e.g. an empty TileMap: the NavGrid must refuse it too, once
                 assert str(navgrid.call("get_last_status")) == "NO_GRID", f"{node_path}: the reader says {error}"
                 assert len(errors(capsys)) == 1 and str(navgrid.call("_get_configuration_warning"))
@@ -559,7 +565,7 @@ BAD_SCENES = {
     "bad_length.tscn": "BUILT",  # the engine drops the incomplete cell the reader refuses
     "no_tilemap.tscn": "BUILT",  # the TileMap of the scene it instances
     "no_tileset.tscn": "NO_GRID",
-    "unknown_tile.tscn": "NO_GRID",
+    "unknown_tile.tscn": "BUILT",  # a tile id the TileSet lacks: a tile without collision, as the engine loads it
 }
 
 
@@ -579,3 +585,95 @@ def test_broken_fixture_scenes_under_a_navgrid(root, capsys, fixture_copy, name,
     for y in range(oy - 1, oy + height + 1):
         for x in range(ox - 1, ox + width + 1):
             assert bool(navgrid.call("is_cell_blocked", Vector2(x, y))) == (not engine.walkable((x, y))), (x, y)
+
+
+# -- 6. maps bigger than their painted cells (bounds), tiles the TileSet lacks ---------------------
+
+ARENA_BOUNDS = Rect2(-6, -4, 24, 14)  #: for obstacles_only.tscn, which paints only obstacles (and one wall beyond)
+
+
+def arena(root: Node, fixture_copy: Path, **settings) -> Tuple[TileMap, Node]:
+    """The obstacles-only fixture under a NavGrid made in code with ``settings``."""
+    scene = instance(root, str(fixture_copy / "obstacles_only.tscn"))
+    tilemap: TileMap = scene.get_node("Obstacles")
+    return tilemap, new_navgrid(scene, "../Obstacles", **settings)
+
+
+def centre(navgrid: Node, cell: Cell) -> Vector2:
+    return navgrid.call("cell_to_world", Vector2(*cell))
+
+
+def check_engine_cells(navgrid: Node, engine: EngineCells) -> None:
+    """is_cell_blocked agrees with the engine's cells on the whole map and one cell beyond (outside blocks)."""
+    (ox, oy), (width, height) = engine.origin, engine.size
+    wrong = [(x, y) for y in range(oy - 1, oy + height + 1) for x in range(ox - 1, ox + width + 1)
+             if bool(navgrid.call("is_cell_blocked", Vector2(x, y))) != (not engine.walkable((x, y)))]
+    assert not wrong, f"{len(wrong)} cells differ from the engine's, first {wrong[:5]}"
+
+
+@pytest.mark.parametrize("blocking", [(), ("water",)])
+def test_bounds_give_paths_between_unpainted_cells_and_out_of_bounds_beyond(root, capsys, fixture_copy, blocking):
+    tilemap, navgrid = arena(root, fixture_copy, bounds=ARENA_BOUNDS, blocking_tiles=strings(blocking))
+    engine = EngineCells(tilemap, blocking, bounds=ARENA_BOUNDS)
+    check_engine_cells(navgrid, engine)
+    used = tilemap.get_used_rect()
+    unpainted = [cell for cell in engine.open_cells() if not used.has_point(Vector2(*cell))]
+    assert len(unpainted) > 100
+    rng = random.Random(5)
+    found = 0
+    for start, goal in [((-5, -3), (17, 9)), ((17, -4), (-6, 9))] + [(rng.choice(unpainted), rng.choice(engine.open_cells())) for _ in range(30)]:
+        path = navgrid.call("find_path", centre(navgrid, start), centre(navgrid, goal))
+        status = str(navgrid.call("get_last_status"))
+        if status == "FOUND":
+            found += 1
+            check_walkable(list(path), tilemap, engine, start, goal, smooth=True)
+        else:
+            assert status == "UNREACHABLE" and len(path) == 0, (start, goal, status)
+    assert found >= 25
+    for outside in [(-7, 0), (18, 9), (0, -5), (30, 2)]:  # (30, 2) is painted, beyond the bounds
+        assert len(navgrid.call("find_path", centre(navgrid, (-5, -3)), centre(navgrid, outside))) == 0
+        assert str(navgrid.call("get_last_status")) == "OUT_OF_BOUNDS"
+    assert errors(capsys) == []
+
+
+def test_without_bounds_the_map_is_the_painted_rectangle(root, capsys, fixture_copy):
+    tilemap, navgrid = arena(root, fixture_copy)
+    check_engine_cells(navgrid, EngineCells(tilemap))
+    assert len(navgrid.call("find_path", centre(navgrid, (-5, -3)), centre(navgrid, (17, 9)))) == 0
+    assert str(navgrid.call("get_last_status")) == "OUT_OF_BOUNDS"
+    assert errors(capsys) == []
+
+
+def test_walls_go_up_on_unpainted_cells_inside_the_bounds(root, capsys, fixture_copy):
+    tilemap, navgrid = arena(root, fixture_copy, bounds=ARENA_BOUNDS, wall_tile="wall")
+    wall = signed_int(tilemap.get_tileset().find_tile_by_name("wall"))
+    assert navgrid.call("set_cell_blocked", Vector2(-5, 3), True)
+    assert signed_int(tilemap.get_cell(-5, 3)) == wall and navgrid.call("is_cell_blocked", Vector2(-5, 3))
+    tilemap.set_cell(16, 8, wall)  # the game's own edit, beyond the painted rectangle
+    assert navgrid.call("rebuild")
+    check_engine_cells(navgrid, EngineCells(tilemap, bounds=ARENA_BOUNDS))
+    assert not navgrid.call("set_cell_blocked", Vector2(-7, 3), True)  # beyond the bounds: refused, with the reason
+    assert str(navgrid.call("get_last_status")) == "OUT_OF_BOUNDS" and len(errors(capsys)) == 1
+
+
+@pytest.mark.parametrize("bounds, problem", [(Rect2(0, 0, 2.5, 3), "bounds must be whole cells"),
+                                             (Rect2(0, 0, -4, 3), "bounds must be at least one cell wide and high")])
+def test_bad_bounds_are_a_warning_and_no_grid(root, capsys, fixture_copy, bounds, problem):
+    _, navgrid = arena(root, fixture_copy, bounds=bounds)
+    warning = str(navgrid.call("_get_configuration_warning"))
+    assert problem in warning
+    for _ in range(3):
+        assert len(navgrid.call("find_path", Vector2(8, 8), Vector2(40, 40))) == 0
+        assert str(navgrid.call("get_last_status")) == "NO_GRID"
+    assert errors(capsys) == [f"pathing_py: CodeNavGrid: {warning}"]
+
+
+def test_tiles_the_tileset_lacks_load_as_the_engine_loads_them(root, capsys, fixture_copy):
+    scene = instance(root, str(fixture_copy / "missing_tiles.tscn"))
+    tilemap: TileMap = scene.get_node("Ground")
+    navgrid = new_navgrid(scene, "../Ground")
+    assert str(navgrid.call("get_last_status")) == "BUILT"
+    check_engine_cells(navgrid, EngineCells(tilemap))
+    path = navgrid.call("find_path", centre(navgrid, (0, 0)), centre(navgrid, (8, 0)))
+    assert str(navgrid.call("get_last_status")) == "FOUND" and (4, 0) in path_cells(path, tilemap)  # the doorway
+    assert errors(capsys) == []

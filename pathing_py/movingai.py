@@ -11,8 +11,6 @@ from .grid import MapFormatError
 
 __all__ = ["BENCHMARKS_VARIABLE", "Scenario", "find_benchmarks", "read_scenarios"]
 
-#: Where the workspace keeps the maps, for checkouts made elsewhere (CI clones into a temporary folder).
-WORKSPACE_BENCHMARKS = Path("/work/shared/benchmarks/movingai")
 #: Environment variable naming the folder of Moving AI maps and scenarios.
 BENCHMARKS_VARIABLE = "PATHING_PY_MOVINGAI"
 
@@ -51,7 +49,8 @@ def find_benchmarks(near: Union[str, Path]) -> Optional[Path]:
 
     ``$PATHING_PY_MOVINGAI`` if set, else ``shared/benchmarks/movingai`` beside
     the nearest folder above ``near`` that has one (the project keeps the maps
-    out of the repository, in ``../shared``), else the workspace's copy.
+    out of the repository, in ``../shared``). No folder of any one machine is
+    assumed: a checkout elsewhere names its maps with the variable.
     """
     if os.environ.get(BENCHMARKS_VARIABLE):
         return Path(os.environ[BENCHMARKS_VARIABLE])
@@ -59,4 +58,4 @@ def find_benchmarks(near: Union[str, Path]) -> Optional[Path]:
         candidate = folder / "shared" / "benchmarks" / "movingai"
         if candidate.is_dir():
             return candidate
-    return WORKSPACE_BENCHMARKS if WORKSPACE_BENCHMARKS.is_dir() else None
+    return None

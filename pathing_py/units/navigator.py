@@ -77,7 +77,7 @@ class NavigatorStats:
         self.refused_edits = 0  #: cells an edit could not block because units hold them
 
 
-Event = Tuple[int, str, Optional[Cell]]
+Event = Tuple[int, str, Cell]
 
 
 class Navigator:

@@ -26,11 +26,22 @@ Metadata values cross into Python on the way: strings, numbers and the like
 metadata is not kept alive by pythonscript 0.50 (``../GODOT_NOTES.md``).
 """
 
+from typing import TYPE_CHECKING, Any
+
 __all__ = ["NodeProperties"]
 
 
 class NodeProperties:
     """Node properties Godot reads and writes through a Python node: ``script``, ``editor_description``, ``_import_path``, ``__meta__``."""
+
+    if TYPE_CHECKING:  # Node's methods, which the Godot class after this one among a node's bases provides
+
+        def get_script(self) -> Any: ...
+        def call(self, method: str, *args: Any) -> Any: ...
+        def get_meta_list(self) -> Any: ...
+        def get_meta(self, name: Any) -> Any: ...
+        def set_meta(self, name: Any, value: Any) -> None: ...
+        def remove_meta(self, name: Any) -> None: ...
 
     @property
     def script(self):

@@ -260,16 +260,16 @@ class TilePainter:
         for setting, name, must_block in (("wall_tile", wall_tile, True), ("floor_tile", floor_tile, False)):
             if not name:
                 continue
-            tile = by_name.get(name)
-            if tile is None:
+            named = by_name.get(name)
+            if named is None:
                 known = ", ".join(repr(known) for known in sorted(by_name)) or "none"
                 return cls(problem=f"{setting} {name!r} is not a tile of the TileSet (tiles: {known}).")
-            if tile.mode != TILE_MODE_SINGLE:
+            if named.mode != TILE_MODE_SINGLE:
                 return cls(problem=f"{setting} {name!r} is an autotile or atlas: set_cell_blocked paints single tiles.")
-            if (bool(tile.shape_coords) or name in blocking) != must_block:
+            if (bool(named.shape_coords) or name in blocking) != must_block:
                 state = "does not block (no collision shape, not in blocking_tiles)" if must_block else "blocks"
                 return cls(problem=f"{setting} {name!r} {state}: the TileMap and the grid would disagree.")
-            chosen[setting] = tile.tile_id
+            chosen[setting] = named.tile_id
         return cls(chosen["wall_tile"], chosen["floor_tile"])
 
     @property
@@ -278,6 +278,8 @@ class TilePainter:
         return "" if self.problem == NO_WALL_TILE else self.problem
 
     def tile(self, blocked: bool) -> int:
+        if self.wall is None:  # callers check ``problem`` first
+            raise ValueError(f"no tile to paint: {self.problem}")
         return self.wall if blocked else self.floor
 
 
@@ -540,6 +542,7 @@ class UnitDriver:
         if not self.navigator.grid.in_bounds(grid_cell):
             return CellEdit(STATUS_OUT_OF_BOUNDS, f"set_cell_blocked: TileMap cell {tile_cell} is outside the map")
         if self.navigator.set_blocked([grid_cell], bool(blocked)):
-            holder = self._keys[self.navigator.holder(grid_cell).id]
-            return CellEdit(STATUS_CELL_HELD, f"set_cell_blocked: unit {holder} holds TileMap cell {tile_cell}")
+            holder = self.navigator.holder(grid_cell)
+            assert holder is not None, "set_blocked refuses only cells a unit holds"
+            return CellEdit(STATUS_CELL_HELD, f"set_cell_blocked: unit {self._keys[holder.id]} holds TileMap cell {tile_cell}")
         return CellEdit(STATUS_OK, cell=tile_cell, tile=self.painter.tile(bool(blocked)))

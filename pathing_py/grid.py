@@ -21,6 +21,21 @@ Quick start::
 Coordinates are ``(x, y)`` tuples: x is the column, y the row, as in Godot's
 ``Vector2`` and Moving AI files. Arrays are indexed ``[y, x]``.
 
+Movement is 8-connected under the corner rule, defined here once
+(:func:`corner_offsets`) and followed by every search, line, table and unit: a
+diagonal step needs both orthogonal cells beside it free, so nothing cuts a
+wall's corner (the rule of the Moving AI benchmarks)::
+
+    >>> from pathing_py.grid import step_allowed, step_corners
+    >>> corner = Grid.from_ascii('''
+    ... .#
+    ... ..
+    ... ''')
+    >>> step_corners((0, 0), (1, 1))
+    ((1, 0), (0, 1))
+    >>> step_allowed(corner.passable, (0, 0), (1, 1)), step_allowed(corner.passable, (0, 0), (0, 1))
+    (False, True)
+
 The grid owns a copy of its arrays: edits go through :meth:`Grid.set_blocked`
 so that :attr:`Grid.version`, the islands and the search tables follow them.
 """
@@ -33,9 +48,11 @@ import numpy as np
 
 from .islands import IslandLabels
 
-__all__ = ["Grid", "MapFormatError", "Cell"]
+__all__ = ["Grid", "MapFormatError", "Cell", "corner_offsets", "step_corners", "step_allowed", "diagonal_steps"]
 
 Cell = Tuple[int, int]
+#: Cells of a path as two arrays, xs and ys.
+CellArrays = Tuple[np.ndarray, np.ndarray]
 
 #: Moving AI terrain characters that can be walked on (``S`` is swamp).
 MOVINGAI_PASSABLE = frozenset(".GS")
@@ -44,6 +61,35 @@ MOVINGAI_BLOCKED = frozenset("@OTW")
 
 class MapFormatError(ValueError):
     """A map file or text could not be read; the message names where."""
+
+
+# -- the corner rule -----------------------------------------------------------------------------
+# Loops too hot to call these functions test the same cells inline and cite corner_offsets.
+
+
+def corner_offsets(dx: int, dy: int) -> Tuple[Cell, ...]:
+    """The corner rule: the cells, relative to the cell left, that a step by (dx, dy) needs free
+    besides the cell it enters; both orthogonal neighbours for a diagonal, none for a straight step."""
+    return ((dx, 0), (0, dy)) if dx and dy else ()
+
+
+def step_corners(a: Cell, b: Cell) -> Tuple[Cell, ...]:
+    """The cells besides ``b`` that a step from ``a`` to its neighbour ``b`` needs free (:func:`corner_offsets`)."""
+    (ax, ay), (bx, by) = a, b
+    return tuple((ax + cx, ay + cy) for cx, cy in corner_offsets(bx - ax, by - ay))
+
+
+def step_allowed(passable: np.ndarray, a: Cell, b: Cell) -> bool:
+    """Whether a unit on ``a`` may step to its neighbour ``b``: ``b`` and the step's corners on the map and free."""
+    height, width = passable.shape
+    return all(0 <= x < width and 0 <= y < height and bool(passable[y, x]) for x, y in (b, *step_corners(a, b)))
+
+
+def diagonal_steps(xs: np.ndarray, ys: np.ndarray) -> Tuple[np.ndarray, CellArrays, CellArrays]:
+    """For a path's cells: the indices of the cells entered diagonally, and the two corner cells
+    (:func:`step_corners`) of each of those steps, as arrays of xs and ys."""
+    steps = np.flatnonzero((xs[1:] != xs[:-1]) & (ys[1:] != ys[:-1])) + 1
+    return steps, (xs[steps], ys[steps - 1]), (xs[steps - 1], ys[steps])
 
 
 class Grid:

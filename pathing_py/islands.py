@@ -1,8 +1,9 @@
 """Islands (SPEC G3): connected regions of passable cells, labelled once and kept right through edits.
 
-Under the no-corner-cutting rule a diagonal step needs both orthogonal cells
-free, so two cells are connected by king moves exactly when they are
-connected by orthogonal moves: islands are the 4-connected components.
+Under the corner rule (:func:`pathing_py.grid.corner_offsets`) a diagonal step
+needs both orthogonal cells free, so two cells are connected by king moves
+exactly when they are connected by orthogonal moves: islands are the
+4-connected components.
 
 Labelling is numpy only (Godot's embedded Python has numpy, not scipy): cells
 are grouped into horizontal runs, runs that touch vertically are joined by

@@ -1,4 +1,4 @@
-"""Jump distances for Jump Point Search (JPS+) under the no-corner-cutting rule.
+"""Jump distances for Jump Point Search (JPS+) under the corner rule (:func:`pathing_py.grid.corner_offsets`).
 
 For every cell and each of the 8 directions the table says how far a search
 may jump from that cell in one go:
@@ -104,7 +104,8 @@ def _diagonal_north_east(
     ahead_columns = slice(1, column_end + 1)
     # Computed for the box at once (a few numpy operations); the rows below read their staircase part.
     jump_point = (east[row_start - 1 : -1, ahead_columns] > 0) | (north[row_start - 1 : -1, ahead_columns] > 0)
-    # A diagonal step from (y, x) needs (y, x), (y, x+1), (y-1, x) and (y-1, x+1) free.
+    # A diagonal step from (y, x) needs (y, x), (y, x+1), (y-1, x) and (y-1, x+1) free (the corner
+    # rule, grid.corner_offsets, for the whole map at once).
     here, above = passable[row_start:], passable[row_start - 1 : -1]
     step_ok = here[:, :column_end] & here[:, ahead_columns] & above[:, :column_end] & above[:, ahead_columns]
     for i, (y, end) in enumerate(zip(range(row_start, height), column_ends[row_start:].tolist())):

@@ -19,7 +19,8 @@ Quick start::
 A line is rasterised as a king-move path (Bresenham: ``max(|dx|, |dy|)``
 steps, the diagonal ones spread evenly), so its length is the octile
 distance between its ends. A line is clear when every cell on it is free and
-every diagonal step has both orthogonal cells free (the corner rule). That
+every diagonal step has both orthogonal cells free (the corner rule,
+:func:`pathing_py.grid.corner_offsets`). That
 also means the straight segment between the two cell centres touches only
 free cells: a unit walking it in continuous space hits nothing.
 """
@@ -29,7 +30,7 @@ from typing import List, Sequence
 
 import numpy as np
 
-from .grid import Cell, Grid
+from .grid import Cell, Grid, diagonal_steps
 
 __all__ = ["clear_cells", "line_cells", "line_of_sight", "path_cost", "smooth_path"]
 
@@ -61,17 +62,14 @@ def _clear(passable: np.ndarray, cells: np.ndarray) -> bool:
     xs, ys = cells[:, 0], cells[:, 1]
     if not passable[ys, xs].all():
         return False
-    diagonal = (xs[1:] != xs[:-1]) & (ys[1:] != ys[:-1])
-    if not diagonal.any():
-        return True
-    before = np.flatnonzero(diagonal)
-    after = before + 1
-    return bool(passable[ys[before], xs[after]].all() and passable[ys[after], xs[before]].all())
+    _, (xs_a, ys_a), (xs_b, ys_b) = diagonal_steps(xs, ys)
+    return bool(passable[ys_a, xs_a].all() and passable[ys_b, xs_b].all())
 
 
 def clear_cells(passable: np.ndarray, line: Sequence[Cell]) -> bool:
     """Whether a king path is clear (free cells, no corner cut), cell by cell from the start: most
-    short lines tried are blocked within a few cells, and stopping there beats building arrays."""
+    short lines tried are blocked within a few cells, and stopping there beats building arrays.
+    The corner rule (:func:`pathing_py.grid.corner_offsets`) is inlined: this loop is hot."""
     free = passable.item
     (px, py) = line[0]
     for x, y in line:

@@ -49,7 +49,7 @@ What it guarantees: the walk is a valid path (king moves onto free cells, no
 corner cut) and ends. It has at most ``len(line) - 1`` line steps and fewer
 contours than line cells, each shorter than one lap (at most 8 states per free
 cell); ``max_steps`` is a hard limit on top (simulating a contour counts its
-steps). Under the corner rule a unit moves as if 4-connected and obstacles
+steps). Under the corner rule (:func:`pathing_py.grid.corner_offsets`) a unit moves as if 4-connected and obstacles
 touching at a corner act as one, so a contour is a closed curve the line has
 to cross to get past its obstacle: the walker arrives whenever the goal is
 reachable. That argument is not proved here; the tests check it against
@@ -63,7 +63,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .grid import Cell, Grid
+from .grid import Cell, Grid, step_allowed
 from .line import prefix_costs, line_cells, path_cost
 from .search import as_cell
 
@@ -211,7 +211,7 @@ class _Walker:
         while k < last:
             if len(self.cells) - 1 >= self.max_steps:
                 return WalkStatus.LIMIT_REACHED
-            if _legal(self.passable, self.line[k], self.line[k + 1]):
+            if step_allowed(self.passable, self.line[k], self.line[k + 1]):
                 k += 1
                 self.cells.append(self.line[k])
                 continue
@@ -321,7 +321,7 @@ def _farthest_meeting(
     line = [cell]
     best, length = last_index[cell], 1
     for nxt in _ray(cell, goal):
-        if not _legal(passable, line[-1], nxt):
+        if not step_allowed(passable, line[-1], nxt):
             break
         line.append(nxt)
         if last_index.get(nxt, -1) > best:
@@ -350,9 +350,3 @@ def _free(passable: np.ndarray, cell: Cell) -> bool:
     x, y = cell
     return 0 <= y < passable.shape[0] and 0 <= x < passable.shape[1] and bool(passable[y, x])
 
-
-def _legal(passable: np.ndarray, a: Cell, b: Cell) -> bool:
-    """A king move onto a free cell; a diagonal needs both orthogonal cells free (the corner rule)."""
-    if not _free(passable, b):
-        return False
-    return a[0] == b[0] or a[1] == b[1] or (_free(passable, (b[0], a[1])) and _free(passable, (a[0], b[1])))

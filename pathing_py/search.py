@@ -17,7 +17,8 @@ Quick start::
     <PathStatus.GOAL_BLOCKED: 'goal_blocked'>
 
 Movement: 8 neighbours; a straight step costs 1, a diagonal sqrt(2); a
-diagonal step needs both orthogonal cells free (no corner cutting); with a
+diagonal step needs both orthogonal cells free (no corner cutting: the corner
+rule, :func:`pathing_py.grid.corner_offsets`); with a
 cost array, a step into a cell is multiplied by that cell's cost. Paths are
 optimal under this rule (the rule of the Moving AI benchmarks).
 
@@ -35,7 +36,7 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .grid import Cell, Grid
+from .grid import Cell, Grid, corner_offsets
 from .jump_tables import DIRECTIONS, JumpTables, pad
 
 __all__ = ["PathStatus", "PathResult", "find_path", "octile_distance", "prepare"]
@@ -245,7 +246,7 @@ class _AStar:
             self.cost = padded_cost.ravel().tolist()
         moves = []
         for dx, dy in DIRECTIONS:
-            sides = (dx, dy * stride) if dx and dy else (0, 0)
+            sides = [cx + cy * stride for cx, cy in corner_offsets(dx, dy)] or [0, 0]  # 0: no corner to check
             moves.append((dx + dy * stride, SQRT2 if dx and dy else 1.0, sides[0], sides[1]))
         self.moves = moves
         self.stale = False

@@ -26,7 +26,7 @@ it. Walking cells ``c[0..n]`` with arrival times ``t[0..n]``, it holds
 intervals). Two intervals that only touch do not clash. A move therefore
 needs its target cell free for the move's whole duration (so two units
 moving head-on through each other always clash), a diagonal move also needs
-both corner cells free (as the corner rule for walls: two units of radius
+both corner cells free (as the corner rule for walls, :func:`pathing_py.grid.corner_offsets`: two units of radius
 0.5 there would touch), and :meth:`Reservations.swap_conflict` also catches
 head-on moves written with a looser rule by the caller.
 
@@ -353,6 +353,7 @@ class _SafeIntervalSearch:
             if not passable[here + dx + dy * stride]:
                 continue
             diagonal = dx != 0 and dy != 0
+            # the corner rule (grid.corner_offsets), inlined in this hot loop
             if diagonal and not (passable[here + dx] and passable[here + dy * stride]):
                 continue
             target = (x + dx, y + dy)

@@ -9,7 +9,8 @@ NEIGHBOURS = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != 
 
 
 def step_allowed(passable: np.ndarray, a, b) -> bool:
-    """A king move from a to b onto a free cell, cutting no corner."""
+    """A king move from a to b onto a free cell, cutting no corner: pathing_py.grid.step_allowed, restated
+    here on purpose so that the tests check the package's rule against an independent one."""
     (ax, ay), (bx, by) = a, b
     height, width = passable.shape
     if max(abs(bx - ax), abs(by - ay)) != 1 or not (0 <= bx < width and 0 <= by < height):

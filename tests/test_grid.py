@@ -3,7 +3,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import reference
 from pathing_py import Grid, MapFormatError
+from pathing_py.grid import diagonal_steps, step_allowed, step_corners
 from pathing_py.islands import label_islands
 
 
@@ -162,3 +164,23 @@ def test_movingai_terrain(movingai_dir):
     water = [(x, y) for y, row in enumerate(text) for x, c in enumerate(row) if c == "W"]
     assert len(water) == 628 and not any(grid.is_passable(c) for c in water)
     assert (grid.width, grid.height) == (512, 512)
+
+
+NEIGHBOURS = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)]
+
+
+def test_the_corner_rule_agrees_with_the_reference_on_every_3x3_neighbourhood():
+    """Every step from the centre of every 3x3 map: step_allowed as the reference says; and on a path
+    out to each neighbour and back, the diagonal steps and their corners are those of step_corners."""
+    centre = (1, 1)
+    for pattern in range(2**9):
+        passable = np.array([bool(pattern >> bit & 1) for bit in range(9)]).reshape(3, 3)
+        for dx, dy in NEIGHBOURS:
+            cell = (1 + dx, 1 + dy)
+            assert step_allowed(passable, centre, cell) == reference.step_allowed(passable, centre, cell), (passable, cell)
+    path = [centre if i % 2 == 0 else (1 + dx, 1 + dy) for dx, dy in NEIGHBOURS for i in range(3)]
+    xs, ys = np.array(path).T
+    steps, (xs_a, ys_a), (xs_b, ys_b) = diagonal_steps(xs, ys)
+    found = [(j, ((xa, ya), (xb, yb))) for j, xa, ya, xb, yb in zip(*(a.tolist() for a in (steps, xs_a, ys_a, xs_b, ys_b)))]
+    expected = [(j, step_corners(path[j - 1], path[j])) for j in range(1, len(path)) if step_corners(path[j - 1], path[j])]
+    assert found == expected and len(expected) == 8

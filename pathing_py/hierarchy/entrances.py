@@ -6,7 +6,7 @@ one (the seed's choice, which loses connectivity): one pair facing each other
 across the border at the middle of a short run, two pairs at the middles of
 the halves of a long one.
 
-Under the no-corner-cutting rule every diagonal step across a border has an
+Under the corner rule (:func:`pathing_py.grid.corner_offsets`) every diagonal step across a border has an
 orthogonal crossing next to it in the same run, so the runs capture every way
 across.
 """

@@ -19,7 +19,7 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..grid import Cell
+from ..grid import Cell, corner_offsets
 from ..jump_tables import DIRECTIONS, pad
 
 __all__ = ["ClusterFields", "cluster_fields", "single_field", "walk_back"]
@@ -161,8 +161,8 @@ def _step_costs(free: np.ndarray, enter: np.ndarray) -> List[np.ndarray]:
     steps = []
     for dx, dy in DIRECTIONS:
         allowed = free.copy()
-        if dx and dy:  # no corner cutting: both orthogonal cells of the step must be free
-            allowed &= _shifted(free, 0, dy, False) & _shifted(free, dx, 0, False)
+        for cx, cy in corner_offsets(dx, dy):  # the corner rule, seen from the cell entered
+            allowed &= _shifted(free, dx - cx, dy - cy, False)
         length = SQRT2 if dx and dy else 1.0
         steps.append(np.where(allowed, length * enter, np.inf))
     return steps

@@ -42,7 +42,7 @@ from typing import Callable, Deque, Dict, Iterable, List, Optional, Sequence, Tu
 import numpy as np
 
 from ..dynamic import MapWatcher, SpliceStatus, first_blocked, splice_path
-from ..grid import Cell, Grid
+from ..grid import Cell, Grid, step_corners
 from ..local import WalkStatus, walk_line
 from ..search import SQRT2, as_cell, find_path, octile_distance
 from .occupancy import Occupancy
@@ -515,8 +515,7 @@ class Navigator:
         return False
 
     def _step_onto(self, unit: Unit, route: Route, cell: Cell, dt: float) -> bool:
-        (x, y), (nx, ny) = unit.cell, cell
-        corners = [(nx, y), (x, ny)] if nx != x and ny != y else []
+        corners = list(step_corners(unit.cell, cell))
         if not self.grid.is_passable(cell) or not all(self.grid.is_passable(c) for c in corners):
             self._route_cut(unit, route)
             return False

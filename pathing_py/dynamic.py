@@ -38,7 +38,7 @@ from typing import Dict, FrozenSet, Generic, Hashable, Iterable, List, NamedTupl
 
 import numpy as np
 
-from .grid import Cell, Grid, _cell_arrays
+from .grid import Cell, Grid, _cell_arrays, diagonal_steps
 from .line import path_cost
 from .search import PathStatus, find_path
 
@@ -110,7 +110,7 @@ class MapWatcher(Generic[Subscriber]):
         cells do not touch.
         """
         xs, ys = _cells_inside(cells, self.width, self.height)
-        _, (xs_a, ys_a), (xs_b, ys_b) = _diagonal_corners(xs, ys)
+        _, (xs_a, ys_a), (xs_b, ys_b) = diagonal_steps(xs, ys)
         regions = self._regions(np.concatenate([xs, xs_a, xs_b]), np.concatenate([ys, ys_a, ys_b])) | self.regions_of(points)
         old = self._watched.get(subscriber, frozenset())
         for region in old - regions:
@@ -161,9 +161,6 @@ class MapWatcher(Generic[Subscriber]):
         return frozenset((ys // self.region_size * self.columns + xs // self.region_size).tolist())
 
 
-Corners = Tuple[np.ndarray, np.ndarray]
-
-
 def _cells_inside(cells: Iterable[Cell], width: int, height: int) -> Tuple[np.ndarray, np.ndarray]:
     """``cells`` as coordinate arrays; ValueError naming the first cell off a width x height map."""
     xs, ys = _cell_arrays(cells)
@@ -172,15 +169,6 @@ def _cells_inside(cells: Iterable[Cell], width: int, height: int) -> Tuple[np.nd
         i = int(np.argmax(outside))
         raise ValueError(f"cell ({xs[i]}, {ys[i]}) is outside the {width}x{height} map")
     return xs, ys
-
-
-def _diagonal_corners(xs: np.ndarray, ys: np.ndarray) -> Tuple[np.ndarray, Corners, Corners]:
-    """For a route's cells: the indices of the cells entered diagonally, and the two corner cells of those steps.
-
-    The corner rule needs both corners free, so a route depends on them too.
-    """
-    steps = np.flatnonzero((xs[1:] != xs[:-1]) & (ys[1:] != ys[:-1])) + 1
-    return steps, (xs[steps], ys[steps - 1]), (xs[steps - 1], ys[steps])
 
 
 # -- path splicing (D2) -------------------------------------------------------------------------------
@@ -210,7 +198,7 @@ def first_blocked(grid: Grid, cells: Sequence[Cell], start: int = 0) -> Optional
     xs, ys = _route_arrays(grid, cells[start:])
     passable = grid.passable
     unusable = ~passable[ys, xs]
-    steps, (xs_a, ys_a), (xs_b, ys_b) = _diagonal_corners(xs, ys)
+    steps, (xs_a, ys_a), (xs_b, ys_b) = diagonal_steps(xs, ys)
     unusable[steps] |= ~(passable[ys_a, xs_a] & passable[ys_b, xs_b])
     if not unusable.any():
         return None

@@ -10,7 +10,7 @@ import pytest
 
 from pathing_py import GraphFileError, Grid, KeyPointGraph, Navigator, StaleGraphError, UnitState, find_path
 from pathing_py.tilemap import read_tilemap
-from pathing_py.cli import DEMO_SCENE, ProgressBar, main
+from pathing_py.cli import DEMO_SCENE, ProgressBar, load_map, main
 from pathing_py.debug import CLUSTER_BORDER, KEY_POINT, NEW_WALL, STOPPED_CROSS, draw_cells, draw_grid, draw_units, paths_picture, planned_cells, unit_colour, write_png
 from test_animation import decode_gif
 
@@ -117,6 +117,17 @@ def unit_rows(printed):
     return rows
 
 
+def printed_cells(text):
+    """The cells ``(x, y)`` written in ``text``, in order."""
+    return [(int(x), int(y)) for x, y in re.findall(r"\((-?\d+), (-?\d+)\)", text)]
+
+
+def unit_orders(printed):
+    """The demo's per-unit lines as {unit id: (start, goal)}."""
+    table = printed.split("why not arrived\n", 1)[1].splitlines()
+    return {int(line.split()[0]): tuple(printed_cells(line)[:2]) for line in table if line[:4].strip().isdigit()}
+
+
 def test_demo_runs_units_and_says_why_one_cannot_arrive(tmp_path, capsys):
     level = tmp_path / "islands.txt"
     level.write_text(ISLANDS)
@@ -142,10 +153,22 @@ def test_demo_on_the_scene_puts_walls_on_routes_and_writes_a_png_with_the_animat
     assert "read as NavGrid 'Demo/NavGrid' does" in printed and "demo.kpg: key-point graph of" in printed
     walls = [line for line in printed.splitlines() if "across unit" in line]
     assert len(walls) == 4 and walls[0].startswith("t=2.00 s: wall ")
+    assert "walls: 4 put up, 12 cells blocked, 0 refused" in printed
+    grid = load_map(DEMO_SCENE).grid
+    (ox, oy) = grid.origin  # the demo prints TileMap cells
+
+    def to_grid(cell):
+        return cell[0] - ox, cell[1] - oy
+
+    wall_cells = [to_grid(cell) for line in walls for cell in printed_cells(line.split(" across ")[0])]
+    assert len(wall_cells) == 12 and all(grid.is_passable(cell) for cell in wall_cells)  # walls go up on open ground
+    grid.set_blocked(wall_cells)
+    orders = unit_orders(printed)
+    assert len(orders) == 8
+    assert all(grid.same_island(to_grid(start), to_grid(goal)) for start, goal in orders.values()), "the walls cut routes, not goals off"
     rows = unit_rows(printed)
-    assert len(rows) == 8 and all(state in ("arrived", "blocked", "unreachable") for state, *_ in rows.values())
-    arrived = [row for row in rows.values() if row[0] == "arrived"]
-    assert arrived and all(walked >= optimal - 1e-9 for _, walked, optimal, _, _ in arrived)
+    assert {unit: row[0] for unit, row in rows.items()} == {unit: "arrived" for unit in orders}
+    assert all(walked >= optimal - 1e-9 for _, walked, optimal, _, _ in rows.values())
     assert sum(plans for _, _, _, plans, _ in rows.values()) >= 8
     frames, _ = decode_gif(out.with_suffix(".gif").read_bytes())
     assert (read_png(out) == frames[-1][0]).all()

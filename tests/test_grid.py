@@ -7,6 +7,7 @@ import reference
 from pathing_py import Grid, MapFormatError
 from pathing_py.grid import diagonal_steps, step_allowed, step_corners
 from pathing_py.islands import label_islands
+from strategies import edits, maps
 
 
 def flood_islands(passable):
@@ -35,13 +36,8 @@ def same_partition(a, b):
     return len(pairs) == len({p[0] for p in pairs}) == len({p[1] for p in pairs})
 
 
-masks = st.tuples(st.integers(1, 14), st.integers(1, 14), st.floats(0, 0.7), st.integers(0, 2**32 - 1)).map(
-    lambda t: np.random.default_rng(t[3]).random((t[1], t[0])) >= t[2]
-)
-
-
-@settings(max_examples=300, deadline=None)
-@given(masks)
+@settings(max_examples=150, deadline=None)
+@given(maps(max_walls=0.7))
 def test_labels_match_flood_fill(passable):
     labels, count = label_islands(passable)
     expected, expected_count = flood_islands(passable)
@@ -49,17 +45,16 @@ def test_labels_match_flood_fill(passable):
     assert same_partition(labels, expected)
 
 
-@settings(max_examples=200, deadline=None)
-@given(masks, st.lists(st.tuples(st.integers(0, 13), st.integers(0, 13), st.booleans()), max_size=10))
-def test_labels_stay_right_through_edits(passable, edits):
+@settings(max_examples=100, deadline=None)
+@given(maps(max_walls=0.7), st.data())
+def test_labels_stay_right_through_edits(passable, data):
     grid = Grid(passable)
     grid.islands  # label first, so that the edits update labels instead of recomputing them
-    for x, y, blocked in edits:
-        if grid.in_bounds((x, y)):
-            grid.set_blocked([(x, y)], blocked)
-            expected, _ = flood_islands(grid.passable)
-            assert same_partition(grid.islands, expected)
-            assert (grid.islands > 0).sum() == grid.passable.sum()
+    for batch, blocked in data.draw(edits(grid.width, grid.height, max_edits=8)):
+        grid.set_blocked(batch, blocked)
+        expected, _ = flood_islands(grid.passable)
+        assert same_partition(grid.islands, expected)
+        assert (grid.islands > 0).sum() == grid.passable.sum()
 
 
 def test_block_edits_of_many_cells_at_once():

@@ -10,6 +10,7 @@ from pathing_py.hierarchy.entrances import border_key_points
 from pathing_py.hierarchy.partition import Clusters, default_cluster_size
 from pathing_py.movingai import read_scenarios
 from reference import path_cost
+from strategies import cells, costs, edits, maps
 from test_search import MAPS, sample_scenarios
 
 
@@ -40,40 +41,31 @@ def test_movingai_paths_are_found_and_valid(movingai_dir, name):
     assert np.mean(ratios["fast"]) <= 1.05, ratios["fast"]
 
 
-grids = st.tuples(st.integers(2, 24), st.integers(2, 24), st.sampled_from([0.0, 0.2, 0.35]), st.integers(0, 2**32 - 1))
-
-
-def random_grid(spec, weighted=False):
-    width, height, density, seed = spec
-    rng = np.random.default_rng(seed)
-    passable = rng.random((height, width)) >= density
-    passable[0, 0] = True  # a map with no free cell is not a map
-    cost = rng.integers(1, 4, (height, width)).astype(float) if weighted else None
-    return Grid(passable, cost), rng
+@st.composite
+def graph_maps(draw, weighted=False):
+    """A map of at least 2x2 with a free cell (a map with none is not a map), terrain costs if ``weighted``."""
+    passable = draw(maps(min_side=2, max_walls=0.35))
+    passable[0, 0] = True
+    return Grid(passable, draw(costs(passable.shape, highest=3)) if weighted else None)
 
 
 @settings(max_examples=120, deadline=None)
-@given(grids, st.integers(2, 7), st.booleans())
-def test_found_iff_reachable_on_random_maps(spec, cluster_size, weighted):
-    grid, rng = random_grid(spec, weighted)
+@given(st.booleans().flatmap(graph_maps), st.integers(2, 7), st.data())
+def test_found_iff_reachable_on_random_maps(grid, cluster_size, data):
     graph = KeyPointGraph.bake(grid, cluster_size=cluster_size)
-    for _ in range(8):
-        start = (int(rng.integers(grid.width)), int(rng.integers(grid.height)))
-        goal = (int(rng.integers(grid.width)), int(rng.integers(grid.height)))
+    cell = cells(grid.width, grid.height)
+    for start, goal in data.draw(st.lists(st.tuples(cell, cell), min_size=1, max_size=8)):
         for link in ("exact", "fast"):
             check_against_exact(graph, start, goal, link)
 
 
 @settings(max_examples=120, deadline=None)
-@given(grids, st.integers(2, 7), st.lists(st.tuples(st.integers(0, 23), st.integers(0, 23), st.integers(1, 3)), min_size=1, max_size=6))
-def test_update_after_edits_equals_a_fresh_bake(spec, cluster_size, edits):
-    grid, _ = random_grid(spec)
+@given(graph_maps(), st.integers(2, 7), st.data())
+def test_update_after_edits_equals_a_fresh_bake(grid, cluster_size, data):
     graph = KeyPointGraph.bake(grid, cluster_size=cluster_size)
-    for x, y, size in edits:
-        cells = [(cx, cy) for cx in range(x, x + size) for cy in range(y, y + size) if grid.in_bounds((cx, cy))]
-        blocked = not grid.is_passable(cells[0]) if cells else True
-        grid.set_blocked(cells, blocked=not blocked)
-        graph.update(cells)
+    for batch, blocked in data.draw(edits(grid.width, grid.height, max_edits=6)):
+        grid.set_blocked(batch, blocked)
+        graph.update(batch)
         assert graph == KeyPointGraph.bake(grid, cluster_size=cluster_size)
 
 

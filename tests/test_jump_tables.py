@@ -3,23 +3,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathing_py.jump_tables import JumpTables
+from strategies import batches, maps
 
-grids = st.tuples(st.integers(1, 14), st.integers(1, 14), st.floats(0, 0.6), st.integers(0, 2**32 - 1)).map(
-    lambda t: np.random.default_rng(t[3]).random((t[1], t[0])) >= t[2]
-)
-batches = st.lists(st.lists(st.tuples(st.integers(0, 13), st.integers(0, 13)), min_size=1, max_size=4), max_size=5)
-
-
-@settings(max_examples=300, deadline=None)
-@given(grids, batches, st.booleans())
-def test_refresh_after_edits_equals_a_fresh_build(passable, edits, one_refresh_for_all):
+@settings(max_examples=200, deadline=None)
+@given(maps(max_walls=0.6), st.booleans(), st.data())
+def test_refresh_after_edits_equals_a_fresh_build(passable, one_refresh_for_all, data):
     """Local refreshes, one per batch or one for all batches, give exactly the tables of a new build."""
     tables = JumpTables(passable)
     passable = passable.copy()
     height, width = passable.shape
     pending = []
-    for batch in edits:
-        cells = np.array([(x % width, y % height) for x, y in batch])
+    for batch in data.draw(st.lists(batches(width, height), max_size=5)):
+        cells = np.array(batch)
         xs, ys = cells[:, 0], cells[:, 1]
         passable[ys, xs] = ~passable[ys, xs]
         pending.append((xs, ys))

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from pathing_py import Grid, find_path, line_cells, line_of_sight, octile_distance, smooth_path
 from reference import path_cost
+from strategies import cells_of, costs, maps
 
 points = st.tuples(st.integers(-20, 20), st.integers(-20, 20))
 
@@ -35,17 +36,11 @@ def touched_cells(a, b, samples=4000, eps=1e-7):
     return cells
 
 
-grids = st.tuples(st.integers(1, 10), st.integers(1, 10), st.floats(0, 0.4), st.integers(0, 2**32 - 1)).map(
-    lambda t: np.random.default_rng(t[3]).random((t[1], t[0])) >= t[2]
-)
-
-
-@settings(max_examples=300, deadline=None)
-@given(grids, st.data())
+@settings(max_examples=200, deadline=None)
+@given(maps(max_side=16, max_walls=0.4), st.data())
 def test_clear_line_means_the_segment_touches_only_free_cells(passable, data):
     grid = Grid(passable)
-    cell = st.tuples(st.integers(0, grid.width - 1), st.integers(0, grid.height - 1))
-    a, b = data.draw(cell), data.draw(cell)
+    a, b = data.draw(cells_of(passable)), data.draw(cells_of(passable))
     if line_of_sight(grid, a, b):
         assert all(grid.is_passable(c) for c in touched_cells(a, b))
         path_cost(passable, line_cells(a, b))  # also a legal king path
@@ -63,13 +58,12 @@ def test_corner_rule():
     assert not line_of_sight(grid, (0, 0), (2, 2))  # off the grid
 
 
-@settings(max_examples=300, deadline=None)
-@given(grids, st.booleans(), st.data())
+@settings(max_examples=200, deadline=None)
+@given(maps(max_walls=0.4), st.booleans(), st.data())
 def test_smoothing_is_valid_and_never_longer(passable, weighted, data):
-    cost = np.random.default_rng(passable.size).integers(1, 4, passable.shape).astype(float) if weighted else None
+    cost = data.draw(costs(passable.shape, highest=3)) if weighted else None
     grid = Grid(passable, cost)
-    cell = st.tuples(st.integers(0, grid.width - 1), st.integers(0, grid.height - 1))
-    result = find_path(grid, data.draw(cell), data.draw(cell))
+    result = find_path(grid, data.draw(cells_of(passable)), data.draw(cells_of(passable)))
     if not result:
         return
     smoothed = smooth_path(grid, result.cells)

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 from pathing_py import Grid, find_path, line_cells, line_of_sight
 from pathing_py.local import Sense, WalkStatus, shortcut, walk_line
 from reference import path_cost
+from strategies import cells_of, costs, maps, walled_maps
 
 CW, CCW = Sense.CLOCKWISE, Sense.COUNTER_CLOCKWISE
 
@@ -225,38 +226,15 @@ def test_boxed_in_start_stays_put():
     assert result.status is WalkStatus.UNREACHABLE and result.cells == [(1, 1)] and result.cost == 0.0
 
 
-def noise(t):
-    width, height, density, seed = t
-    return np.random.default_rng(seed).random((height, width)) >= density
+grids = st.one_of(maps(max_side=14, max_walls=0.45), walled_maps())
 
 
-def walls(t):
-    """Open ground with straight wall segments and blocks: pockets, U shapes, enclosures."""
-    width, height, count, seed = t
-    rng = np.random.default_rng(seed)
-    passable = np.ones((height, width), dtype=bool)
-    for _ in range(count):
-        x, y, length = rng.integers(width), rng.integers(height), rng.integers(2, max(width, height) + 1)
-        if rng.random() < 0.5:
-            passable[y, x : x + length] = False
-        else:
-            passable[y : y + length, x] = False
-    return passable
-
-
-grids = st.one_of(
-    st.tuples(st.integers(1, 14), st.integers(1, 14), st.floats(0, 0.45), st.integers(0, 2**32 - 1)).map(noise),
-    st.tuples(st.integers(3, 20), st.integers(3, 20), st.integers(1, 10), st.integers(0, 2**32 - 1)).map(walls),
-)
-
-
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(grids, st.booleans(), st.one_of(st.none(), st.integers(1, 40)), st.sampled_from([None, CW, CCW]), st.data())
 def test_walks_are_valid_bounded_and_arrive_when_the_goal_is_reachable(passable, weighted, max_steps, sense, data):
-    cost = np.random.default_rng(passable.size).integers(1, 4, passable.shape).astype(float) if weighted else None
+    cost = data.draw(costs(passable.shape, highest=3)) if weighted else None
     grid = Grid(passable, cost)
-    cell = st.tuples(st.integers(0, grid.width - 1), st.integers(0, grid.height - 1))
-    start, goal = data.draw(cell), data.draw(cell)
+    start, goal = data.draw(cells_of(passable)), data.draw(cells_of(passable))
     result = walk_line(grid, start, goal, sense=sense, max_steps=max_steps)
     if not grid.is_passable(start):
         assert result.status is WalkStatus.START_BLOCKED
@@ -280,22 +258,22 @@ def test_walks_are_valid_bounded_and_arrive_when_the_goal_is_reachable(passable,
         assert not reachable  # the walker arrives whenever a search finds a path (module docstring)
 
 
-@settings(max_examples=300, deadline=None)
-@given(grids, st.integers(0, 2**32 - 1), st.integers(2, 60))
-def test_shortcut_keeps_a_random_route_valid_and_never_longer(passable, seed, length):
+@settings(max_examples=200, deadline=None)
+@given(grids, st.data())
+def test_shortcut_keeps_a_random_route_valid_and_never_longer(passable, data):
+    """A route of legal king moves drawn step by step, each from the moves open at its end."""
     grid = Grid(passable)
-    rng = np.random.default_rng(seed)
-    free = np.argwhere(passable)
-    if len(free) == 0:
+    start = data.draw(cells_of(passable))
+    if not grid.is_passable(start):
         return
-    route = [tuple(int(v) for v in free[rng.integers(len(free))][::-1])]
+    route = [start]
     moves = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)]
-    for _ in range(length):
+    for _ in range(data.draw(st.integers(2, 60))):
         options = [(route[-1][0] + dx, route[-1][1] + dy) for dx, dy in moves]
         options = [c for c in options if grid.is_passable(c) and line_of_sight(grid, route[-1], c)]
         if not options:
             break
-        route.append(options[rng.integers(len(options))])
+        route.append(options[data.draw(st.integers(0, len(options) - 1))])
     cut = shortcut(grid, route)
     assert cut[0] == route[0] and cut[-1] == route[-1]
     assert len(cut) <= len(route)

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from pathing_py import Grid, PathStatus, find_path
 from pathing_py.movingai import read_scenarios
 from reference import dijkstra, path_cost
+from strategies import cells_of, costs, edits, maps
 
 MAPS = [
     "den520d", "brc202d", "AR0011SR", "BlackLotus", "gardenofwar",
@@ -71,16 +72,11 @@ def test_gardenofwar_blocked_endpoints_are_reported(movingai_dir):
 
 @st.composite
 def grids_and_queries(draw, weighted=False):
-    width = draw(st.integers(1, 12))
-    height = draw(st.integers(1, 12))
-    density = draw(st.sampled_from([0.0, 0.15, 0.3, 0.45]))
-    seed = draw(st.integers(0, 2**32 - 1))
-    rng = np.random.default_rng(seed)
-    passable = rng.random((height, width)) >= density
-    cost = rng.integers(1, 5, size=(height, width)).astype(float) if weighted else None
-    cells = st.tuples(st.integers(0, width - 1), st.integers(0, height - 1))
-    edits = draw(st.lists(st.tuples(cells, st.booleans()), max_size=6))
-    return passable, cost, draw(cells), draw(cells), edits
+    """A map (with terrain costs if ``weighted``), a start, a goal and edits to make, all drawn."""
+    passable = draw(maps(max_side=20))
+    cost = draw(costs(passable.shape)) if weighted else None
+    height, width = passable.shape
+    return passable, cost, draw(cells_of(passable)), draw(cells_of(passable)), draw(edits(width, height))
 
 
 def check_against_dijkstra(grid, start, goal):
@@ -99,34 +95,36 @@ def check_against_dijkstra(grid, start, goal):
         assert path_cost(grid.passable, result.cells, grid.cost) == pytest.approx(expected)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(grids_and_queries())
 def test_matches_dijkstra_through_edits(case):
     passable, _, start, goal, edits = case
     grid = Grid(passable)
     check_against_dijkstra(grid, start, goal)
-    for cell, blocked in edits:
-        grid.set_blocked([cell], blocked)
+    for batch, blocked in edits:
+        grid.set_blocked(batch, blocked)
         check_against_dijkstra(grid, start, goal)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(grids_and_queries(weighted=True))
 def test_weighted_matches_dijkstra_through_edits(case):
     passable, cost, start, goal, edits = case
     grid = Grid(passable, cost)
     check_against_dijkstra(grid, start, goal)
-    for cell, blocked in edits:
-        grid.set_blocked([cell], blocked)
+    for batch, blocked in edits:
+        grid.set_blocked(batch, blocked)
         check_against_dijkstra(grid, start, goal)
 
 
-@settings(max_examples=150, deadline=None)
-@given(grids_and_queries(), st.tuples(st.integers(0, 6), st.integers(0, 6), st.integers(1, 8), st.integers(1, 8)))
-def test_bounded_search_matches_dijkstra_on_the_rectangle(case, bounds):
+@settings(max_examples=100, deadline=None)
+@given(grids_and_queries(), st.data())
+def test_bounded_search_matches_dijkstra_on_the_rectangle(case, data):
     passable, _, start, goal, _ = case
     grid = Grid(passable)
-    x, y, width, height = bounds
+    x, y = data.draw(cells_of(passable))
+    width, height = data.draw(st.integers(1, grid.width)), data.draw(st.integers(1, grid.height))
+    bounds = (x, y, width, height)
     result = find_path(grid, start, goal, bounds=bounds)
     inside = all(x <= c[0] < x + width and y <= c[1] < y + height for c in (start, goal))
     if not inside:

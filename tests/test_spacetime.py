@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from pathing_py import Grid, PathStatus, find_path
 from pathing_py.spacetime import EPS, Reservations, arrival_times, find_path_in_time, occupancy
 from reference import path_cost, step_cost
+from strategies import cells_of, costs, maps
 
 CROSSING = """
 ##.##
@@ -217,16 +218,13 @@ def test_occupancy_and_arrival_times():
 
 
 @st.composite
-def grids_and_queries(draw, side=14, weights=True):
-    width, height = draw(st.integers(1, side)), draw(st.integers(1, side))
-    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    passable = rng.random((height, width)) >= draw(st.sampled_from([0.0, 0.15, 0.3]))
-    cost = rng.integers(1, 4, size=(height, width)).astype(float) if weights and draw(st.booleans()) else None
-    cell = st.tuples(st.integers(0, width - 1), st.integers(0, height - 1))
-    return Grid(passable, cost), draw(cell), draw(cell), draw(st.sampled_from([0.5, 1.0, 3.0]))
+def grids_and_queries(draw, side=16, weights=True):
+    passable = draw(maps(max_side=side, max_walls=0.3))
+    cost = draw(costs(passable.shape, highest=3)) if weights and draw(st.booleans()) else None
+    return Grid(passable, cost), draw(cells_of(passable)), draw(cells_of(passable)), draw(st.sampled_from([0.5, 1.0, 3.0]))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(grids_and_queries())
 def test_without_reservations_it_is_find_path_in_seconds(case):
     grid, start, goal, speed = case
@@ -240,26 +238,26 @@ def test_without_reservations_it_is_find_path_in_seconds(case):
 
 
 @st.composite
-def crowded_queries(draw, side=14, weights=True):
+def crowded_queries(draw, side=16, weights=True):
+    """A query among up to 8 units that hold the cells of their own walks (each from one drawn free
+    cell to another, starting and lingering for drawn times)."""
     grid, start, goal, speed = draw(grids_and_queries(side, weights))
     assume(grid.is_passable(start) and grid.is_passable(goal))
-    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    free = np.argwhere(grid.passable)
+    free = st.sampled_from([(int(x), int(y)) for y, x in np.argwhere(grid.passable)])
     reservations = Reservations()
     last_hold = 0.0
     for unit in range(draw(st.integers(1, 8))):
-        (ay, ax), (by, bx) = free[rng.integers(len(free), size=2)]
-        walk = find_path(grid, (int(ax), int(ay)), (int(bx), int(by))).cells
+        walk = find_path(grid, draw(free), draw(free)).cells
         if not walk:
             continue
-        start_time = float(rng.choice([0.5, 1.0, 2.0, 4.0]))
-        until = arrival_times(grid, walk, start_time=start_time)[-1] + float(rng.choice([0.5, 1.0, 5.0]))
+        start_time = draw(st.sampled_from([0.5, 1.0, 2.0, 4.0]))
+        until = arrival_times(grid, walk, start_time=start_time)[-1] + draw(st.sampled_from([0.5, 1.0, 5.0]))
         reserve_walk(reservations, unit, grid, walk, start_time=start_time, until=until)
         last_hold = max(last_hold, until)
     return grid, start, goal, speed, reservations, draw(st.booleans()), last_hold
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(crowded_queries())
 def test_paths_keep_clear_of_every_reservation(case):
     grid, start, goal, speed, reservations, wait, last_hold = case
@@ -301,7 +299,7 @@ def lattice_arrival(grid, reservations, start, goal, horizon):
     return None
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(crowded_queries(side=7, weights=False))
 def test_no_plan_on_a_time_lattice_arrives_sooner(case):
     grid, start, goal, _, reservations, _, last_hold = case

@@ -166,7 +166,7 @@ class IslandLabels:
         targets: Dict[int, Dict[int, Set[int]]] = {}
         for root, group, cell in zip(roots.tolist(), group_of[ends].tolist(), cells.tolist()):
             targets.setdefault(root, {}).setdefault(group, set()).add(cell)
-        flat = memoryview(np.ascontiguousarray(passable).reshape(-1))
+        flat = np.ascontiguousarray(passable).reshape(-1).data  # a memoryview
         budget_cap = max(passable.size // 8, 1)
         for root, by_group in targets.items():
             budgets = {group: min(max(FLOOD_FACTOR * (int(group_sizes[group]) + 2) ** 2, FLOOD_MIN), budget_cap) for group in by_group}

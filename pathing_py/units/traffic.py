@@ -48,8 +48,13 @@ class WorkCounters(Protocol):
 class TrafficHost(Protocol):
     """What the traffic rules need of the navigator (see there): all they read or call of it."""
 
-    cell_label: Callable[[Cell], str]
-    unit_label: Callable[[Unit], str]
+    @property
+    def cell_label(self) -> Callable[[Cell], str]:
+        """How reasons name a cell."""
+
+    @property
+    def unit_label(self) -> Callable[[Unit], str]:
+        """How reasons name a unit."""
 
     @property
     def grid(self) -> Grid:

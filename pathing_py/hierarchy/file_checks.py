@@ -25,7 +25,7 @@ from typing import Dict, Optional, Tuple
 
 import numpy as np
 
-from ..grid import Grid
+from ..grid import Grid, corner_offsets
 from ..jump_tables import DIRECTIONS
 from .entrances import key_point_cells, key_point_pairs
 from .partition import Clusters
@@ -182,8 +182,8 @@ def _shift(array: np.ndarray, dx: int, dy: int) -> np.ndarray:
 def _legal_moves(free: np.ndarray, dx: int, dy: int) -> np.ndarray:
     """``legal[..., y, x]``: the move (dx, dy) from (x, y) stays inside, onto a free cell, cutting no corner."""
     legal = free & _shift(free, -dx, -dy)
-    if dx and dy:
-        legal &= _shift(free, -dx, 0) & _shift(free, 0, -dy)
+    for cx, cy in corner_offsets(dx, dy):
+        legal &= _shift(free, -cx, -cy)
     return legal
 
 

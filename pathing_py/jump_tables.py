@@ -163,7 +163,8 @@ class JumpTables:
         self._refresh_window(xs, ys)
 
     def _refresh_window(self, xs: np.ndarray, ys: np.ndarray) -> None:
-        shape = self.padded.shape
+        height, width = self.padded.shape
+        shape = (height, width)  # a pair for mypy with numpy 1.24's stubs too
         for d in (0, 2, 4, 6):
             dx, dy = DIRECTIONS[d]
             rows, _ = _frame_cells(xs, ys, shape, dx, dy)

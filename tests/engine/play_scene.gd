@@ -4,9 +4,10 @@ extends SceneTree
 #   godot3-server --no-window --path COPY --fixed-fps 60 -s res://tests/engine/play_scene.gd --scene=res://scenes/x.tscn --seconds=30
 #
 # (Options, not bare paths: the engine runs a bare *.tscn argument as its main scene, even after "--".)
-# Lines (one JSON object each): {"start": unit} when the scene is ready, {"signal": name, ...} for every
-# PathUnit signal as the game sees it, {"end": unit} after the last frame with the unit's state and how it
-# moved, {"tile": ...} for every TileMap cell of a NavGrid whose tile changed, then {"done": frames}.
+# Lines (one JSON object each): {"start": unit} when the scene is ready, {"navgrid": path} with its graph_path
+# and configuration warning, {"signal": name, ...} for every PathUnit signal as the game sees it, {"end": unit}
+# after the last frame with the unit's state and how it moved, {"tile": ...} for every TileMap cell of a
+# NavGrid whose tile changed, then {"done": frames}.
 # Cells are TileMap cells; positions are global pixels.
 
 const PATH_UNIT_SCRIPT = "res://addons/pathing_py/path_unit.py"
@@ -45,6 +46,9 @@ func _init():
 			"position": _pair(node.global_position), "speed": node.speed, "cell_size": _pair(tilemap.cell_size),
 			"state": node.get_state(), "status": node.get_last_status()}))
 	for navgrid in _nodes_with_script(scene, NAV_GRID_SCRIPT):
+		# "warning": what the editor shows (Node has no public getter); a graph re-baked in memory shows there.
+		print(to_json({"navgrid": str(scene.get_path_to(navgrid)), "graph_path": navgrid.graph_path,
+			"warning": navgrid._get_configuration_warning()}))
 		var tilemap = navgrid.get_node(navgrid.tilemap_path)
 		tiles_before[tilemap] = _tiles(tilemap)
 

@@ -17,11 +17,12 @@ import shlex
 import shutil
 import subprocess
 from pathlib import Path
-from typing import List, Tuple
+from typing import Dict, List, Tuple
 
 import pytest
 
 from engine_runs import json_lines
+from godot_headless import GodotRunError
 from godot_python import IGNORED, GodotPython
 from pathing_py.grid import Grid
 from pathing_py.line import line_of_sight
@@ -54,6 +55,9 @@ config/name="Fresh"
 PLUGIN_ENABLED = '\n[editor_plugins]\n\nenabled=PoolStringArray( "pathing_py" )\n'
 SINGLETON = 'singletons=[ "res://pythonscript.gdnlib" ]'
 PYTHONSCRIPT = "addons/pythonscript"
+#: run_editor calls per opening (each runs the editor twice if it crashes), and what an exit crash prints.
+EDITOR_TRIES = 3
+EXIT_CRASHES = ("Program crashed with signal", "Aborted")
 
 SCENE = """[gd_scene load_steps=4 format=2]
 
@@ -111,7 +115,7 @@ def readme_snippet() -> str:
     return "\n".join("    " + line[margin:] for line in lines)
 
 
-def tile_ids() -> dict:
+def tile_ids() -> Dict[str, int]:
     """Tile name -> id in the demo TileSet."""
     text = (ROOT / "scenes" / "demo_tileset.tres").read_text(encoding="utf-8")
     return {name: int(number) for number, name in re.findall(r'^(\d+)/name = "(\w+)"', text, re.M)}
@@ -128,6 +132,23 @@ def tile_data() -> str:
 
 def centre(cell: Tuple[int, int]) -> Tuple[float, float]:
     return (cell[0] + 0.5) * CELL, (cell[1] + 0.5) * CELL
+
+
+def open_editor(copy: GodotPython) -> str:
+    """The headless editor opened and closed (``-e --quit``), clean; its output.
+
+    Godot 3.2.3 with pythonscript 0.50 often crashes in a worker thread while
+    the headless editor quits, its work done: every time after the first
+    opening with Python here, and now and then after others (GODOT_NOTES.md).
+    ``run_editor`` runs it again once; a new project takes ``EDITOR_TRIES``.
+    """
+    for _ in range(EDITOR_TRIES - 1):
+        try:
+            return copy.run_editor(["--quit"])
+        except GodotRunError as error:
+            if not any(crash in str(error) for crash in EXIT_CRASHES):
+                raise
+    return copy.run_editor(["--quit"])
 
 
 @pytest.fixture(scope="module")
@@ -151,13 +172,13 @@ def installed(godot, pythonscript_dist, tmp_path_factory) -> GodotPython:
         shutil.copytree(ROOT / folder, project / folder, ignore=IGNORED)
     # 4. the first opening registers the singleton, Python runs from the second one on
     copy = GodotPython(godot, project, pythonscript_dist)
-    assert "Pythonscript" not in copy.run_editor(["--quit"])
+    assert "Pythonscript" not in open_editor(copy)
     assert SINGLETON in (project / "project.godot").read_text(encoding="utf-8")
-    assert "Pythonscript 0.50" in copy.run_editor(["--quit"])
+    assert "Pythonscript 0.50" in open_editor(copy)
     # 5. the plugin enabled as the Plugins tab writes it; the editor opens clean with it
     with (project / "project.godot").open("a", encoding="utf-8") as settings:
         settings.write(PLUGIN_ENABLED)
-    copy.run_editor(["--quit"])
+    open_editor(copy)
     assert 'enabled=PoolStringArray( "pathing_py" )' in (project / "project.godot").read_text(encoding="utf-8")
     return copy
 

@@ -20,7 +20,9 @@ Quick start, with the values a ``NavGrid`` reads from its TileMap::
 Coordinates: a *position* is TileMap-local ``(x, y)`` in pixels (what
 ``TileMap.map_to_world`` returns); a *cell* is a TileMap cell, which may be
 negative; a *grid cell* indexes the :class:`~pathing_py.Grid`, whose
-``origin`` is the TileMap cell of grid cell ``(0, 0)``.
+``origin`` is the TileMap cell of grid cell ``(0, 0)``. Square, isometric and
+custom TileMaps convert as the engine does (:mod:`pathing_py.tile_geometry`);
+half-offset (hexagonal) ones are refused.
 
 A navigator answers from a baked key-point graph when it has one
 (:func:`load_graph` decides what to do with a missing or stale file), and
@@ -38,6 +40,7 @@ from .grid import Cell, Grid
 from .hierarchy import GraphFileError, KeyPointGraph
 from .line import smooth_path
 from .search import find_path
+from .tile_geometry import WORLD_TO_MAP_EPSILON, TileGeometry
 from .tilemap import CellRect, grid_from_tile_data
 
 __all__ = [
@@ -63,19 +66,13 @@ __all__ = [
 ]
 
 Position = Tuple[float, float]
+#: A TileMap's geometry, or the cell size of a square TileMap.
+Geometry = Union[TileGeometry, Position]
 
 #: ``TileSet.TileMode`` values (Godot 3.2).
 TILE_MODE_SINGLE = 0
 TILE_MODE_AUTOTILE = 1
 TILE_MODE_ATLAS = 2
-
-#: ``TileMap.Mode`` and ``TileMap.HalfOffset`` values this module can convert.
-TILEMAP_MODE_SQUARE = 0
-TILEMAP_HALF_OFFSET_DISABLED = 2
-
-#: What Godot 3.2's ``TileMap.world_to_map`` adds to a position in cells before flooring it (GH-23250):
-#: a position less than this far (in cells) before a cell's edge is already in that cell.
-WORLD_TO_MAP_EPSILON = 0.00005
 
 #: Godot's ``Error.OK``: what ``File.open`` returns when the file could be opened.
 GODOT_OK = 0
@@ -156,14 +153,14 @@ def tilemap_problem(
     found_class: Optional[str],
     *,
     has_tileset: bool = True,
-    mode: int = TILEMAP_MODE_SQUARE,
-    half_offset: int = TILEMAP_HALF_OFFSET_DISABLED,
+    geometry: Optional[TileGeometry] = None,
     tile_names: Iterable[str] = (),
     blocking: Iterable[str] = (),
 ) -> str:
     """Why a node's ``tilemap_path`` cannot be navigated, or ``""`` when it can.
 
     ``found_class`` is the class of the node at ``path`` (None if there is none);
+    ``geometry`` is the TileMap's (half-offset maps cannot be navigated);
     ``blocking`` (the node's ``blocking_tiles``) must name tiles of the TileSet,
     whose names are ``tile_names``: a typo would silently leave cells open.
     The text is shown as the node's configuration warning in the editor.
@@ -176,10 +173,8 @@ def tilemap_problem(
         return f"tilemap_path {path!r} points at a {found_class}, not a TileMap."
     if not has_tileset:
         return f"The TileMap at {path!r} has no TileSet: its collision shapes say which cells block."
-    if signed_int(mode) != TILEMAP_MODE_SQUARE:
-        return f"The TileMap at {path!r} is not in square mode; only square TileMaps are supported."
-    if signed_int(half_offset) != TILEMAP_HALF_OFFSET_DISABLED:
-        return f"The TileMap at {path!r} uses a cell half offset; only plain square grids are supported."
+    if geometry is not None and geometry.problem():
+        return f"The TileMap at {path!r} cannot be navigated: {geometry.problem()}."
     names = sorted({str(name) for name in tile_names})
     unknown = [str(name) for name in blocking if str(name) not in names]
     if unknown:
@@ -231,32 +226,38 @@ def map_floor(cells: float) -> int:
 
 
 class TileFrame:
-    """Positions <-> TileMap cells <-> grid cells, for a square TileMap.
+    """Positions <-> TileMap cells <-> grid cells, for a square, isometric or custom TileMap.
 
     Parameters
     ----------
-    cell_size : (width, height)
-        ``TileMap.cell_size`` in pixels, > 0.
+    geometry : TileGeometry or (width, height)
+        The TileMap's geometry, or the ``cell_size`` (pixels, > 0) of a square
+        TileMap. ValueError for a half-offset (hexagonal) one.
     origin : (x, y)
         The TileMap cell of grid cell ``(0, 0)`` (``Grid.origin``).
     """
 
-    def __init__(self, cell_size: Position, origin: Cell = (0, 0)):
-        width, height = finite_pair(cell_size, "cell_size")
-        if width <= 0 or height <= 0:
-            raise ValueError(f"cell_size must be positive, got ({width}, {height})")
-        self.cell_size = (width, height)
+    def __init__(self, geometry: Geometry, origin: Cell = (0, 0)):
+        if not isinstance(geometry, TileGeometry):
+            geometry = TileGeometry(cell_size=finite_pair(geometry, "cell_size"))
+        if geometry.problem():
+            raise ValueError(f"cannot navigate this TileMap: {geometry.problem()}")
+        self.geometry = geometry
         self.origin = (int(origin[0]), int(origin[1]))
 
     def cell_of(self, position) -> Cell:
         """The TileMap cell containing a position, as ``TileMap.world_to_map`` finds it (edges included)."""
-        x, y = finite_pair(position, "position")
-        return map_floor(x / self.cell_size[0]), map_floor(y / self.cell_size[1])
+        point = finite_pair(position, "position")
+        try:
+            (x, y), = self.geometry.cells_of([point]).tolist()
+        except ValueError as error:  # finite, but beyond 32-bit floats
+            raise CoordinateError(f"position {point}: {error}") from None
+        return x, y
 
     def centre_of(self, cell) -> Position:
-        """The centre of a TileMap cell: ``map_to_world(cell) + cell_size / 2``."""
+        """The centre of a TileMap cell (a fractional cell counts as the cell it lies in), in TileMap pixels."""
         x, y = finite_pair(cell, "cell")
-        return (math.floor(x) + 0.5) * self.cell_size[0], (math.floor(y) + 0.5) * self.cell_size[1]
+        return positions(self.geometry.centres_of([(math.floor(x), math.floor(y))]))[0]
 
     def to_grid(self, cell: Cell) -> Cell:
         return int(cell[0]) - self.origin[0], int(cell[1]) - self.origin[1]
@@ -267,16 +268,26 @@ class TileFrame:
     def grid_to_pixels(self, grid_points) -> np.ndarray:
         """Grid coordinates (cells, or fractions of cells: ``+ 0.5`` is a centre) as an (N, 2) array of pixels."""
         points = np.asarray(grid_points, dtype=np.float64).reshape(-1, 2)
-        return (points + np.asarray(self.origin)) * np.asarray(self.cell_size)
+        return self.geometry.to_pixels(points + np.asarray(self.origin))
+
+    def grid_axes(self) -> Tuple[Position, Position, Position]:
+        """Where grid points (0, 0), (1, 0) and (0, 1) lie in TileMap pixels: the grid's affine frame."""
+        corner, x_end, y_end = positions(self.grid_to_pixels([(0, 0), (1, 0), (0, 1)]))
+        return corner, x_end, y_end
 
     def grid_centres(self, grid_cells: Sequence[Cell]) -> List[Position]:
-        """Centres of grid cells as plain Python floats, ready for ``Vector2``."""
-        return positions(self.grid_to_pixels(np.asarray(grid_cells, dtype=np.float64).reshape(-1, 2) + 0.5))
+        """Centres of grid cells as plain Python floats (``centre_of`` of their TileMap cells), ready for ``Vector2``."""
+        cells = np.asarray(grid_cells, dtype=np.int64).reshape(-1, 2) + np.asarray(self.origin)
+        return positions(self.geometry.centres_of(cells))
 
 
-def bounds_outline(bounds: CellRect, cell_size: Position) -> List[Position]:
-    """The four sides of ``bounds`` as line segments (pairs of TileMap-local points), for ``draw_multiline``."""
-    frame = TileFrame(cell_size, (bounds.x, bounds.y))
+def bounds_outline(bounds: CellRect, geometry: Geometry) -> List[Position]:
+    """The four sides of ``bounds`` as line segments (pairs of TileMap-local points), for ``draw_multiline``.
+
+    ``geometry`` as :class:`TileFrame` takes it: on an isometric or custom
+    TileMap the outline is the parallelogram the cells cover, not a rectangle.
+    """
+    frame = TileFrame(geometry, (bounds.x, bounds.y))
     corners = positions(frame.grid_to_pixels([(0, 0), (bounds.width, 0), (bounds.width, bounds.height), (0, bounds.height)]))
     return [point for side in range(4) for point in (corners[side], corners[(side + 1) % 4])]
 
@@ -335,11 +346,11 @@ class TileMapNavigator:
         follow) or, without one, on the grid and its graph: a map painted at
         run time needs no re-bake. Returns the grid cells that could not be
         blocked because units hold them, or None when the TileMap's used
-        rectangle or cell size changed: then ``fresh`` must replace this one.
+        rectangle or its geometry changed: then ``fresh`` must replace this one.
         """
         if fresh.grid.passable.shape != self.grid.passable.shape or fresh.grid.origin != self.grid.origin:
             return None
-        if fresh.frame.cell_size != self.frame.cell_size:
+        if fresh.frame.geometry != self.frame.geometry:
             return None
         changed = fresh.grid.passable != self.grid.passable
         to_block = [(int(x), int(y)) for y, x in zip(*np.nonzero(changed & ~fresh.grid.passable))]
@@ -357,7 +368,7 @@ class TileMapNavigator:
     def from_tilemap(
         cls,
         tile_data: Iterable[int],
-        cell_size: Position,
+        geometry: Geometry,
         tiles: Iterable[TileInfo],
         *,
         blocking: Iterable[Union[int, str]] = (),
@@ -365,7 +376,10 @@ class TileMapNavigator:
         bounds: Optional[CellRect] = None,
         unknown_tiles: str = "error",
     ) -> "TileMapNavigator":
-        """Build from what a node reads: ``tile_data``, ``cell_size`` and the TileSet's tiles.
+        """Build from what a node reads: ``tile_data``, the TileMap's geometry and the TileSet's tiles.
+
+        ``geometry`` is a :class:`~pathing_py.tile_geometry.TileGeometry`, or the
+        cell size of a square TileMap; ValueError for a half-offset one.
 
         ``blocking`` names tiles (ids or names) that block even without a
         collision shape; ``empty_passable`` says whether cells with no tile may
@@ -384,7 +398,7 @@ class TileMapNavigator:
             bounds=bounds,
             unknown_tiles=unknown_tiles,
         )
-        return cls(grid, TileFrame(cell_size, grid.origin))
+        return cls(grid, TileFrame(geometry, grid.origin))
 
     def cell_of(self, position) -> Cell:
         return self.frame.cell_of(position)

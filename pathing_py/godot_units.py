@@ -345,8 +345,7 @@ class UnitDriver:
         self.navigator.cell_label = lambda cell: str(self.frame.from_grid(cell))
         self.navigator.unit_label = lambda unit: str(self._keys[unit.id])
         self.painter = painter or TilePainter(problem=NO_WALL_TILE)
-        (width, height), (ox, oy) = self.frame.cell_size, self.frame.origin
-        grid_to_tilemap = Affine((width, 0.0), (0.0, height), (ox * width, oy * height))
+        grid_to_tilemap = Affine.from_points(self.frame.grid_axes())
         self._grid_to_world = Affine.from_points(tilemap_to_world) * grid_to_tilemap
         self._world_to_grid = self._grid_to_world.inverse()
         self._members: Dict[int, _Member] = {}

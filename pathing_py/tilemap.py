@@ -38,6 +38,7 @@ import numpy as np
 
 from .godot_text import Constructor, Document, ResourceRef, Section, parse_file
 from .grid import Cell, Grid, MapFormatError
+from .tile_geometry import DEFAULT_CELL_SIZE, DEFAULT_CUSTOM_TRANSFORM, GeometryError, TileGeometry
 
 __all__ = [
     "CellRect",
@@ -175,7 +176,7 @@ class TileMapData:
     """One TileMap read from a scene file: its cells, its TileSet's rules, and which cells block.
 
     ``blocked[i]`` is True when cell ``i`` of ``cells`` has a collision shape or
-    a tile listed in ``blocking`` (``listed``).
+    a tile listed in ``blocking`` (``listed``). ``geometry`` places the cells in pixels.
     """
 
     source: Path
@@ -186,17 +187,24 @@ class TileMapData:
     collision: Dict[int, CollisionRule]
     names: Dict[int, str]
     listed: FrozenSet[int] = frozenset()  #: tile ids that block because ``blocking`` lists them
+    geometry: TileGeometry = TileGeometry()
 
     @property
     def origin(self) -> Cell:
         return self.cells.origin
 
     def area(self, bounds: Optional[CellRect] = None) -> CellRect:
-        """The cells a grid covers: ``bounds``, else the used rectangle (MapFormatError if there is none)."""
+        """The cells a grid covers, to navigate: ``bounds``, else the used rectangle.
+
+        Raises MapFormatError if there is no used rectangle, or if the TileMap is
+        half-offset (hexagonal): its cells have six neighbours, not eight.
+        """
+        if self.geometry.problem():
+            raise MapFormatError(f"{self._where()} cannot be navigated: {self.geometry.problem()}")
         return _area(self.cells, bounds, self._where())
 
     def passable(self, *, empty_passable: bool = True, bounds: Optional[CellRect] = None) -> np.ndarray:
-        """``passable[y, x]`` over :meth:`area`; raises if no cell is passable."""
+        """``passable[y, x]`` over :meth:`area`; raises as it does, and if no cell is passable."""
         return _passable(self.cells, self.blocked, empty_passable, self.area(bounds), self._where())
 
     def grid(self, *, empty_passable: bool = True, bounds: Optional[CellRect] = None) -> Grid:
@@ -295,10 +303,11 @@ def read_tilemap(
     node_path, node = _pick_tilemap(scene, tilemap)
     collision, names = _read_tile_set(scene, node, node_path, path)
     line, cells = _read_cells(scene, node, node_path)
+    geometry = _read_geometry(scene, node, node_path)
     where = f"{scene.where(line)}: TileMap {node_path!r}"
     listed = _blocking_ids(blocking, collision, names, where)
     blocked = _blocked_cells(cells, collision, listed, unknown_tiles, where)
-    return TileMapData(path, node_path, line, cells, blocked, collision, names, listed)
+    return TileMapData(path, node_path, line, cells, blocked, collision, names, listed, geometry)
 
 
 def list_tilemaps(path: Union[str, Path]) -> List[str]:
@@ -642,6 +651,38 @@ def _read_cells(scene: Document, node: Section, node_path: str) -> Tuple[int, Ti
     if not isinstance(tile_data, np.ndarray):
         raise MapFormatError(f"{where}: tile_data must be a PoolIntArray( … )")
     return line, _decode(tile_data, format_value, where)
+
+
+def _read_geometry(scene: Document, node: Section, node_path: str) -> TileGeometry:
+    """``mode``, ``cell_size``, ``cell_custom_transform``, ``cell_half_offset`` and ``cell_tile_origin``."""
+    properties, lines = node.properties, node.property_lines
+
+    def where(key: str) -> str:
+        return f"{scene.where(lines.get(key, node.line))}: TileMap {node_path!r}"
+
+    def numbers(key: str, constructor: str, default: Tuple[float, ...]) -> Tuple[float, ...]:
+        value = properties.get(key)
+        if value is None:
+            return default
+        if not (isinstance(value, Constructor) and value.name == constructor and len(value.args) == len(default)):
+            raise MapFormatError(f"{where(key)}: {key} must be a {constructor}( {len(default)} numbers ), got {value!r}")
+        return tuple(float(arg) for arg in value.args)
+
+    cell_size = numbers("cell_size", "Vector2", DEFAULT_CELL_SIZE)
+    xx, xy, yx, yy, ox, oy = numbers("cell_custom_transform", "Transform2D", sum(DEFAULT_CUSTOM_TRANSFORM, ()))
+    settings = {
+        "cell_size": cell_size,
+        "custom_transform": ((xx, xy), (yx, yy), (ox, oy)),
+        **{field: properties.get(key, getattr(TileGeometry, field)) for key, field in _GEOMETRY_ENUMS.items()},
+    }
+    try:
+        return TileGeometry(**settings)
+    except GeometryError as error:
+        raise MapFormatError(f"{where(error.property)}: {error}") from None
+
+
+#: Enumerated TileMap properties as the scene names them -> TileGeometry fields.
+_GEOMETRY_ENUMS = {"mode": "mode", "cell_half_offset": "half_offset", "cell_tile_origin": "tile_origin"}
 
 
 # -- tile sets ------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import List
 import pytest
 
 from godot_api_check import GodotApi, check_files, check_source, check_sources
-from pathing_py import godot_bridge, godot_units
+from pathing_py import godot_bridge, godot_units, tile_geometry
 from pathing_py.godot_text import ResourceRef, parse_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,12 +92,17 @@ def test_check_reaches_the_tilemap_reads(api):
 
 
 def test_bridge_constants_are_the_engines(godot_api):
-    """pathing_py.godot_bridge copies a few enum values so that it runs without the engine."""
+    """pathing_py.godot_bridge and tile_geometry copy a few enum values so that they run without the engine."""
     tileset, tilemap = godot_api["TileSet"]["constants"], godot_api["TileMap"]["constants"]
     assert (godot_bridge.TILE_MODE_SINGLE, godot_bridge.TILE_MODE_AUTOTILE, godot_bridge.TILE_MODE_ATLAS) == (
         tileset["SINGLE_TILE"], tileset["AUTO_TILE"], tileset["ATLAS_TILE"])
-    assert godot_bridge.TILEMAP_MODE_SQUARE == tilemap["MODE_SQUARE"]
-    assert godot_bridge.TILEMAP_HALF_OFFSET_DISABLED == tilemap["HALF_OFFSET_DISABLED"]
+    assert tile_geometry.MODE_NAMES == {tilemap[f"MODE_{name.upper()}"]: name for name in ("square", "isometric", "custom")}
+    assert tile_geometry.HALF_OFFSET_NAMES == {
+        tilemap["HALF_OFFSET_" + name.upper().replace(" ", "_")]: name for name in tile_geometry.HALF_OFFSET_NAMES.values()
+    }
+    assert tile_geometry.TILE_ORIGIN_NAMES == {
+        tilemap["TILE_ORIGIN_" + name.upper().replace(" ", "_")]: name for name in tile_geometry.TILE_ORIGIN_NAMES.values()
+    }
     assert godot_bridge.GODOT_OK == godot_api["GlobalConstants"]["constants"]["OK"]
     assert godot_units.EMPTY_TILE == tilemap["INVALID_CELL"]
 

@@ -18,7 +18,6 @@ from pathing_py.godot_bridge import (
     TileFrame,
     TileInfo,
     TileMapNavigator,
-    WORLD_TO_MAP_EPSILON,
     bounds_outline,
     collision_tables,
     keep_script_loaded,
@@ -28,6 +27,7 @@ from pathing_py.godot_bridge import (
 )
 from pathing_py import Grid, KeyPointGraph, Navigator, find_path, smooth_path
 from pathing_py.grid import MapFormatError
+from pathing_py.tile_geometry import MODE_ISOMETRIC, WORLD_TO_MAP_EPSILON, TileGeometry
 from pathing_py.tilemap import CellRect
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,8 +89,8 @@ def test_collision_tables_reject_a_repeated_id():
         (("../Map", None), {}, "does not point at a node"),
         (("../Map", "Sprite"), {}, "points at a Sprite, not a TileMap"),
         (("../Map", "TileMap"), {"has_tileset": False}, "has no TileSet"),
-        (("../Map", "TileMap"), {"mode": 1}, "not in square mode"),
-        (("../Map", "TileMap"), {"half_offset": 0}, "half offset"),
+        (("../Map", "TileMap"), {"geometry": TileGeometry(half_offset=0)}, "cell_half_offset is 'x': half-offset"),
+        (("../Map", "TileMap"), {"geometry": TileGeometry(mode=1, half_offset=4)}, "six neighbours"),
         (
             ("../Map", "TileMap"),
             {"tile_names": ["wall", "ground"], "blocking": ["wall", "lava"]},
@@ -103,8 +103,9 @@ def test_tilemap_problem_explains_each_misuse(args, kwargs, expected):
 
 
 def test_tilemap_problem_accepts_a_square_tilemap_read_through_pythonscript():
-    assert tilemap_problem("../TileMap", "TileMap", has_tileset=True, mode=0, half_offset=2) == ""
-    assert tilemap_problem("../TileMap", "TileMap", mode=np.uint64(0), half_offset=np.uint64(2)) == ""
+    assert tilemap_problem("../TileMap", "TileMap", has_tileset=True, geometry=TileGeometry()) == ""
+    for mode in (np.uint64(0), np.uint64(1), np.uint64(2)):  # square, isometric and custom
+        assert tilemap_problem("../TileMap", "TileMap", geometry=TileGeometry(mode=mode, half_offset=np.uint64(2))) == ""
     assert tilemap_problem("../TileMap", "TileMap", tile_names=["wall", "forest"], blocking=["forest"]) == ""
 
 
@@ -270,15 +271,49 @@ def test_navigator_reads_unknown_tile_ids_as_the_engine_does_on_request():
     np.testing.assert_array_equal(nav.grid.passable, expected_passable(MAP, "~"))
 
 
+def outline_sides(outline):
+    """The segments of a ``draw_multiline`` outline, each as an unordered pair of points."""
+    return {frozenset(outline[i : i + 2]) for i in range(0, len(outline), 2)}
+
+
+def ring_sides(corners):
+    return {frozenset((corners[i], corners[(i + 1) % len(corners)])) for i in range(len(corners))}
+
+
 @pytest.mark.parametrize("cell_size", [(16, 16), (24, 10)])
 def test_bounds_outline_is_the_rectangle_of_the_cells_in_pixels(cell_size):
     outline = bounds_outline(CellRect(-2, 3, 5, 4), cell_size)
     w, h = cell_size
     left, top, right, bottom = -2 * w, 3 * h, 3 * w, 7 * h
-    sides = {frozenset(outline[i : i + 2]) for i in range(0, 8, 2)}
-    assert sides == {frozenset(side) for side in [((left, top), (right, top)), ((right, top), (right, bottom)),
-                                                  ((right, bottom), (left, bottom)), ((left, bottom), (left, top))]}
+    assert outline_sides(outline) == ring_sides([(left, top), (right, top), (right, bottom), (left, bottom)])
     assert all(type(value) is float for point in outline for value in point)  # Vector2-ready
+
+
+ISOMETRIC = TileGeometry(mode=MODE_ISOMETRIC, cell_size=(64, 32))
+
+
+def test_bounds_outline_on_an_isometric_tilemap_is_the_diamond_the_cells_cover():
+    outline = bounds_outline(CellRect(-2, 3, 5, 4), ISOMETRIC)
+    # map_to_world of the corners (-2, 3), (3, 3), (3, 7), (-2, 7): (32 (x - y), 16 (x + y)).
+    assert outline_sides(outline) == ring_sides([(-160.0, 16.0), (0.0, 96.0), (-128.0, 160.0), (-288.0, 80.0)])
+    assert all(type(value) is float for point in outline for value in point)
+
+
+def isometric_centre(cell):
+    """The middle of a cell of ISOMETRIC: ``map_to_world(cell) + (0, 16)``."""
+    x, y = cell
+    return (x - y) * 32.0, (x + y) * 16.0 + 16.0
+
+
+def test_navigator_with_bounds_on_an_isometric_tilemap_places_unpainted_cells_as_the_engine_does():
+    nav = TileMapNavigator.from_tilemap(encode(MAP), ISOMETRIC, TILES, bounds=CellRect(-6, -5, 16, 12))
+    corner, far = (-6, -5), (9, 6)  # unpainted, inside the bounds
+    assert nav.centre_of(corner) == isometric_centre(corner) and nav.cell_of(isometric_centre(far)) == far
+    answer = nav.find_path(isometric_centre(corner), isometric_centre(far), smooth=False)
+    assert answer.status == "FOUND"
+    assert answer.points[0] == isometric_centre(corner) and answer.points[-1] == isometric_centre(far)
+    assert all(point == isometric_centre(nav.cell_of(point)) for point in answer.points)
+    assert nav.find_path(isometric_centre(corner), isometric_centre((10, 6))).status == "OUT_OF_BOUNDS"
 
 
 def centre(cell):

@@ -13,6 +13,7 @@ with our rule.
 import math
 import random
 import shutil
+import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterable, List, Set, Tuple
@@ -23,7 +24,7 @@ import pytest
 from pathing_py import Grid, PathStatus, find_path
 from pathing_py.godot_text import ResourceRef, parse_file
 from pathing_py.grid import MapFormatError
-from pathing_py.tilemap import list_tilemaps, read_tilemap
+from pathing_py.tilemap import TileMapData, list_tilemaps, read_tilemap
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
@@ -181,7 +182,10 @@ def _check_tilemap(scene: Path, engine: EngineTileMap) -> None:
     assert our_cells == engine.cells
     our_blocked = {(int(x), int(y)) for x, y in zip(cells.x[ours.blocked], cells.y[ours.blocked])}
     assert our_blocked == {cell for cell, collision in engine.collision.items() if collision == 1}
-    if len(our_blocked) < engine.rect[2] * engine.rect[3]:
+    if ours.geometry.hexagonal:  # the cells are read, but not navigated
+        with pytest.raises(MapFormatError, match="six neighbours"):
+            ours.passable()
+    elif len(our_blocked) < engine.rect[2] * engine.rect[3]:
         assert np.array_equal(ours.passable(), _engine_passable(engine))
 
 
@@ -288,3 +292,104 @@ def test_engine_copy_drops_python_scripts(godot, tmp_path: Path):
     assert [(tilemap.node_path, tilemap.collision) for tilemap in seen.tilemaps] == [
         ("Demo/TileMap", {(0, 0): 1})
     ]
+
+
+# -- where cells lie: world_to_map and map_to_world, by the engine and by TileGeometry -------------
+
+CONVERT_SCRIPT = TESTS / "godot" / "convert_positions.gd"
+#: Offsets from a cell corner, in cells along each axis: on the edge, inside and around world_to_map's epsilon.
+EDGE_OFFSETS = [0.0] + [sign * size for sign in (1, -1) for size in (1e-6, 1e-5, 4e-5, 5e-5, 6e-5, 1e-4, 1e-3, 0.5)]
+
+
+def _write_pairs(file, pairs: np.ndarray) -> None:
+    file.write(struct.pack("<i", len(pairs)))
+    file.write(np.asarray(pairs, dtype="<f4").tobytes())
+
+
+def _convert(godot, scene: Path, positions: np.ndarray, cells: np.ndarray, folder: Path) -> Dict[str, Tuple[np.ndarray, np.ndarray]]:
+    """Node path -> (world_to_map of each position, map_to_world of each cell), from the engine."""
+    samples, answers = folder / "in.samples", folder / "out.answers"
+    with samples.open("wb") as file:
+        _write_pairs(file, positions)
+        _write_pairs(file, cells)
+    godot.run_script(FIXTURES, CONVERT_SCRIPT, _res_path(scene, FIXTURES), str(samples), str(answers))
+    data, offset, converted = answers.read_bytes(), 0, {}
+    while offset < len(data):
+        (length,) = struct.unpack_from("<I", data, offset)
+        node_path = data[offset + 4 : offset + 4 + length].decode()
+        offset += 4 + length
+        values = np.frombuffer(data, dtype="<f4", count=2 * (len(positions) + len(cells)), offset=offset).reshape(-1, 2)
+        offset += values.nbytes
+        converted[node_path] = (values[: len(positions)].astype(np.int64), values[len(positions) :])
+    return converted
+
+
+def _readable_tilemaps(scene: Path) -> Dict[str, TileMapData]:
+    """The scene's TileMaps the reader accepts, tile ids the TileSet lacks included (they move no cell).
+
+    The others are test_reader_agrees_with_engine's.
+    """
+    found = {}
+    for node_path in list_tilemaps(scene):
+        try:
+            found[node_path] = read_tilemap(scene, tilemap=node_path, unknown_tiles="open")
+        except MapFormatError:
+            continue
+    return found
+
+
+def _edge_positions(data: TileMapData, rng: np.random.Generator) -> np.ndarray:
+    """Positions on and beside the corners of cells in and around the used rectangle, in float32."""
+    (x0, y0), (width, height) = data.origin, data.cells.size
+    cells = np.stack([rng.integers(x0 - 2, x0 + width + 2, 16), rng.integers(y0 - 2, y0 + height + 2, 16)], axis=1)
+    axes = data.geometry.cell_transform()[:2].astype(np.float64)
+    directions = np.array([axes[0], axes[1], axes[0] + axes[1], axes[0] - axes[1]])
+    offsets = np.array(EDGE_OFFSETS)[:, None, None] * directions[None, :, :]
+    corners = data.geometry.to_pixels(cells)
+    return (corners[:, None, None, :] + offsets[None]).reshape(-1, 2).astype(np.float32)
+
+
+@pytest.mark.parametrize("scene", FIXTURE_SCENES, ids=_scene_id)
+def test_conversions_agree_with_world_to_map_and_map_to_world(godot, tmp_path, scene: Path):
+    tilemaps = _readable_tilemaps(scene)
+    assert tilemaps, f"no TileMap of {scene} can be read"
+    rng = np.random.default_rng(9)
+    square = {path: data for path, data in tilemaps.items() if not data.geometry.hexagonal}
+    sample_cells = {}
+    for path, data in square.items():
+        (x0, y0), (width, height) = data.origin, data.cells.size
+        sample_cells[path] = np.stack([rng.integers(x0 - 3, x0 + width + 3, 60), rng.integers(y0 - 3, y0 + height + 3, 60)], axis=1)
+    corners = np.concatenate([data.geometry.to_pixels([data.origin, np.add(data.origin, data.cells.size)]) for data in tilemaps.values()])
+    low, high = corners.min(axis=0) - 100, corners.max(axis=0) + 100
+    parts = [rng.uniform(low, high, (400, 2)).astype(np.float32)]
+    parts += [_edge_positions(data, rng) for data in square.values()]
+    centres_at = {}
+    for path, data in square.items():
+        centres_at[path] = sum(len(part) for part in parts)
+        parts.append(data.geometry.centres_of(sample_cells[path]))
+    positions = np.concatenate(parts)
+    cells = np.concatenate([np.concatenate([found, found + 1]) for found in sample_cells.values()] or [np.zeros((0, 2))])
+    engine = _convert(godot, scene, positions, cells, tmp_path)
+    assert set(engine) == set(list_tilemaps(scene))
+    cells_at = 0
+    for path, data in tilemaps.items():
+        geometry, (engine_cells, engine_corners) = data.geometry, engine[path]
+        if geometry.hexagonal:  # refused, not converted wrongly
+            with pytest.raises(ValueError, match="six neighbours"):
+                geometry.cells_of(positions[:1])
+            with pytest.raises(MapFormatError, match="six neighbours"):
+                data.passable()
+            continue
+        ours = geometry.cells_of(positions)
+        wrong = np.flatnonzero((ours != engine_cells).any(axis=1))
+        assert not len(wrong), f"{path}: {len(wrong)} of {len(positions)} positions differ, first " + ", ".join(
+            f"{positions[i].tolist()} ours {ours[i].tolist()} engine {engine_cells[i].tolist()}" for i in wrong[:4])
+        own = sample_cells[path]
+        engine_corners = engine_corners[cells_at : cells_at + 2 * len(own)]
+        cells_at += 2 * len(own)
+        np.testing.assert_array_equal(geometry.corners_of(own), engine_corners[: len(own)])
+        # A centre lies in its cell for the engine, halfway between the cell's corner and the opposite one.
+        start = centres_at[path]
+        np.testing.assert_array_equal(engine_cells[start : start + len(own)], own)
+        midpoints = (engine_corners[: len(own)].astype(np.float64) + engine_corners[len(own) :]) / 2
+        np.testing.assert_allclose(geometry.centres_of(own), midpoints, rtol=0, atol=1e-3)

@@ -41,7 +41,9 @@ pulled straight where the way is clear when ``smooth_paths`` is on; an empty
 result comes with ``get_last_status()`` saying why (``UNREACHABLE``,
 ``GOAL_BLOCKED``, ``INVALID_POSITION``, …). Positions in and out are
 TileMap-local, as ``TileMap.map_to_world``; use ``tilemap.to_local()`` for
-global ones.
+global ones. Square, isometric and custom TileMaps are navigated (a cell's
+position is the centre of the cell ``world_to_map`` finds); half-offset
+(hexagonal) TileMaps are refused with a configuration warning.
 
 This script only reads Godot objects and converts Godot types; the work is
 done in :mod:`pathing_py.godot_bridge`, :mod:`pathing_py.godot_editor` and
@@ -75,6 +77,7 @@ from pathing_py import godot_bridge as bridge
 from pathing_py import godot_editor as editor
 from pathing_py import godot_units as units
 from pathing_py.godot_instance import NodeProperties
+from pathing_py.tile_geometry import GeometryError, TileGeometry
 from pathing_py.tilemap import CellRect, navgrid_bounds
 
 #: Colours of the graph drawing.
@@ -106,6 +109,23 @@ def transform_points(transform: Transform2D) -> units.TransformPoints:
     """A Transform2D as plain Python: pythonscript 0.50's Transform2D has ``xform`` but no axis properties."""
     images = [transform.xform(Vector2(x, y)) for x, y in ((0, 0), (1, 0), (0, 1))]
     return tuple((image.x, image.y) for image in images)
+
+
+def tilemap_geometry(tilemap: TileMap) -> TileGeometry:
+    """Where the TileMap's cells lie; the custom transform's axes are read exactly (no arithmetic on them).
+
+    GeometryError for settings that cannot place cells (a flat custom transform).
+    """
+    custom: Transform2D = tilemap.get_custom_transform()
+    axes = (custom.basis_xform(Vector2(1, 0)), custom.basis_xform(Vector2(0, 1)), custom.xform(Vector2(0, 0)))
+    cell_size = tilemap.get_cell_size()
+    return TileGeometry(
+        mode=bridge.signed_int(tilemap.get_mode()),
+        cell_size=(cell_size.x, cell_size.y),
+        custom_transform=tuple((axis.x, axis.y) for axis in axes),
+        half_offset=bridge.signed_int(tilemap.get_half_offset()),
+        tile_origin=bridge.signed_int(tilemap.get_tile_origin()),
+    )
 
 
 @exposed(tool=True)
@@ -253,12 +273,11 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         tilemap: TileMap = self.get_node(self.tilemap_path)
         tileset: TileSet = tilemap.get_tileset()
         tiles = [self._tile_info(tileset, tile_id) for tile_id in tileset.get_tiles_ids()]
-        cell_size = tilemap.get_cell_size()
         blocking = [str(name) for name in self.blocking_tiles]
         try:
             self._navigator = bridge.TileMapNavigator.from_tilemap(
                 tilemap.get("tile_data"),
-                (cell_size.x, cell_size.y),
+                tilemap_geometry(tilemap),
                 tiles,
                 blocking=blocking,
                 empty_passable=bool(self.empty_cells_passable),
@@ -390,11 +409,10 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
 
     def _bounds_layers(self, tilemap: TileMap) -> list:
         """The bounds' outline when they are set and valid (else the configuration warning says why)."""
-        size = tilemap.get_cell_size()
         try:
             bounds = self._cell_bounds()
-            outline = bridge.bounds_outline(bounds, (size.x, size.y)) if bounds is not None else []
-        except ValueError:  # bad bounds or cell size
+            outline = bridge.bounds_outline(bounds, tilemap_geometry(tilemap)) if bounds is not None else []
+        except ValueError:  # bad bounds, or cells that cannot be placed (flat or half-offset)
             return []
         return [(outline, BOUNDS_COLOR, BOUNDS_WIDTH)] if outline else []
 
@@ -554,12 +572,15 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
             return bridge.tilemap_problem(path, None if node is None else str(node.get_class()))
         tilemap: TileMap = node
         tileset: Optional[TileSet] = tilemap.get_tileset()
+        try:
+            geometry = tilemap_geometry(tilemap)
+        except GeometryError as error:
+            return f"The TileMap at {path!r} cannot be navigated: {error}."
         return bridge.tilemap_problem(
             path,
             "TileMap",
             has_tileset=tileset is not None,
-            mode=tilemap.get_mode(),
-            half_offset=tilemap.get_half_offset(),
+            geometry=geometry,
             tile_names=[str(tileset.tile_get_name(tile_id)) for tile_id in tileset.get_tiles_ids()] if tileset else (),
             blocking=[str(name) for name in self.blocking_tiles],
         )

@@ -14,7 +14,21 @@ from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 import pytest
-from godot import GDString, Node, Node2D, NodePath, PackedScene, PoolStringArray, Rect2, ResourceLoader, TileMap, TileSet, Vector2
+from godot import (
+    AStar2D,
+    GDString,
+    Node,
+    Node2D,
+    NodePath,
+    PackedScene,
+    PoolStringArray,
+    Rect2,
+    ResourceLoader,
+    TileMap,
+    TileSet,
+    Transform2D,
+    Vector2,
+)
 
 from pathing_py import Grid
 from pathing_py.godot_bridge import signed_int
@@ -151,14 +165,19 @@ def check_walkable(path: Sequence[Vector2], tilemap: TileMap, engine: EngineCell
             assert max(abs(bx - ax), abs(by - ay)) == 1, f"step {(ax, ay)} -> {(bx, by)}"
             assert engine.walkable((bx, ay)) and engine.walkable((ax, by)), f"corner cut {(ax, ay)} -> {(bx, by)}"
     for a, b in zip(path, path[1:]):  # every cell a straight leg passes over, sampled at 1/16 of a cell
-        steps = max(1, int(16 * max(abs(b.x - a.x) / engine_cell_size(tilemap).x, abs(b.y - a.y) / engine_cell_size(tilemap).y)))
+        span = tilemap.world_to_map(b) - tilemap.world_to_map(a)
+        steps = 16 * int(abs(span.x) + abs(span.y) + 1)
         for step in range(steps + 1):
             cell = cell_of(tilemap.world_to_map(a + (b - a) * (step / steps)))
             assert engine.walkable(cell), f"the leg {a} -> {b} crosses the blocked cell {cell}"
 
 
-def engine_cell_size(tilemap: TileMap) -> Vector2:
-    return tilemap.get_cell_size()
+def engine_point(tilemap: TileMap, cell: Cell, u: float, v: float) -> Vector2:
+    """The point at fractions (u, v) of a cell, along its axes as map_to_world places its corners."""
+    corner = tilemap.map_to_world(Vector2(*cell))
+    x_axis = tilemap.map_to_world(Vector2(cell[0] + 1, cell[1])) - corner
+    y_axis = tilemap.map_to_world(Vector2(cell[0], cell[1] + 1)) - corner
+    return corner + x_axis * u + y_axis * v
 
 
 def path_cells(path: Iterable[Vector2], tilemap: TileMap) -> List[Cell]:
@@ -258,21 +277,41 @@ TRANSFORMS = [  # position, rotation (radians), scale, cell size
 ]
 
 
-def transformed(transform) -> Callable[[TileMap], None]:
+#: TileMap modes beside square: mode, tile origin, custom transform (x axis, y axis, origin).
+GEOMETRIES = [
+    (TileMap.MODE_SQUARE, TileMap.TILE_ORIGIN_TOP_LEFT, None),
+    (TileMap.MODE_ISOMETRIC, TileMap.TILE_ORIGIN_CENTER, None),
+    (TileMap.MODE_ISOMETRIC, TileMap.TILE_ORIGIN_BOTTOM_LEFT, None),
+    (TileMap.MODE_CUSTOM, TileMap.TILE_ORIGIN_TOP_LEFT, (Vector2(40, 12), Vector2(-10.5, 30), Vector2(5, -7.25))),
+    (TileMap.MODE_CUSTOM, TileMap.TILE_ORIGIN_CENTER, (Vector2(-13.3, 7.1), Vector2(3.7, 21.9), Vector2(-0.3, 11))),
+]
+
+
+def transformed(transform, geometry=GEOMETRIES[0]) -> Callable[[TileMap], None]:
     position, rotation, scale, cell_size = transform
+    mode, tile_origin, custom = geometry
 
     def setup(tilemap: TileMap) -> None:
         tilemap.set_position(position)
         tilemap.set_rotation(rotation)
         tilemap.set_scale(scale)
         tilemap.set_cell_size(cell_size)
+        tilemap.set_mode(mode)
+        tilemap.set_tile_origin(tile_origin)
+        if custom is not None:
+            tilemap.set_custom_transform(Transform2D(*custom))
 
     return setup
 
 
+def geometry_id(geometry) -> str:
+    return f"mode{geometry[0]}-origin{geometry[1]}"
+
+
+@pytest.mark.parametrize("geometry", GEOMETRIES, ids=geometry_id)
 @pytest.mark.parametrize("transform", TRANSFORMS)
-def test_conversions_agree_with_world_to_map_and_map_to_world(root, capsys, transform):
-    demo = demo_with(root, transformed(transform))
+def test_conversions_agree_with_world_to_map_and_map_to_world(root, capsys, transform, geometry):
+    demo = demo_with(root, transformed(transform, geometry))
     tilemap: TileMap = demo.get_node("TileMap")
     navgrid = demo.get_node("NavGrid")
     size = tilemap.get_cell_size()
@@ -283,27 +322,35 @@ def test_conversions_agree_with_world_to_map_and_map_to_world(root, capsys, tran
     low = Vector2(min(c.x for c in corners), min(c.y for c in corners))
     high = Vector2(max(c.x for c in corners), max(c.y for c in corners))
     local = [tilemap.to_local(Vector2(rng.uniform(low.x, high.x), rng.uniform(low.y, high.y))) for _ in range(500)]
-    # Positions on cell edges and a hair to either side (closer than world_to_map's own epsilon too).
+    # Cell corners as map_to_world places them, and a hair to either side along the cell's axes
+    # (closer than world_to_map's own epsilon too).
     for k in range(int(rect.position.x) - 1, int(rect.position.x + rect.size.x) + 2, 3):
-        for offset in (0.0, 1e-5, -1e-5, 1e-4, -1e-4, 1e-3, -1e-3, 0.01, -0.01):
-            local.append(Vector2(k * size.x + offset, (k % 7) * size.y - offset))
-            local.append(Vector2((k % 5) * size.x + offset, k * size.y + offset))
+        for cell in ((k, k % 7), (k % 5, k)):
+            for offset in (0.0, 1e-5, -1e-5, 5e-5, -5e-5, 1e-4, -1e-4, 1e-3, -1e-3, 0.01, -0.01):
+                local.append(engine_point(tilemap, cell, offset, -offset))
+                local.append(engine_point(tilemap, cell, offset, offset))
     wrong = [(p, navgrid.call("world_to_cell", p), tilemap.world_to_map(p)) for p in local
              if navgrid.call("world_to_cell", p) != tilemap.world_to_map(p)]
     assert not wrong, f"{len(wrong)} of {len(local)} positions differ (position, ours, engine): {wrong[:5]}"
     for _ in range(300):
         cell = Vector2(rng.randint(int(rect.position.x) - 5, int(rect.position.x + rect.size.x) + 5), rng.randint(-50, 50))
         centre = navgrid.call("cell_to_world", cell)
-        assert centre == tilemap.map_to_world(cell) + size / 2, cell
+        if geometry[0] == TileMap.MODE_SQUARE:
+            assert centre == tilemap.map_to_world(cell) + size / 2, cell
+        else:  # halfway between the cell's corner and the opposite one, to float rounding
+            midpoint = (tilemap.map_to_world(cell) + tilemap.map_to_world(cell + Vector2(1, 1))) / 2
+            assert (centre - midpoint).length() < 1e-3, (cell, centre, midpoint)
+        assert tilemap.world_to_map(centre) == cell
         assert tilemap.world_to_map(tilemap.to_local(tilemap.to_global(centre))) == cell
     assert errors(capsys) == []
 
 
 @pytest.mark.parametrize("smooth", [False, True])
 @pytest.mark.parametrize("graph", ["", DEMO_GRAPH])
-@pytest.mark.parametrize("transform", TRANSFORMS[1:3])
-def test_paths_cross_only_cells_the_engine_calls_open(root, capsys, transform, graph, smooth):
-    demo = demo_with(root, transformed(transform), graph_path=graph, smooth_paths=smooth)
+@pytest.mark.parametrize("transform, geometry", [(TRANSFORMS[1], GEOMETRIES[0]), (TRANSFORMS[2], GEOMETRIES[0]),
+                                                 (TRANSFORMS[1], GEOMETRIES[1]), (TRANSFORMS[2], GEOMETRIES[4])])
+def test_paths_cross_only_cells_the_engine_calls_open(root, capsys, transform, geometry, graph, smooth):
+    demo = demo_with(root, transformed(transform, geometry), graph_path=graph, smooth_paths=smooth)
     tilemap: TileMap = demo.get_node("TileMap")
     navgrid = demo.get_node("NavGrid")
     engine = EngineCells(tilemap, ["forest"])
@@ -313,10 +360,9 @@ def test_paths_cross_only_cells_the_engine_calls_open(root, capsys, transform, g
     for _ in range(40):
         start, goal = rng.choice(open_cells), rng.choice(open_cells)
         # Anywhere inside the cells, given globally as a game would, then to the TileMap's frame.
-        # (map_to_world truncates fractional cells: the fraction is added in pixels.)
-        inside = [Vector2(rng.uniform(0.01, 0.99), rng.uniform(0.01, 0.99)) * tilemap.get_cell_size() for _ in range(2)]
-        points = [tilemap.to_local(tilemap.to_global(tilemap.map_to_world(Vector2(*cell)) + offset))
-                  for cell, offset in zip((start, goal), inside)]
+        # (map_to_world truncates fractional cells: the fraction is added along the cell's axes.)
+        points = [tilemap.to_local(tilemap.to_global(engine_point(tilemap, cell, rng.uniform(0.01, 0.99), rng.uniform(0.01, 0.99))))
+                  for cell in (start, goal)]
         assert [cell_of(tilemap.world_to_map(point)) for point in points] == [start, goal]
         path = navgrid.call("find_path", points[0], points[1])
         status = str(navgrid.call("get_last_status"))
@@ -329,23 +375,61 @@ def test_paths_cross_only_cells_the_engine_calls_open(root, capsys, transform, g
     assert errors(capsys) == []
 
 
-@pytest.mark.parametrize("mode, half_offset", [(TileMap.MODE_ISOMETRIC, TileMap.HALF_OFFSET_DISABLED),
-                                               (TileMap.MODE_CUSTOM, TileMap.HALF_OFFSET_DISABLED),
-                                               (TileMap.MODE_SQUARE, TileMap.HALF_OFFSET_X),
-                                               (TileMap.MODE_SQUARE, TileMap.HALF_OFFSET_NEGATIVE_Y)])
-def test_other_tilemap_modes_are_refused_clearly(root, capsys, mode, half_offset):
+@pytest.mark.parametrize("mode, half_offset", [(TileMap.MODE_SQUARE, TileMap.HALF_OFFSET_X),
+                                               (TileMap.MODE_SQUARE, TileMap.HALF_OFFSET_Y),
+                                               (TileMap.MODE_ISOMETRIC, TileMap.HALF_OFFSET_NEGATIVE_X),
+                                               (TileMap.MODE_CUSTOM, TileMap.HALF_OFFSET_NEGATIVE_Y)])
+def test_half_offset_tilemaps_are_refused_clearly(root, capsys, mode, half_offset):
     def setup(tilemap: TileMap) -> None:
         tilemap.set_mode(mode)
         tilemap.set_half_offset(half_offset)
 
     navgrid = demo_with(root, setup).get_node("NavGrid")
     warning = str(navgrid.call("_get_configuration_warning"))
-    assert "square" in warning
+    assert "half-offset (hexagonal) cells have six neighbours" in warning
     for _ in range(3):  # a game asking every frame
         assert len(navgrid.call("find_path", Vector2(8, 8), Vector2(40, 40))) == 0
         assert str(navgrid.call("get_last_status")) == "NO_GRID"
     assert navgrid.call("is_cell_blocked", Vector2(0, 0))
     assert errors(capsys) == [f"pathing_py: NavGrid: {warning}"]
+
+
+def engine_astar(engine: EngineCells) -> Tuple[AStar2D, Dict[Cell, int]]:
+    """The engine's AStar2D over the open cells at their cell coordinates: eight neighbours, no corner cutting."""
+    astar = AStar2D()
+    ids = {cell: index for index, cell in enumerate(engine.open_cells())}
+    for (x, y), index in ids.items():
+        astar.add_point(index, Vector2(x, y))
+    for (x, y), index in ids.items():
+        for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            if (x + dx, y + dy) in ids and (x + dx, y) in ids and (x, y + dy) in ids:
+                astar.connect_points(index, ids[x + dx, y + dy])
+    return astar, ids
+
+
+def cells_cost(cells: Sequence[Cell]) -> float:
+    return sum(math.hypot(bx - ax, by - ay) for (ax, ay), (bx, by) in zip(cells, cells[1:]))
+
+
+@pytest.mark.parametrize("name", ["Diamonds", "Skewed"])
+def test_paths_on_isometric_and_custom_tilemaps_cost_what_the_engines_astar_finds(root, capsys, fixture_copy, name):
+    scene = instance(root, str(fixture_copy / "geometry" / "isometric.tscn"))
+    tilemap: TileMap = scene.get_node(name)
+    navgrid = new_navgrid(scene, f"../{name}", smooth_paths=False)
+    engine = EngineCells(tilemap)
+    astar, ids = engine_astar(engine)
+    rng = random.Random(11)
+    cells = sorted(ids)
+    for _ in range(40):
+        start, goal = rng.choice(cells), rng.choice(cells)
+        path = navgrid.call("find_path", navgrid.call("cell_to_world", Vector2(*start)), navgrid.call("cell_to_world", Vector2(*goal)))
+        assert str(navgrid.call("get_last_status")) == "FOUND"
+        check_walkable(list(path), tilemap, engine, start, goal, smooth=False)
+        expected = astar.get_point_path(ids[start], ids[goal])
+        assert len(expected) > 0
+        engine_cost = cells_cost([cell_of(expected[index]) for index in range(len(expected))])
+        assert abs(cells_cost(path_cells(path, tilemap)) - engine_cost) < 1e-4, (start, goal)
+    assert errors(capsys) == []
 
 
 # -- 3. run-time edits reach the grid, the graph and the units ------------------------------------
@@ -592,10 +676,14 @@ def test_broken_fixture_scenes_under_a_navgrid(root, capsys, fixture_copy, name,
 ARENA_BOUNDS = Rect2(-6, -4, 24, 14)  #: for obstacles_only.tscn, which paints only obstacles (and one wall beyond)
 
 
-def arena(root: Node, fixture_copy: Path, **settings) -> Tuple[TileMap, Node]:
-    """The obstacles-only fixture under a NavGrid made in code with ``settings``."""
+def arena(
+    root: Node, fixture_copy: Path, tilemap_setup: Optional[Callable[[TileMap], None]] = None, **settings
+) -> Tuple[TileMap, Node]:
+    """The obstacles-only fixture (its TileMap changed by ``tilemap_setup``) under a NavGrid made in code with ``settings``."""
     scene = instance(root, str(fixture_copy / "obstacles_only.tscn"))
     tilemap: TileMap = scene.get_node("Obstacles")
+    if tilemap_setup is not None:
+        tilemap_setup(tilemap)
     return tilemap, new_navgrid(scene, "../Obstacles", **settings)
 
 
@@ -633,6 +721,22 @@ def test_bounds_give_paths_between_unpainted_cells_and_out_of_bounds_beyond(root
     for outside in [(-7, 0), (18, 9), (0, -5), (30, 2)]:  # (30, 2) is painted, beyond the bounds
         assert len(navgrid.call("find_path", centre(navgrid, (-5, -3)), centre(navgrid, outside))) == 0
         assert str(navgrid.call("get_last_status")) == "OUT_OF_BOUNDS"
+    assert errors(capsys) == []
+
+
+def test_bounds_on_an_isometric_tilemap_place_unpainted_cells_where_the_engine_does(root, capsys, fixture_copy):
+    isometric = transformed(TRANSFORMS[1], GEOMETRIES[1])  # rotated and scaled as well
+    tilemap, navgrid = arena(root, fixture_copy, isometric, bounds=ARENA_BOUNDS)
+    engine = EngineCells(tilemap, bounds=ARENA_BOUNDS)
+    check_engine_cells(navgrid, engine)
+    used = tilemap.get_used_rect()
+    unpainted = [cell for cell in engine.open_cells() if not used.has_point(Vector2(*cell))]
+    misplaced = [cell for cell in unpainted if cell_of(tilemap.world_to_map(centre(navgrid, cell))) != cell]
+    assert len(unpainted) > 100 and not misplaced, f"{len(misplaced)} unpainted cells misplaced, first {misplaced[:5]}"
+    for start, goal in [((-5, -3), (17, 9)), ((17, -4), (-6, 9))]:  # corner to corner, outside the painted cells
+        path = navgrid.call("find_path", centre(navgrid, start), centre(navgrid, goal))
+        assert str(navgrid.call("get_last_status")) == "FOUND", (start, goal)
+        check_walkable(list(path), tilemap, engine, start, goal, smooth=True)
     assert errors(capsys) == []
 
 

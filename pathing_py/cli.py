@@ -91,8 +91,9 @@ def load_map(
                 + (f", bounds {navgrid_bounds}" if navgrid_bounds else "")
             )
         data = read_tilemap(path, tilemap=tilemap, blocking=list(blocking) or None, unknown_tiles=unknown_tiles)
-        area = data.area(bounds or navgrid_bounds)
+        area = data.area(bounds or navgrid_bounds)  # refuses half offsets
         grid = data.grid(empty_passable=empty_passable, bounds=area)
+        notes.append(f"TileMap {data.node_path!r}: {data.geometry.describe()}; pictures draw its cells as squares")
         notes += blocking_notes(data, area, empty_passable)
         return LoadedMap(grid, {"tiles": data.cells.raster(data.cells.tile, -1, area), "names": data.names}, notes)
     if suffix == ".map":

@@ -505,3 +505,29 @@ def test_the_demo_scene_says_which_tiles_block(tmp_path, capsys):
         count = int((data.cells.tile[data.blocked] == tile).sum())
         reason = "listed in blocking" if data.names[tile] == "forest" else "collision shape"
         assert f"{data.names[tile]!r} ({count} cells, {reason})" in line
+
+
+# -- TileMap modes: isometric and custom navigated, half offsets refused ------------------------------
+
+
+@pytest.mark.parametrize("name", ["Diamonds", "Skewed"])
+def test_paths_on_isometric_and_custom_tilemaps(tmp_path, capsys, name):
+    scene = FIXTURES / "geometry" / "isometric.tscn"
+    assert main(["paths", str(scene), "--tilemap", name, "--orders", "4", "--out", str(tmp_path / "p.png")]) == 0
+    printed = capsys.readouterr().out
+    geometry = read_tilemap(scene, tilemap=name).geometry
+    assert f"TileMap 'Isometric/{name}': {geometry.describe()}" in printed
+    assert ("isometric, cell_size (64, 32)" if name == "Diamonds" else "custom, cell_custom_transform") in printed
+    assert "4 of 4 orders found" in printed
+
+
+@pytest.mark.parametrize("command", ["demo", "paths", "bake"])
+@pytest.mark.parametrize("name", ["OffsetX", "OffsetY", "OffsetNegativeX", "OffsetNegativeY"])
+def test_half_offset_tilemaps_are_refused_with_one_line(tmp_path, capsys, command, name):
+    scene = FIXTURES / "geometry" / "half_offsets.tscn"
+    out = ["--out", str(tmp_path / ("x.kpg" if command == "bake" else "x.png"))]
+    assert main([command, str(scene), "--tilemap", name, *out]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("pathing-py: ") and error.count("\n") == 1
+    assert f"TileMap 'Hexagonal/{name}' cannot be navigated" in error and "six neighbours" in error
+    assert not list(tmp_path.iterdir())

@@ -47,6 +47,9 @@ from harness import (
     sample_scenarios,
 )
 from pathing_py import Cell, Grid, KeyPointGraph, prepare
+from pathing_py.hierarchy.file_checks import check_graph_arrays
+from pathing_py.hierarchy.partition import Clusters
+from pathing_py.hierarchy.storage import _unpack
 from pathing_py.movingai import read_scenarios
 
 EDITS = 20  # seeded edits per map and size, each made and undone
@@ -85,6 +88,7 @@ class MapResult(NamedTuple):
     key_points: int
     bake_s: float
     load_ms: float
+    check_ms: float  # the part of load_ms spent checking the file against the map
     update_ms: float  # median over one-cell edits and their undoing
     block_update_ms: float  # the same for 8x8 blocks
     runs: Dict[str, Run]
@@ -106,6 +110,13 @@ def load_ms(graph: KeyPointGraph, repeat: int) -> float:
         path = Path(folder) / "graph.kpg"
         graph.save(path)
         return best_ms(lambda: KeyPointGraph.load(path, graph.grid), repeat)
+
+
+def check_ms(graph: KeyPointGraph, repeat: int) -> float:
+    """How long the load's checks of the file against the grid take (storage's own reading step, then the checks)."""
+    header, arrays = _unpack(graph.to_bytes(), "bench")
+    clusters = Clusters(graph.grid.width, graph.grid.height, header["cluster_size"])
+    return best_ms(lambda: check_graph_arrays(graph.grid, clusters, header["long_run"], arrays), repeat)
 
 
 def update_ms(graph: KeyPointGraph, corners: np.ndarray, side: int) -> float:
@@ -142,7 +153,7 @@ def bench_map(name: str, per_map: int, seed: int, repeat: int) -> MapResult:
     corners = free[np.random.default_rng(seed).integers(0, len(free), EDITS)]
     return MapResult(
         name, grid.width, grid.height, len(sample), len(graph.cluster_rects()), len(graph.key_points()),
-        bake_s, load_ms(graph, repeat), update_ms(graph, corners, 1), update_ms(graph, corners, EDIT_BLOCK), runs,
+        bake_s, load_ms(graph, repeat), check_ms(graph, repeat), update_ms(graph, corners, 1), update_ms(graph, corners, EDIT_BLOCK), runs,
     )  # fmt: skip
 
 
@@ -166,7 +177,7 @@ def max_ratio(run: Run) -> float:
 
 
 COLUMNS = (
-    "map", "size", "queries", "clusters", "key points", "bake s", "load ms", "update 1 ms", "update 8x8 ms",
+    "map", "size", "queries", "clusters", "key points", "bake s", "load ms", "load check ms", "update 1 ms", "update 8x8 ms",
     "exact med ms", "exact p95 ms", "exact mean ratio", "exact max ratio",
     "fast med ms", "fast p95 ms", "fast mean ratio", "fast max ratio",
     "find_path med ms", "tcod med ms", "wrong exact/fast/find_path",
@@ -177,7 +188,7 @@ def table_row(result: MapResult) -> List[str]:
     exact, fast, ours, tcod = (result.runs[name] for name in SOLVERS)
     return [
         result.name, f"{result.width}x{result.height}", str(result.queries), str(result.clusters), str(result.key_points),
-        f"{result.bake_s:.2f}", f"{result.load_ms:.1f}", f"{result.update_ms:.2f}", f"{result.block_update_ms:.2f}",
+        f"{result.bake_s:.2f}", f"{result.load_ms:.1f}", f"{result.check_ms:.1f}", f"{result.update_ms:.2f}", f"{result.block_update_ms:.2f}",
         f"{median_ms(exact):.2f}", f"{p95_ms(exact):.2f}", f"{mean_ratio(exact):.4f}", f"{max_ratio(exact):.4f}",
         f"{median_ms(fast):.2f}", f"{p95_ms(fast):.2f}", f"{mean_ratio(fast):.4f}", f"{max_ratio(fast):.4f}",
         f"{median_ms(ours):.2f}", f"{median_ms(tcod):.2f}",
@@ -240,7 +251,8 @@ warm-up query per solver and map, every solver answering the map's sample in the
 fast are graph.find_path(link=...) on the graph baked from the map (bake s, default cluster size, one
 run); find_path is our exact search (JPS+), tcod its CustomGraph (1000/1414 edges, no corner cutting).
 Ratios: path length / the scenario's optimal length, over every query. Load: KeyPointGraph.load of the
-saved file against the grid (fastest of {repeat}). Updates: graph.update after the grid's own catch-up,
+saved file against the grid (fastest of {repeat}); load check: the part of it spent checking the file's
+arrays against the map (file_checks.check_graph_arrays, fastest of {repeat}). Updates: graph.update after the grid's own catch-up,
 median over {edits} seeded edits and their undoing ({block}x{block}: the free cells of the block). "wrong"
 counts answers with no path, an illegal path or a reported cost that is not the path's length (and for
 find_path, a length off the optimum)."""

@@ -11,7 +11,7 @@ orthogonal crossing next to it in the same run, so the runs capture every way
 across.
 """
 
-from typing import List, Sequence, Tuple
+from typing import List, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -34,7 +34,7 @@ def border_key_points(passable: np.ndarray, clusters: Clusters, a: int, b: int, 
 
 
 def key_point_pairs(
-    passable: np.ndarray, clusters: Clusters, borders: Sequence[Tuple[int, int]], long_run: int
+    passable: np.ndarray, clusters: Clusters, borders: Union[np.ndarray, Sequence[Tuple[int, int]]], long_run: int
 ) -> Tuple[np.ndarray, np.ndarray]:
     """The pairs of many borders (a, b) at once, in array form: (pairs per border (B,), pairs (E, 4)).
 
@@ -43,10 +43,8 @@ def key_point_pairs(
     so that a loaded graph file can be checked against its map cheaply.
     """
     border = np.asarray(borders, dtype=np.int64).reshape(-1, 2)
-    named = np.unique(border)
-    rects = np.array([clusters.rect(int(c)) for c in named], dtype=np.int64).reshape(-1, 4)
-    ax, ay, aw, ah = rects[np.searchsorted(named, border[:, 0])].T
-    by = rects[np.searchsorted(named, border[:, 1]), 1]
+    ax, ay, aw, ah = clusters.rect_array(border[:, 0]).T
+    by = clusters.rect_array(border[:, 1])[:, 1]
     right = by == ay  # b is right of a: the border is a column pair; else b is below a: a row pair
     first_x = np.where(right, ax + aw - 1, ax)  # the first cell of side a
     first_y = np.where(right, ay, ay + ah - 1)
@@ -83,7 +81,8 @@ def key_point_cells(clusters: Clusters, pairs: np.ndarray) -> Tuple[np.ndarray, 
     cells = np.concatenate((pairs[:, :2], pairs[:, 2:])).astype(np.int64)
     x, y = cells[:, 0], cells[:, 1]
     cluster = (y // clusters.size) * clusters.columns + x // clusters.size
-    keys = np.unique((cluster * clusters.height + y) * clusters.width + x)
+    keys = np.sort((cluster * clusters.height + y) * clusters.width + x)
+    keys = keys[np.concatenate((keys[:1] == keys[:1], keys[1:] != keys[:-1]))]  # np.unique, 20x faster on numpy 2 (it hashes)
     cluster, rest = np.divmod(keys, clusters.height * clusters.width)
     y, x = np.divmod(rest, clusters.width)
     return np.bincount(cluster, minlength=len(clusters)), np.stack((x, y), axis=1).reshape(-1, 2)

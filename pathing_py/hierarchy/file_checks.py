@@ -17,38 +17,60 @@ are loaded for, in a few passes of array operations:
 - the landmark distances must be a lower bound on the graph's distances.
 
 The checks read only what the file and the grid hold; the work is bounded by
-the arrays' sizes (at most a cluster's area of steps per stored cost).
+the arrays' sizes (at most a cluster's area of steps per stored cost). They
+must cost little next to reading the file (a game loads it when a level
+starts): legal moves are looked up in a table computed once for the map, the
+fields of many clusters are checked in one array operation per move, and the
+paths are walked all at once, a step per round (bench/bench_hierarchy.py
+prints the checks' share of the load).
 """
 
 import math
-from typing import Dict, Optional, Tuple
+from typing import Dict, Iterator, Optional, Tuple
 
 import numpy as np
 
 from ..grid import Grid, corner_offsets
 from ..jump_tables import DIRECTIONS
 from .entrances import key_point_cells, key_point_pairs
+from .fields import NO_DIRECTION
 from .partition import Clusters
 
-__all__ = ["InvalidGraphData", "check_fields", "check_key_points", "check_landmarks", "cost_entries", "field_layout"]
+__all__ = [
+    "InvalidGraphData", "check_fields", "check_graph_arrays", "check_key_points", "check_landmarks", "cost_entries", "field_layout",
+]  # fmt: skip
 
 #: Stored costs are sums of the same steps added in another order: this much relative slack.
 COST_TOLERANCE = 1e-9
 
-_STEP_X = np.array([dx for dx, _ in DIRECTIONS], dtype=np.int64)
-_STEP_Y = np.array([dy for _, dy in DIRECTIONS], dtype=np.int64)
-_STEP_LENGTH = np.array([math.sqrt(2.0) if dx and dy else 1.0 for dx, dy in DIRECTIONS])
+#: Per direction index, and last for "no direction" (-1, the end of a walk): a step's offsets and length.
+_STEP_X = np.array([dx for dx, _ in DIRECTIONS] + [0], dtype=np.int64)
+_STEP_Y = np.array([dy for _, dy in DIRECTIONS] + [0], dtype=np.int64)
+_STEP_LENGTH = np.array([math.sqrt(2.0) if dx and dy else 1.0 for dx, dy in DIRECTIONS] + [0.0])
+#: Steps are checked, and paths walked, in groups of fields of about this many direction entries, so
+#: that they stay in the CPU's cache (measured on Paris_0_1024: 1 << 16 and 1 << 20 slower for steps; walks, whose
+#: numpy calls per step cost more than cache misses, 1 << 21 best of 1 << 18 to 1 << 30).
+CHUNK_ENTRIES = 1 << 18
+WALK_CHUNK_ENTRIES = 1 << 21
+#: Half of the eight moves, one of each pair of opposites: legal moves go both ways, so these cover every pair of neighbours.
+_FORWARD = [d for d, (dx, dy) in enumerate(DIRECTIONS) if dy > 0 or (dy == 0 and dx > 0)]
 
 
 class InvalidGraphData(ValueError):
     """Arrays of a graph file that the bake could not have written for this grid."""
 
 
+def check_graph_arrays(grid: Grid, clusters: Clusters, long_run: int, arrays: Dict[str, np.ndarray]) -> None:
+    """All the checks, in the order they rely on each other."""
+    check_key_points(grid, clusters, long_run, arrays)
+    check_fields(grid, clusters, arrays)
+    check_landmarks(grid, arrays)
+
+
 def check_key_points(grid: Grid, clusters: Clusters, long_run: int, arrays: Dict[str, np.ndarray]) -> None:
     """The stored borders, border pairs and key points must be those of the map."""
-    border_list = sorted(clusters.borders())
-    borders = np.array(border_list, dtype=np.int64).reshape(-1, 2)
-    counts, pairs = key_point_pairs(grid.passable, clusters, border_list, long_run)
+    borders = clusters.border_array()
+    counts, pairs = key_point_pairs(grid.passable, clusters, borders, long_run)
     member_counts, members = key_point_cells(clusters, pairs)
     expected = {"borders": borders, "entrance_counts": counts, "entrances": pairs, "member_counts": member_counts, "members": members}
     for name, array in expected.items():
@@ -58,7 +80,7 @@ def check_key_points(grid: Grid, clusters: Clusters, long_run: int, arrays: Dict
 
 def field_layout(clusters: Clusters, member_counts: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(rects (C, 4), cost entries per cluster, direction entries per cluster) that the stored fields take."""
-    rects = np.array(clusters.rects(), dtype=np.int64).reshape(-1, 4)
+    rects = clusters.rect_array()
     counts = member_counts.astype(np.int64)
     return rects, counts * counts, counts * rects[:, 2] * rects[:, 3]
 
@@ -77,96 +99,163 @@ def check_fields(grid: Grid, clusters: Clusters, arrays: Dict[str, np.ndarray]) 
         raise InvalidGraphData("a stored cost is negative or not a number")
     if ((directions < -1) | (directions >= len(DIRECTIONS))).any():
         raise InvalidGraphData("a stored direction is not one of the eight moves")
-    fields = _Fields(grid, rects, arrays["member_counts"], arrays["members"], direction_sizes)
-    fields.check_steps(directions)
-    fields.check_paths(costs, directions)
+    fields = _Fields(rects, arrays["member_counts"], arrays["members"], direction_sizes)
+    fields.check_steps(_cluster_tiles(_legal_moves_into(grid.passable, clusters.size), clusters), directions)
+    fields.check_paths(grid.cost, costs, directions)
 
 
 class _Fields:
     """Where each stored field lies: its cluster's rectangle, its source, its first direction entry."""
 
-    def __init__(self, grid: Grid, rects: np.ndarray, member_counts: np.ndarray, members: np.ndarray, direction_sizes: np.ndarray):
-        self.grid = grid
+    def __init__(self, rects: np.ndarray, member_counts: np.ndarray, members: np.ndarray, direction_sizes: np.ndarray):
         counts = member_counts.astype(np.int64)
+        self.rects, self.counts = rects, counts
         self.cluster = np.repeat(np.arange(len(rects)), counts)  # of each field (one per key point)
         self.rect = rects[self.cluster]
         self.source = members.astype(np.int64)
         field_start = np.cumsum(direction_sizes) - direction_sizes  # of each cluster's fields
         number = np.arange(len(self.cluster)) - np.repeat(np.cumsum(counts) - counts, counts)  # within its cluster
         self.first = field_start[self.cluster] + number * self.rect[:, 2] * self.rect[:, 3]
-        self.counts = counts
 
-    def check_steps(self, directions: np.ndarray) -> None:
-        """Every reached cell comes by a legal move from a reached cell; no legal move leaves the reached cells.
+    def chunks(self) -> Iterator[Tuple[int, int, int, int]]:
+        """(first field, end field, width, height): fields laid end to end in the file, of one shape.
 
-        Runs of neighbouring clusters of one shape are checked together as (fields, height, width) stacks.
+        Each chunk is of clusters that follow each other and have one shape, so
+        that a move is a fixed offset between entries, and takes at most about
+        CHUNK_ENTRIES entries (or one field).
         """
-        passable = self.grid.passable
-        shapes = self.rect[:, 2:]
-        breaks = np.flatnonzero((np.diff(shapes, axis=0) != 0).any(axis=1) | (np.diff(self.rect[:, 1]) != 0)) + 1
-        for begin, end in zip(np.concatenate(([0], breaks)), np.concatenate((breaks, [len(shapes)]))):
-            if begin == end:
-                continue
-            x0, y0, width, height = self.rect[begin].tolist()
-            right = int(self.rect[end - 1, 0]) + width
-            area = passable[y0 : y0 + height, x0:right].reshape(height, -1, width).transpose(1, 0, 2)
-            clusters = self.cluster[begin:end]
-            free = area[clusters - clusters[0]]  # (fields, height, width), one map per field
-            moves = directions[self.first[begin] : self.first[begin] + (end - begin) * width * height].reshape(-1, height, width)
-            reached = moves != -1
-            local = np.arange(end - begin)
-            origin = self.rect[begin:end, :2]
-            reached[local, self.source[begin:end, 1] - origin[:, 1], self.source[begin:end, 0] - origin[:, 0]] = True
-            if (reached & ~free).any():
-                raise InvalidGraphData("a stored field reaches a blocked cell")
-            for d, (dx, dy) in enumerate(DIRECTIONS):
-                legal = _legal_moves(free, dx, dy)  # legal[f, y, x]: the move (dx, dy) from (x, y)
-                into = _shift(reached, -dx, -dy)  # into[f, y, x]: the cell the move lands on is reached
-                if (reached & legal & ~into).any():
-                    raise InvalidGraphData("a stored field misses cells its source reaches in its cluster")
-                came = moves == d
-                if (came & ~_shift(reached & legal, dx, dy)).any():
-                    raise InvalidGraphData("a stored field steps outside its cluster, through a wall or from a cell it did not reach")
+        shapes = self.rects[:, 2:]
+        area = shapes[:, 0] * shapes[:, 1]
+        cluster_end = np.cumsum(self.counts)
+        breaks = np.flatnonzero((np.diff(shapes, axis=0) != 0).any(axis=1)) + 1
+        for begin, end in zip(np.concatenate(([0], breaks)).tolist(), np.concatenate((breaks, [len(shapes)])).tolist()):
+            width, height = shapes[begin].tolist()
+            step = max(1, CHUNK_ENTRIES // int(area[begin]))
+            first, last = int(cluster_end[begin] - self.counts[begin]), int(cluster_end[end - 1])
+            for chunk in range(first, last, step):
+                yield chunk, min(chunk + step, last), width, height
 
-    def check_paths(self, costs: np.ndarray, directions: np.ndarray) -> None:
+    def check_steps(self, tiles: np.ndarray, directions: np.ndarray) -> None:
+        """Every stored step is a legal move inside its cluster; no legal move leaves the cells a field reached.
+
+        The second makes the reached cells (those with a step, and the source)
+        hold every cell the source reaches in its cluster. ``tiles`` (see
+        :func:`_cluster_tiles`) says which moves into each cell are legal.
+        """
+        for first, end, width, height in self.chunks():
+            area = width * height
+            legal = tiles[self.cluster[first:end], :height, :width].reshape(-1)
+            source = (self.source[first:end, 1] - self.rect[first:end, 1]) * width + self.source[first:end, 0] - self.rect[first:end, 0]
+            moves = directions[self.first[first] : self.first[first] + (end - first) * area]
+            _check_run(legal, moves, source + np.arange(end - first) * area, width)
+
+    def check_paths(self, cost: Optional[np.ndarray], costs: np.ndarray, directions: np.ndarray) -> None:
         """Walk back every path the cost table says exists: it must end at its source and cost the table's figure."""
         field, target = cost_entries(self.counts)
+        # Key point k is the source of field k; where it lies within a field of its cluster:
+        local = (self.source[:, 1] - self.rect[:, 1]) * self.rect[:, 2] + self.source[:, 0] - self.rect[:, 0]
+        start = np.take(self.first, field)
+        at = start + np.take(local, target)
         finite = np.isfinite(costs)
-        rect = self.rect[field]
-        width = rect[:, 2]
-        x, y = self.source[target, 0] - rect[:, 0], self.source[target, 1] - rect[:, 1]
-        at = self.first[field] + y * width + x
-        if (directions[at[~finite]] != -1).any() or (target[~finite] == field[~finite]).any():
-            raise InvalidGraphData("the cost table calls a key point unreachable that its field reaches")
-        _walk_back(self.grid.cost, directions, at[finite], x[finite], y[finite], rect[finite], costs[finite],
-                   self.first[field[finite]] + (self.source[field[finite], 1] - rect[finite, 1]) * width[finite]
-                   + self.source[field[finite], 0] - rect[finite, 0])  # fmt: skip
+        if not finite.all():
+            if (directions[at[~finite]] != NO_DIRECTION).any() or (target[~finite] == field[~finite]).any():
+                raise InvalidGraphData("the cost table calls a key point unreachable that its field reaches")
+            field, target, start, at, costs = field[finite], target[finite], start[finite], at[finite], costs[finite]
+        home = start + np.take(local, field)
+        cell = None if cost is None else np.take(self.source[:, 1] * cost.shape[1] + self.source[:, 0], target)
+        width, piece = np.take(self.rect[:, 2], field), start // WALK_CHUNK_ENTRIES
+        for group in np.unique(self.rects[:, 2]).tolist():  # a move is a fixed offset in fields of one width
+            area = int(self.rects[self.rects[:, 2] == group, 3].max()) * group
+            chosen = np.flatnonzero(width == group)
+            for part in np.split(chosen, np.flatnonzero(np.diff(piece[chosen])) + 1):
+                _Walks(at[part], home[part], costs[part], None if cell is None else cell[part], area).run(directions, cost, group)
 
 
-def _walk_back(cost: Optional[np.ndarray], directions, at, x, y, rect, expected, source_at) -> None:
-    """All walks at once, one step per round; a walk longer than its cluster's area has a loop."""
-    spent = np.zeros(len(at))
-    x0, y0, width = rect[:, 0], rect[:, 1], rect[:, 2]
-    rounds_left = int((rect[:, 2] * rect[:, 3]).max()) if len(at) else 0
-    while len(at):
-        step = directions[at].astype(np.int64)
-        done = step == -1
-        if (at[done] != source_at[done]).any():
+def _check_run(legal: np.ndarray, moves: np.ndarray, sources: np.ndarray, width: int) -> None:
+    """:meth:`_Fields.check_steps` for fields laid end to end, ``legal`` the legal moves into each entry."""
+    stepped = moves != NO_DIRECTION
+    allowed = (legal >> (moves.view(np.uint8) & np.uint8(7))) & np.uint8(1)  # of the stored step (any, where none)
+    if (stepped & ~allowed.view(bool)).any():
+        raise InvalidGraphData("a stored field steps outside its cluster, onto a wall or past a corner")
+    reached = stepped
+    reached[sources] = True
+    for d in _FORWARD:
+        dx, dy = DIRECTIONS[d]
+        offset = dx + dy * width
+        if 0 < offset < len(reached):
+            crossing = (legal[offset:] >> np.uint8(d)) & np.uint8(1)  # a legal move from entry i - offset to entry i
+            if (crossing.view(bool) & (reached[offset:] != reached[:-offset])).any():
+                raise InvalidGraphData("a stored field misses cells its source reaches in its cluster")
+
+
+class _Walks:
+    """Paths walked back from their targets all at once, one step per round.
+
+    A step costs at least 1 (cell costs are >= 1), so a path whose stated cost
+    is c ends within c steps: walks go longest first, and those whose last
+    round has come are checked and cut off the end (a slice, no copying).
+    """
+
+    def __init__(self, at: np.ndarray, home: np.ndarray, expected: np.ndarray, cell: Optional[np.ndarray], rounds: int):
+        last = np.minimum(expected * (1 + COST_TOLERANCE) + COST_TOLERANCE, rounds).astype(np.int64)  # steps it may take
+        order = np.argsort(last.astype(np.uint16) if rounds < 2**16 else last, kind="stable")[::-1]  # radix sort
+        self.at, self.home, self.expected, self.last = at[order], home[order], expected[order], last[order]
+        self.cell = None if cell is None else cell[order]  # in the map, for weighted maps
+        self.spent = np.zeros(len(at))
+
+    def run(self, directions: np.ndarray, cost: Optional[np.ndarray], width: int) -> None:
+        """Walk in fields ``width`` cells wide; a walk longer than its cluster's area has a loop."""
+        back = _STEP_X + _STEP_Y * width  # tables indexed by int8 steps: table[step] (np.take is 6x slower on int8)
+        map_back = _STEP_X + _STEP_Y * (0 if cost is None else cost.shape[1])
+        live, taken = len(self.at), 0
+        while live:
+            step = np.take(directions, self.at[:live])
+            ending = int(np.searchsorted(-self.last[:live], -taken, side="right"))  # walks [ending, live) end now
+            if ending < live:
+                self.finish(step[ending:], ending, live)
+                live, step = ending, step[:ending]
+            length = _STEP_LENGTH[step]
+            if cost is not None and self.cell is not None:
+                length *= np.take(cost, self.cell[:live])
+                self.cell[:live] -= map_back[step]
+            self.spent[:live] += length
+            self.at[:live] -= back[step]
+            taken += 1
+
+    def finish(self, step: np.ndarray, begin: int, end: int) -> None:
+        """Walks ``begin:end`` have taken all the steps their cost allows: they must be home, at that cost."""
+        if (step != NO_DIRECTION).any():
+            raise InvalidGraphData("a stored path is longer than its cost allows, or goes round in a loop: not the cost of its path")
+        if (self.at[begin:end] != self.home[begin:end]).any():
             raise InvalidGraphData("a stored path does not lead back to its key point")
-        if not np.allclose(spent[done], expected[done], rtol=COST_TOLERANCE, atol=COST_TOLERANCE):
+        if not np.allclose(self.spent[begin:end], self.expected[begin:end], rtol=COST_TOLERANCE, atol=COST_TOLERANCE):
             raise InvalidGraphData("a stored cost is not the cost of its path")
-        if rounds_left == 0:
-            raise InvalidGraphData("a stored path goes round in a loop")
-        rounds_left -= 1
-        going = ~done
-        at, x, y, spent, expected, source_at = at[going], x[going], y[going], spent[going], expected[going], source_at[going]
-        x0, y0, width, step = x0[going], y0[going], width[going], step[going]
-        length = _STEP_LENGTH[step]
-        spent += length if cost is None else length * cost[y + y0, x + x0]
-        if (spent > expected * (1 + COST_TOLERANCE) + COST_TOLERANCE).any():
-            raise InvalidGraphData("a stored cost is not the cost of its path")
-        dx, dy = _STEP_X[step], _STEP_Y[step]
-        x, y, at = x - dx, y - dy, at - dx - dy * width
+
+
+def _legal_moves_into(passable: np.ndarray, size: int) -> np.ndarray:
+    """``legal[y, x]``: bit d set when the move ``DIRECTIONS[d]`` into (x, y) is legal and starts in its cluster.
+
+    Legal: onto a free cell from a free cell, cutting no corner (:func:`~pathing_py.grid.corner_offsets`). Computed once
+    for the map, then cut into clusters by :func:`_cluster_tiles`.
+    """
+    height, width = passable.shape
+    column, row = np.arange(width) % size, np.arange(height) % size  # within the cluster
+    legal = np.zeros(passable.shape, dtype=np.uint8)
+    for d, (dx, dy) in enumerate(DIRECTIONS):
+        move = passable & _shift(passable, dx, dy)
+        for cx, cy in corner_offsets(dx, dy):  # relative to the cell left, (x - dx, y - dy)
+            move &= _shift(passable, dx - cx, dy - cy)
+        move &= ((column - dx >= 0) & (column - dx < size))[None, :] & ((row - dy >= 0) & (row - dy < size))[:, None]
+        legal |= move.view(np.uint8) << np.uint8(d)
+    return legal
+
+
+def _cluster_tiles(per_cell: np.ndarray, clusters: Clusters) -> np.ndarray:
+    """A map-sized array cut into clusters: (clusters, size, size), zero beyond the map's edge."""
+    size = clusters.size
+    padded = np.zeros((clusters.rows * size, clusters.columns * size), dtype=per_cell.dtype)
+    padded[: per_cell.shape[0], : per_cell.shape[1]] = per_cell
+    return padded.reshape(clusters.rows, size, clusters.columns, size).transpose(0, 2, 1, 3).reshape(-1, size, size)
 
 
 def _shift(array: np.ndarray, dx: int, dy: int) -> np.ndarray:
@@ -179,23 +268,17 @@ def _shift(array: np.ndarray, dx: int, dy: int) -> np.ndarray:
     return out
 
 
-def _legal_moves(free: np.ndarray, dx: int, dy: int) -> np.ndarray:
-    """``legal[..., y, x]``: the move (dx, dy) from (x, y) stays inside, onto a free cell, cutting no corner."""
-    legal = free & _shift(free, -dx, -dy)
-    for cx, cy in corner_offsets(dx, dy):
-        legal &= _shift(free, -cx, -cy)
-    return legal
-
-
 def cost_entries(member_counts: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """For each stored cost, in file order: (its source, its target), as indices into the key points."""
+    """For each stored cost, in file order: (its source, its target), as indices into the key points.
+
+    The costs of a cluster of n key points are an n x n table, row by row.
+    """
     counts = member_counts.astype(np.int64)
-    per_cluster = counts * counts
-    cluster = np.repeat(np.arange(len(counts)), per_cluster)
-    entry = np.arange(int(per_cluster.sum())) - np.repeat(np.cumsum(per_cluster) - per_cluster, per_cluster)
-    first = (np.cumsum(counts) - counts)[cluster]
-    row = np.maximum(counts[cluster], 1)
-    return first + entry // row, first + entry % row
+    per_source = np.repeat(counts, counts)  # costs of each key point's row: its cluster's count
+    source = np.repeat(np.arange(len(per_source)), per_source)
+    row_start = np.cumsum(per_source) - per_source
+    cluster_start = np.repeat(np.cumsum(counts) - counts, counts)  # of each key point's cluster
+    return source, np.arange(int(per_source.sum())) - np.repeat(row_start - cluster_start, per_source)
 
 
 def check_landmarks(grid: Grid, arrays: Dict[str, np.ndarray]) -> None:
@@ -212,7 +295,8 @@ def check_landmarks(grid: Grid, arrays: Dict[str, np.ndarray]) -> None:
         raise InvalidGraphData(f"a landmark table of shape {table.shape} for {len(nodes)} landmarks and {len(members)} key points")
     if not len(nodes):
         return
-    index = _key_point_index(grid, members, nodes)
+    key_point_index = _KeyPointIndex(grid, members)
+    index = key_point_index(nodes)
     if (index < 0).any() or len(np.unique(nodes)) != len(nodes):
         raise InvalidGraphData("a landmark is not a key point, or is named twice")
     if np.isnan(table).any() or (table < 0).any() or (table[np.arange(len(nodes)), index] != 0).any():
@@ -221,20 +305,26 @@ def check_landmarks(grid: Grid, arrays: Dict[str, np.ndarray]) -> None:
     source, target = cost_entries(arrays["member_counts"])
     inside = np.isfinite(costs)
     pairs = arrays["entrances"].astype(np.int64)
-    across_a = _key_point_index(grid, members, pairs[:, 1] * grid.width + pairs[:, 0])
-    across_b = _key_point_index(grid, members, pairs[:, 3] * grid.width + pairs[:, 2])
-    for a, b, bound in ((source[inside], target[inside], costs[inside]), (across_a, across_b, 1.0)):
-        with np.errstate(invalid="ignore"):  # inf - inf: key points no landmark reaches, nothing to bound
-            gap = np.abs(table[:, a] - table[:, b])
-        if (gap > np.asarray(bound) * (1 + COST_TOLERANCE) + COST_TOLERANCE).any():
-            raise InvalidGraphData("the landmark distances overestimate: they are not distances in this graph")
+    across_a = key_point_index(pairs[:, 1] * grid.width + pairs[:, 0])
+    across_b = key_point_index(pairs[:, 3] * grid.width + pairs[:, 2])
+    for a, b, bound in ((source[inside], target[inside], costs[inside]), (across_a, across_b, np.ones(len(across_a)))):
+        slack = bound * (1 + COST_TOLERANCE) + COST_TOLERANCE
+        for distances in table:  # one landmark at a time: rows are contiguous, np.take on them is fast
+            with np.errstate(invalid="ignore"):  # inf - inf: key points no landmark reaches, nothing to bound
+                if (np.abs(np.take(distances, a) - np.take(distances, b)) > slack).any():
+                    raise InvalidGraphData("the landmark distances overestimate: they are not distances in this graph")
 
 
-def _key_point_index(grid: Grid, members: np.ndarray, cells: np.ndarray) -> np.ndarray:
-    """The index among ``members`` of each flat cell index ``y * width + x`` in ``cells``; -1 for other cells."""
-    flat = members[:, 1] * grid.width + members[:, 0]
-    if not len(flat):
-        return np.full(len(cells), -1, dtype=np.int64)
-    order = np.argsort(flat)
-    found = order[np.minimum(np.searchsorted(flat[order], cells), len(flat) - 1)]
-    return np.where(flat[found] == cells, found, -1)
+class _KeyPointIndex:
+    """The index among the key points ``members`` of flat cell indices ``y * width + x``; -1 for other cells."""
+
+    def __init__(self, grid: Grid, members: np.ndarray):
+        self.flat = members[:, 1] * grid.width + members[:, 0]
+        self.order = np.argsort(self.flat)
+        self.sorted = self.flat[self.order]
+
+    def __call__(self, cells: np.ndarray) -> np.ndarray:
+        if not len(self.flat):
+            return np.full(len(cells), -1, dtype=np.int64)
+        found = self.order[np.minimum(np.searchsorted(self.sorted, cells), len(self.flat) - 1)]
+        return np.where(self.flat[found] == cells, found, -1)

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..grid import Cell, Grid
 from .fields import ClusterFields
-from .file_checks import InvalidGraphData, check_fields, check_key_points, check_landmarks, field_layout
+from .file_checks import InvalidGraphData, check_graph_arrays, field_layout
 from .landmarks import Landmarks
 from .partition import Clusters
 
@@ -130,9 +130,7 @@ def graph_from_bytes(data: bytes, grid: Grid, source: str = "<bytes>") -> GraphD
         raise StaleGraphError(f"{source}: baked from a map whose cells differ from this grid's (the map changed): bake again")
     clusters = Clusters(grid.width, grid.height, header["cluster_size"])
     try:
-        check_key_points(grid, clusters, header["long_run"], arrays)
-        check_fields(grid, clusters, arrays)
-        check_landmarks(grid, arrays)
+        check_graph_arrays(grid, clusters, header["long_run"], arrays)
     except InvalidGraphData as error:
         raise GraphFileError(f"{source}: not a graph the bake makes for this map: {error}") from None
     entrances, members, fields = _restore(clusters, arrays)

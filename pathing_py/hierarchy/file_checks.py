@@ -97,7 +97,7 @@ def check_fields(grid: Grid, clusters: Clusters, arrays: Dict[str, np.ndarray]) 
                                f"{cost_sizes.sum()} and {direction_sizes.sum()}")  # fmt: skip
     if np.isnan(costs).any() or (costs < 0).any():
         raise InvalidGraphData("a stored cost is negative or not a number")
-    if ((directions < -1) | (directions >= len(DIRECTIONS))).any():
+    if len(directions) and (directions.min() < NO_DIRECTION or directions.max() >= len(DIRECTIONS)):
         raise InvalidGraphData("a stored direction is not one of the eight moves")
     fields = _Fields(rects, arrays["member_counts"], arrays["members"], direction_sizes)
     fields.check_steps(_cluster_tiles(_legal_moves_into(grid.passable, clusters.size), clusters), directions)
@@ -199,7 +199,7 @@ class _Walks:
     def __init__(self, at: np.ndarray, home: np.ndarray, expected: np.ndarray, cell: Optional[np.ndarray], rounds: int):
         last = np.minimum(expected * (1 + COST_TOLERANCE) + COST_TOLERANCE, rounds).astype(np.int64)  # steps it may take
         order = np.argsort(last.astype(np.uint16) if rounds < 2**16 else last, kind="stable")[::-1]  # radix sort
-        self.at, self.home, self.expected, self.last = at[order], home[order], expected[order], last[order]
+        self.at, self.home, self.expected, self.last_negated = at[order], home[order], expected[order], -last[order]
         self.cell = None if cell is None else cell[order]  # in the map, for weighted maps
         self.spent = np.zeros(len(at))
 
@@ -210,7 +210,7 @@ class _Walks:
         live, taken = len(self.at), 0
         while live:
             step = np.take(directions, self.at[:live])
-            ending = int(np.searchsorted(-self.last[:live], -taken, side="right"))  # walks [ending, live) end now
+            ending = int(np.searchsorted(self.last_negated[:live], -taken, side="right"))  # walks [ending, live) end now
             if ending < live:
                 self.finish(step[ending:], ending, live)
                 live, step = ending, step[:ending]
@@ -228,7 +228,8 @@ class _Walks:
             raise InvalidGraphData("a stored path is longer than its cost allows, or goes round in a loop: not the cost of its path")
         if (self.at[begin:end] != self.home[begin:end]).any():
             raise InvalidGraphData("a stored path does not lead back to its key point")
-        if not np.allclose(self.spent[begin:end], self.expected[begin:end], rtol=COST_TOLERANCE, atol=COST_TOLERANCE):
+        expected = self.expected[begin:end]
+        if (np.abs(self.spent[begin:end] - expected) > COST_TOLERANCE * (1 + expected)).any():  # np.allclose, 20x cheaper
             raise InvalidGraphData("a stored cost is not the cost of its path")
 
 

@@ -249,12 +249,12 @@ def _restore(clusters: Clusters, arrays: Dict[str, np.ndarray]):
     cells = list(zip(*arrays["members"].T.tolist()))
     members, fields = {}, {}
     first = cost_at = direction_at = 0
-    for cluster, (count, (_, _, width, height), cost_size, direction_size) in enumerate(
+    for cluster, (count, (x, y, width, height), cost_size, direction_size) in enumerate(
         zip(arrays["member_counts"].tolist(), rects.tolist(), cost_sizes.tolist(), direction_sizes.tolist())
     ):
         members[cluster] = cells[first : first + count]
         costs = arrays["costs"][cost_at : cost_at + cost_size].reshape(count, count)
         directions = arrays["directions"][direction_at : direction_at + direction_size].reshape(count, height, width)
-        fields[cluster] = ClusterFields(clusters.rect(cluster), costs, directions)
+        fields[cluster] = ClusterFields((x, y, width, height), costs, directions)
         first, cost_at, direction_at = first + count, cost_at + cost_size, direction_at + direction_size
     return entrances, members, fields

@@ -252,7 +252,8 @@ fast are graph.find_path(link=...) on the graph baked from the map (bake s, defa
 run); find_path is our exact search (JPS+), tcod its CustomGraph (1000/1414 edges, no corner cutting).
 Ratios: path length / the scenario's optimal length, over every query. Load: KeyPointGraph.load of the
 saved file against the grid (fastest of {repeat}); load check: the part of it spent checking the file's
-arrays against the map (file_checks.check_graph_arrays, fastest of {repeat}). Updates: graph.update after the grid's own catch-up,
+arrays against the map (file_checks.check_graph_arrays, fastest of {repeat}); the rest is reading,
+hashing and building the graph's dictionaries. Updates: graph.update after the grid's own catch-up,
 median over {edits} seeded edits and their undoing ({block}x{block}: the free cells of the block). "wrong"
 counts answers with no path, an illegal path or a reported cost that is not the path's length (and for
 find_path, a length off the optimum)."""

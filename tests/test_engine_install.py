@@ -22,7 +22,7 @@ from typing import Dict, List, Tuple
 import pytest
 
 from engine_runs import json_lines
-from godot_headless import GodotRunError
+from godot_headless import Godot, GodotRunError
 from godot_python import IGNORED, GodotPython
 from pathing_py.grid import Grid
 from pathing_py.line import line_of_sight
@@ -58,6 +58,9 @@ PYTHONSCRIPT = "addons/pythonscript"
 #: run_editor calls per opening (each runs the editor twice if it crashes), and what an exit crash prints.
 EDITOR_TRIES = 3
 EXIT_CRASHES = ("Program crashed with signal", "Aborted")
+#: How the editor's first opening with Python of a new project ends: a crash in a worker thread as it quits,
+#: its work done (Godot 3.2.3 + pythonscript 0.50; later openings and games are clean). Allowed there only.
+EXIT_CRASH = "handle_crash: Program crashed with signal 11"
 
 SCENE = """[gd_scene load_steps=4 format=2]
 
@@ -137,9 +140,9 @@ def centre(cell: Tuple[int, int]) -> Tuple[float, float]:
 def open_editor(copy: GodotPython) -> str:
     """The headless editor opened and closed (``-e --quit``), clean; its output.
 
-    Godot 3.2.3 with pythonscript 0.50 often crashes in a worker thread while
-    the headless editor quits, its work done: every time after the first
-    opening with Python here, and now and then after others (GODOT_NOTES.md).
+    Godot 3.2.3 with pythonscript 0.50 now and then crashes in a worker thread
+    while the headless editor quits, its work done (GODOT_NOTES.md); the first
+    opening with Python of a new project always did here (``EXIT_CRASH``).
     ``run_editor`` runs it again once; a new project takes ``EDITOR_TRIES``.
     """
     for _ in range(EDITOR_TRIES - 1):
@@ -154,6 +157,8 @@ def open_editor(copy: GodotPython) -> str:
 @pytest.fixture(scope="module")
 def installed(godot, pythonscript_dist, tmp_path_factory) -> GodotPython:
     """A new project taken through README steps 1-5, each checked as it goes."""
+    # A user's machine: the editor's own settings and data start empty, not as other tests' editor runs left them.
+    godot = Godot(godot.binary, tmp_path_factory.mktemp("fresh-home"))
     project = tmp_path_factory.mktemp("fresh") / "project"
     project.mkdir()
     (project / "project.godot").write_text(FRESH_PROJECT, encoding="utf-8")
@@ -174,7 +179,7 @@ def installed(godot, pythonscript_dist, tmp_path_factory) -> GodotPython:
     copy = GodotPython(godot, project, pythonscript_dist)
     assert "Pythonscript" not in open_editor(copy)
     assert SINGLETON in (project / "project.godot").read_text(encoding="utf-8")
-    assert "Pythonscript 0.50" in open_editor(copy)
+    assert "Pythonscript 0.50" in copy.run(["-e", "--quit"], allowed=(EXIT_CRASH,))
     # 5. the plugin enabled as the Plugins tab writes it; the editor opens clean with it
     with (project / "project.godot").open("a", encoding="utf-8") as settings:
         settings.write(PLUGIN_ENABLED)

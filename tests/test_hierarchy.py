@@ -223,3 +223,76 @@ def test_landmarks_are_saved_kept_through_blocking_dropped_on_freeing_and_cut_th
 def test_weighted_grids_get_no_landmarks():
     grid = Grid(np.ones((20, 20), bool), np.full((20, 20), 2.0))
     assert KeyPointGraph.bake(grid, cluster_size=5).landmarks is None
+
+
+def swamp_grid():
+    """Open ground split by a column of swamp (cost 1000) with a dry crossing at its bottom."""
+    cost = np.ones((20, 40))
+    cost[:18, 20] = 1000.0
+    return Grid(np.ones((20, 40), bool), cost)
+
+
+@pytest.mark.parametrize("link", ["exact", "fast"])
+@pytest.mark.parametrize("start, goal", [((10, 5), (30, 5)), ((17, 3), (23, 3)), ((19, 0), (21, 2))])
+def test_a_clear_line_across_a_swamp_is_weighed(start, goal, link):
+    grid = swamp_grid()
+    graph = KeyPointGraph.bake(grid, cluster_size=8)
+    result, exact = check_against_exact(graph, start, goal, link)
+    assert result.cost <= 1.05 * exact.cost, (result.cost, exact.cost)
+
+
+def test_a_path_inside_one_cluster_is_weighed_against_leaving_it():
+    grid = Grid.from_ascii("\n".join(["." * 32] * 16 + ["........#" + "." * 23] * 15 + ["." * 32]))
+    graph = KeyPointGraph.bake(grid, cluster_size=16)
+    start, goal = (7, 16), (9, 16)  # a wall between them inside their cluster; around it above, outside
+    inside = find_path(grid, start, goal, bounds=(0, 16, 16, 16))
+    for link in ("exact", "fast"):
+        result, _ = check_against_exact(graph, start, goal, link)
+        assert result.cost < inside.cost / 2, (link, result.cost, inside.cost)
+
+
+@settings(max_examples=60, deadline=None)
+@given(graph_maps(weighted=True), st.integers(2, 7), st.data())
+def test_same_cluster_answers_are_never_worse_than_staying_inside(grid, cluster_size, data):
+    graph = KeyPointGraph.bake(grid, cluster_size=cluster_size)
+    x0, y0 = data.draw(cells(grid.width, grid.height))
+    x0, y0 = x0 // cluster_size * cluster_size, y0 // cluster_size * cluster_size
+    rect = (x0, y0, min(cluster_size, grid.width - x0), min(cluster_size, grid.height - y0))
+    inner = st.tuples(st.integers(x0, x0 + rect[2] - 1), st.integers(y0, y0 + rect[3] - 1))
+    for start, goal in data.draw(st.lists(st.tuples(inner, inner), min_size=1, max_size=6)):
+        inside = find_path(grid, start, goal, bounds=rect)
+        for link in ("exact", "fast"):
+            result, _ = check_against_exact(graph, start, goal, link)
+            if inside:
+                assert result.cost <= inside.cost + 1e-9, (start, goal, link)
+
+
+def terrain(shape, seed):
+    """Patches of 8x8 cells of road (1), forest (2) and swamp (5), seeded."""
+    rng = np.random.default_rng(seed)
+    height, width = shape
+    patches = np.kron(rng.random((height // 8 + 1, width // 8 + 1)), np.ones((8, 8)))[:height, :width]
+    return np.select([patches < 0.5, patches < 0.8], [1.0, 2.0], 5.0)
+
+
+def test_quality_on_a_benchmark_map_with_terrain(movingai_dir):
+    """The weighted quality stated in KeyPointGraph.find_path for den520d (1.2% mean, 3.6% worst), with a margin."""
+    plain = Grid.from_movingai(movingai_dir / "den520d.map")
+    grid = Grid(plain.passable, terrain(plain.passable.shape, 1))
+    graph = KeyPointGraph.bake(grid)
+    scenarios = sample_scenarios(grid, read_scenarios(movingai_dir / "den520d.map.scen"), count=12)
+    ratios = []
+    for scenario in scenarios:
+        result, exact = check_against_exact(graph, scenario.start, scenario.goal, "exact")
+        ratios.append(result.cost / exact.cost)
+    assert np.mean(ratios) <= 1.02 and max(ratios) <= 1.05, ratios
+
+
+def test_key_points_on_weighted_borders_take_the_cheapest_crossing():
+    passable = np.ones((8, 16), dtype=bool)
+    cost = np.ones((8, 16))
+    cost[:, 7] = 3.0
+    cost[[1, 6], 7] = 1.0  # two cheap crossings: the one nearer the middle of the run wins
+    clusters = Clusters(16, 8, 8)
+    assert border_key_points(passable, clusters, 0, 1, long_run=8, cost=cost) == [((7, 1), (8, 1))]
+    assert border_key_points(passable, clusters, 0, 1, long_run=8) == [((7, 3), (8, 3))]

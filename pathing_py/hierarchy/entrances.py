@@ -4,14 +4,16 @@ Along a border, an entrance is a run of consecutive rows (or columns) whose
 cells are free on both sides. Every run gets key points, not only the longest
 one (the seed's choice, which loses connectivity): one pair facing each other
 across the border at the middle of a short run, two pairs at the middles of
-the halves of a long one.
+the halves of a long one. On weighted grids a pair goes to the cheapest
+crossing of its run (or half), the one nearest the middle among equals:
+every path through it pays that crossing.
 
 Under the corner rule (:func:`pathing_py.grid.corner_offsets`) every diagonal step across a border has an
 orthogonal crossing next to it in the same run, so the runs capture every way
 across.
 """
 
-from typing import List, Sequence, Tuple, Union
+from typing import List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -27,14 +29,20 @@ DEFAULT_LONG_RUN = 8
 Cell = Tuple[int, int]
 
 
-def border_key_points(passable: np.ndarray, clusters: Clusters, a: int, b: int, long_run: int) -> List[Tuple[Cell, Cell]]:
+def border_key_points(
+    passable: np.ndarray, clusters: Clusters, a: int, b: int, long_run: int, cost: Optional[np.ndarray] = None
+) -> List[Tuple[Cell, Cell]]:
     """Pairs (cell in a, cell in b) facing each other across the border of clusters a and b."""
-    _, pairs = key_point_pairs(passable, clusters, [(a, b)], long_run)
+    _, pairs = key_point_pairs(passable, clusters, [(a, b)], long_run, cost)
     return [((ax, ay), (bx, by)) for ax, ay, bx, by in pairs.tolist()]
 
 
 def key_point_pairs(
-    passable: np.ndarray, clusters: Clusters, borders: Union[np.ndarray, Sequence[Tuple[int, int]]], long_run: int
+    passable: np.ndarray,
+    clusters: Clusters,
+    borders: Union[np.ndarray, Sequence[Tuple[int, int]]],
+    long_run: int,
+    cost: Optional[np.ndarray] = None,
 ) -> Tuple[np.ndarray, np.ndarray]:
     """The pairs of many borders (a, b) at once, in array form: (pairs per border (B,), pairs (E, 4)).
 
@@ -55,16 +63,17 @@ def key_point_pairs(
     inside = along < length[:, None]
     xs = np.where(inside, first_x[:, None] + step_x[:, None] * along, 0)
     ys = np.where(inside, first_y[:, None] + step_y[:, None] * along, 0)
-    free = inside & passable[ys, xs] & passable[np.where(inside, ys + across_y[:, None], 0), np.where(inside, xs + across_x[:, None], 0)]
+    other_ys, other_xs = np.where(inside, ys + across_y[:, None], 0), np.where(inside, xs + across_x[:, None], 0)
+    free = inside & passable[ys, xs] & passable[other_ys, other_xs]
     rows, starts, lengths = _runs(free)
     long = lengths > long_run
     half = lengths[long] // 2
     row = np.concatenate((rows[~long], rows[long], rows[long]))
-    at = np.concatenate((
-        starts[~long] + (lengths[~long] - 1) // 2,  # a short run: its middle
-        starts[long] + (half - 1) // 2,  # a long one: the middles of its two halves
-        starts[long] + half + (lengths[long] - half - 1) // 2,
-    ))  # fmt: skip
+    first = np.concatenate((starts[~long], starts[long], starts[long] + half))  # a short run, or a long one's two halves
+    size = np.concatenate((lengths[~long], half, lengths[long] - half))
+    at = first + (size - 1) // 2  # the middle of each
+    if cost is not None and len(at):
+        at = _cheapest(cost[ys, xs] + cost[other_ys, other_xs], row, first, size, at)
     order = np.lexsort((at, row))
     row, at = row[order], at[order]
     x, y = first_x[row] + step_x[row] * at, first_y[row] + step_y[row] * at
@@ -86,6 +95,17 @@ def key_point_cells(clusters: Clusters, pairs: np.ndarray) -> Tuple[np.ndarray, 
     cluster, rest = np.divmod(keys, clusters.height * clusters.width)
     y, x = np.divmod(rest, clusters.width)
     return np.bincount(cluster, minlength=len(clusters)), np.stack((x, y), axis=1).reshape(-1, 2)
+
+
+def _cheapest(crossing: np.ndarray, row: np.ndarray, first: np.ndarray, size: np.ndarray, middle: np.ndarray) -> np.ndarray:
+    """For each piece of run (border ``row``, ``first`` index, ``size``), its cheapest crossing nearest ``middle``."""
+    offset = np.arange(int(size.max()))
+    at = first[:, None] + offset
+    inside = offset < size[:, None]
+    price = np.where(inside, crossing[row[:, None], np.where(inside, at, 0)], np.inf)
+    cheapest = inside & (price == price.min(axis=1, initial=np.inf, keepdims=True))
+    nearest = np.argmin(np.where(cheapest, np.abs(at - middle[:, None]), np.iinfo(np.int64).max), axis=1)
+    return first + nearest
 
 
 def _runs(free: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -70,7 +70,7 @@ def check_graph_arrays(grid: Grid, clusters: Clusters, long_run: int, arrays: Di
 def check_key_points(grid: Grid, clusters: Clusters, long_run: int, arrays: Dict[str, np.ndarray]) -> None:
     """The stored borders, border pairs and key points must be those of the map."""
     borders = clusters.border_array()
-    counts, pairs = key_point_pairs(grid.passable, clusters, borders, long_run)
+    counts, pairs = key_point_pairs(grid.passable, clusters, borders, long_run, grid.cost)
     member_counts, members = key_point_cells(clusters, pairs)
     expected = {"borders": borders, "entrance_counts": counts, "entrances": pairs, "member_counts": member_counts, "members": members}
     for name, array in expected.items():

@@ -152,7 +152,7 @@ class KeyPointGraph:
         passable = self.grid.passable
         touched: Set[int] = set(clusters)
         for a, b in borders:
-            self.entrances[(a, b)] = border_key_points(passable, self.clusters, a, b, self.long_run)
+            self.entrances[(a, b)] = border_key_points(passable, self.clusters, a, b, self.long_run, self.grid.cost)
             touched |= {a, b}
         moved = []
         for cluster in sorted(touched):
@@ -265,6 +265,17 @@ class KeyPointGraph:
         GraphPathResult
             As :func:`~pathing_py.find_path`'s result, plus ``route``: start,
             the key points passed, goal. Not optimal in general, always valid.
+
+        Notes
+        -----
+        Quality (bench/bench_hierarchy.py, tests/test_hierarchy.py): with exact
+        links, the cost is within 1% of the optimum on average and 5% at worst
+        on the Moving AI maps. With terrain costs it is looser, since paths cross
+        borders only at key points (one or two per border run, on its cheapest
+        crossings): with 8x8 patches of cost 1, 2 and 5 laid over den520d, 1.2%
+        on average and 3.6% at worst; over the open Berlin_0_256, 12% and 20%.
+        A path that stays inside one cluster is weighed against leaving it, and
+        is never worse than the best path inside the cluster.
         """
         start, goal = as_cell(start, "start"), as_cell(goal, "goal")
         if link not in LINK_MODES:
@@ -273,21 +284,35 @@ class KeyPointGraph:
         early = answer_without_search(self.grid, start, goal)
         if early is not None:
             return GraphPathResult(early.status, early.cells, early.cost, route=early.cells)
-        if line_of_sight(self.grid, start, goal):
+        if self.grid.cost is None and line_of_sight(self.grid, start, goal):
+            # On uniform costs no path is shorter than the octile distance, the line's length.
+            # On weighted grids the line may cross a swamp: the search below weighs it.
             return self._result(line_cells(start, goal), 0, [start, goal], smooth=False)
-        same_cluster = self.clusters.of(start) == self.clusters.of(goal)
-        if same_cluster:
-            direct = find_path(self.grid, start, goal, bounds=self.clusters.rect(self.clusters.of(start)))
-            if direct:
-                return self._result(direct.cells, direct.expanded, [start, goal], smooth)
+        direct = self._direct(start, goal)
+        if direct and direct.cost <= octile_distance(start, goal) + 1e-9:
+            return self._result(direct.cells, direct.expanded, [start, goal], smooth)  # costs >= 1: nothing beats it
         start_links = self._links(start, link, reverse=False)
         goal_links = self._links(goal, link, reverse=True)
-        route, expanded = self._search(start, goal, start_links, goal_links, start_linked_to_all=link == "exact")
+        route, expanded = self._search(
+            start, goal, start_links, goal_links, start_linked_to_all=link == "exact", direct_cost=direct.cost
+        )
+        expanded += direct.expanded
         if route is None:  # the islands connect them, so only a graph out of step with its grid gets here
             return GraphPathResult(PathStatus.UNREACHABLE, expanded=expanded)
-        cells = self._refine(route, start_links, goal_links)
+        cells = direct.cells if len(route) == 2 else self._refine(route, start_links, goal_links)
         key_points = [cell for cell in route[1:-1] if cell not in (start, goal)]
         return self._result(cells, expanded, [start, *key_points, goal], smooth)
+
+    def _direct(self, start: Cell, goal: Cell) -> PathResult:
+        """The shortest path from ``start`` to ``goal`` that stays inside their cluster, when they share one.
+
+        The search over key points weighs it against leaving the cluster: a wall
+        or a swamp inside the cluster can make the way out and back in shorter.
+        """
+        cluster = self.clusters.of(start)
+        if cluster != self.clusters.of(goal):
+            return PathResult(PathStatus.UNREACHABLE)
+        return find_path(self.grid, start, goal, bounds=self.clusters.rect(cluster))
 
     def _check_fresh(self) -> None:
         if self.version != self.grid.version:
@@ -344,8 +369,12 @@ class KeyPointGraph:
             edges = self._neighbours[node] = (inside_edges + across_edges, across_edges)
         return edges
 
-    def _search(self, start: Cell, goal: Cell, start_links, goal_links, start_linked_to_all: bool) -> Tuple[Optional[List[Cell]], int]:
-        """A* over the key points, from START through its links to GOAL through theirs.
+    def _search(
+        self, start: Cell, goal: Cell, start_links, goal_links, start_linked_to_all: bool, direct_cost: float
+    ) -> Tuple[Optional[List[Cell]], int]:
+        """A* over the key points, from START through its links to GOAL through theirs, or
+        straight to GOAL for ``direct_cost`` (inf when there is no direct path); the route
+        is then [start, goal].
 
         Key points are named by their flat cell index ``y * width + x`` (ints
         hash and compare fast); START and GOAL are -1 and -2, nodes of their
@@ -359,6 +388,8 @@ class KeyPointGraph:
         goal_x, goal_y = goal
         to_goal = {y * width + x: (_GOAL, cost, goal_x, goal_y, False) for (x, y), (cost, _) in goal_links.items()}
         from_start = tuple((y * width + x, cost, x, y, start_linked_to_all) for (x, y), (cost, _) in start_links.items())
+        if math.isfinite(direct_cost):
+            from_start += ((_GOAL, direct_cost, goal_x, goal_y, False),)
         neighbours = self._neighbours
         landmarks = self.landmarks
         landmarks_to_goal = landmarks.to_goal({node: edge[1] for node, edge in to_goal.items()}) if landmarks else None

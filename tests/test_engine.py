@@ -60,3 +60,15 @@ def test_a_broken_in_engine_test_fails_the_run(godot_python: GodotPython, body: 
 
 def test_there_are_in_engine_tests():
     assert ENGINE_TESTS, "tests/engine/ has no test_*.py: the parametrized run above would be skipped"
+
+
+def test_a_game_without_numpy_says_what_to_install(godot_python: GodotPython, tmp_path, monkeypatch):
+    """pythonscript's interpreter before the README's numpy step: our scripts do not load, and the reason is clear."""
+    (tmp_path / "numpy").mkdir()
+    (tmp_path / "numpy" / "__init__.py").write_text('raise ImportError("numpy blocked by the test")\n')
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))  # the embedded CPython reads it: numpy is found here first
+    with pytest.raises(GodotRunError) as failure:
+        godot_python.run(["res://scenes/demo.tscn", "--quit"], timeout=120)
+    report = str(failure.value)
+    assert "ImportError: pathing_py needs numpy" in report and "pip install numpy==1.24.4" in report, report[-3000:]
+    assert "crashed" not in report and "did not finish" not in report, report[-3000:]

@@ -93,12 +93,9 @@ class Navigator:
         walked with the straight-line walker, as seed 001 does.
     time_budget : float, optional
         Seconds of path planning per update (D5); None plans every request at once.
-    wait_limit : float
-        Seconds a unit waits for a moving unit before a higher-priority unit
-        detours around it (U3); after three times as long any unit detours.
-    give_up : float
-        Seconds of waiting for the same units after which a unit takes a new route around
-        them, or, if there is none, stops with state BLOCKED.
+    wait_limit, give_up : float
+        Seconds of waiting before units detour, and before they take a new
+        route or stop BLOCKED: see :class:`~pathing_py.units.traffic.Traffic`.
     region_size : int
         Side of the regions map changes are watched by (D3).
     retry_time : float

@@ -163,9 +163,11 @@ def test_the_centre_of_a_cell_lies_in_that_cell(cell, size):
 def test_a_position_lies_within_half_a_cell_of_its_cell_centre(x, y):
     frame = TileFrame((16.0, 24.0))
     cx, cy = frame.centre_of(frame.cell_of((x, y)))
-    # world_to_map counts a position up to WORLD_TO_MAP_EPSILON cells before an edge into the next cell.
-    assert abs(cx - x) <= 8.0 + 16.0 * WORLD_TO_MAP_EPSILON + 1e-6
-    assert abs(cy - y) <= 12.0 + 24.0 * WORLD_TO_MAP_EPSILON + 1e-6
+    # world_to_map counts a position up to WORLD_TO_MAP_EPSILON cells before an edge into the next cell, and
+    # computes in 32-bit floats as the engine does: two float32 steps at the position's size on top.
+    rounding = 2 * float(np.spacing(np.float32(max(abs(x), abs(y), 1.0))))
+    assert abs(cx - x) <= 8.0 + 16.0 * WORLD_TO_MAP_EPSILON + rounding
+    assert abs(cy - y) <= 12.0 + 24.0 * WORLD_TO_MAP_EPSILON + rounding
 
 
 # -- the navigator -----------------------------------------------------------------------------

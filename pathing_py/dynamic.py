@@ -38,7 +38,7 @@ from typing import Dict, FrozenSet, Generic, Hashable, Iterable, List, NamedTupl
 
 import numpy as np
 
-from .grid import Cell, Grid, _cell_arrays, diagonal_steps
+from .grid import Cell, Grid, cells_inside, diagonal_steps
 from .line import path_cost
 from .search import PathStatus, find_path
 
@@ -91,7 +91,7 @@ class MapWatcher(Generic[Subscriber]):
 
     def regions_of(self, cells: Iterable[Cell]) -> FrozenSet[int]:
         """The regions holding ``cells``; ValueError if one lies off the map."""
-        return self._regions(*_cells_inside(cells, self.width, self.height))
+        return self._regions(*cells_inside(cells, self.width, self.height))
 
     def region_rect(self, region: int) -> Tuple[int, int, int, int]:
         """The cells of ``region`` as (x, y, width, height), as Godot's Rect2; cut at the map's edge."""
@@ -109,7 +109,7 @@ class MapWatcher(Generic[Subscriber]):
         makes the step illegal even when it lies in a region the route's
         cells do not touch.
         """
-        xs, ys = _cells_inside(cells, self.width, self.height)
+        xs, ys = cells_inside(cells, self.width, self.height)
         _, (xs_a, ys_a), (xs_b, ys_b) = diagonal_steps(xs, ys)
         regions = self._regions(np.concatenate([xs, xs_a, xs_b]), np.concatenate([ys, ys_a, ys_b])) | self.regions_of(points)
         old = self._watched.get(subscriber, frozenset())
@@ -159,16 +159,6 @@ class MapWatcher(Generic[Subscriber]):
 
     def _regions(self, xs: np.ndarray, ys: np.ndarray) -> FrozenSet[int]:
         return frozenset((ys // self.region_size * self.columns + xs // self.region_size).tolist())
-
-
-def _cells_inside(cells: Iterable[Cell], width: int, height: int) -> Tuple[np.ndarray, np.ndarray]:
-    """``cells`` as coordinate arrays; ValueError naming the first cell off a width x height map."""
-    xs, ys = _cell_arrays(cells)
-    outside = (xs < 0) | (xs >= width) | (ys < 0) | (ys >= height)
-    if outside.any():
-        i = int(np.argmax(outside))
-        raise ValueError(f"cell ({xs[i]}, {ys[i]}) is outside the {width}x{height} map")
-    return xs, ys
 
 
 # -- path splicing (D2) -------------------------------------------------------------------------------
@@ -299,7 +289,7 @@ def _detour(grid: Grid, piece: List[Cell], max_stretch: float) -> Tuple[Optional
 
 def _route_arrays(grid: Grid, cells: Sequence[Cell]) -> Tuple[np.ndarray, np.ndarray]:
     """The route as coordinate arrays; ValueError for cells off the grid or steps longer than a king move."""
-    xs, ys = _cells_inside(cells, grid.width, grid.height)
+    xs, ys = cells_inside(cells, grid.width, grid.height)
     jumps = np.maximum(np.abs(np.diff(xs)), np.abs(np.diff(ys))) > 1
     if jumps.any():
         i = int(np.argmax(jumps))

@@ -48,7 +48,7 @@ import numpy as np
 
 from .islands import IslandLabels
 
-__all__ = ["Grid", "MapFormatError", "Cell", "corner_offsets", "step_corners", "step_allowed", "diagonal_steps"]
+__all__ = ["Grid", "MapFormatError", "Cell", "cells_inside", "corner_offsets", "step_corners", "step_allowed", "diagonal_steps"]
 
 Cell = Tuple[int, int]
 #: Cells of a path as two arrays, xs and ys.
@@ -270,13 +270,9 @@ class Grid:
 
         Raises ValueError, changing nothing, if a cell is outside the grid.
         """
-        xs, ys = _cell_arrays(cells)
+        xs, ys = cells_inside(cells, self.width, self.height)
         if len(xs) == 0:
             return
-        outside = (xs < 0) | (xs >= self.width) | (ys < 0) | (ys >= self.height)
-        if outside.any():
-            i = int(np.argmax(outside))
-            raise ValueError(f"cell ({xs[i]}, {ys[i]}) is outside the {self.width}x{self.height} grid")
         flat = np.unique(ys * self.width + xs)
         flat = flat[self._passable.reshape(-1)[flat] == blocked]
         if len(flat) == 0:
@@ -317,10 +313,17 @@ def _parse_rows(rows: Sequence[str], symbols: dict, source: str, first_line: int
     return passable
 
 
-def _cell_arrays(cells: Iterable[Cell]) -> Tuple[np.ndarray, np.ndarray]:
+def cells_inside(cells: Iterable[Cell], width: int, height: int) -> CellArrays:
+    """``cells`` ((x, y) pairs or an (N, 2) array) as arrays of xs and ys; ValueError naming the first
+    cell off a width x height map, or saying the cells are not pairs."""
     array = np.asarray(list(cells) if not isinstance(cells, np.ndarray) else cells, dtype=np.int64)
     if array.size == 0:
         return array.reshape(0), array.reshape(0)
     if array.ndim != 2 or array.shape[1] != 2:
         raise ValueError("cells must be a sequence of (x, y) pairs")
-    return array[:, 0], array[:, 1]
+    xs, ys = array[:, 0], array[:, 1]
+    outside = (xs < 0) | (xs >= width) | (ys < 0) | (ys >= height)
+    if outside.any():
+        i = int(np.argmax(outside))
+        raise ValueError(f"cell ({xs[i]}, {ys[i]}) is outside the {width}x{height} map")
+    return xs, ys

@@ -22,14 +22,32 @@ def step_allowed(passable: np.ndarray, a, b) -> bool:
     return True
 
 
-def step_cost(cost, a, b) -> float:
+def block_fits(passable: np.ndarray, cell, size: int) -> bool:
+    """Whether the size x size block whose top-left cell is ``cell`` lies on the map, every cell free (SPEC G4)."""
+    height, width = passable.shape
+    x0, y0 = cell
+    return all(0 <= x < width and 0 <= y < height and passable[y, x] for y in range(y0, y0 + size) for x in range(x0, x0 + size))
+
+
+def block_step_allowed(passable: np.ndarray, a, b, size: int) -> bool:
+    """A king move of the size x size block from top-left cell a to b: the block fits at b and, for a diagonal
+    step, at both orthogonal neighbours (the corner rule lifted to blocks), from the cells themselves."""
+    (ax, ay), (bx, by) = a, b
+    if max(abs(bx - ax), abs(by - ay)) != 1:
+        return False
+    corners = [(bx, ay), (ax, by)] if ax != bx and ay != by else []
+    return all(block_fits(passable, cell, size) for cell in [b, *corners])
+
+
+def step_cost(cost, a, b, size: int = 1) -> float:
+    """A step's length times the cost of entering the block at b: the largest cost of its cells."""
     length = math.sqrt(2.0) if a[0] != b[0] and a[1] != b[1] else 1.0
-    return length * (1.0 if cost is None else float(cost[b[1], b[0]]))
+    return length * (1.0 if cost is None else float(cost[b[1] : b[1] + size, b[0] : b[0] + size].max()))
 
 
-def dijkstra(passable: np.ndarray, start, goal, cost=None):
-    """Cost of a shortest path, or None when the goal cannot be reached."""
-    if not (passable[start[1], start[0]] and passable[goal[1], goal[0]]):
+def dijkstra(passable: np.ndarray, start, goal, cost=None, size: int = 1):
+    """Cost of a shortest path (of a size x size block, named by its top-left cell), or None when the goal cannot be reached."""
+    if not (block_fits(passable, start, size) and block_fits(passable, goal, size)):
         return None
     best = {start: 0.0}
     heap = [(0.0, start)]
@@ -41,19 +59,19 @@ def dijkstra(passable: np.ndarray, start, goal, cost=None):
             continue
         for dx, dy in NEIGHBOURS:
             nxt = (cell[0] + dx, cell[1] + dy)
-            if step_allowed(passable, cell, nxt):
-                candidate = distance + step_cost(cost, cell, nxt)
+            if step_allowed(passable, cell, nxt) if size == 1 else block_step_allowed(passable, cell, nxt, size):
+                candidate = distance + step_cost(cost, cell, nxt, size)
                 if candidate < best.get(nxt, math.inf):
                     best[nxt] = candidate
                     heapq.heappush(heap, (candidate, nxt))
     return None
 
 
-def path_cost(passable: np.ndarray, cells, cost=None) -> float:
-    """The length of a cell path, asserting that every step is a legal move."""
+def path_cost(passable: np.ndarray, cells, cost=None, size: int = 1) -> float:
+    """The length of a cell path (of a size x size block, by its top-left cells), asserting that every step is a legal move."""
     total = 0.0
-    assert passable[cells[0][1], cells[0][0]], f"first cell {cells[0]} is blocked"
+    assert block_fits(passable, cells[0], size), f"first cell {cells[0]} is blocked"
     for a, b in zip(cells, cells[1:]):
-        assert step_allowed(passable, a, b), f"illegal step {a} -> {b}"
-        total += step_cost(cost, a, b)
+        assert step_allowed(passable, a, b) if size == 1 else block_step_allowed(passable, a, b, size), f"illegal step {a} -> {b}"
+        total += step_cost(cost, a, b, size)
     return total

@@ -1,4 +1,4 @@
-"""Clearance for unit sizes (SPEC G4): the clearance map and sizes.
+"""Clearance for unit sizes (SPEC G4): the clearance map, sizes, the sized grids and their graphs.
 
 Oracles come from the cells themselves (tests/reference.py: a block fits where
 all its cells are free; a block steps under the corner rule lifted to blocks),
@@ -7,6 +7,7 @@ is the grid of cells with clearance >= k" is tested, not assumed.
 """
 
 import math
+import random
 from unittest import mock
 
 import numpy as np
@@ -15,9 +16,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pathing_py.clearance as clearance_module
+from pathing_py import Grid, KeyPointGraph, PathStatus, StaleGraphError, find_path
 from pathing_py.clearance import MAX_SIZE, ClearanceMap, block_at, block_centre, size_class
-from reference import block_fits
-from strategies import edits, maps
+from pathing_py.grid import step_allowed
+from pathing_py.sized_grids import SizedGrids
+from reference import block_fits, block_step_allowed, dijkstra, path_cost
+from strategies import cells, costs, edits, maps, walled_maps
 
 
 def reference_clearance(passable: np.ndarray, max_size: int) -> np.ndarray:
@@ -179,3 +183,264 @@ def test_bad_updates_are_refused():
         clearance.update(passable, [(4, 0)])
     with pytest.raises(ValueError, match="shape"):
         clearance.update(np.ones((4, 3), dtype=bool), [(0, 0)])
+
+
+# -- sized grids: hand-drawn maps --------------------------------------------------------------
+
+#: A wall with a one-cell gap and no other way across.
+ONE_CELL_GAP = Grid.from_ascii(
+    """
+..........
+..........
+####.#####
+..........
+..........
+"""
+)
+
+#: The same wall, open for two cells at its right end.
+GAP_AND_OPENING = Grid.from_ascii(
+    """
+..........
+..........
+####.###..
+..........
+..........
+"""
+)
+
+
+def test_a_one_cell_gap_lets_soldiers_through_and_sends_tanks_around():
+    passable = GAP_AND_OPENING.passable
+    sizes = SizedGrids(GAP_AND_OPENING)
+    start, goal = (4, 0), (4, 3)
+    soldier = find_path(sizes.grid(1), start, goal)
+    assert (4, 2) in soldier.cells and soldier.cost == pytest.approx(dijkstra(passable, start, goal))
+    tank = find_path(sizes.grid(2), start, goal)
+    assert tank.cost == pytest.approx(dijkstra(passable, start, goal, size=2))
+    assert path_cost(passable, tank.cells, size=2) == pytest.approx(tank.cost)
+    assert tank.cost > soldier.cost and [x for x, y in tank.cells if y == 2] == [8]  # through the opening
+
+
+def test_a_one_cell_gap_without_detour_leaves_tanks_without_a_path():
+    sizes = SizedGrids(ONE_CELL_GAP)
+    start, goal = (4, 0), (4, 3)
+    assert find_path(sizes.grid(1), start, goal).status is PathStatus.FOUND
+    assert find_path(sizes.grid(2), start, goal).status is PathStatus.UNREACHABLE
+    assert dijkstra(ONE_CELL_GAP.passable, start, goal, size=2) is None
+
+
+def test_a_block_may_not_cut_a_corner():
+    grid = Grid.from_ascii(
+        """
+..#.
+....
+....
+....
+"""
+    )
+    sized = SizedGrids(grid).grid(2)
+    start, goal = (0, 0), (1, 1)
+    assert block_fits(grid.passable, goal, 2) and not block_fits(grid.passable, (1, 0), 2)
+    assert not step_allowed(sized.passable, start, goal)
+    path = find_path(sized, start, goal)
+    assert path.cost == pytest.approx(dijkstra(grid.passable, start, goal, size=2))
+    assert path.cost > math.sqrt(2.0)  # the diagonal step would have cut the wall's corner
+    assert path_cost(grid.passable, path.cells, size=2) == pytest.approx(path.cost)
+
+
+# -- sized grids: properties -------------------------------------------------------------------
+
+
+@settings(max_examples=120, deadline=None)
+@given(maps(min_side=2, max_walls=0.4), st.integers(2, 4), st.data())
+def test_a_sized_grid_allows_exactly_the_block_moves(passable, size, data):
+    grid = Grid(passable)
+    sized = SizedGrids(grid).grid(size)
+    height, width = passable.shape
+    for a in data.draw(st.lists(cells(width, height), min_size=1, max_size=10)):
+        assert sized.is_passable(a) == block_fits(passable, a, size)
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                b = (a[0] + dx, a[1] + dy)
+                if b != a and block_fits(passable, a, size):
+                    assert step_allowed(sized.passable, a, b) == block_step_allowed(passable, a, b, size), (a, b)
+
+
+@settings(max_examples=80, deadline=None)
+@given(walled_maps(max_side=14), st.integers(2, 3), st.booleans(), st.data())
+def test_sized_searches_find_the_optimal_block_paths(passable, size, weighted, data):
+    cost = data.draw(costs(passable.shape, highest=3)) if weighted else None
+    grid = Grid(passable, cost)
+    sized = SizedGrids(grid).grid(size)
+    height, width = passable.shape
+    for start, goal in data.draw(st.lists(st.tuples(cells(width, height), cells(width, height)), min_size=1, max_size=4)):
+        found = find_path(sized, start, goal)
+        optimum = dijkstra(passable, start, goal, cost, size)
+        assert bool(found) == (optimum is not None), (start, goal)
+        if found:
+            assert found.cost == pytest.approx(optimum)
+            assert path_cost(passable, found.cells, cost, size) == pytest.approx(found.cost)
+
+
+@settings(max_examples=60, deadline=None)
+@given(maps(min_side=2, max_walls=0.4), st.booleans(), st.data())
+def test_sized_grids_follow_edits_as_fresh_ones_would(passable, weighted, data):
+    cost = data.draw(costs(passable.shape, highest=3)) if weighted else None
+    grid = Grid(passable, cost)
+    sizes = SizedGrids(grid, max_size=4)
+    for size in (2, 3):
+        sizes.grid(size).prepare_islands()
+    for batch, blocked in data.draw(edits(grid.width, grid.height)):
+        grid.set_blocked(batch, blocked)
+        sizes.cells_changed(batch)
+    fresh = SizedGrids(Grid(grid.passable, cost), max_size=4)
+    for size in (2, 3, 4):  # 4 is built only now, after the edits
+        edited, expected = sizes.grid(size), fresh.grid(size)
+        assert np.array_equal(edited.passable, expected.passable)
+        assert (edited.cost is None) == (expected.cost is None)
+        if cost is not None:
+            assert np.array_equal(edited.cost, expected.cost)
+        # Island numbers may differ after edits; the partition they make may not.
+        labels = np.stack([edited.islands.ravel(), expected.islands.ravel()])
+        assert len(np.unique(labels, axis=1)[0]) == len(np.unique(edited.islands)) == len(np.unique(expected.islands))
+
+
+@settings(max_examples=60, deadline=None)
+@given(maps(min_side=2, max_walls=0.4), st.integers(2, 3))
+def test_a_block_enters_at_the_cost_of_its_dearest_cell(passable, size):
+    cost = np.arange(passable.size, dtype=np.float64).reshape(passable.shape) % 5 + 1
+    sized = SizedGrids(Grid(passable, cost)).grid(size)
+    height, width = passable.shape
+    for y, x in zip(*np.nonzero(sized.passable)):
+        assert sized.cost[y, x] == cost[y : y + size, x : x + size].max()
+    assert sized.cost.shape == (height, width)
+
+
+# -- graphs per size ---------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(walled_maps(min_side=4, max_side=16), st.integers(2, 3), st.integers(3, 6), st.data())
+def test_the_graph_of_a_size_answers_paths_the_block_can_follow(passable, size, cluster_size, data):
+    grid = Grid(passable)
+    sizes = SizedGrids(grid, graph=KeyPointGraph.bake(grid, cluster_size=cluster_size))
+    graph = sizes.graph(size)
+    assert graph.grid is sizes.grid(size) and graph.cluster_size == cluster_size
+    height, width = passable.shape
+    for start, goal in data.draw(st.lists(st.tuples(cells(width, height), cells(width, height)), min_size=1, max_size=4)):
+        result = graph.find_path(start, goal)
+        optimum = dijkstra(passable, start, goal, size=size)
+        assert bool(result) == (optimum is not None), (start, goal)
+        if result:
+            assert result.cells[0] == start and result.cells[-1] == goal
+            assert path_cost(passable, result.cells, size=size) == pytest.approx(result.cost)
+            assert result.cost >= optimum - 1e-9
+
+
+@pytest.mark.parametrize("name", ["den520d", "AR0011SR"])
+def test_graphs_per_size_on_movingai_maps(movingai_dir, name):
+    grid = Grid.from_movingai(movingai_dir / f"{name}.map")
+    sizes = SizedGrids(grid, graph=KeyPointGraph.bake(grid))
+    rng = random.Random(name)
+    for size in (2, 3):
+        sized, graph = sizes.grid(size), sizes.graph(size)
+        free = np.argwhere(sized.passable)[:, ::-1]
+        pairs = [(tuple(map(int, free[rng.randrange(len(free))])), tuple(map(int, free[rng.randrange(len(free))]))) for _ in range(12)]
+        for start, goal in pairs:
+            result, exact = graph.find_path(start, goal), find_path(sized, start, goal)
+            assert result.status is exact.status
+            if result:
+                assert path_cost(grid.passable, result.cells, size=size) == pytest.approx(result.cost)
+                assert exact.cost - 1e-9 <= result.cost <= 1.1 * exact.cost
+
+
+@settings(max_examples=40, deadline=None)
+@given(walled_maps(min_side=4, max_side=14), st.integers(3, 5), st.data())
+def test_graphs_per_size_follow_edits_as_a_fresh_bake(passable, cluster_size, data):
+    grid = Grid(passable)
+    sizes = SizedGrids(grid, graph=KeyPointGraph.bake(grid, cluster_size=cluster_size))
+    for size in (2, 3):
+        sizes.graph(size)
+    for batch, blocked in data.draw(edits(grid.width, grid.height)):
+        grid.set_blocked(batch, blocked)
+        sizes.cells_changed(batch)
+    for size in (2, 3):
+        assert sizes.graph(size) == KeyPointGraph.bake(sizes.grid(size), cluster_size=cluster_size, unit_size=size)
+
+
+def test_opening_and_closing_a_gap_reaches_sized_searches_and_graphs():
+    grid = Grid(ONE_CELL_GAP.passable)
+    sizes = SizedGrids(grid, graph=KeyPointGraph.bake(grid, cluster_size=4))
+    start, goal = (4, 0), (4, 3)
+    sized, graph = sizes.grid(2), sizes.graph(2)
+    assert not find_path(sized, start, goal) and not graph.find_path(start, goal)
+    for blocked in (False, True):  # the gap widens to two cells, then narrows again
+        grid.set_blocked([(5, 2)], blocked=blocked)
+        sizes.cells_changed([(5, 2)])
+        assert sizes.grid(2) is sized and sizes.graph(2) is graph  # edited in place
+        search, answer = find_path(sized, start, goal), graph.find_path(start, goal)
+        assert bool(search) == bool(answer) == (not blocked)
+        if answer:
+            assert path_cost(grid.passable, answer.cells, size=2) == pytest.approx(answer.cost)
+            assert answer.cost == pytest.approx(dijkstra(grid.passable, start, goal, size=2))
+
+
+# -- bad input ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "size, error, message",
+    [
+        (0, ValueError, r"size must be in 1\.\.8"),
+        (-1, ValueError, r"size must be in 1\.\.8"),
+        (9, ValueError, r"size must be in 1\.\.8"),
+        (2.0, TypeError, "size must be an int"),
+        (True, TypeError, "size must be an int"),
+        (math.nan, TypeError, "size must be an int"),
+    ],
+)
+def test_bad_sizes_are_refused(size, error, message):
+    sizes = SizedGrids(ONE_CELL_GAP, graph=KeyPointGraph.bake(ONE_CELL_GAP, cluster_size=4))
+    for hand_out in (sizes.grid, sizes.graph):
+        with pytest.raises(error, match=message):
+            hand_out(size)
+
+
+def test_sizes_of_the_base_are_the_base_grid_and_graph():
+    graph = KeyPointGraph.bake(ONE_CELL_GAP, cluster_size=4)
+    sizes = SizedGrids(ONE_CELL_GAP, graph=graph)
+    assert sizes.grid(1) is ONE_CELL_GAP and sizes.graph(1) is graph
+    assert sizes.grid(np.int64(2)) is sizes.grid(2)
+
+
+def test_a_graph_needs_the_base_graph():
+    with pytest.raises(ValueError, match="no key-point graph was given"):
+        SizedGrids(ONE_CELL_GAP).graph(2)
+
+
+def test_the_base_graph_must_be_of_the_base_grid():
+    other = Grid(ONE_CELL_GAP.passable)
+    with pytest.raises(ValueError, match="another grid"):
+        SizedGrids(other, graph=KeyPointGraph.bake(ONE_CELL_GAP, cluster_size=4))
+    with pytest.raises(TypeError, match="grid must be a Grid"):
+        SizedGrids(ONE_CELL_GAP.passable)
+    with pytest.raises(TypeError, match="graph must be a KeyPointGraph"):
+        SizedGrids(ONE_CELL_GAP, graph=ONE_CELL_GAP)
+
+
+def test_edits_not_told_are_detected():
+    grid = Grid(ONE_CELL_GAP.passable)
+    sizes = SizedGrids(grid)
+    sizes.grid(2)
+    grid.set_blocked([(0, 0)])
+    with pytest.raises(StaleGraphError, match=r"call cells_changed\(changed_cells\)"):
+        sizes.grid(2)
+    sizes.cells_changed([(0, 0)])
+    assert not sizes.grid(2).is_passable((0, 0))
+
+
+def test_edited_cells_off_the_map_are_refused():
+    sizes = SizedGrids(Grid(ONE_CELL_GAP.passable))
+    with pytest.raises(ValueError, match=r"\(10, 0\) is outside"):
+        sizes.cells_changed([(10, 0)])

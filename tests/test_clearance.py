@@ -107,6 +107,13 @@ def test_block_at_refuses_points_that_are_not_finite(centre):
         block_at(centre, 2)
 
 
+@pytest.mark.parametrize("size", [0, -1, 1.5, True])
+def test_block_conversions_refuse_bad_sizes(size):
+    for convert in (lambda: block_at((1.0, 1.0), size), lambda: block_centre((1, 1), size)):
+        with pytest.raises(ValueError, match="size must be a whole number of cells"):
+            convert()
+
+
 # -- the clearance map -------------------------------------------------------------------------
 
 
@@ -161,18 +168,18 @@ def test_the_values_are_read_only():
 
 
 @pytest.mark.parametrize(
-    "passable, max_size, message",
+    "passable, max_size, error, message",
     [
-        (np.ones((3, 3), dtype=int), 8, "bool array"),
-        (np.ones(3, dtype=bool), 8, "2-D"),
-        (np.ones((0, 3), dtype=bool), 8, "non-empty"),
-        (np.ones((3, 3), dtype=bool), 0, "max_size"),
-        (np.ones((3, 3), dtype=bool), 256, "max_size"),
-        (np.ones((3, 3), dtype=bool), 2.0, "max_size"),
+        (np.ones((3, 3), dtype=int), 8, TypeError, "bool array"),
+        (np.ones(3, dtype=bool), 8, ValueError, "2-D"),
+        (np.ones((0, 3), dtype=bool), 8, ValueError, "non-empty"),
+        (np.ones((3, 3), dtype=bool), 0, ValueError, "max_size"),
+        (np.ones((3, 3), dtype=bool), 256, ValueError, "max_size"),
+        (np.ones((3, 3), dtype=bool), 2.0, ValueError, "max_size"),
     ],
 )
-def test_bad_clearance_maps_are_refused(passable, max_size, message):
-    with pytest.raises(ValueError, match=message):
+def test_bad_clearance_maps_are_refused(passable, max_size, error, message):
+    with pytest.raises(error, match=message):
         ClearanceMap(passable, max_size)
 
 

@@ -83,3 +83,18 @@ def batches(width: int, height: int, max_cells: int = 8) -> st.SearchStrategy:
 def edits(width: int, height: int, max_edits: int = 5) -> st.SearchStrategy:
     """Map edits in order: batches of cells, each blocked (True) or freed (False)."""
     return st.lists(st.tuples(batches(width, height), st.booleans()), max_size=max_edits)
+
+
+@st.composite
+def crowds(draw, side: float = 12.0, max_units: int = 40, max_radius: float = 1.5) -> Tuple[np.ndarray, np.ndarray]:
+    """Circles as (positions (n, 2), radii (n,)) over a ``side`` x ``side`` square and a cell beyond it.
+
+    Coordinates are drawn in steps of 1/64 cell, so that circles exactly
+    touching and centres on cell edges come up; they shrink towards the
+    corner (0, 0) and radii towards the smallest, 1/16 cell.
+    """
+    count = draw(st.integers(0, max_units))
+    steps = int(side + 2) * 64
+    positions = draw(arrays(np.int64, (count, 2), elements=st.integers(0, steps))) / 64.0 - 1.0
+    radii = draw(arrays(np.int64, (count,), elements=st.integers(4, int(max_radius * 64)))) / 64.0
+    return positions, radii

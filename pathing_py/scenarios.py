@@ -288,12 +288,13 @@ def circle_swap(units: int = 1000, *, radius: float = 0.5, speed: float = DEFAUL
     return _scenario("circle_swap", description, np.ones((side, side), dtype=bool), starts, goals, radius, speed)
 
 
-def crossing_blocks(units: int = 1000, *, radius: float = 0.5, speed: float = DEFAULT_SPEED) -> CrowdScenario:
-    """Two packed blocks of ``units / 2`` cross at right angles in the open: one heads east, one south, both
-    reach the crossing at once and stop as the same blocks beyond it."""
+def crossing_blocks(units: int = 1000, *, radius: float = 0.5, speed: float = DEFAULT_SPEED, spacing: Optional[int] = None) -> CrowdScenario:
+    """Two blocks of ``units / 2`` cross at right angles in the open: one heads east, one south, both reach the
+    crossing at once and stop as the same blocks beyond it. Neighbours stand ``spacing`` cells apart; by
+    default as close as their radius allows (packed)."""
     per_block = _count("units", units, 2, even=True) // 2
     radius, speed = _positive("radius", radius), _positive("speed", speed)
-    step = _lattice_step(radius)
+    step = _lattice_step(radius) if spacing is None else _count("spacing", spacing, _lattice_step(radius))
     columns = math.ceil(math.sqrt(per_block))
     rows = math.ceil(per_block / columns)
     extent = step * max(columns, rows)

@@ -35,6 +35,7 @@ MADE = {
     "circle_swap large units": lambda: circle_swap(50, radius=1.3),
     "circle_swap small units": lambda: circle_swap(30, radius=0.1, spacing=1.42),
     "crossing_blocks large units": lambda: crossing_blocks(30, radius=1.0),
+    "crossing_blocks spread": lambda: crossing_blocks(30, spacing=3),
     "mixed_radii one size": lambda: mixed_radii(2, radii=(2.0,)),
     "random_orders large units": lambda: random_orders(Grid(np.ones((30, 40), dtype=bool)), 20, radius=1.2, seed=3),
 }
@@ -163,6 +164,7 @@ def test_a_moving_ai_map(movingai_dir):
         (lambda: circle_swap(100, radius=-1), "radius must be a positive number"),
         (lambda: circle_swap(100, spacing=1.0), "overlap at their starts"),
         (lambda: crossing_blocks(7), "even"),
+        (lambda: crossing_blocks(8, radius=0.7, spacing=1), "spacing must be >= 2"),
         (lambda: mixed_radii(10, radii=()), "at least one radius"),
         (lambda: mixed_radii(10, radii=(0.5, float("inf"))), "a radius must be a positive number"),
         (lambda: random_orders(Grid(np.ones((4, 4), dtype=bool)), 3, radius=1.0), "3 units of radius 1 need 6 cells"),

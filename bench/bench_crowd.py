@@ -1,0 +1,364 @@
+#!/usr/bin/env python3
+"""Benchmark crowds (issue 12): our navigator, the cell-holding one of commit 3da9bb7, and RVO2, on the same scenarios.
+
+Each scenario of :mod:`pathing_py.scenarios` runs at 30 updates a second
+(delta 1/30 s) until every ordered unit is in a final state (ARRIVED,
+BLOCKED, UNREACHABLE) and idle units are back at their places, or a tick
+limit (twice the longest trip at the unit's speed, plus a minute). Three
+runs, each in a subprocess of its own:
+
+* ours: the navigator of this working tree (``bench/crowd_runner.py``);
+* baseline: the navigator of commit 3da9bb7 (units hold whole cells),
+  extracted with ``git archive`` into a temporary folder and imported from
+  there by the same runner; skipped outside a git checkout;
+* RVO2: the C++ reference for crowd avoidance, built at bench time with
+  ``g++ -O2`` (see ``bench/rvo2_peer.py`` for where its sources come from:
+  ``$RVO2_SOURCE``, a cached clone, or ``git clone``); one thread, 30 steps
+  a second, each agent steering along its route (planned before the clock
+  starts: RVO2 does not plan). It is done when every agent is within
+  ARRIVAL_TOLERANCE of its goal, and stuck when no agent still under way has
+  come closer for 10 s.
+
+Only the update (RVO2: the preferred velocities and ``doStep``) is timed.
+After every tick, outside the timed part and with the same numpy checks for
+all three, the positions are checked: pairs of units closer than 0.99 x
+their radius sum (overlaps) and units whose circle reaches into a blocked
+cell or off the map (in walls). A navigator that refuses a scenario's units
+(today's take radii up to 0.5) is reported as not supporting it.
+
+Printed per scenario and run: median and p99 ms per tick, ticks run, the
+tick at which all ordered units had arrived, how many arrived, ended
+BLOCKED / UNREACHABLE or were still under way, distinct overlapping pairs
+and the most in one tick, units ever in a wall, idle units not back at their
+place at the end, and the median ms per tick over RVO2's. The machine's
+other work shows in the figures: compare runs of one invocation.
+
+Usage::
+
+    python3 bench/bench_crowd.py                                  # every scenario at the issue's sizes
+    python3 bench/bench_crowd.py --scenario circle_swap --units 5000 --no-baseline
+    python3 bench/bench_crowd.py --quick --no-rvo2                # small sizes: a smoke test
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import math
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # benchmark the checkout, installed or not
+
+import rvo2_peer  # noqa: E402
+from pathing_py import Grid, find_path, smooth_path  # noqa: E402
+from pathing_py.crowd_checks import overlapping_pairs, units_in_walls  # noqa: E402
+from pathing_py.scenarios import (  # noqa: E402
+    CrowdScenario,
+    circle_swap,
+    crossing_blocks,
+    crossroads,
+    fitting_cells,
+    gate,
+    head_on_corridor,
+    mixed_radii,
+    movingai_orders,
+    occupied_spot,
+    packed_canyon,
+    two_cell_corridor,
+)
+from report import command_line, render  # noqa: E402
+
+DELTA = 1.0 / 30.0
+BASELINE_COMMIT = "3da9bb7"
+RUNNER = Path(__file__).resolve().parent / "crowd_runner.py"
+#: Tick limit: this many times the longest trip (route length / speed), plus LIMIT_SLACK seconds.
+LIMIT_FACTOR = 2.0
+LIMIT_SLACK = 60.0
+#: Seconds after the last order ended for idle units to get back to their places.
+SETTLE_SECONDS = 5.0
+#: An RVO2 agent has arrived while this close to its goal cell's centre (cells); idle units are back as close.
+ARRIVAL_TOLERANCE = 0.1
+
+
+class Entry(NamedTuple):
+    """A scenario of the benchmark: how to make it from --units (None: its default), --quick and --map."""
+
+    make: Callable[[Optional[int], bool, str], CrowdScenario]
+    takes_units: bool = True
+
+
+def sized(make: Callable[..., CrowdScenario], default: int, quick: int) -> Entry:
+    """An entry whose unit count is its function's ``units``: ``default``, ``quick`` with --quick, or --units."""
+    return Entry(lambda units, is_quick, _map: make(units if units is not None else quick if is_quick else default))
+
+
+SCENARIOS: Dict[str, Entry] = {
+    "head_on_corridor": sized(head_on_corridor, 10, 4),
+    "two_cell_corridor": sized(two_cell_corridor, 40, 8),
+    "crossroads": sized(crossroads, 40, 12),
+    "gate": sized(gate, 100, 16),
+    "packed_canyon": Entry(lambda units, quick, _map: packed_canyon(units - 1 if units is not None else 4 if quick else 10)),
+    "occupied_spot": Entry(lambda _units, _quick, _map: occupied_spot(), takes_units=False),
+    "circle_swap": sized(circle_swap, 1000, 40),
+    "crossing_blocks": sized(crossing_blocks, 1000, 40),
+    "mixed_radii": sized(mixed_radii, 60, 12),
+    "movingai_orders": Entry(lambda units, quick, name: movingai_orders(name, units if units is not None else 50 if quick else 1000)),
+}
+
+
+class Outcome(NamedTuple):
+    """One run of one scenario, with its positions checked."""
+
+    label: str
+    unsupported: str = ""  #: why the run could not take the scenario's units, or ""
+    tick_ms: np.ndarray = np.zeros(0)
+    all_arrived_tick: Optional[int] = None
+    arrived: int = 0
+    blocked: int = 0
+    unreachable: int = 0
+    under_way: int = 0  #: RVO2: not arrived at the end (stuck for good if ``stuck``)
+    stuck: bool = False
+    overlapping_pairs: int = 0  #: distinct pairs that overlapped after some tick
+    worst_tick: int = 0  #: the most pairs overlapping after one tick
+    in_walls: int = 0  #: distinct units whose circle was ever in a wall
+    idle_away: int = 0  #: idle units not back at their place at the end
+
+
+# -- running ------------------------------------------------------------------------------------
+
+
+class Setting(NamedTuple):
+    """What every run of one scenario shares: the scenario file, routes, limits and a scratch folder."""
+
+    scenario: CrowdScenario
+    routes: List[np.ndarray]
+    max_ticks: int
+    folder: Path
+
+
+def prepare(scenario: CrowdScenario, folder: Path, max_seconds: Optional[float]) -> Setting:
+    """Write the scenario for the runners, plan every unit's route (for RVO2 and the tick limit)."""
+    np.savez(
+        folder / "scenario.npz",
+        passable=scenario.grid.passable, starts=scenario.starts, goals=scenario.goals, radii=scenario.radii,
+        speeds=scenario.speeds, priorities=scenario.priorities, idle=scenario.idle,
+    )  # fmt: skip
+    routes, longest = plan_routes(scenario)
+    seconds = max_seconds if max_seconds is not None else LIMIT_FACTOR * longest + LIMIT_SLACK
+    return Setting(scenario, routes, math.ceil(seconds / DELTA), folder)
+
+
+def plan_routes(scenario: CrowdScenario) -> Tuple[List[np.ndarray], float]:
+    """Each unit's route as cell centres after its start ((k, 2) floats; an idle unit's is its place), planned
+    through cells its circle fits in and pulled straight; and the longest trip in seconds."""
+    routes = [np.array([centre]) for centre in scenario.goal_positions]
+    longest = 0.0
+    for radius in np.unique(scenario.radii):
+        fits = Grid(fitting_cells(scenario.grid.passable, radius))
+        for unit in np.flatnonzero(scenario.ordered & (scenario.radii == radius)).tolist():
+            start, goal = tuple(scenario.start_cells[unit].tolist()), tuple(scenario.goals[unit].tolist())
+            found = find_path(fits, start, goal)
+            if found:
+                routes[unit] = np.array(smooth_path(fits, found.cells)[1:] or [goal], dtype=np.float64) + 0.5
+                longest = max(longest, found.cost / scenario.speeds[unit])
+            else:  # it does not fit at its start: steer straight for the goal
+                longest = max(longest, float(np.hypot(*(scenario.goal_positions[unit] - scenario.starts[unit]))) / scenario.speeds[unit])
+    return routes, longest
+
+
+def run_navigator(label: str, setting: Setting, package_root: Path) -> Outcome:
+    """Run the scenario in ``crowd_runner.py`` with pathing_py imported from ``package_root``."""
+    positions = setting.folder / f"{label.split()[0]}.f32"
+    command = [
+        sys.executable, str(RUNNER), str(setting.folder / "scenario.npz"), str(positions), "--delta", repr(DELTA),
+        "--max-ticks", str(setting.max_ticks), "--settle-ticks", str(math.ceil(SETTLE_SECONDS / DELTA)),
+    ]  # fmt: skip
+    environment = dict(os.environ, PYTHONPATH=str(package_root))
+    done = subprocess.run(command, capture_output=True, text=True, env=environment)
+    if done.returncode != 0:
+        raise RuntimeError(f"{label}: crowd_runner failed:\n{done.stderr[-3000:]}")
+    result = json.loads(done.stdout)
+    if package_root.resolve() not in Path(result["package"]).resolve().parents:
+        raise RuntimeError(f"{label}: the runner imported {result['package']}, not the package in {package_root}")
+    if "unsupported" in result:
+        return Outcome(label, unsupported=result["unsupported"])
+    states = np.array(result["states"])[setting.scenario.ordered]
+    tick_ms = np.array(result["tick_ms"])
+    overlaps, worst, walled, final = check_positions(positions, setting.scenario, len(tick_ms))
+    return Outcome(
+        label, tick_ms=tick_ms, all_arrived_tick=result["all_arrived_tick"], arrived=int((states == "ARRIVED").sum()),
+        blocked=int((states == "BLOCKED").sum()), unreachable=int((states == "UNREACHABLE").sum()),
+        under_way=int((~np.isin(states, ["ARRIVED", "BLOCKED", "UNREACHABLE"])).sum()),
+        overlapping_pairs=overlaps, worst_tick=worst, in_walls=walled, idle_away=idle_away(setting.scenario, final),
+    )  # fmt: skip
+
+
+def run_rvo2(binary: Path, setting: Setting) -> Outcome:
+    """Run the scenario with RVO2's driver."""
+    scenario = setting.scenario
+    text = rvo2_peer.scenario_text(
+        scenario.starts, scenario.radii, scenario.speeds, scenario.idle, setting.routes, scenario.grid.passable,
+        delta=DELTA, max_steps=setting.max_ticks, arrival=ARRIVAL_TOLERANCE, settle_seconds=SETTLE_SECONDS,
+    )  # fmt: skip
+    positions = setting.folder / "rvo2.f32"
+    run = rvo2_peer.run(binary, text, positions, timeout=3600)
+    overlaps, worst, walled, final = check_positions(positions, scenario, len(run.step_ms))
+    ordered = int(scenario.ordered.sum())
+    return Outcome(
+        "RVO2", tick_ms=run.step_ms, all_arrived_tick=run.all_arrived_step, arrived=run.arrived, under_way=ordered - run.arrived,
+        stuck=run.stuck, overlapping_pairs=overlaps, worst_tick=worst, in_walls=walled, idle_away=idle_away(scenario, final),
+    )  # fmt: skip
+
+
+def check_positions(path: Path, scenario: CrowdScenario, ticks: int) -> Tuple[int, int, int, np.ndarray]:
+    """(distinct overlapping pairs, most pairs after one tick, distinct units in walls, final positions) of a run's
+    position file: float32 (x, y) per unit, tick after tick."""
+    count = scenario.count
+    positions = np.fromfile(path, dtype=np.float32).reshape(ticks, count, 2) if ticks else scenario.starts[None].astype(np.float32)
+    pairs: set = set()
+    walled: set = set()
+    worst = 0
+    passable = scenario.grid.passable
+    for tick in positions:
+        found = overlapping_pairs(tick, scenario.radii)
+        worst = max(worst, len(found))
+        pairs.update((found[:, 0] * count + found[:, 1]).tolist())
+        walled.update(units_in_walls(passable, tick, scenario.radii).tolist())
+    return len(pairs), worst, len(walled), positions[-1].astype(np.float64)
+
+
+def idle_away(scenario: CrowdScenario, final: np.ndarray) -> int:
+    """Idle units farther than ARRIVAL_TOLERANCE from their place at the end."""
+    away = np.hypot(*(final - scenario.starts).T) > ARRIVAL_TOLERANCE
+    return int((away & scenario.idle).sum())
+
+
+def extract_baseline(folder: Path) -> Tuple[Optional[Path], str]:
+    """The package of BASELINE_COMMIT extracted into ``folder`` (the folder to import it from), or why not."""
+    try:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", BASELINE_COMMIT, "pathing_py"], capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as error:
+        stderr = getattr(error, "stderr", b"") or b""
+        return None, f"baseline skipped: cannot extract commit {BASELINE_COMMIT} from {ROOT} (not a git checkout?): {stderr.decode().strip() or error}"
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(folder)
+    return folder, ""
+
+
+# -- reporting ----------------------------------------------------------------------------------
+
+
+def row(name: str, outcome: Outcome, ordered: int, rvo2: Optional[Outcome]) -> List[str]:
+    if outcome.unsupported:
+        return [name, outcome.label, "not supported"] + ["-"] * 11
+    median = float(np.median(outcome.tick_ms)) if len(outcome.tick_ms) else math.nan
+    p99 = float(np.percentile(outcome.tick_ms, 99)) if len(outcome.tick_ms) else math.nan
+    rvo2_median = float(np.median(rvo2.tick_ms)) if rvo2 is not None and len(rvo2.tick_ms) else 0.0
+    is_rvo2 = outcome.label == "RVO2"
+    return [
+        name,
+        outcome.label,
+        f"{median:.3f}",
+        f"{p99:.3f}",
+        str(len(outcome.tick_ms)),
+        "-" if outcome.all_arrived_tick is None else str(outcome.all_arrived_tick),
+        f"{outcome.arrived}/{ordered}",
+        "-" if is_rvo2 else f"{outcome.blocked}/{outcome.unreachable}",
+        f"{outcome.under_way}" + (" stuck" if outcome.stuck else ""),
+        str(outcome.overlapping_pairs),
+        str(outcome.worst_tick),
+        str(outcome.in_walls),
+        str(outcome.idle_away),
+        "-" if rvo2_median <= 0 or is_rvo2 else f"{median / rvo2_median:.1f}",
+    ]
+
+
+COLUMNS = [
+    "scenario", "run", "median ms", "p99 ms", "ticks", "all arrived at", "arrived", "blocked/unreach.", "under way",
+    "overlapping pairs", "worst tick", "in walls", "idle away", "x RVO2",
+]  # fmt: skip
+
+
+def parse_arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scenario", action="append", choices=sorted(SCENARIOS), help="run this scenario (repeatable; default: all)")
+    parser.add_argument("--units", type=int, help="units in each scenario that takes a count (default: the issue's sizes)")
+    parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
+    parser.add_argument("--map", default="den520d", help="Moving AI map of movingai_orders (default den520d; AR0011SR is 512x512)")
+    parser.add_argument("--max-seconds", type=float, help="simulated seconds before a run gives up (default: from the longest trip)")
+    parser.add_argument("--no-baseline", action="store_true", help=f"skip the navigator of commit {BASELINE_COMMIT}")
+    parser.add_argument("--no-rvo2", action="store_true", help="skip RVO2")
+    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    args = parser.parse_args(argv)
+    if args.units is not None and args.units < 1:
+        parser.error("--units must be >= 1")
+    if args.max_seconds is not None and not (math.isfinite(args.max_seconds) and args.max_seconds > 0):
+        parser.error("--max-seconds must be a positive number")
+    args.scenario = args.scenario or list(SCENARIOS)
+    return args
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = parse_arguments(argv)
+    notes: List[str] = []
+    peer = rvo2_peer.Peer(None, "RVO2 skipped (--no-rvo2)") if args.no_rvo2 else rvo2_peer.build()
+    if peer.problem:
+        notes.append(peer.problem if args.no_rvo2 else f"RVO2 skipped: {peer.problem}")
+    rows: List[List[str]] = []
+    descriptions: List[str] = []
+    violations = 0
+    with tempfile.TemporaryDirectory(prefix="bench_crowd_") as scratch:
+        baseline, problem = (None, "baseline skipped (--no-baseline)") if args.no_baseline else extract_baseline(Path(scratch) / "baseline")
+        if problem:
+            notes.append(problem)
+        for name in args.scenario:
+            entry = SCENARIOS[name]
+            if args.units is not None and not entry.takes_units:
+                notes.append(f"{name} has a fixed number of units: --units does not change it")
+            try:
+                scenario = entry.make(args.units, args.quick, args.map)
+            except ValueError as error:
+                sys.exit(f"bench_crowd: {name}: {error}")
+            folder = Path(scratch) / name
+            folder.mkdir()
+            setting = prepare(scenario, folder, args.max_seconds)
+            descriptions.append(f"{name}: {scenario.description}; {scenario.count} units, map {scenario.grid.width}x{scenario.grid.height}, "
+                                f"at most {setting.max_ticks} ticks")  # fmt: skip
+            outcomes = []
+            runs: List[Tuple[str, Callable[[], Outcome]]] = [("ours", lambda: run_navigator("ours", setting, ROOT))]
+            if baseline is not None:
+                runs.append(("baseline", lambda: run_navigator(f"baseline {BASELINE_COMMIT}", setting, baseline)))
+            if peer.binary is not None:
+                runs.append(("RVO2", lambda: run_rvo2(peer.binary, setting)))
+            for label, run in runs:
+                started = time.perf_counter()
+                outcomes.append(run())
+                print(f"{name}: {label} done in {time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
+            rvo2 = next((o for o in outcomes if o.label == "RVO2"), None)
+            ordered = int(scenario.ordered.sum())
+            rows += [row(name, outcome, ordered, rvo2) for outcome in outcomes]
+            notes += [f"{name}: {o.label} does not take these units: {o.unsupported}" for o in outcomes if o.unsupported]
+            violations += outcomes[0].overlapping_pairs + outcomes[0].in_walls
+    print(f"Crowds at {1 / DELTA:.0f} updates a second (ms per tick of the update alone; RVO2: preferred velocities and doStep, "
+          f"one thread, g++ {' '.join(rvo2_peer.COMPILE_FLAGS)}; RVO2 arrives within {ARRIVAL_TOLERANCE} cell of its goal)\n")  # fmt: skip
+    print("\n".join(descriptions) + "\n")
+    print(render(COLUMNS, rows, args.markdown))
+    if notes:
+        print("\n" + "\n".join(notes))
+    print(f"\nCommand: {command_line('bench_crowd.py', argv)}")
+    return 1 if violations else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Run one crowd scenario with whatever pathing_py is importable: for bench/bench_crowd.py, in a subprocess.
+
+The benchmark starts this script once for the working tree's navigator and
+once for an older commit's (PYTHONPATH picks which), so it uses only what both
+have: Grid(passable), Navigator(grid), add_unit, move_to, update, and a unit's
+position and state. The scenario comes as an .npz file (the arrays of a
+pathing_py.scenarios.CrowdScenario, with ``passable``); every unit's position
+after every update goes to a file of float32 (x, y) rows, and the figures come
+out on stdout as one JSON object. Checking the positions is the benchmark's
+job, the same for every navigator and for RVO2.
+
+Usage::
+
+    python3 bench/crowd_runner.py SCENARIO.npz POSITIONS.f32 --delta 0.0333 --max-ticks 9000 --settle-ticks 150
+"""
+
+import argparse
+import json
+import sys
+import time
+from typing import List, Optional, Sequence
+
+import numpy as np
+
+#: UnitState names that end an order (the older navigator has the same).
+FINAL = {"ARRIVED", "BLOCKED", "UNREACHABLE"}
+#: An idle unit is back at its place while its centre is this close to its cell's centre (cells).
+HOME_TOLERANCE = 0.1
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("scenario", help=".npz with passable, starts, goals, radii, speeds, priorities, idle")
+    parser.add_argument("positions", help="file to write float32 positions to, one row per unit, update after update")
+    parser.add_argument("--delta", type=float, required=True, help="seconds per update")
+    parser.add_argument("--max-ticks", type=int, required=True, help="updates before giving up")
+    parser.add_argument("--settle-ticks", type=int, required=True, help="updates after every order ended for idle units to get back")
+    args = parser.parse_args(argv)
+
+    import pathing_py  # whichever PYTHONPATH names: the working tree or the baseline commit
+    from pathing_py import Grid, Navigator
+
+    data = np.load(args.scenario)
+    navigator = Navigator(Grid(data["passable"]))
+    units = []
+    try:
+        for start, radius, speed, priority in zip(data["starts"], data["radii"], data["speeds"], data["priorities"]):
+            units.append(navigator.add_unit(tuple(start.tolist()), speed=float(speed), radius=float(radius), priority=int(priority)))
+    except ValueError as error:  # e.g. a radius this navigator does not take
+        print(json.dumps({"package": pathing_py.__file__, "unsupported": str(error)}))
+        return 0
+    ordered = [unit for unit, idle in zip(units, data["idle"]) if not idle]
+    for unit, goal, idle in zip(units, data["goals"], data["idle"]):
+        if not idle:
+            unit.move_to(tuple(goal.tolist()))
+    homes = data["starts"][data["idle"]]
+    standing = [unit for unit, idle in zip(units, data["idle"]) if idle]
+
+    tick_ms: List[float] = []
+    all_arrived_tick = all_final_tick = None
+    with open(args.positions, "wb") as positions:
+        while len(tick_ms) < args.max_ticks:
+            started = time.perf_counter()
+            navigator.update(args.delta)
+            tick_ms.append((time.perf_counter() - started) * 1000.0)
+            np.array([unit.position for unit in units], dtype=np.float32).tofile(positions)
+            states = [unit.state.name for unit in ordered]
+            if all_arrived_tick is None and all(state == "ARRIVED" for state in states):
+                all_arrived_tick = len(tick_ms)
+            if all_final_tick is None and all(state in FINAL for state in states):
+                all_final_tick = len(tick_ms)
+            if all_final_tick is not None and (home(standing, homes) or len(tick_ms) - all_final_tick >= args.settle_ticks):
+                break
+    print(json.dumps({
+        "package": pathing_py.__file__,
+        "tick_ms": tick_ms,
+        "states": [unit.state.name for unit in units],
+        "all_arrived_tick": all_arrived_tick,
+        "all_final_tick": all_final_tick,
+    }))  # fmt: skip
+    return 0
+
+
+def home(standing: list, homes: np.ndarray) -> bool:
+    """Whether every idle unit stands at its place again."""
+    if not standing:
+        return True
+    positions = np.array([unit.position for unit in standing])
+    return bool((np.hypot(*(positions - homes).T) <= HOME_TOLERANCE).all())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

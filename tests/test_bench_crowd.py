@@ -1,0 +1,104 @@
+"""bench/bench_crowd.py on its smallest settings: the table comes out complete and parses. A benchmark, not a
+timed test: no time is checked, only that every figure is there and counts what the scenario has."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from pathing_py.scenarios import head_on_corridor
+from strategies import maps
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+import bench_crowd  # noqa: E402
+import rvo2_peer  # noqa: E402
+
+
+def run_bench(*arguments: str) -> str:
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_crowd.py"), "--markdown", *arguments], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def table(text: str) -> list:
+    """The Markdown table's rows as dicts keyed by column."""
+    lines = [line for line in text.splitlines() if line.startswith("|")]
+    header = [cell.strip() for cell in lines[0].strip("|").split("|")]
+    return [dict(zip(header, (cell.strip() for cell in line.strip("|").split("|")))) for line in lines[2:]]
+
+
+def test_the_quick_run_prints_every_figure():
+    text = run_bench("--quick", "--no-rvo2", "--no-baseline", "--scenario", "head_on_corridor")
+    rows = table(text)
+    units = head_on_corridor(4).count  # the quick size
+    assert [(row["scenario"], row["run"]) for row in rows] == [("head_on_corridor", "ours")]
+    row = rows[0]
+    assert float(row["median ms"]) > 0 and float(row["p99 ms"]) >= float(row["median ms"])
+    ticks = int(row["ticks"])
+    assert ticks > 0
+    arrived, ordered = (int(v) for v in row["arrived"].split("/"))
+    blocked, unreachable = (int(v) for v in row["blocked/unreach."].split("/"))
+    assert ordered == units and arrived + blocked + unreachable + int(row["under way"]) == units
+    assert row["all arrived at"] == "-" or int(row["all arrived at"]) <= ticks
+    for column in ("overlapping pairs", "worst tick", "in walls", "idle away"):
+        assert int(row[column]) >= 0
+    assert row["x RVO2"] == "-"
+    assert "RVO2 skipped (--no-rvo2)" in text and "baseline skipped (--no-baseline)" in text
+    assert "Command: python3 bench/bench_crowd.py --markdown --quick --no-rvo2 --no-baseline --scenario head_on_corridor" in text
+
+
+def test_the_baseline_runs_from_its_commit_and_refuses_large_units():
+    if subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e", bench_crowd.BASELINE_COMMIT], capture_output=True).returncode != 0:
+        pytest.skip(f"not a git checkout with commit {bench_crowd.BASELINE_COMMIT}")
+    text = run_bench("--quick", "--no-rvo2", "--scenario", "occupied_spot", "--scenario", "mixed_radii")
+    rows = {(row["scenario"], row["run"]): row for row in table(text)}
+    baseline = f"baseline {bench_crowd.BASELINE_COMMIT}"
+    assert set(rows) == {(name, run) for name in ("occupied_spot", "mixed_radii") for run in ("ours", baseline)}
+    assert rows["occupied_spot", baseline]["arrived"].endswith("/1")
+    assert rows["mixed_radii", baseline]["median ms"] == "not supported"
+    assert f"mixed_radii: {baseline} does not take these units: radius must be" in text
+
+
+def test_bad_arguments_are_refused():
+    for arguments, message in ((["--units", "0"], "--units must be >= 1"), (["--scenario", "nowhere"], "invalid choice: 'nowhere'")):
+        done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_crowd.py"), *arguments], capture_output=True, text=True)
+        assert done.returncode == 2 and message in done.stderr
+
+
+@settings(max_examples=200, deadline=None)
+@given(maps(max_side=16))
+def test_rvo2_obstacles_cover_the_blocked_cells_and_the_outside_once(passable):
+    height, width = passable.shape
+    covered = np.zeros((height + 2, width + 2), dtype=int)  # one cell of outside around the map
+    for x0, y0, x1, y1 in rvo2_peer.blocked_rectangles(passable).tolist():
+        assert x0 < x1 and y0 < y1
+        covered[y0 + 1 : y1 + 1, x0 + 1 : x1 + 1] += 1
+    expected = np.ones_like(covered)
+    expected[1:-1, 1:-1] = ~passable
+    assert np.array_equal(covered, expected)
+
+
+def test_the_rvo2_driver_swaps_two_agents(tmp_path):
+    """Only where RVO2's sources are named ($RVO2_SOURCE): the driver reads a scenario and reports as documented."""
+    if not os.environ.get(rvo2_peer.SOURCE_VARIABLE):
+        pytest.skip(f"set {rvo2_peer.SOURCE_VARIABLE} to RVO2's sources to build the driver")
+    peer = rvo2_peer.build()
+    assert peer.binary is not None, peer.problem
+    passable = np.ones((3, 12), dtype=bool)
+    starts = np.array([[1.5, 1.5], [10.5, 1.5], [5.5, 0.5]])
+    routes = [np.array([[10.5, 1.5]]), np.array([[1.5, 1.5]]), np.array([[5.5, 0.5]])]
+    text = rvo2_peer.scenario_text(
+        starts, np.full(3, 0.4), np.full(3, 2.0), np.array([False, False, True]), routes, passable,
+        delta=1 / 30, max_steps=900, arrival=0.1, settle_seconds=5.0,
+    )  # fmt: skip
+    run = rvo2_peer.run(peer.binary, text, tmp_path / "positions.f32", timeout=60)
+    positions = np.fromfile(tmp_path / "positions.f32", dtype=np.float32).reshape(len(run.step_ms), 3, 2)
+    assert run.arrived == 2 and not run.stuck and run.all_arrived_step is not None
+    assert (run.step_ms > 0).all() and run.all_arrived_step <= len(run.step_ms)
+    assert np.allclose(positions[-1, :2], [[10.5, 1.5], [1.5, 1.5]], atol=0.1)
+    assert (positions[:, :, 1] >= 0.4 - 1e-3).all() and (positions[:, :, 1] <= 2.6 + 1e-3).all()  # inside the map

@@ -14,8 +14,9 @@ runs, each in a subprocess of its own:
 * RVO2: the C++ reference for crowd avoidance, built at bench time with
   ``g++ -O2`` (see ``bench/rvo2_peer.py`` for where its sources come from:
   ``$RVO2_SOURCE``, a cached clone, or ``git clone``); one thread, 30 steps
-  a second, each agent steering along its route (planned before the clock
-  starts: RVO2 does not plan). It is done when every agent is within
+  a second, each agent steering for the farthest cell of its route it can
+  see (routes planned before the clock starts: RVO2 does not plan). It is
+  done when every agent is within
   ARRIVAL_TOLERANCE of its goal, and stuck when no agent still under way has
   come closer for 10 s.
 
@@ -61,7 +62,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # benchmark the checkout, installed or not
 
 import rvo2_peer  # noqa: E402
-from pathing_py import Grid, find_path, smooth_path  # noqa: E402
+from pathing_py import Grid, find_path  # noqa: E402
 from pathing_py.crowd_checks import overlapping_pairs, units_in_walls  # noqa: E402
 from pathing_py.scenarios import (  # noqa: E402
     CrowdScenario,
@@ -161,7 +162,7 @@ def prepare(scenario: CrowdScenario, folder: Path, max_seconds: Optional[float])
 
 def plan_routes(scenario: CrowdScenario) -> Tuple[List[np.ndarray], float]:
     """Each unit's route as cell centres after its start ((k, 2) floats; an idle unit's is its place), planned
-    through cells its circle fits in and pulled straight; and the longest trip in seconds."""
+    through cells its circle fits in; and the longest trip in seconds."""
     routes = [np.array([centre]) for centre in scenario.goal_positions]
     longest = 0.0
     for radius in np.unique(scenario.radii):
@@ -170,7 +171,7 @@ def plan_routes(scenario: CrowdScenario) -> Tuple[List[np.ndarray], float]:
             start, goal = tuple(scenario.start_cells[unit].tolist()), tuple(scenario.goals[unit].tolist())
             found = find_path(fits, start, goal)
             if found:
-                routes[unit] = np.array(smooth_path(fits, found.cells)[1:] or [goal], dtype=np.float64) + 0.5
+                routes[unit] = np.array(found.cells[1:] or [goal], dtype=np.float64) + 0.5
                 longest = max(longest, found.cost / scenario.speeds[unit])
             else:  # it does not fit at its start: steer straight for the goal
                 longest = max(longest, float(np.hypot(*(scenario.goal_positions[unit] - scenario.starts[unit]))) / scenario.speeds[unit])

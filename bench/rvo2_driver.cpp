@@ -14,7 +14,10 @@
 // Each step sets every agent's preferred velocity toward its current waypoint
 // (full speed; toward the last one, no faster than reaches it in one step),
 // then calls doStep; only these two are timed. An agent takes the next
-// waypoint once within waypoint_reach of the current one. An ordered agent
+// waypoint once it can see it past the obstacles with its radius (RVO2's
+// queryVisibility, as RVO2's Roadmap example steers), or once within
+// waypoint_reach of the current one (a unit filling a corridor sees nothing
+// past its walls). An ordered agent
 // has arrived while within arrival_tolerance of its goal; idle agents head
 // back to where they stood. The run stops at max_steps, once every ordered
 // agent has arrived and every idle one is back (or settle_seconds after the
@@ -130,7 +133,9 @@ int main(int argc, char **argv) {
     for (std::size_t i = 0; i < count; ++i) {
       Agent &agent = agents[i];
       const RVO::Vector2 position = simulator.getAgentPosition(i);
-      while (agent.next + 1 < agent.waypoints.size() && RVO::abs(agent.waypoints[agent.next] - position) < reach) {
+      while (agent.next + 1 < agent.waypoints.size() &&
+             (RVO::abs(agent.waypoints[agent.next] - position) < reach ||
+              simulator.queryVisibility(position, agent.waypoints[agent.next + 1], simulator.getAgentRadius(i)))) {
         ++agent.next;
       }
       RVO::Vector2 toward = agent.waypoints[agent.next] - position;

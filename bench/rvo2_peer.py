@@ -8,8 +8,9 @@ together with our driver (``rvo2_driver.cpp``), into
 driver; nothing of RVO2 lands in the repository).
 
 RVO2 avoids, it does not plan: each agent is handed its route before the
-clock starts (cells of ``find_path`` pulled straight with ``smooth_path``,
-through cells where it fits) and steers for it. Blocked cells and the map's
+clock starts (the cells of ``find_path``, through cells where it fits) and
+steers for the farthest cell of it that it can see, as RVO2's Roadmap
+example steers along a roadmap; in the open that is its goal. Blocked cells and the map's
 outside become RVO2 obstacles, as rectangles of blocked cells merged row by
 row (counter-clockwise, as RVO2 wants them).
 """
@@ -37,7 +38,7 @@ NEIGHBOR_DISTANCE = 5.0
 MAX_NEIGHBORS = 10
 TIME_HORIZON = 2.0
 TIME_HORIZON_OBSTACLES = 0.5
-#: An agent takes its next waypoint once this close to the current one (cells).
+#: An agent takes its next waypoint once this close to the current one, even if it cannot see the one after (cells).
 WAYPOINT_REACH = 1.0
 #: Seconds without any agent coming closer to its waypoint after which agents still under way are stuck for good.
 STALL_SECONDS = 10.0

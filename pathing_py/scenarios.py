@@ -290,11 +290,11 @@ def circle_swap(units: int = 1000, *, radius: float = 0.5, speed: float = DEFAUL
 
 def crossing_blocks(units: int = 1000, *, radius: float = 0.5, speed: float = DEFAULT_SPEED, spacing: Optional[int] = None) -> CrowdScenario:
     """Two blocks of ``units / 2`` cross at right angles in the open: one heads east, one south, both reach the
-    crossing at once and stop as the same blocks beyond it. Neighbours stand ``spacing`` cells apart; by
-    default as close as their radius allows (packed)."""
+    crossing at once and stop as the same blocks beyond it. Neighbours stand ``spacing`` cells apart: by
+    default twice as far as their radius needs (a unit's width between them), 1 packs radius 0.5 units."""
     per_block = _count("units", units, 2, even=True) // 2
     radius, speed = _positive("radius", radius), _positive("speed", speed)
-    step = _lattice_step(radius) if spacing is None else _count("spacing", spacing, _lattice_step(radius))
+    step = 2 * _lattice_step(radius) if spacing is None else _count("spacing", spacing, _lattice_step(radius))
     columns = math.ceil(math.sqrt(per_block))
     rows = math.ceil(per_block / columns)
     extent = step * max(columns, rows)
@@ -305,7 +305,7 @@ def crossing_blocks(units: int = 1000, *, radius: float = 0.5, speed: float = DE
     starts = np.concatenate([east, south])
     goals = np.concatenate([east + [travel, 0], south + [0, travel]])
     side = 2 * margin + travel + extent
-    description = f"two blocks of {per_block} ({columns}x{rows}) cross at right angles in the open, {travel} cells each"
+    description = f"two blocks of {per_block} ({columns}x{rows}, {step} cells apart) cross at right angles in the open, {travel} cells each"
     return _scenario("crossing_blocks", description, np.ones((side, side), dtype=bool), starts, goals, radius, speed)
 
 

@@ -35,7 +35,7 @@ MADE = {
     "circle_swap large units": lambda: circle_swap(50, radius=1.3),
     "circle_swap small units": lambda: circle_swap(30, radius=0.1, spacing=1.42),
     "crossing_blocks large units": lambda: crossing_blocks(30, radius=1.0),
-    "crossing_blocks spread": lambda: crossing_blocks(30, spacing=3),
+    "crossing_blocks packed": lambda: crossing_blocks(30, spacing=1),
     "mixed_radii one size": lambda: mixed_radii(2, radii=(2.0,)),
     "random_orders large units": lambda: random_orders(Grid(np.ones((30, 40), dtype=bool)), 20, radius=1.2, seed=3),
 }

@@ -92,6 +92,7 @@ def units_in_walls(passable, positions, radii, slack: float = OVERLAP_SLACK) -> 
     free = on_map & passable[np.clip(ys, 0, height - 1), np.clip(xs, 0, width - 1)]
     return np.flatnonzero((inside & ~free).any(axis=(1, 2)))
 
+
 def _circles(positions, radii) -> Tuple[np.ndarray, np.ndarray]:
     """Positions as an (n, 2) float array and radii as (n,), checked: finite positions, positive finite radii."""
     points = np.asarray(positions, dtype=np.float64)

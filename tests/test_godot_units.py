@@ -6,6 +6,7 @@ is run frame by frame as NavGrid._physics_process runs it.
 """
 
 import math
+import re
 from pathlib import Path
 from typing import Dict, List, Tuple
 
@@ -326,29 +327,34 @@ def test_a_unit_ordered_to_a_blocked_cell_stops_nearby_and_says_why():
     assert driver.state_of(1) == "unreachable"
 
 
-def test_a_unit_ordered_onto_a_standing_unit_is_blocked():
+def test_a_unit_ordered_onto_a_standing_unit_arrives_and_the_standing_unit_makes_way():
     driver = make_driver()
     add(driver, 1, (-4, 0))
     add(driver, 2, (-2, 0))
     driver.order(1, world_centre((-2, 0)))
     _, signals = run(driver, 3.0)
-    assert signals[-1].name == "blocked" and signals[-1].cell == (-3, 0)
-    assert signals[-1].reason and driver.reason_of(1) == signals[-1].reason and driver.state_of(1) == "blocked"
+    assert signals[-1].key == 1 and signals[-1].name == "arrived" and signals[-1].cell == (-2, 0)
+    assert all(signal.key == 1 for signal in signals) and driver.state_of(2) == "idle"  # it makes way silently
+
+
+#: A dead end one cell wide: TileMap cells (-4, -1) to (3, -1).
+DEAD_END = ["#########", "........#", "#########"]
 
 
 def test_reasons_name_tilemap_cells_and_units_by_their_keys():
     """A reason reaches the game beside the signal's TileMap cell: it names TileMap cells, and units by the keys
     the NavGrid drives them under (their instance ids), not the navigator's grid cells and numbers."""
-    driver = make_driver()
-    add(driver, 10, (-4, 0))
-    add(driver, 20, (-2, 0))
-    add(driver, 30, (3, 0))
-    driver.order(10, world_centre((-2, 0)))  # where unit 20 stands
-    driver.order(30, world_centre((1, 1)))  # the wall
-    _, signals = run(driver, 5.0)
+    driver = make_driver(FakeTileMap(DEAD_END))
+    add(driver, 10, (-2, -1))
+    add(driver, 20, (2, -1))  # pushed into the dead end, it has nowhere to make way
+    add(driver, 30, (-4, -1))
+    driver.order(10, world_centre((3, -1)))
+    driver.order(30, world_centre((0, -2)))  # the wall
+    _, signals = run(driver, 40.0)
     stops = {signal.key: signal for signal in signals if signal.name in REASON_SIGNALS}
-    assert stops[10].cell == (-3, 0) and stops[10].reason == "the target cell (-2, 0) is held by unit 20"
-    assert stops[30].reason == "goal (1, 1) is blocked" and driver.reason_of(30) == stops[30].reason
+    assert stops[10].name == "blocked" and stops[10].cell == (2, -1), stops
+    assert re.fullmatch(r"waited \d+\.\d s for unit\(s\) 20 at \(3, -1\)", stops[10].reason), stops[10].reason
+    assert stops[30].reason == "goal (0, -2) is blocked" and driver.reason_of(30) == stops[30].reason
 
 
 # -- signals ------------------------------------------------------------------------------------

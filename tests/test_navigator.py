@@ -4,7 +4,7 @@ import random
 import numpy as np
 import pytest
 
-from pathing_py import Grid, KeyPointGraph
+from pathing_py import Grid, KeyPointGraph, scenarios
 from pathing_py.search import find_path
 from pathing_py.units import Navigator, PathRequestQueue, PathStack, Route, RouteKind, UnitState
 
@@ -213,14 +213,55 @@ def test_an_idle_unit_in_the_way_is_walked_around():
     assert mover.state is UnitState.ARRIVED and mover.stats.detours >= 1
 
 
-def test_goal_held_by_a_standing_unit_is_blocked():
+def test_a_standing_unit_on_the_goal_makes_way():
     grid = Grid.from_ascii("\n".join(["." * 8] * 3))
     navigator = Navigator(grid)
     mover = navigator.add_unit((0.5, 1.5), speed=4.0)
-    navigator.add_unit((7.5, 1.5), speed=4.0)
+    idle = navigator.add_unit((7.5, 1.5), speed=4.0)
     mover.move_to((7, 1))
-    run(navigator, 0.1, 100)
-    assert mover.state is UnitState.BLOCKED and "held by unit 2" in mover.reason
+    run(navigator, 0.1, 200)
+    assert mover.state is UnitState.ARRIVED and mover.cell == (7, 1)
+    assert idle.state is UnitState.IDLE and idle.cell != (7, 1) and idle.stats.detours >= 1
+
+
+def scenario_navigator(scenario):
+    """A navigator with a crowd scenario's units, the ordered ones sent to their goals."""
+    navigator = Navigator(scenario.grid)
+    units = [
+        navigator.add_unit(tuple(start), speed=float(speed), radius=float(radius), priority=int(priority))
+        for start, radius, speed, priority in zip(scenario.starts.tolist(), scenario.radii, scenario.speeds, scenario.priorities)
+    ]
+    for unit, goal, idle in zip(units, scenario.goals.tolist(), scenario.idle):
+        if not idle:
+            unit.move_to(tuple(goal))
+    return navigator, units
+
+
+@pytest.mark.parametrize("idle", [1, 3, 10])
+def test_a_unit_pushes_through_a_packed_canyon_and_every_pushed_unit_goes_back(idle):
+    """SPEC U9: the driver pushes the first idle unit, which pushes the next, until the last can step aside in
+    the room; the pushes are undone in reverse order, so each unit ends where it stood."""
+    scenario = scenarios.packed_canyon(idle)
+    navigator, units = scenario_navigator(scenario)
+    navigator.step_log = []
+    homes = [tuple(cell) for cell in np.floor(scenario.starts[scenario.idle]).astype(int).tolist()]
+    for _ in range(int(90 / 0.1)):
+        navigator.update(0.1)
+        check_world(navigator)
+        standing = [unit for unit, is_idle in zip(units, scenario.idle) if is_idle]
+        if units[0].state is UnitState.ARRIVED and all(u.state is UnitState.IDLE and u.next_cell is None for u in standing):
+            break
+    assert units[0].state is UnitState.ARRIVED and units[0].cell == tuple(scenario.goals[0].astype(int).tolist())
+    assert [unit.cell for unit in standing] == homes
+    assert all(unit.stats.detours >= 1 for unit in standing) and navigator.events()[-1][1] == "arrived"
+
+
+def test_a_unit_ordered_into_an_occupied_spot_gets_it():
+    scenario = scenarios.occupied_spot()
+    navigator, (mover, idle) = scenario_navigator(scenario)
+    run(navigator, 0.1, 300)
+    assert mover.state is UnitState.ARRIVED and mover.cell == tuple(scenario.goals[0].astype(int).tolist())
+    assert idle.state is UnitState.IDLE and idle.stats.detours == 1
 
 
 def test_head_on_in_a_corridor_gives_up_with_a_reason():
@@ -343,10 +384,10 @@ def test_units_cut_off_from_their_goals_go_on_when_the_door_opens():
     first = navigator.add_unit((0.5, 0.5), speed=4.0)
     second = navigator.add_unit((0.5, 2.5), speed=4.0)
     first.move_to((5, 1))
-    second.move_to((6, 1))  # both head for (3, 1), the cell nearest their goals: one of them finds it held
+    second.move_to((6, 1))  # both head for (3, 1), the cell nearest their goals: one makes way for the other
     run(navigator, 0.1, 200)
-    assert {first.state, second.state} == {UnitState.UNREACHABLE, UnitState.BLOCKED}
-    assert {kinds[-1] for kinds in kinds_by_unit(navigator).values()} == {"unreachable", "blocked"}
+    assert first.state is second.state is UnitState.UNREACHABLE and first.cell != second.cell
+    assert [kinds[-1] for kinds in kinds_by_unit(navigator).values()] == ["unreachable", "unreachable"]
     navigator.set_blocked([(4, 1)], blocked=False)
     run(navigator, 0.1, 200)
     for unit in (first, second):

@@ -11,7 +11,7 @@ position in it (SPEC F1).
 """
 
 import enum
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
 from ..grid import Cell
 
@@ -25,15 +25,40 @@ class RouteKind(enum.Enum):
 
 
 class Route:
-    """Waypoints, the index of the next one, and whether the route starts over when done (patrols)."""
+    """Waypoints, the index of the next one, and whether the route starts over when done (patrols).
 
-    __slots__ = ("kind", "waypoints", "index", "loop")
+    A route that makes way for another unit waits before its waypoint
+    ``wait_at`` for as long as ``wait_while()`` says so: the unit stands
+    aside until the other has passed, then goes back.
+    """
 
-    def __init__(self, kind: RouteKind, waypoints: Sequence[Cell], *, index: int = 0, loop: bool = False):
+    __slots__ = ("kind", "waypoints", "index", "loop", "wait_at", "wait_while")
+
+    def __init__(
+        self,
+        kind: RouteKind,
+        waypoints: Sequence[Cell],
+        *,
+        index: int = 0,
+        loop: bool = False,
+        wait_at: int = -1,
+        wait_while: Optional[Callable[[], bool]] = None,
+    ):
         self.kind = kind
         self.waypoints: Tuple[Cell, ...] = waypoints if isinstance(waypoints, tuple) else tuple(waypoints)
         self.index = index
         self.loop = loop
+        self.wait_at = wait_at
+        self.wait_while = wait_while
+
+    def waiting(self) -> bool:
+        """Whether the unit walking this route is to wait where it is now (the condition ends once false)."""
+        if self.wait_while is None or self.index != self.wait_at:
+            return False
+        if self.wait_while():
+            return True
+        self.wait_while = None
+        return False
 
     @property
     def current(self) -> Cell:

@@ -1,10 +1,12 @@
 """What a unit does when other units are in its way (SPEC U3, U7, D4).
 
 Wait for units that are moving; go around units that stand or wait, and
-around moving ones once patience runs out (higher priority first); have
-standing units make way and come back; yield to a unit waiting head-on;
-plan through where moving units are going to be; and before giving up, take
-a whole new route around the jam.
+around moving ones once patience runs out (higher priority first); push
+standing units, and lower ones waiting head-on, out of the way: each pushes
+the units between it and the nearest free cell in turn, with the driver's
+rank (U9), and they all come back in the reverse order of the pushes; plan
+through where moving units are going to be; and before giving up, take a
+whole new route around the jam.
 
 :class:`Traffic` is the navigator's collaborator for this, as a crowd is
 beside the path queries in recastnavigation's DetourCrowd: the navigator
@@ -15,7 +17,7 @@ costs, with the cells units hold blocked.
 """
 
 import math
-from typing import Callable, Dict, Iterable, List, Optional, Protocol, Set
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Protocol, Set, Tuple
 
 from ..grid import Cell, Grid
 from ..search import find_path
@@ -32,8 +34,8 @@ DETOUR_HORIZON = 10
 REROUTES_PER_TRIP = 2
 #: Updates between two routes around jams (of any units): they search the whole map.
 REROUTE_INTERVAL = 10
-#: How many steps a unit may go to make way for another.
-MAKE_WAY_DEPTH = 8
+#: How many steps a unit may go to make way for another, pushing the units on those steps before it.
+PUSH_DEPTH = 16
 #: Simulated seconds between two detour searches of one unit.
 DETOUR_INTERVAL = 0.5
 
@@ -89,6 +91,19 @@ def grid_without(grid: Grid, held: Iterable[Cell], left: int, top: int, right: i
     return Grid(passable, cost)
 
 
+class Push:
+    """The units one push moved (SPEC U9) and the cells they moved through: a push is undone (each
+    unit back where it stood) only after every later push across the same cells, as a stack unwinds."""
+
+    def __init__(self, cells: FrozenSet[Cell]):
+        self.cells = cells
+        self.routes: List[Tuple[Unit, Route]] = []
+
+    def undone(self) -> bool:
+        """Whether every unit moved is back (or dropped the route, given a new order)."""
+        return all(route.finished or all(other is not route for other in unit.stack) for unit, route in self.routes)
+
+
 class Traffic:
     """The traffic rules of the units of one navigator.
 
@@ -112,39 +127,31 @@ class Traffic:
         self.wait_limit = wait_limit
         self.give_up = give_up
         self._rerouted_at = -REROUTE_INTERVAL  #: the update of the last route around a jam
+        self._pushes: List[Push] = []  #: pushes not yet undone, oldest first
 
     def still_passing(self, unit: Unit, route: Route, dt: float) -> bool:
         """A unit that made way waits where it went (``route``, its top route, says where it
         is) until the unit it let pass has moved on."""
-        if unit.yielding_to is None:
-            return False
-        other, cell_then, wait_at = unit.yielding_to
-        if route.kind is not RouteKind.AVOIDANCE or route.index != wait_at:
-            return False  # not out of the way (yet)
-        if other.cell == cell_then and other.state not in FINAL_STATES and self.host.occupancy.holder(other.cell) is other:
+        if route.waiting():
             self._wait(unit, dt)
+            unit.waiting_for, unit.progress_time = 0.0, self.host.time  # waiting on purpose: not stuck
             return True
-        unit.yielding_to = None
         return False
 
     def wait_or_detour(self, unit: Unit, route: Route, cell: Cell, blockers: Set[Unit], dt: float) -> None:
         """U3: detour around units that stand or wait, or around moving ones after waiting long
-        enough; have standing units make way; else wait, and give up after ``give_up`` seconds
-        of waiting for the same units."""
+        enough; push standing units and lower ones facing this one out of the way; else wait, and
+        give up after ``give_up`` seconds of waiting for the same units. A unit that is only making
+        way pushes no one: it waits, and stops where it is once a standing unit has taken its place."""
         standing = [b for b in blockers if b.state in STANDING_STATES]
         high = unit.stack.find(RouteKind.HIGH_LEVEL)
         if high is None:  # only making way for another unit: never push others about, just wait
             self._wait(unit, dt)
-            if unit.waiting_for >= self.give_up:
+            if standing or unit.waiting_for >= self.give_up:  # its place is taken, or the way there
                 self.host.finish(unit, unit.arrival_state, unit.reason)  # stand still here instead
             return
-        if standing and cell == high.waypoints[-1]:
-            holder = self.host.unit_label(standing[0])
-            self.host.finish(unit, UnitState.BLOCKED, f"the target cell {self.host.cell_label(cell)} is held by unit {holder}")
-            return
-        blocker_ids = frozenset(b.id for b in blockers)
-        if blocker_ids != unit.blocked_by:  # other units now: waiting starts over
-            unit.blocked_by, unit.waiting_for = blocker_ids, 0.0
+        if blockers != unit.blocked_by:  # other units now: waiting starts over
+            unit.blocked_by, unit.waiting_for = frozenset(blockers), 0.0
         stopped = standing or any(b.state is UnitState.WAITING for b in blockers)
         outranks = unit.priority > max(b.priority for b in blockers)
         patience = unit.waiting_for >= (self.wait_limit if outranks else 3 * self.wait_limit)
@@ -154,14 +161,10 @@ class Traffic:
                 return
             if patience and not stopped and self._timed_detour(unit, route):
                 return
-        for blocker in sorted(standing, key=lambda b: b.id):  # U7: a standing unit makes way
-            if self._step_aside(blocker, unit):
-                break
         unit.wanted = cell
-        for blocker in sorted(blockers, key=lambda b: b.id):
-            facing = blocker.state is UnitState.WAITING and blocker.wanted is not None and self.host.occupancy.holder(blocker.wanted) is unit
-            if facing and (unit.priority, -unit.id) < (blocker.priority, -blocker.id) and self._step_aside(unit, blocker):
-                return
+        for blocker in sorted(blockers, key=lambda b: b.id):  # U7, U9: standing and lower units make way
+            if self._pushable(blocker, unit) and self._make_way(blocker, unit):
+                break
         self._wait(unit, dt)
         if unit.waiting_for >= self.give_up and self.route_around_units(unit, high.waypoints[-1]) is False:
             holders = ", ".join(self.host.unit_label(b) for b in sorted(blockers, key=lambda b: b.id))
@@ -255,45 +258,93 @@ class Traffic:
         unit.state = UnitState.RUN
         return True
 
-    def _step_aside(self, unit: Unit, blocker: Unit) -> bool:
-        """U7: ``unit`` makes way for ``blocker``: it goes to the nearest free cell off the
-        blocker's way (a few cells at most), waits there until the blocker has moved on, and
-        comes back."""
-        if unit.next_cell is not None:
-            return False
-        way = {blocker.cell, *(blocker.stack.top.remaining[:MAKE_WAY_DEPTH + 4] if blocker.stack.top else ())}
-        path = self._nearest_free_off(unit, way)
+    def _make_way(self, unit: Unit, driver: Unit) -> bool:
+        """U7, U9: ``unit`` leaves ``driver``'s way for the nearest free cell off it, and the units
+        between it and that cell move on along the same steps, each to where the next stood (the
+        driver pushes them all, with its rank). Each waits there until the driver has moved on,
+        then goes back the way it came: pushes are undone in the reverse order of their making,
+        as each unit's path stack unwinds."""
+        path = self._way_out(unit, driver)
         if path is None:
             return False
-        if unit.state in STANDING_STATES:  # it comes back to stand as it stood
-            unit.arrival_state = unit.state
-            unit.progress_time = self.host.time
-        unit.stack.push(Route(RouteKind.AVOIDANCE, path[1:] + path[-2::-1]))
-        unit.yielding_to = (blocker, blocker.cell, len(path) - 1)
-        unit.stats.detours += 1
-        unit.waiting_for = 0.0
-        unit.state = UnitState.RUN
+        occupancy = self.host.occupancy
+        cell_then = driver.cell
+        push = Push(frozenset(path))
+        earlier = [other for other in self._pushes if not other.undone()]
+        self._pushes = earlier + [push]
+
+        def not_yet() -> bool:
+            """Whether the driver has yet to move on, or a later push across these cells to be undone."""
+            if driver.cell == cell_then and driver.state not in FINAL_STATES and occupancy.holder(cell_then) is driver:
+                return True
+            later = self._pushes[self._pushes.index(push) + 1 :] if push in self._pushes else []
+            return any(not other.undone() and other.cells & push.cells for other in later)
+
+        movers = [index for index, cell in enumerate(path[:-1]) if occupancy.holder(cell) is not None]
+        for start, end in zip(movers, movers[1:] + [len(path) - 1]):
+            mover = occupancy.holder(path[start])
+            assert mover is not None
+            forward, back = path[start + 1 : end + 1], path[start:end][::-1]
+            if mover.state in STANDING_STATES:  # it comes back to stand as it stood
+                mover.arrival_state = mover.state
+            route = Route(RouteKind.AVOIDANCE, forward + back, wait_at=len(forward), wait_while=not_yet)
+            mover.stack.push(route)
+            push.routes.append((mover, route))
+            mover.stats.detours += 1
+            mover.waiting_for, mover.progress_time = 0.0, self.host.time
+            mover.state = UnitState.RUN
         return True
 
-    def _nearest_free_off(self, unit: Unit, way: Set[Cell]) -> Optional[List[Cell]]:
-        """Orthogonal steps from the unit's cell to the nearest cell no unit holds and not on
-        ``way``, through cells no other unit holds; None within MAKE_WAY_DEPTH steps."""
+    def _pushable(self, unit: Unit, driver: Unit) -> bool:
+        """Whether ``driver`` may push ``unit`` (SPEC U7, U9): a unit at a cell centre, not on its way
+        out for an earlier push, that stands, or that ranks below the driver (priority, then the older
+        unit first) and waits making way or head-on for the driver's cell. Units queueing behind others
+        are not pushed: streams stay streams."""
+        top = unit.stack.top
+        leaving = top is not None and top.wait_while is not None and top.index < top.wait_at  # pushed already
+        if unit is driver or unit.next_cell is not None or leaving:
+            return False
+        if unit.state in STANDING_STATES:
+            return True
+        making_way = unit.stack.find(RouteKind.HIGH_LEVEL) is None  # pushed, on its way out or back
+        facing = unit.wanted is not None and self.host.occupancy.holder(unit.wanted) is driver
+        lower = (unit.priority, -unit.id) < (driver.priority, -driver.id)
+        return unit.state is UnitState.WAITING and (making_way or facing) and lower
+
+    def _way_out(self, unit: Unit, driver: Unit) -> Optional[List[Cell]]:
+        """Orthogonal steps from the unit's cell to the nearest free cell off the driver's way (or,
+        with none within PUSH_DEPTH steps, the nearest on it), through free cells and cells of
+        units the driver may push; None if there is neither."""
+        top = driver.stack.top
+        way = {driver.cell, *(top.remaining[:PUSH_DEPTH] if top is not None else ())}
+        grid, occupancy = self.host.grid, self.host.occupancy
         came_from: Dict[Cell, Optional[Cell]] = {unit.cell: None}
         frontier = [unit.cell]
-        for _ in range(MAKE_WAY_DEPTH):
+        on_way: Optional[Cell] = None
+        for _ in range(PUSH_DEPTH):
             reached = []
             for x, y in frontier:
                 for cell in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
-                    if cell in came_from or not self.host.grid.is_passable(cell) or cell in self.host.occupancy:
+                    if cell in came_from or cell == driver.cell or not grid.is_passable(cell):
+                        continue
+                    holder = occupancy.holder(cell)
+                    if holder is not None and not self._pushable(holder, driver):
                         continue
                     came_from[cell] = (x, y)
-                    if cell not in way:
-                        path: List[Cell] = []
-                        step: Optional[Cell] = cell
-                        while step is not None:
-                            path.append(step)
-                            step = came_from[step]
-                        return path[::-1]
+                    if holder is None and cell not in way:
+                        return _steps_to(cell, came_from)
+                    if holder is None and on_way is None:
+                        on_way = cell
                     reached.append(cell)
             frontier = reached
-        return None
+        return None if on_way is None else _steps_to(on_way, came_from)
+
+
+def _steps_to(cell: Cell, came_from: Dict[Cell, Optional[Cell]]) -> List[Cell]:
+    """The cells from the search's start to ``cell``."""
+    path: List[Cell] = []
+    step: Optional[Cell] = cell
+    while step is not None:
+        path.append(step)
+        step = came_from[step]
+    return path[::-1]

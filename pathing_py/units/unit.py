@@ -81,13 +81,11 @@ class Unit:
         self.stack = PathStack()
         self.stats = UnitStats()
         self.waiting_for = 0.0  #: seconds waited for the current blockers
-        self.blocked_by: FrozenSet[int] = frozenset()  #: ids of the units waited for
+        self.blocked_by: FrozenSet["Unit"] = frozenset()  #: the units waited for
         self.next_detour = 0.0  #: simulated time of the next allowed detour search
         self.best_distance = math.inf  #: closest the unit has come to its target this trip
         self.progress_time = 0.0  #: simulated time it last came closer
         self.wanted: Optional[Cell] = None  #: the cell a waiting unit waits for
-        #: The unit being let pass, where it stood then, and the route index at which to wait for it.
-        self.yielding_to: Optional[Tuple["Unit", Cell, int]] = None
         self.trip_encounters = 0
         self.reroutes = 0  #: routes around jams taken this trip
         self.arrival_state = UnitState.ARRIVED  #: the final state once the route is walked
@@ -103,9 +101,8 @@ class Unit:
         self.navigator.order(self, as_cell(goal, "goal"))
 
     def forget_routes(self) -> None:
-        """Drop every route, and the unit it was making way for."""
+        """Drop every route, and with them the units it was making way for."""
         self.stack.clear()
-        self.yielding_to = None
 
     @property
     def anchor(self) -> Cell:

@@ -37,12 +37,12 @@ import numpy as np
 
 from .animation import GifWriter
 from .debug import NEW_WALL, draw_cells, draw_grid, draw_units, paths_picture, planned_cells, write_png
-from .godot_bridge import load_graph
+from .godot.bridge import load_graph
+from .godot.scene_files import UNKNOWN_TILES, CellRect, TileMapData, cell_rect, nav_grid_settings, read_tilemap
 from .grid import Cell, Grid, MapFormatError
 from .hierarchy import KeyPointGraph
 from .line import smooth_path
 from .search import PathResult, find_path, prepare
-from .tilemap import UNKNOWN_TILES, CellRect, TileMapData, cell_rect, nav_grid_settings, read_tilemap
 from .units import Navigator, Unit, UnitState
 from .units import unit as unit_module
 

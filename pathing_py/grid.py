@@ -187,12 +187,12 @@ class Grid:
         bounds: Optional[Sequence[int]] = None,
         unknown_tiles: str = "error",
     ) -> "Grid":
-        """Read a Godot 3 scene's TileMap; see :func:`pathing_py.tilemap.read_tilemap`.
+        """Read a Godot 3 scene's TileMap; see :func:`pathing_py.godot.scene_files.read_tilemap`.
 
         ``bounds`` ``(x, y, width, height)`` in TileMap cells sets the map's area
         (games that paint only obstacles); by default it is the painted (used) rectangle.
         """
-        from .tilemap import cell_rect, read_tilemap
+        from .godot.scene_files import cell_rect, read_tilemap
 
         data = read_tilemap(path, tilemap=tilemap, blocking=blocking, unknown_tiles=unknown_tiles)
         area = cell_rect(bounds) if bounds is not None else None

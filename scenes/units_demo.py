@@ -10,7 +10,7 @@ trip ends is printed.
 
 from godot import Array, Node, Node2D, PoolVector2Array, TileMap, Timer, Vector2, exposed, export
 
-from pathing_py.godot_bridge import signed_int
+from pathing_py.godot.bridge import signed_int
 
 #: Seconds between attempts to place the walls that units were standing on.
 WALL_RETRY = 0.25

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from pathing_py import GraphFileError, Grid, KeyPointGraph, Navigator, StaleGraphError, UnitState, find_path
-from pathing_py.tilemap import read_tilemap
+from pathing_py.godot.scene_files import read_tilemap
 from pathing_py.cli import DEMO_SCENE, ProgressBar, load_map, main
 from pathing_py.debug import CLUSTER_BORDER, KEY_POINT, NEW_WALL, STOPPED_CROSS, draw_cells, draw_grid, draw_units, paths_picture, planned_cells, unit_colour, write_png
 from test_animation import decode_gif

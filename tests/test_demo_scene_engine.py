@@ -24,9 +24,9 @@ from typing import Dict, List, Tuple
 import numpy as np
 import pytest
 
-from pathing_py.godot_bridge import TileInfo, TileMapNavigator, load_graph
-from pathing_py.godot_editor import BakeJob
-from pathing_py.godot_units import TilePainter, UnitDriver
+from pathing_py.godot.bridge import TileInfo, TileMapNavigator, load_graph
+from pathing_py.godot.editor import BakeJob
+from pathing_py.godot.units import TilePainter, UnitDriver
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -18,11 +18,11 @@ import pytest
 
 from engine_runs import json_lines
 from godot_python import GodotPython
-from pathing_py.godot_bridge import TileFrame
-from pathing_py.godot_editor import graph_drawing
+from pathing_py.godot.bridge import TileFrame
+from pathing_py.godot.editor import graph_drawing
 from pathing_py.grid import Grid
 from pathing_py.hierarchy import KeyPointGraph
-from pathing_py.tilemap import nav_grid_settings
+from pathing_py.godot.scene_files import nav_grid_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECK_PLUGIN = "editor_check"

@@ -14,7 +14,7 @@ from typing import Callable, Dict, List, Tuple
 import pytest
 
 from engine_runs import FPS, GameRun, run_game
-from pathing_py.godot_text import parse_file
+from pathing_py.godot.text import parse_file
 from pathing_py.grid import Grid
 from pathing_py.islands import label_islands
 

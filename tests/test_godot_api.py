@@ -13,8 +13,8 @@ from typing import List
 import pytest
 
 from godot_api_check import GodotApi, check_files, check_source, check_sources
-from pathing_py import godot_bridge, godot_units, tile_geometry
-from pathing_py.godot_text import ResourceRef, parse_file
+from pathing_py.godot import bridge as godot_bridge, tile_geometry, units as godot_units
+from pathing_py.godot.text import ResourceRef, parse_file
 
 ROOT = Path(__file__).resolve().parent.parent
 ADDON = ROOT / "addons" / "pathing_py"
@@ -92,7 +92,7 @@ def test_check_reaches_the_tilemap_reads(api):
 
 
 def test_bridge_constants_are_the_engines(godot_api):
-    """pathing_py.godot_bridge and tile_geometry copy a few enum values so that they run without the engine."""
+    """pathing_py.godot.bridge and tile_geometry copy a few enum values so that they run without the engine."""
     tileset, tilemap = godot_api["TileSet"]["constants"], godot_api["TileMap"]["constants"]
     assert (godot_bridge.TILE_MODE_SINGLE, godot_bridge.TILE_MODE_AUTOTILE, godot_bridge.TILE_MODE_ATLAS) == (
         tileset["SINGLE_TILE"], tileset["AUTO_TILE"], tileset["ATLAS_TILE"])
@@ -112,7 +112,7 @@ def test_bridge_constants_are_the_engines(godot_api):
 PROBE = '''
 import math
 from godot import Engine, Node2D, NodePath, TileMap, TileSet, Vector2, exposed, export, signal
-from pathing_py.godot_bridge import signed_int
+from pathing_py.godot.bridge import signed_int
 
 
 @exposed

@@ -1,4 +1,4 @@
-"""pathing_py.godot_bridge: what the NavGrid node hands over, converted and checked without the engine."""
+"""pathing_py.godot.bridge: what the NavGrid node hands over, converted and checked without the engine."""
 
 import gc
 import math
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pathing_py.godot_bridge import (
+from pathing_py.godot.bridge import (
     STATUS_INVALID_POSITION,
     CoordinateError,
     GraphLoad,
@@ -27,8 +27,8 @@ from pathing_py.godot_bridge import (
 )
 from pathing_py import Grid, KeyPointGraph, Navigator, find_path, smooth_path
 from pathing_py.grid import MapFormatError
-from pathing_py.tile_geometry import MODE_ISOMETRIC, WORLD_TO_MAP_EPSILON, TileGeometry
-from pathing_py.tilemap import CellRect
+from pathing_py.godot.scene_files import CellRect
+from pathing_py.godot.tile_geometry import MODE_ISOMETRIC, WORLD_TO_MAP_EPSILON, TileGeometry
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,4 @@
-"""pathing_py.godot_editor: the graph file's name, the bake the editor watches, and the drawing over the map."""
+"""pathing_py.godot.editor: the graph file's name, the bake the editor watches, and the drawing over the map."""
 
 import threading
 import time
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from pathing_py import Grid, KeyPointGraph
-from pathing_py.godot_bridge import TileFrame
-from pathing_py.godot_editor import BakeJob, graph_drawing, graph_file_for_scene
+from pathing_py.godot.bridge import TileFrame
+from pathing_py.godot.editor import BakeJob, graph_drawing, graph_file_for_scene
 
 # -- file naming --------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""pathing_py.godot_units: what the NavGrid and its PathUnits hand over, driven without the engine.
+"""pathing_py.godot.units: what the NavGrid and its PathUnits hand over, driven without the engine.
 
 A fake TileMap stands in for the engine's: it is placed on the canvas with a
 transform, units sit under parents with their own transforms, and the driver
@@ -16,9 +16,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pathing_py import Grid
-from pathing_py.godot_bridge import STATUS_INVALID_POSITION, TileFrame, TileInfo, TileMapNavigator
-from pathing_py.godot_text import parse_file
-from pathing_py.godot_units import (
+from pathing_py.godot.bridge import STATUS_INVALID_POSITION, TileFrame, TileInfo, TileMapNavigator
+from pathing_py.godot.scene_files import read_tilemap
+from pathing_py.godot.text import parse_file
+from pathing_py.godot.units import (
     EMPTY_TILE,
     NO_WALL_TILE,
     REASON_SIGNALS,
@@ -38,7 +39,6 @@ from pathing_py.godot_units import (
     UnitSignal,
     unit_problem,
 )
-from pathing_py.tilemap import read_tilemap
 from pathing_py.units import UnitState
 
 ROOT = Path(__file__).resolve().parent.parent

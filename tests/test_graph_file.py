@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pathing_py import GraphFileError, Grid, KeyPointGraph, PathStatus, find_path
-from pathing_py.godot_bridge import load_graph
+from pathing_py.godot.bridge import load_graph
 from pathing_py.hierarchy.fields import walk_back
 from pathing_py.jump_tables import DIRECTIONS
 

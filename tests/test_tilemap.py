@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from pathing_py import Grid, MapFormatError
-from pathing_py.godot_text import Constructor, ResourceRef, parse_file, parse_text
-from pathing_py.tilemap import (
+from pathing_py.godot.text import Constructor, ResourceRef, parse_file, parse_text
+from pathing_py.godot.scene_files import (
     BOUNDS_MAX_CELLS,
     CellRect,
     cell_rect,
@@ -729,7 +729,7 @@ script = ExtResource( 1 )
 
 
 def test_nav_grid_settings(tmp_path):
-    from pathing_py.tilemap import NavGridSettings, nav_grid_settings
+    from pathing_py.godot.scene_files import NavGridSettings, nav_grid_settings
 
     scene = tmp_path / "level.tscn"
     scene.write_text(NAV_GRID_SCENE)

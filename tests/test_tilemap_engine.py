@@ -22,9 +22,9 @@ import numpy as np
 import pytest
 
 from pathing_py import Grid, PathStatus, find_path
-from pathing_py.godot_text import ResourceRef, parse_file
+from pathing_py.godot.scene_files import TileMapData, list_tilemaps, read_tilemap
+from pathing_py.godot.text import ResourceRef, parse_file
 from pathing_py.grid import MapFormatError
-from pathing_py.tilemap import TileMapData, list_tilemaps, read_tilemap
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent

@@ -46,8 +46,8 @@ position is the centre of the cell ``world_to_map`` finds); half-offset
 (hexagonal) TileMaps are refused with a configuration warning.
 
 This script only reads Godot objects and converts Godot types; the work is
-done in :mod:`pathing_py.godot_bridge`, :mod:`pathing_py.godot_editor` and
-:mod:`pathing_py.godot_units`, which plain Python tests cover.
+done in :mod:`pathing_py.godot.bridge`, :mod:`pathing_py.godot.editor` and
+:mod:`pathing_py.godot.units`, which plain Python tests cover.
 """
 
 import math
@@ -73,12 +73,10 @@ from godot import (
 )
 from godot.bindings import _File
 
-from pathing_py import godot_bridge as bridge
-from pathing_py import godot_editor as editor
-from pathing_py import godot_units as units
-from pathing_py.godot_instance import NodeProperties
-from pathing_py.tile_geometry import GeometryError, TileGeometry
-from pathing_py.tilemap import CellRect, navgrid_bounds
+from pathing_py.godot import bridge, editor, units
+from pathing_py.godot.node_properties import NodeProperties
+from pathing_py.godot.scene_files import CellRect, navgrid_bounds
+from pathing_py.godot.tile_geometry import GeometryError, TileGeometry
 
 #: Colours of the graph drawing.
 CLUSTER_COLOR = Color(1.0, 1.0, 1.0, 0.35)

@@ -39,9 +39,9 @@ from typing import Optional
 
 from godot import Engine, Node, Node2D, NodePath, Vector2, exposed, export, signal
 
-from pathing_py import godot_units as units
-from pathing_py.godot_bridge import keep_script_loaded, report_error
-from pathing_py.godot_instance import NodeProperties
+from pathing_py.godot import units
+from pathing_py.godot.bridge import keep_script_loaded, report_error
+from pathing_py.godot.node_properties import NodeProperties
 
 
 @exposed(tool=True)

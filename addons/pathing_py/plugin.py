@@ -29,7 +29,7 @@ from godot import (
 )
 from godot.bindings import _File
 
-from pathing_py.godot_bridge import GODOT_OK
+from pathing_py.godot.bridge import GODOT_OK
 
 ADDON_DIR = "res://addons/pathing_py/"
 

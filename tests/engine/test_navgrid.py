@@ -31,7 +31,7 @@ from godot import (
 )
 
 from pathing_py import Grid
-from pathing_py.godot_bridge import signed_int
+from pathing_py.godot.bridge import signed_int
 from pathing_py.grid import MapFormatError
 from tests.engine.conftest import physics_frames, scene_paths
 

@@ -14,8 +14,8 @@ write Godot objects.
 Quick start, with a row of eight 16-pixel cells whose TileMap sits at (100, 0)
 on the canvas, and a unit whose parent is the canvas itself::
 
-    >>> from pathing_py.godot_bridge import TileInfo, TileMapNavigator
-    >>> from pathing_py.godot_units import TilePainter, UnitDriver
+    >>> from pathing_py.godot.bridge import TileInfo, TileMapNavigator
+    >>> from pathing_py.godot.units import TilePainter, UnitDriver
     >>> tiles = [TileInfo(0, "ground"), TileInfo(1, "wall", shape_coords=[(0, 0)])]
     >>> tile_data = [word for x in range(8) for word in (x, 0, 0)]
     >>> tilemap = TileMapNavigator.from_tilemap(tile_data, (16, 16), tiles)
@@ -39,7 +39,7 @@ Frames of reference (all positions are ``(x, y)`` floats):
 - *world*: global canvas pixels (``global_position``,
   ``get_global_mouse_position()``): what ``PathUnit.move_to`` takes and what
   signals give;
-- *TileMap-local* pixels and *TileMap cells*, as in :mod:`pathing_py.godot_bridge`;
+- *TileMap-local* pixels and *TileMap cells*, as in :mod:`pathing_py.godot.bridge`;
 - *grid units*: the navigator's positions (cell (x, y) of the grid covers
   [x, x+1) x [y, y+1));
 - a unit's *parent-local* pixels: its ``position``, what ``set_position`` takes.
@@ -56,7 +56,10 @@ import math
 from dataclasses import dataclass
 from typing import Any, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from .godot_bridge import (
+from ..grid import Cell
+from ..units import Navigator, Unit
+from ..units.unit import STANDING_STATES, unit_settings_problem
+from .bridge import (
     STATUS_INVALID_POSITION,
     TILE_MODE_SINGLE,
     CoordinateError,
@@ -66,9 +69,6 @@ from .godot_bridge import (
     finite_pair,
     map_floor,
 )
-from .grid import Cell
-from .units import Navigator, Unit
-from .units.unit import STANDING_STATES, unit_settings_problem
 
 __all__ = [
     "Affine",

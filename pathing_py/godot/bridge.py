@@ -8,7 +8,7 @@ reach it.
 
 Quick start, with the values a ``NavGrid`` reads from its TileMap::
 
-    >>> from pathing_py.godot_bridge import TileInfo, TileMapNavigator
+    >>> from pathing_py.godot.bridge import TileInfo, TileMapNavigator
     >>> tile_data = [0, 1, 0,  1, 0, 0,  2, 0, 0]    # cells (0,0)=wall, (1,0), (2,0) ground
     >>> tiles = [TileInfo(0, "ground"), TileInfo(1, "wall", shape_coords=[(0, 0)])]
     >>> navigator = TileMapNavigator.from_tilemap(tile_data, (32, 32), tiles)
@@ -21,7 +21,7 @@ Coordinates: a *position* is TileMap-local ``(x, y)`` in pixels (what
 ``TileMap.map_to_world`` returns); a *cell* is a TileMap cell, which may be
 negative; a *grid cell* indexes the :class:`~pathing_py.Grid`, whose
 ``origin`` is the TileMap cell of grid cell ``(0, 0)``. Square, isometric and
-custom TileMaps convert as the engine does (:mod:`pathing_py.tile_geometry`);
+custom TileMaps convert as the engine does (:mod:`pathing_py.godot.tile_geometry`);
 half-offset (hexagonal) ones are refused.
 
 A navigator answers from a baked key-point graph when it has one
@@ -36,12 +36,12 @@ from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence
 
 import numpy as np
 
-from .grid import Cell, Grid
-from .hierarchy import GraphFileError, KeyPointGraph
-from .line import smooth_path
-from .search import find_path
+from ..grid import Cell, Grid
+from ..hierarchy import GraphFileError, KeyPointGraph
+from ..line import smooth_path
+from ..search import find_path
 from .tile_geometry import WORLD_TO_MAP_EPSILON, TileGeometry
-from .tilemap import CellRect, grid_from_tile_data
+from .scene_files import CellRect, grid_from_tile_data
 
 __all__ = [
     "CoordinateError",
@@ -129,7 +129,7 @@ Collision = Union[bool, FrozenSet[Cell]]
 
 
 def collision_tables(tiles: Iterable[TileInfo]) -> Tuple[Dict[int, Collision], Dict[int, str]]:
-    """The ``collision`` and ``names`` arguments of :func:`pathing_py.tilemap.grid_from_tile_data`.
+    """The ``collision`` and ``names`` arguments of :func:`pathing_py.godot.scene_files.grid_from_tile_data`.
 
     A single tile blocks when it has any collision shape; in an autotile or
     atlas only the sub-tiles that carry a shape block, so those map to the set
@@ -378,7 +378,7 @@ class TileMapNavigator:
     ) -> "TileMapNavigator":
         """Build from what a node reads: ``tile_data``, the TileMap's geometry and the TileSet's tiles.
 
-        ``geometry`` is a :class:`~pathing_py.tile_geometry.TileGeometry`, or the
+        ``geometry`` is a :class:`~pathing_py.godot.tile_geometry.TileGeometry`, or the
         cell size of a square TileMap; ValueError for a half-offset one.
 
         ``blocking`` names tiles (ids or names) that block even without a

@@ -11,8 +11,8 @@ one line of outcome (:class:`BakeJob`), and the line segments to draw
 Quick start, with a grid read from a TileMap whose cells are 16 pixels wide::
 
     >>> from pathing_py import Grid
-    >>> from pathing_py.godot_bridge import TileFrame
-    >>> from pathing_py.godot_editor import BakeJob, graph_drawing, graph_file_for_scene
+    >>> from pathing_py.godot.bridge import TileFrame
+    >>> from pathing_py.godot.editor import BakeJob, graph_drawing, graph_file_for_scene
     >>> graph_file_for_scene("res://levels/castle.tscn")
     'res://levels/castle.kpg'
     >>> grid = Grid.from_ascii('''
@@ -38,9 +38,9 @@ from typing import List, Optional
 
 import numpy as np
 
-from .godot_bridge import Position, TileFrame, positions
-from .grid import Grid
-from .hierarchy import KeyPointGraph
+from ..grid import Grid
+from ..hierarchy import KeyPointGraph
+from .bridge import Position, TileFrame, positions
 
 __all__ = [
     "GRAPH_SUFFIX",

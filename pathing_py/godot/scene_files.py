@@ -16,7 +16,7 @@ Quick start, from a scene file (the TileSet may be embedded or a ``.tres``)::
 
 From data read in the engine (what the NavGrid node does)::
 
-    >>> from pathing_py.tilemap import grid_from_tile_data
+    >>> from pathing_py.godot.scene_files import grid_from_tile_data
     >>> tile_data = [0, 0, 0,  1, 1, 0,  65535, 0, 0]   # cells (0, 0), (1, 0), (-1, 0)
     >>> grid = grid_from_tile_data(tile_data, collision={0: False, 1: True})
     >>> grid.origin, grid.passable.tolist()
@@ -36,8 +36,8 @@ from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, NamedTuple, Op
 
 import numpy as np
 
-from .godot_text import Constructor, Document, ResourceRef, Section, parse_file
-from .grid import Cell, Grid, MapFormatError
+from ..grid import Cell, Grid, MapFormatError
+from .text import Constructor, Document, ResourceRef, Section, parse_file
 from .tile_geometry import DEFAULT_CELL_SIZE, DEFAULT_CUSTOM_TRANSFORM, GeometryError, TileGeometry
 
 __all__ = [

@@ -5,7 +5,7 @@ TileSet's tiles without the engine.
 
 Quick start::
 
-    >>> from pathing_py.godot_text import parse_text
+    >>> from pathing_py.godot.text import parse_text
     >>> document = parse_text('''[gd_scene load_steps=2 format=2]
     ...
     ... [node name="Ground" type="TileMap"]
@@ -38,7 +38,7 @@ from typing import Any, Dict, List, Iterator, NoReturn, Tuple, Union
 
 import numpy as np
 
-from .grid import MapFormatError
+from ..grid import MapFormatError
 
 __all__ = ["Constructor", "Document", "ResourceRef", "Section", "parse_file", "parse_text"]
 

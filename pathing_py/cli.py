@@ -38,7 +38,8 @@ import numpy as np
 from .animation import GifWriter
 from .debug import NEW_WALL, draw_cells, draw_grid, draw_units, paths_picture, planned_cells, write_png
 from .godot.bridge import load_graph
-from .godot.scene_files import UNKNOWN_TILES, CellRect, TileMapData, cell_rect, nav_grid_settings, read_tilemap
+from .godot.scene_files import TileMapData, nav_grid_settings, read_tilemap
+from .godot.tile_data import UNKNOWN_TILES, CellRect, cell_rect
 from .grid import Cell, Grid, MapFormatError
 from .hierarchy import KeyPointGraph
 from .line import smooth_path

@@ -192,7 +192,8 @@ class Grid:
         ``bounds`` ``(x, y, width, height)`` in TileMap cells sets the map's area
         (games that paint only obstacles); by default it is the painted (used) rectangle.
         """
-        from .godot.scene_files import cell_rect, read_tilemap
+        from .godot.scene_files import read_tilemap  # here, not above: the reader imports this module, and `import pathing_py` leaves the godot half out
+        from .godot.tile_data import cell_rect
 
         data = read_tilemap(path, tilemap=tilemap, blocking=blocking, unknown_tiles=unknown_tiles)
         area = cell_rect(bounds) if bounds is not None else None

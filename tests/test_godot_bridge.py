@@ -27,7 +27,7 @@ from pathing_py.godot.bridge import (
 )
 from pathing_py import Grid, KeyPointGraph, Navigator, find_path, smooth_path
 from pathing_py.grid import MapFormatError
-from pathing_py.godot.scene_files import CellRect
+from pathing_py.godot.tile_data import CellRect
 from pathing_py.godot.tile_geometry import MODE_ISOMETRIC, WORLD_TO_MAP_EPSILON, TileGeometry
 
 ROOT = Path(__file__).resolve().parent.parent

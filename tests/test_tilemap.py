@@ -1,4 +1,5 @@
-"""The TileMap reader (SPEC G1): tile_data decoding, collision and blocking rules, scene files, errors."""
+"""The TileMap reader (SPEC G1): tile_data decoding, collision and blocking rules (pathing_py.godot.tile_data), scene
+files and their errors (scene_files, text)."""
 
 import math
 import re
@@ -10,17 +11,9 @@ import numpy as np
 import pytest
 
 from pathing_py import Grid, MapFormatError
+from pathing_py.godot.scene_files import list_tilemaps, nav_grid_settings, read_tilemap
 from pathing_py.godot.text import Constructor, ResourceRef, parse_file, parse_text
-from pathing_py.godot.scene_files import (
-    BOUNDS_MAX_CELLS,
-    CellRect,
-    cell_rect,
-    decode_tile_data,
-    grid_from_tile_data,
-    list_tilemaps,
-    nav_grid_settings,
-    read_tilemap,
-)
+from pathing_py.godot.tile_data import BOUNDS_MAX_CELLS, CellRect, cell_rect, decode_tile_data, grid_from_tile_data
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 BAD = FIXTURES / "bad"

@@ -75,7 +75,8 @@ from godot.bindings import _File
 
 from pathing_py.godot import bridge, editor, units
 from pathing_py.godot.node_properties import NodeProperties
-from pathing_py.godot.scene_files import CellRect, navgrid_bounds
+from pathing_py.godot.scene_files import navgrid_bounds
+from pathing_py.godot.tile_data import CellRect
 from pathing_py.godot.tile_geometry import GeometryError, TileGeometry
 
 #: Colours of the graph drawing.

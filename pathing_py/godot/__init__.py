@@ -6,7 +6,7 @@ Python), but it speaks Godot's terms: TileMap cells and pixels, ``tile_data``,
 ``.tscn`` / ``.tres`` text, node properties. ``import pathing_py`` does not
 import it; import its modules by name::
 
-    >>> from pathing_py.godot.scene_files import grid_from_tile_data
+    >>> from pathing_py.godot.tile_data import grid_from_tile_data
     >>> grid_from_tile_data([0, 0, 0], collision={0: False}).passable.tolist()
     [[True]]
 """

@@ -41,7 +41,7 @@ from ..hierarchy import GraphFileError, KeyPointGraph
 from ..line import smooth_path
 from ..search import find_path
 from .tile_geometry import WORLD_TO_MAP_EPSILON, TileGeometry
-from .scene_files import CellRect, grid_from_tile_data
+from .tile_data import CellRect, grid_from_tile_data
 
 __all__ = [
     "CoordinateError",
@@ -129,7 +129,7 @@ Collision = Union[bool, FrozenSet[Cell]]
 
 
 def collision_tables(tiles: Iterable[TileInfo]) -> Tuple[Dict[int, Collision], Dict[int, str]]:
-    """The ``collision`` and ``names`` arguments of :func:`pathing_py.godot.scene_files.grid_from_tile_data`.
+    """The ``collision`` and ``names`` arguments of :func:`pathing_py.godot.tile_data.grid_from_tile_data`.
 
     A single tile blocks when it has any collision shape; in an autotile or
     atlas only the sub-tiles that carry a shape block, so those map to the set

@@ -89,7 +89,7 @@ func _frame_door_opens():
 
 
 func _start_blocked():
-	add_unit("Holder", Vector2(10, 9))  # never ordered: it keeps its cell
+	add_unit("Holder", Vector2(10, 9))  # never ordered: it makes way for the walker
 	order(add_unit("Walker", Vector2(-5, -1)), Vector2(10, 9))
 
 

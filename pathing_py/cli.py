@@ -36,7 +36,8 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, TextIO,
 import numpy as np
 
 from .animation import GifWriter
-from .debug import NEW_WALL, draw_cells, draw_grid, draw_units, paths_picture, planned_cells, write_png
+from .changing_map import FINAL_STATES, Order, Wall, drop_wall, free_cells, give_orders, update_ms
+from .debug import NEW_WALL, draw_cells, draw_grid, draw_units, paths_picture, write_png
 from .godot.bridge import load_graph
 from .godot.scene_files import TileMapData, nav_grid_settings, read_tilemap
 from .godot.tile_data import UNKNOWN_TILES, CellRect, cell_rect
@@ -44,10 +45,9 @@ from .grid import Cell, Grid, MapFormatError
 from .hierarchy import KeyPointGraph
 from .line import smooth_path
 from .search import PathResult, find_path, prepare
-from .units import Navigator, Unit, UnitState
-from .units import unit as unit_module
+from .units import Navigator, UnitState
 
-__all__ = ["main", "LoadedMap", "load_map", "give_orders", "drop_wall", "update_ms", "Order", "Wall", "FINAL_STATES"]
+__all__ = ["main", "LoadedMap", "load_map"]
 
 DEMO_SCENE = Path(__file__).resolve().parent.parent / "scenes" / "demo.tscn"
 #: ``render`` picks a scale that keeps the picture's longer side at most this many pixels.
@@ -136,11 +136,6 @@ def grid_cell(grid: Grid, cell: Cell) -> Cell:
     return cell[0] - grid.origin[0], cell[1] - grid.origin[1]
 
 
-def free_cells(grid: Grid) -> List[Cell]:
-    """The passable cells, row by row."""
-    return [(int(x), int(y)) for y, x in zip(*grid.passable.nonzero())]
-
-
 def random_orders(grid: Grid, count: int, seed: int) -> List[tuple]:
     """``count`` (start, goal) pairs of passable cells, the same for the same seed."""
     free = free_cells(grid)
@@ -224,68 +219,6 @@ FIRST_WALL_SECONDS = 2.0
 WALL_EVERY_SECONDS = 1.5
 WALL_LENGTH = 3
 WALL_AHEAD = 3
-
-#: The states a unit's order ends in, in the order reports list them.
-FINAL_STATES = tuple(state for state in UnitState if state in unit_module.FINAL_STATES)  #: in the order printed
-
-
-class Order(NamedTuple):
-    """A unit's order as it was given: from where, to where, and the optimal length then (None: no path then)."""
-
-    unit: Unit
-    start: Cell
-    goal: Cell
-    optimal: Optional[float]
-
-
-def give_orders(navigator: Navigator, count: int, seed: int, speed: float) -> List[Order]:
-    """``count`` new units on distinct free cells, each ordered to another distinct free cell; the same for the same seed."""
-    grid = navigator.grid
-    free = free_cells(grid)
-    if len(free) < 2 * count:
-        raise ValueError(f"{count} units need {2 * count} free cells (one to start on, one to go to), the map has {len(free)}")
-    cells = random.Random(seed).sample(free, 2 * count)
-    orders = []
-    for start, goal in zip(cells[:count], cells[count:]):
-        unit = navigator.add_unit((start[0] + 0.5, start[1] + 0.5), speed=speed)
-        unit.move_to(goal)
-        found = find_path(grid, start, goal)
-        orders.append(Order(unit, start, goal, found.cost if found else None))
-    return orders
-
-
-class Wall(NamedTuple):
-    """A wall put up across a unit's route: the cells asked for, and those refused because units held them."""
-
-    unit: Unit
-    cells: List[Cell]
-    refused: List[Cell]
-
-
-def drop_wall(navigator: Navigator, rng: random.Random, ahead: int, length: int) -> Optional[Wall]:
-    """Block ``length`` cells across the route of a walking unit picked with ``rng``, ``ahead`` steps in front of it.
-
-    The wall is square to the route's step there, so a diagonal step gets a
-    diagonal wall (which units cannot slip through: no corner cutting). None
-    when no walking unit has that many planned steps left.
-    """
-    routes = [(unit, [unit.anchor] + planned_cells(unit)) for unit in sorted(navigator.units.values(), key=lambda unit: unit.id)]
-    walking = [(unit, route) for unit, route in routes if unit.state not in FINAL_STATES and len(route) > ahead + 1]
-    if not walking:
-        return None
-    unit, route = rng.choice(walking)
-    (x0, y0), (x, y) = route[ahead - 1], route[ahead]
-    dx, dy = x - x0, y - y0
-    cells = [(x - dy * i, y + dx * i) for i in range(-(length // 2), length - length // 2)]
-    cells = [cell for cell in cells if navigator.grid.in_bounds(cell)]
-    return Wall(unit, cells, navigator.set_blocked(cells))
-
-
-def update_ms(navigator: Navigator) -> Tuple[float, float, float]:
-    """Mean, 99th percentile and longest wall time of the navigator's updates so far, in ms."""
-    times = np.asarray(navigator.stats.update_seconds) * 1000
-    return float(times.mean()), float(np.percentile(times, 99)), float(times.max())
-
 
 def demo_graph(path: Path, grid: Grid) -> Optional[KeyPointGraph]:
     """The key-point graph baked beside the map (``<map>.kpg``), loaded as the game loads it

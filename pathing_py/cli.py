@@ -23,6 +23,10 @@ Cells printed and taken are TileMap cells (as the NavGrid's), for every map:
 a Moving AI or ASCII map's cells start at (0, 0). A scene's map covers its
 TileMap's painted rectangle, or ``--bounds X Y WIDTH HEIGHT`` (or its NavGrid's
 ``bounds``) for games that paint only obstacles.
+
+``demo``, ``paths`` and ``render`` write their pictures with Pillow, the
+optional extra: ``pip install 'pathing_py[pictures]'``; without it they stop
+before any work with one line saying so.
 """
 
 import argparse
@@ -44,12 +48,15 @@ from .godot.tile_data import UNKNOWN_TILES, CellRect, cell_rect
 from .grid import Cell, Grid, MapFormatError
 from .hierarchy import KeyPointGraph
 from .line import smooth_path
+from .pillow import PillowMissing, pillow_image
 from .search import PathResult, find_path, prepare
 from .units import Navigator, UnitState
 
 __all__ = ["main", "LoadedMap", "load_map"]
 
 DEMO_SCENE = Path(__file__).resolve().parent.parent / "scenes" / "demo.tscn"
+#: The commands that write pictures (PNG, GIF): they need Pillow, the extra ``pictures``.
+PICTURE_COMMANDS = ("demo", "paths", "render")
 #: ``render`` picks a scale that keeps the picture's longer side at most this many pixels.
 MAX_PICTURE_SIDE = 2048
 
@@ -516,8 +523,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             parser.error(str(error))
     run = {"demo": run_demo, "paths": run_paths, "bake": run_bake, "render": run_render}[args.command]
     try:
+        if args.command in PICTURE_COMMANDS:
+            pillow_image()  # the pictures come last: say that Pillow is missing before the work
         return run(args)
-    except (ValueError, OSError) as error:  # MapFormatError, GraphFileError, StaleGraphError, bad bake parameters
+    except (ValueError, OSError, PillowMissing) as error:  # MapFormatError, GraphFileError, StaleGraphError, bad bake parameters
         print(f"pathing-py: {error}", file=sys.stderr)
         return 2
 

@@ -1,17 +1,16 @@
 """Pictures of grids, key-point graphs, paths and units, for the command line and the README (SPEC E4's offline half).
 
-PNG files are written with zlib from the standard library, so drawing needs
-nothing beyond numpy.
+Drawing needs nothing beyond numpy; :func:`write_png` needs Pillow, the
+optional extra ``pictures`` (:mod:`pathing_py.pillow`).
 """
 
-import struct
-import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from .grid import Cell, Grid
+from .pillow import pillow_image
 from .units import RouteKind, UnitState
 
 if TYPE_CHECKING:
@@ -131,23 +130,11 @@ def draw_graph(image: np.ndarray, graph: "KeyPointGraph", scale: int = 4) -> Non
 
 
 def write_png(path: Union[str, Path], image: np.ndarray) -> None:
-    """Write an RGB uint8 image as a PNG file."""
+    """Write an RGB uint8 image as a PNG file (with Pillow: :class:`~pathing_py.pillow.PillowMissing` without it)."""
     image = np.ascontiguousarray(image, dtype=np.uint8)
     if image.ndim != 3 or image.shape[2] != 3:
         raise ValueError(f"expected an RGB image of shape (h, w, 3), got {image.shape}")
-    height, width, _ = image.shape
-    rows = np.concatenate([np.zeros((height, 1), np.uint8), image.reshape(height, width * 3)], axis=1)
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    Path(path).write_bytes(
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", header)
-        + chunk(b"IDAT", zlib.compress(rows.tobytes(), 6))
-        + chunk(b"IEND", b"")
-    )
+    pillow_image().fromarray(image, "RGB").save(path, format="PNG")
 
 
 def paths_picture(

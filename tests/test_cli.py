@@ -1,12 +1,13 @@
 import io
 import re
 import shutil
-import struct
-import zlib
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from PIL import Image
 
 from pathing_py import GraphFileError, Grid, KeyPointGraph, Navigator, StaleGraphError, UnitState, find_path
 from pathing_py.godot.scene_files import read_tilemap
@@ -16,22 +17,10 @@ from test_animation import decode_gif
 
 
 def read_png(path):
-    """Decode the PNGs we write (8-bit RGB, filter 0), to check them independently of the writer."""
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    chunks, offset = {}, 8
-    while offset < len(data):
-        (length,) = struct.unpack(">I", data[offset : offset + 4])
-        kind = data[offset + 4 : offset + 8]
-        body = data[offset + 8 : offset + 8 + length]
-        (crc,) = struct.unpack(">I", data[offset + 8 + length : offset + 12 + length])
-        assert crc == zlib.crc32(kind + body) & 0xFFFFFFFF
-        chunks[kind] = body
-        offset += 12 + length
-    width, height = struct.unpack(">II", chunks[b"IHDR"][:8])
-    raw = np.frombuffer(zlib.decompress(chunks[b"IDAT"]), np.uint8).reshape(height, width * 3 + 1)
-    assert (raw[:, 0] == 0).all()
-    return raw[:, 1:].reshape(height, width, 3)
+    """The RGB pixels of a PNG file, as Pillow reads them."""
+    with Image.open(path) as picture:
+        assert picture.format == "PNG" and picture.mode == "RGB"
+        return np.asarray(picture)
 
 
 def test_png_round_trip(tmp_path):
@@ -182,6 +171,27 @@ def test_demo_is_deterministic(tmp_path, capsys):
         printed.append(capsys.readouterr().out)
     assert unit_rows(printed[0]) == unit_rows(printed[1])
     assert (tmp_path / "a.gif").read_bytes() == (tmp_path / "b.gif").read_bytes()
+
+
+#: Runs the command line where Pillow cannot be imported.
+WITHOUT_PILLOW = "import sys; sys.modules['PIL'] = None; from pathing_py.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+@pytest.mark.parametrize("command", [["demo"], ["paths"], ["render", "--graph", "x.kpg", "--out", "x.png"]])
+def test_pictures_without_pillow_stop_at_once_with_one_line(level, tmp_path, command):
+    arguments = [command[0], str(level), *command[1:]]
+    work = tmp_path / "work"  # where the pictures would go
+    work.mkdir()
+    done = subprocess.run([sys.executable, "-c", WITHOUT_PILLOW, *arguments], capture_output=True, text=True, cwd=work)
+    assert done.returncode == 2 and done.stdout == ""  # nothing read nor run
+    assert done.stderr == "pathing-py: pictures need Pillow, which this Python lacks: pip install 'pathing_py[pictures]'\n"
+    assert list(work.iterdir()) == []
+
+
+def test_bake_needs_no_pillow(level, tmp_path):
+    done = subprocess.run([sys.executable, "-c", WITHOUT_PILLOW, "bake", str(level), "--out", str(tmp_path / "x.kpg")], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "x.kpg").is_file()
 
 
 def test_demo_bakes_again_when_the_graph_beside_the_map_is_stale(tmp_path, capsys):

@@ -6,8 +6,9 @@ NavGrid node reads it), a Moving AI ``.map`` or an ASCII ``.txt``.
 ``pathing-py demo [MAP] [--out demo.gif]`` runs units on a map (by default
 the bundled demo scene) with the key-point graph baked beside it: seeded
 orders, walls put up across their routes while they walk; it draws the run
-into an animated GIF and prints how each unit ended, the length it walked
-against the optimal one, its re-planning, and the time per update.
+into an animated GIF (a progress bar of the frames drawn on stderr) and prints
+how each unit ended, the length it walked against the optimal one, its
+re-planning, and the time per update.
 
 ``pathing-py paths [MAP]`` answers a few seeded path orders on a map, prints
 what each cost, and draws the map with the paths into a PNG.
@@ -256,19 +257,25 @@ def run_demo(args: argparse.Namespace) -> int:
     print(f"{len(orders)} units at {args.speed:g} cells/s, seed {args.seed}; walls to put up across their routes: {args.walls}")
     background, built = draw_grid(grid, args.scale, **terrain), grid.passable.copy()
     trails: Dict[int, List[Tuple[float, float]]] = {order.unit.id: [] for order in orders}
+    progress, drawn = ProgressBar(sys.stderr, "frames drawn"), 0
+    most_frames = demo_frames_at_most(args.max_time)
 
     def picture() -> np.ndarray:
-        """The map, the walls put up so far, and the units with their trails to where they are now."""
+        """The map, the walls put up so far, and the units with their trails to where they are now; one more on the bar."""
+        nonlocal drawn
         for order in orders:
             trails[order.unit.id].append(order.unit.position)
         image = background.copy()
         draw_cells(image, [(int(x), int(y)) for y, x in np.argwhere(built & ~grid.passable)], NEW_WALL, args.scale)
         draw_units(image, navigator, args.scale, trails)
+        drawn += 1
+        progress(drawn, max(drawn, most_frames))
         return image
 
     gif_path, png_path = animation_paths(Path(args.out))
     rng = random.Random(args.seed)
     walls: List[Wall] = []
+    wall_lines: List[str] = []  # printed after the run, so that they do not break into the progress bar
     with GifWriter(gif_path) as gif:
         gif.add(picture(), FRAME_SECONDS)
         while navigator.time < args.max_time and any(order.unit.state not in FINAL_STATES for order in orders):
@@ -277,12 +284,15 @@ def run_demo(args: argparse.Namespace) -> int:
                 if wall is not None:  # else try again next update
                     walls.append(wall)
                     refused = f"; refused (held by units): {cell_list(grid, wall.refused)}" if wall.refused else ""
-                    print(f"t={navigator.time:.2f} s: wall {cell_list(grid, wall.cells)} across unit {wall.unit.id}'s route{refused}")
+                    wall_lines.append(f"t={navigator.time:.2f} s: wall {cell_list(grid, wall.cells)} across unit {wall.unit.id}'s route{refused}")
             navigator.update(UPDATE_SECONDS)
             if navigator.stats.updates % UPDATES_PER_FRAME == 0:
                 gif.add(picture(), FRAME_SECONDS)
         last = picture()
         gif.add(last, LAST_FRAME_SECONDS)
+        progress(drawn, drawn)  # the run ended, at its time cap or before: the bar ends full
+    for line in wall_lines:
+        print(line)
     print_units(grid, orders)
     print_run_summary(navigator, orders, walls)
     print(f"animation: {gif_path} ({gif.frames} frames of {last.shape[1]}x{last.shape[0]}, {gif_path.stat().st_size / 1024:.1f} KB)")
@@ -290,6 +300,11 @@ def run_demo(args: argparse.Namespace) -> int:
         write_png(png_path, last)
         print(f"last picture: {png_path}")
     return 0
+
+
+def demo_frames_at_most(max_time: float) -> int:
+    """The most frames a demo run of ``max_time`` simulated seconds draws: the first, one per frame of the run, the last."""
+    return 2 + math.ceil(max_time / FRAME_SECONDS)
 
 
 def cell_list(grid: Grid, cells: Sequence[Cell]) -> str:

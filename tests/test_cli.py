@@ -11,7 +11,7 @@ from PIL import Image
 
 from pathing_py import GraphFileError, Grid, KeyPointGraph, Navigator, StaleGraphError, UnitState, find_path
 from pathing_py.godot.scene_files import read_tilemap
-from pathing_py.cli import DEMO_SCENE, ProgressBar, load_map, main
+from pathing_py.cli import DEMO_SCENE, ProgressBar, demo_frames_at_most, load_map, main
 from pathing_py.debug import CLUSTER_BORDER, KEY_POINT, NEW_WALL, STOPPED_CROSS, draw_cells, draw_grid, draw_units, paths_picture, planned_cells, unit_colour, write_png
 from test_animation import decode_gif
 
@@ -171,6 +171,22 @@ def test_demo_is_deterministic(tmp_path, capsys):
         printed.append(capsys.readouterr().out)
     assert unit_rows(printed[0]) == unit_rows(printed[1])
     assert (tmp_path / "a.gif").read_bytes() == (tmp_path / "b.gif").read_bytes()
+
+
+def test_demo_shows_the_frames_drawn_on_stderr_and_ends_the_bar_full(tmp_path, capsys):
+    level = tmp_path / "islands.txt"
+    level.write_text(ISLANDS)
+    arguments = ["demo", str(level), "--units", "4", "--walls", "1", "--seed", "3", "--max-time", "5", "--out", str(tmp_path / "run.gif")]
+    assert main(arguments) == 0
+    printed = capsys.readouterr()
+    assert "1.00 s simulated in 20 updates" in printed.out
+    drawn = 1 + 20 // 2 + 1  # the first picture, one every other update, the last
+    lines = printed.err.splitlines()
+    assert lines[-1] == "[" + "#" * ProgressBar.WIDTH + f"] {drawn}/{drawn} frames drawn"
+    counts = [line.split("] ")[1].split()[0].split("/") for line in lines[:-1]]
+    assert counts and {total for _, total in counts} == {str(demo_frames_at_most(5.0))}  # the most a 5 s run draws
+    assert [int(done) for done, _ in counts] == sorted(int(done) for done, _ in counts)
+    assert all(line.startswith("t=") for line in printed.out.splitlines() if "across unit" in line)  # walls: stdout only
 
 
 #: Runs the command line where Pillow cannot be imported.

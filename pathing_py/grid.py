@@ -36,6 +36,12 @@ wall's corner (the rule of the Moving AI benchmarks)::
     >>> step_allowed(corner.passable, (0, 0), (1, 1)), step_allowed(corner.passable, (0, 0), (0, 1))
     (False, True)
 
+A grid may instead be 4-connected (``Grid(..., connectivity=4)``), for tile
+games whose units move only along the axes: then no diagonal step is a move
+at all (:func:`is_move`), and every search, line, graph and unit takes
+straight steps only. The islands are the same either way: under the corner
+rule two cells joined by king moves are joined by straight ones too.
+
 The grid owns a copy of its arrays: edits go through :meth:`Grid.set_blocked`
 so that :attr:`Grid.version`, the islands and the search tables follow them.
 """
@@ -48,7 +54,10 @@ import numpy as np
 
 from .islands import IslandLabels
 
-__all__ = ["Grid", "MapFormatError", "Cell", "cells_inside", "corner_offsets", "step_corners", "step_allowed", "diagonal_steps"]
+__all__ = [
+    "CONNECTIVITIES", "Grid", "MapFormatError", "Cell", "cells_inside", "check_connectivity", "corner_offsets", "diagonal_steps",
+    "is_move", "step_corners", "step_allowed",
+]  # fmt: skip
 
 Cell = Tuple[int, int]
 #: Cells of a path as two arrays, xs and ys.
@@ -57,6 +66,9 @@ CellArrays = Tuple[np.ndarray, np.ndarray]
 #: Moving AI terrain characters that can be walked on (``S`` is swamp).
 MOVINGAI_PASSABLE = frozenset(".GS")
 MOVINGAI_BLOCKED = frozenset("@OTW")
+
+#: How many neighbours a cell has: 8 (king moves under the corner rule, the default) or 4 (straight moves only).
+CONNECTIVITIES = (8, 4)
 
 
 class MapFormatError(ValueError):
@@ -73,14 +85,30 @@ def corner_offsets(dx: int, dy: int) -> Tuple[Cell, ...]:
     return ((dx, 0), (0, dy)) if dx and dy else ()
 
 
+def is_move(dx: int, dy: int, connectivity: int) -> bool:
+    """Whether a step to a neighbour by (dx, dy) is a move at all: every one on an 8-connected grid,
+    only the straight ones on a 4-connected grid (where the corner rule never comes into play)."""
+    return connectivity == 8 or not (dx and dy)
+
+
+def check_connectivity(connectivity) -> int:
+    """``connectivity`` as an int of :data:`CONNECTIVITIES`; ValueError naming the bad value otherwise."""
+    if isinstance(connectivity, bool) or not isinstance(connectivity, (int, np.integer)) or int(connectivity) not in CONNECTIVITIES:
+        raise ValueError(f"connectivity must be 8 or 4 (neighbours of a cell), got {connectivity!r}")
+    return int(connectivity)
+
+
 def step_corners(a: Cell, b: Cell) -> Tuple[Cell, ...]:
     """The cells besides ``b`` that a step from ``a`` to its neighbour ``b`` needs free (:func:`corner_offsets`)."""
     (ax, ay), (bx, by) = a, b
     return tuple((ax + cx, ay + cy) for cx, cy in corner_offsets(bx - ax, by - ay))
 
 
-def step_allowed(passable: np.ndarray, a: Cell, b: Cell) -> bool:
-    """Whether a unit on ``a`` may step to its neighbour ``b``: ``b`` and the step's corners on the map and free."""
+def step_allowed(passable: np.ndarray, a: Cell, b: Cell, connectivity: int = 8) -> bool:
+    """Whether a unit on ``a`` may step to its neighbour ``b``: a move (:func:`is_move`), ``b`` and the
+    step's corners on the map and free."""
+    if not is_move(b[0] - a[0], b[1] - a[1], connectivity):
+        return False
     height, width = passable.shape
     return all(0 <= x < width and 0 <= y < height and bool(passable[y, x]) for x, y in (b, *step_corners(a, b)))
 
@@ -105,9 +133,12 @@ class Grid:
     origin : (x, y)
         The Godot TileMap cell of grid cell (0, 0); TileMaps may use negative
         cells, the grid always starts at 0.
+    connectivity : 8 or 4
+        Neighbours of a cell: 8 (diagonal steps under the corner rule) or 4
+        (straight steps only). Fixed for the grid's life.
     """
 
-    def __init__(self, passable, cost=None, *, origin: Cell = (0, 0)):
+    def __init__(self, passable, cost=None, *, origin: Cell = (0, 0), connectivity: int = 8):
         passable = np.asarray(passable)
         if passable.ndim != 2 or passable.size == 0:
             raise ValueError(f"passable must be a non-empty 2-D array, got shape {passable.shape}")
@@ -124,6 +155,7 @@ class Grid:
             self._cost = cost.copy()
             self._cost.setflags(write=False)
         self.origin = (int(origin[0]), int(origin[1]))
+        self._connectivity = check_connectivity(connectivity)
         self.version = 0
         self._islands: Optional[IslandLabels] = None
         self._search_cache: dict = {}
@@ -131,18 +163,22 @@ class Grid:
     # -- construction -------------------------------------------------------------
 
     @classmethod
-    def from_ascii(cls, text: str) -> "Grid":
+    def from_ascii(cls, text: str, *, connectivity: int = 8) -> "Grid":
         """Build a grid from lines of text: ``.`` free, ``#`` or ``@`` blocked.
 
         Blank lines at the start and end are ignored; all rows must be as wide.
         """
         text = text.strip("\n")
         rows = text.split("\n") if text else []
-        return cls(_parse_rows(rows, {".": True, "#": False, "@": False}, "<ascii>", 1))
+        return cls(_parse_rows(rows, {".": True, "#": False, "@": False}, "<ascii>", 1), connectivity=connectivity)
 
     @classmethod
-    def from_movingai(cls, path: Union[str, Path]) -> "Grid":
-        """Read a Moving AI ``.map`` file (``type octile``; header, then rows)."""
+    def from_movingai(cls, path: Union[str, Path], *, connectivity: int = 8) -> "Grid":
+        """Read a Moving AI ``.map`` file (``type octile``; header, then rows).
+
+        The file's type names its benchmark's movement; ``connectivity=4`` reads
+        the same cells for straight moves only.
+        """
         path = Path(path)
         try:
             lines = path.read_text(encoding="ascii").splitlines()
@@ -174,7 +210,7 @@ class Grid:
         passable = _parse_rows(rows, symbols, str(path), 5)
         if passable.shape[1] != width:
             raise MapFormatError(f"{path}:5: rows are {passable.shape[1]} wide, header says {width}")
-        return cls(passable)
+        return cls(passable, connectivity=connectivity)
 
     @classmethod
     def from_tscn(
@@ -186,6 +222,7 @@ class Grid:
         empty_passable: bool = True,
         bounds: Optional[Sequence[int]] = None,
         unknown_tiles: str = "error",
+        connectivity: int = 8,
     ) -> "Grid":
         """Read a Godot 3 scene's TileMap; see :func:`pathing_py.godot.scene_files.read_tilemap`.
 
@@ -197,7 +234,7 @@ class Grid:
 
         data = read_tilemap(path, tilemap=tilemap, blocking=blocking, unknown_tiles=unknown_tiles)
         area = cell_rect(bounds) if bounds is not None else None
-        return data.grid(empty_passable=empty_passable, bounds=area)
+        return data.grid(empty_passable=empty_passable, bounds=area, connectivity=connectivity)
 
     # -- reading ------------------------------------------------------------------
 
@@ -219,6 +256,11 @@ class Grid:
     @property
     def cost(self) -> Optional[np.ndarray]:
         return self._cost
+
+    @property
+    def connectivity(self) -> int:
+        """8 or 4: the neighbours of a cell (see the module docstring)."""
+        return self._connectivity
 
     def in_bounds(self, cell: Cell) -> bool:
         x, y = cell
@@ -290,7 +332,7 @@ class Grid:
                 self._islands.freed(self._passable, xs, ys)
 
     def __repr__(self) -> str:
-        return f"Grid({self.width}x{self.height}, origin={self.origin}, version={self.version})"
+        return f"Grid({self.width}x{self.height}, origin={self.origin}, connectivity={self.connectivity}, version={self.version})"
 
 
 def _parse_rows(rows: Sequence[str], symbols: dict, source: str, first_line: int) -> np.ndarray:

@@ -23,39 +23,70 @@ every diagonal step has both orthogonal cells free (the corner rule,
 :func:`pathing_py.grid.corner_offsets`). That
 also means the straight segment between the two cell centres touches only
 free cells: a unit walking it in continuous space hits nothing.
+
+On a 4-connected grid a line is a rook-move path instead: ``|dx| + |dy|``
+straight steps through the cells the segment crosses, in the order it
+crosses them, so its length is the Manhattan distance (the shortest possible
+there) and smoothing never puts a diagonal step into a path::
+
+    >>> line_cells((0, 0), (3, 1), connectivity=4)
+    [(0, 0), (1, 0), (2, 0), (2, 1), (3, 1)]
 """
 
 import math
-from typing import List, Sequence
+from typing import Iterator, List, Sequence
 
 import numpy as np
 
 from .grid import Cell, Grid, diagonal_steps
 
-__all__ = ["clear_cells", "line_cells", "line_of_sight", "path_cost", "smooth_path"]
+__all__ = ["clear_cells", "line_cells", "line_of_sight", "path_cost", "ray_cells", "smooth_path"]
 
 
-def line_cells(a: Cell, b: Cell) -> List[Cell]:
+def line_cells(a: Cell, b: Cell, connectivity: int = 8) -> List[Cell]:
     """The cells of the line from ``a`` to ``b``, both included; the reverse of ``line_cells(b, a)``."""
     if (b[1], b[0]) < (a[1], a[0]):
-        return line_cells(b, a)[::-1]
-    (ax, ay), (bx, by) = a, b
-    dx, dy = bx - ax, by - ay
+        return line_cells(b, a, connectivity)[::-1]
+    return [(a[0], a[1]), *ray_cells(a, b, connectivity)]
+
+
+def ray_cells(a: Cell, b: Cell, connectivity: int = 8) -> Iterator[Cell]:
+    """The cells after ``a`` on the line toward ``b``, made one at a time (most casts stop within a few
+    cells); every prefix is a shortest path between its ends on an empty grid. Counted from ``a``:
+    :func:`line_cells` orders the ends first, so that a line and its reverse take the same cells."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    if connectivity == 4:
+        yield from _rook_ray(a, dx, dy)
+        return
     steps = max(abs(dx), abs(dy))
-    if steps == 0:
-        return [(ax, ay)]
-    # round(i * d / steps), halves rounded up, in integers: exact and the same on every machine.
-    return [
-        (ax + (2 * i * dx + steps) // (2 * steps), ay + (2 * i * dy + steps) // (2 * steps))
-        for i in range(steps + 1)
-    ]
+    # round(n * d / steps), halves rounded up, in integers: exact and the same on every machine.
+    for n in range(1, steps + 1):
+        yield a[0] + (2 * n * dx + steps) // (2 * steps), a[1] + (2 * n * dy + steps) // (2 * steps)
+
+
+def _rook_ray(a: Cell, dx: int, dy: int) -> Iterator[Cell]:
+    """The cells the segment from the centre of ``a`` by (dx, dy) enters, in order, one straight step
+    each: the i-th column boundary is crossed at (2i + 1) / (2|dx|) of the way, the j-th row boundary
+    at (2j + 1) / (2|dy|), compared in integers; through a corner the column goes first."""
+    x, y = a
+    step_x, step_y = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
+    across, down = abs(dx), abs(dy)
+    i = j = 0
+    while i < across or j < down:
+        if j == down or (i < across and (2 * i + 1) * down <= (2 * j + 1) * across):
+            i += 1
+            x += step_x
+        else:
+            j += 1
+            y += step_y
+        yield x, y
 
 
 def line_of_sight(grid: Grid, a: Cell, b: Cell) -> bool:
-    """Whether the line from ``a`` to ``b`` is clear (see the module docstring)."""
+    """Whether the line from ``a`` to ``b`` (rook moves on a 4-connected grid) is clear (see the module docstring)."""
     if not (grid.in_bounds(a) and grid.in_bounds(b)):
         return False
-    return _clear(grid.passable, np.array(line_cells(a, b)))
+    return _clear(grid.passable, np.array(line_cells(a, b, grid.connectivity)))
 
 
 def _clear(passable: np.ndarray, cells: np.ndarray) -> bool:
@@ -85,9 +116,10 @@ def smooth_path(grid: Grid, cells: Sequence[Cell]) -> List[Cell]:
     From each kept cell the walk jumps to the farthest later cell of the path
     it can see (found by doubling the look-ahead, then bisecting), and
     replaces what lies between by the straight line. Every line used is
-    checked, so the result is valid on the grid; a line is never longer than
-    the piece it replaces (and on weighted grids a line is used only when it
-    costs no more), so the result is never longer than ``cells``.
+    checked, so the result is valid on the grid (on a 4-connected grid the
+    lines take straight steps only); a line is never longer than the piece
+    it replaces (and on weighted grids a line is used only when it costs no
+    more), so the result is never longer than ``cells``.
     """
     cells = [(x, y) for x, y in cells]
     if len(cells) < 3:
@@ -97,7 +129,7 @@ def smooth_path(grid: Grid, cells: Sequence[Cell]) -> List[Cell]:
     prefix = prefix_costs(cells, cost)
 
     def shortcut(i: int, j: int):
-        line = line_cells(cells[i], cells[j])
+        line = line_cells(cells[i], cells[j], grid.connectivity)
         if not clear_cells(passable, line):
             return None
         if cost is not None and prefix_costs(line, cost)[-1] > prefix[j] - prefix[i] + 1e-9:

@@ -46,7 +46,8 @@ Design choices:
   later cell of the walk it meets with nothing in between.
 
 What it guarantees: the walk is a valid path (king moves onto free cells, no
-corner cut) and ends. It has at most ``len(line) - 1`` line steps and fewer
+corner cut; on a 4-connected grid straight moves only, since its line is a
+rook line and contours take orthogonal steps) and ends. It has at most ``len(line) - 1`` line steps and fewer
 contours than line cells, each shorter than one lap (at most 8 states per free
 cell); ``max_steps`` is a hard limit on top (simulating a contour counts its
 steps). Under the corner rule (:func:`pathing_py.grid.corner_offsets`) a unit moves as if 4-connected and obstacles
@@ -64,7 +65,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .grid import Cell, Grid, step_allowed
-from .line import prefix_costs, line_cells, path_cost
+from .line import line_cells, path_cost, prefix_costs, ray_cells
 from .search import as_cell
 
 __all__ = ["Sense", "WalkResult", "WalkStatus", "shortcut", "walk_line"]
@@ -155,7 +156,7 @@ def walk_line(
         return WalkResult(WalkStatus.OUT_OF_BOUNDS)
     if not grid.is_passable(start):
         return WalkResult(WalkStatus.START_BLOCKED)
-    walker = _Walker(grid.passable, start, goal, sense, math.inf if max_steps is None else max_steps)
+    walker = _Walker(grid.passable, grid.connectivity, start, goal, sense, math.inf if max_steps is None else max_steps)
     status = walker.run()
     cells = shortcut(grid, walker.cells, goal)
     return WalkResult(status, cells, path_cost(grid, cells), walker.senses)
@@ -182,7 +183,7 @@ def shortcut(grid: Grid, cells: Sequence[Cell], goal: Optional[Cell] = None) -> 
     result = [route[0]]
     t = 0
     while t < len(route) - 1:
-        u, line = _farthest_meeting(passable, route[t], goal, last_index)
+        u, line = _farthest_meeting(passable, grid.connectivity, route[t], goal, last_index)
         if u > t + 1 and prefix_costs(line, cost)[-1] <= prefix[u] - prefix[t] + _TOLERANCE:
             result.extend(line[1:])
             t = u
@@ -195,10 +196,10 @@ def shortcut(grid: Grid, cells: Sequence[Cell], goal: Optional[Cell] = None) -> 
 class _Walker:
     """One Bug-2 walk: the line, the contours met, the cells walked."""
 
-    def __init__(self, passable: np.ndarray, start: Cell, goal: Cell, sense: Optional[Sense], max_steps: float):
+    def __init__(self, passable: np.ndarray, connectivity: int, start: Cell, goal: Cell, sense: Optional[Sense], max_steps: float):
         self.passable = passable
         self.goal = goal
-        self.line = line_cells(start, goal)
+        self.line = line_cells(start, goal, connectivity)  # straight steps only on a 4-connected grid
         self.index = {cell: k for k, cell in enumerate(self.line)}
         self.turns = [sense] if sense is not None else [Sense.CLOCKWISE, Sense.COUNTER_CLOCKWISE]
         self.max_steps = max_steps
@@ -315,30 +316,18 @@ def _contour_step(passable: np.ndarray, cell: Cell, i: int, turn: int) -> Option
 
 
 def _farthest_meeting(
-    passable: np.ndarray, cell: Cell, goal: Cell, last_index: Dict[Cell, int]
+    passable: np.ndarray, connectivity: int, cell: Cell, goal: Cell, last_index: Dict[Cell, int]
 ) -> Tuple[int, List[Cell]]:
     """Along the clear part of the line from ``cell`` toward ``goal``: the latest route index met and the line to it."""
     line = [cell]
     best, length = last_index[cell], 1
-    for nxt in _ray(cell, goal):
+    for nxt in ray_cells(cell, goal, connectivity):
         if not step_allowed(passable, line[-1], nxt):
             break
         line.append(nxt)
         if last_index.get(nxt, -1) > best:
             best, length = last_index[nxt], len(line)
     return best, line[:length]
-
-
-def _ray(a: Cell, b: Cell) -> Iterator[Cell]:
-    """The cells after ``a`` on the line toward ``b``, made one at a time: most casts stop within a few cells.
-
-    The rounding of :func:`pathing_py.line_cells`, counted from ``a``: a king
-    path whose every prefix has the octile length between its ends.
-    """
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    steps = max(abs(dx), abs(dy))
-    for n in range(1, steps + 1):
-        yield a[0] + (2 * n * dx + steps) // (2 * steps), a[1] + (2 * n * dy + steps) // (2 * steps)
 
 
 def _add(cell: Cell, direction: Cell) -> Cell:

@@ -20,10 +20,23 @@ Movement: 8 neighbours; a straight step costs 1, a diagonal sqrt(2); a
 diagonal step needs both orthogonal cells free (no corner cutting: the corner
 rule, :func:`pathing_py.grid.corner_offsets`); with a
 cost array, a step into a cell is multiplied by that cell's cost. Paths are
-optimal under this rule (the rule of the Moving AI benchmarks).
+optimal under this rule (the rule of the Moving AI benchmarks). On a
+4-connected grid (``Grid(..., connectivity=4)``) only the 4 straight steps
+are moves, and the estimate is the Manhattan distance::
 
-Uniform-cost grids are searched with Jump Point Search over precomputed jump
-distances (JPS+, see :mod:`pathing_py.jump_tables`); weighted grids and
+    >>> rooks = Grid.from_ascii('''
+    ... .....
+    ... .###.
+    ... .....
+    ... ''', connectivity=4)
+    >>> result = find_path(rooks, (0, 1), (4, 1))
+    >>> result.cost, len(result.cells)
+    (6.0, 7)
+    >>> find_path(rooks, (0, 0), (4, 2)).cost
+    6.0
+
+Uniform-cost 8-connected grids are searched with Jump Point Search over precomputed jump
+distances (JPS+, see :mod:`pathing_py.jump_tables`); weighted or 4-connected grids and
 searches bounded to a rectangle use A* over the same padded flat layout.
 Both keep their per-cell markers between queries and reset them by bumping a
 generation counter, so a query costs nothing for the cells it does not touch.
@@ -36,10 +49,10 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .grid import Cell, Grid, corner_offsets
+from .grid import Cell, Grid, corner_offsets, is_move
 from .jump_tables import DIRECTIONS, JumpTables, pad
 
-__all__ = ["PathStatus", "PathResult", "find_path", "octile_distance", "prepare"]
+__all__ = ["PathStatus", "PathResult", "diagonal_saving", "find_path", "grid_distance", "octile_distance", "prepare"]
 
 SQRT2 = math.sqrt(2.0)
 TIE_BREAK = 1.0 + 1e-9
@@ -83,6 +96,20 @@ def octile_distance(a: Cell, b: Cell) -> float:
     return max(dx, dy) + (SQRT2 - 1.0) * min(dx, dy)
 
 
+def diagonal_saving(connectivity: int) -> float:
+    """What a diagonal step saves over the two straight steps it replaces: sqrt(2) - 2 on an
+    8-connected grid, nothing on a 4-connected one. The searches' estimate of a move by (dx, dy)
+    is ``dx + dy + diagonal_saving * min(dx, dy)``: octile, or Manhattan."""
+    return SQRT2 - 2.0 if connectivity == 8 else 0.0
+
+
+def grid_distance(a: Cell, b: Cell, connectivity: int = 8) -> float:
+    """The length of the shortest path between two cells on an empty grid of this connectivity:
+    the octile distance, or the Manhattan distance on a 4-connected grid."""
+    dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
+    return dx + dy + diagonal_saving(connectivity) * min(dx, dy)
+
+
 def find_path(
     grid: Grid,
     start: Cell,
@@ -121,10 +148,10 @@ def find_path(
         return early
     if region == (0, 0, grid.width, grid.height):
         prepare(grid)
-        searcher = grid._search_cache["jps" if grid.cost is None else "astar"]
+        searcher = grid._search_cache["jps" if _jump_points(grid) else "astar"]
     else:
         sub_cost = None if grid.cost is None else grid.cost[y0:y1, x0:x1]
-        searcher = _AStar(grid.passable[y0:y1, x0:x1], sub_cost)
+        searcher = _AStar(grid.passable[y0:y1, x0:x1], sub_cost, grid.connectivity)
     result = searcher.search((start[0] - x0, start[1] - y0), (goal[0] - x0, goal[1] - y0), max_nodes)
     if x0 or y0:
         result.cells = [(x + x0, y + y0) for x, y in result.cells]
@@ -137,10 +164,15 @@ def prepare(grid: Grid) -> None:
     A game calls this while loading a level, so that no frame pays for it.
     """
     grid.prepare_islands()
-    if grid.cost is None:
+    if _jump_points(grid):
         _cached(grid, "jps", lambda: _JumpPointSearch(grid))
     else:
-        _cached(grid, "astar", lambda: _AStar(grid.passable, grid.cost))
+        _cached(grid, "astar", lambda: _AStar(grid.passable, grid.cost, grid.connectivity))
+
+
+def _jump_points(grid: Grid) -> bool:
+    """Whether JPS+ searches the grid: uniform costs, 8-connected (its jump points are those of king moves)."""
+    return grid.cost is None and grid.connectivity == 8
 
 
 def answer_without_search(
@@ -226,10 +258,11 @@ class _Markers:
 
 
 class _AStar:
-    """A* over a padded flat grid; for weighted grids and bounded searches."""
+    """A* over a padded flat grid; for weighted or 4-connected grids and bounded searches."""
 
-    def __init__(self, passable: np.ndarray, cost: Optional[np.ndarray]):
+    def __init__(self, passable: np.ndarray, cost: Optional[np.ndarray], connectivity: int):
         self.height, self.width = passable.shape
+        self.connectivity = connectivity
         self._load(passable, cost)
         self.markers = _Markers(len(self.passable))
 
@@ -246,6 +279,8 @@ class _AStar:
             self.cost = padded_cost.ravel().tolist()
         moves = []
         for dx, dy in DIRECTIONS:
+            if not is_move(dx, dy, self.connectivity):
+                continue
             sides = [cx + cy * stride for cx, cy in corner_offsets(dx, dy)] or [0, 0]  # 0: no corner to check
             moves.append((dx + dy * stride, SQRT2 if dx and dy else 1.0, sides[0], sides[1]))
         self.moves = moves
@@ -271,7 +306,7 @@ class _AStar:
         generation = markers.begin(source)
         heap = [(0.0, source)]
         expanded = 0
-        diagonal_extra = SQRT2 - 2.0
+        diagonal_extra = diagonal_saving(self.connectivity)
         while heap:
             _, node = heappop(heap)
             if closed[node] == generation:

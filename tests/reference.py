@@ -8,12 +8,15 @@ import numpy as np
 NEIGHBOURS = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)]
 
 
-def step_allowed(passable: np.ndarray, a, b) -> bool:
-    """A king move from a to b onto a free cell, cutting no corner: pathing_py.grid.step_allowed, restated
-    here on purpose so that the tests check the package's rule against an independent one."""
+def step_allowed(passable: np.ndarray, a, b, connectivity: int = 8) -> bool:
+    """A king move from a to b onto a free cell, cutting no corner (a rook move, one cell, when
+    ``connectivity`` is 4): pathing_py.grid.step_allowed, restated here on purpose so that the tests
+    check the package's rule against an independent one."""
     (ax, ay), (bx, by) = a, b
     height, width = passable.shape
     if max(abs(bx - ax), abs(by - ay)) != 1 or not (0 <= bx < width and 0 <= by < height):
+        return False
+    if connectivity == 4 and abs(bx - ax) + abs(by - ay) != 1:
         return False
     if not passable[by, bx]:
         return False
@@ -45,8 +48,11 @@ def step_cost(cost, a, b, size: int = 1) -> float:
     return length * (1.0 if cost is None else float(cost[b[1] : b[1] + size, b[0] : b[0] + size].max()))
 
 
-def dijkstra(passable: np.ndarray, start, goal, cost=None, size: int = 1):
-    """Cost of a shortest path (of a size x size block, named by its top-left cell), or None when the goal cannot be reached."""
+def dijkstra(passable: np.ndarray, start, goal, cost=None, size: int = 1, connectivity: int = 8):
+    """Cost of a shortest path (of a size x size block, named by its top-left cell), or None when the goal cannot be reached.
+
+    ``connectivity`` 4 allows rook moves only (of single cells)."""
+    assert size == 1 or connectivity == 8, "4-connected blocks are not modelled here"
     if not (block_fits(passable, start, size) and block_fits(passable, goal, size)):
         return None
     best = {start: 0.0}
@@ -59,7 +65,7 @@ def dijkstra(passable: np.ndarray, start, goal, cost=None, size: int = 1):
             continue
         for dx, dy in NEIGHBOURS:
             nxt = (cell[0] + dx, cell[1] + dy)
-            if step_allowed(passable, cell, nxt) if size == 1 else block_step_allowed(passable, cell, nxt, size):
+            if step_allowed(passable, cell, nxt, connectivity) if size == 1 else block_step_allowed(passable, cell, nxt, size):
                 candidate = distance + step_cost(cost, cell, nxt, size)
                 if candidate < best.get(nxt, math.inf):
                     best[nxt] = candidate
@@ -67,11 +73,12 @@ def dijkstra(passable: np.ndarray, start, goal, cost=None, size: int = 1):
     return None
 
 
-def path_cost(passable: np.ndarray, cells, cost=None, size: int = 1) -> float:
-    """The length of a cell path (of a size x size block, by its top-left cells), asserting that every step is a legal move."""
+def path_cost(passable: np.ndarray, cells, cost=None, size: int = 1, connectivity: int = 8) -> float:
+    """The length of a cell path (of a size x size block, by its top-left cells), asserting that every step is a legal move
+    (a rook move when ``connectivity`` is 4)."""
     total = 0.0
     assert block_fits(passable, cells[0], size), f"first cell {cells[0]} is blocked"
     for a, b in zip(cells, cells[1:]):
-        assert step_allowed(passable, a, b) if size == 1 else block_step_allowed(passable, a, b, size), f"illegal step {a} -> {b}"
+        assert step_allowed(passable, a, b, connectivity) if size == 1 else block_step_allowed(passable, a, b, size), f"illegal step {a} -> {b}"
         total += step_cost(cost, a, b, size)
     return total

@@ -51,6 +51,11 @@ def walled_maps(draw, min_side: int = 3, max_side: int = 20, max_walls: int = 10
     return passable
 
 
+def connectivities() -> st.SearchStrategy:
+    """A grid's connectivity: 8 (shrinking to it, the default) or 4."""
+    return st.sampled_from((8, 4))
+
+
 def costs(shape: Tuple[int, int], highest: int = 4) -> st.SearchStrategy:
     """Terrain costs, whole numbers 1..``highest`` as floats (shrinking to 1, plain ground)."""
     return arrays(np.float64, shape, elements=st.integers(1, highest).map(float), fill=st.nothing())

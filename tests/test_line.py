@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from pathing_py import Grid, find_path, line_cells, line_of_sight, octile_distance, smooth_path
 from reference import path_cost
-from strategies import cells_of, costs, maps
+from strategies import cells_of, connectivities, costs, maps
 
 points = st.tuples(st.integers(-20, 20), st.integers(-20, 20))
 
@@ -22,6 +22,22 @@ def test_line_is_a_king_path_of_octile_length(a, b):
     diagonal = sum(1 for p, q in steps if p[0] != q[0] and p[1] != q[1])
     length = len(steps) - diagonal + diagonal * math.sqrt(2)
     assert length == pytest.approx(octile_distance(a, b))
+
+
+@given(points, points)
+def test_rook_line_is_a_rook_path_of_manhattan_length(a, b):
+    cells = line_cells(a, b, connectivity=4)
+    assert cells[0] == a and cells[-1] == b
+    assert line_cells(b, a, connectivity=4) == cells[::-1]
+    assert all(abs(q[0] - p[0]) + abs(q[1] - p[1]) == 1 for p, q in zip(cells, cells[1:]))
+    assert len(cells) - 1 == abs(b[0] - a[0]) + abs(b[1] - a[1])
+
+
+def test_rook_line_follows_the_segment():
+    """Each cell is one the segment between the centres enters; through a corner, the column goes first."""
+    assert line_cells((0, 0), (4, 2), connectivity=4) == [(0, 0), (1, 0), (1, 1), (2, 1), (3, 1), (3, 2), (4, 2)]
+    assert line_cells((0, 0), (2, 2), connectivity=4) == [(0, 0), (1, 0), (1, 1), (2, 1), (2, 2)]
+    assert line_cells((0, 0), (0, -3), connectivity=4) == [(0, 0), (0, -1), (0, -2), (0, -3)]
 
 
 def touched_cells(a, b, samples=4000, eps=1e-7):
@@ -59,16 +75,17 @@ def test_corner_rule():
 
 
 @settings(max_examples=200, deadline=None)
-@given(maps(max_walls=0.4), st.booleans(), st.data())
-def test_smoothing_is_valid_and_never_longer(passable, weighted, data):
+@given(maps(max_walls=0.4), st.booleans(), connectivities(), st.data())
+def test_smoothing_is_valid_and_never_longer(passable, weighted, connectivity, data):
+    """Valid on the grid: on a 4-connected one, every step of the smoothed path is a straight step."""
     cost = data.draw(costs(passable.shape, highest=3)) if weighted else None
-    grid = Grid(passable, cost)
+    grid = Grid(passable, cost, connectivity=connectivity)
     result = find_path(grid, data.draw(cells_of(passable)), data.draw(cells_of(passable)))
     if not result:
         return
     smoothed = smooth_path(grid, result.cells)
     assert smoothed[0] == result.cells[0] and smoothed[-1] == result.cells[-1]
-    assert path_cost(passable, smoothed, cost) <= result.cost + 1e-9
+    assert path_cost(passable, smoothed, cost, connectivity=connectivity) <= result.cost + 1e-9
 
 
 def test_smoothing_straightens_a_staircase():
@@ -77,6 +94,14 @@ def test_smoothing_straightens_a_staircase():
     smoothed = smooth_path(grid, staircase)
     assert smoothed == line_cells((0, 0), (11, 4))
     assert path_cost(grid.passable, smoothed) == pytest.approx(path_cost(grid.passable, staircase))
+
+
+def test_rook_smoothing_straightens_a_detour_without_diagonals():
+    grid = Grid(np.ones((4, 8), dtype=bool), connectivity=4)
+    detour = [(0, 0), (0, 1), (0, 2), (0, 3), *((x, 3) for x in range(1, 8))]
+    smoothed = smooth_path(grid, detour)
+    assert smoothed == line_cells((0, 0), (7, 3), connectivity=4)
+    assert path_cost(grid.passable, smoothed, connectivity=4) == len(detour) - 1
 
 
 def test_smoothing_on_a_benchmark_map(movingai_dir):

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from pathing_py import Grid, find_path, line_cells, line_of_sight
 from pathing_py.local import Sense, WalkStatus, shortcut, walk_line
 from reference import path_cost
-from strategies import cells_of, costs, maps, walled_maps
+from strategies import cells_of, connectivities, costs, maps, walled_maps
 
 CW, CCW = Sense.CLOCKWISE, Sense.COUNTER_CLOCKWISE
 
@@ -26,8 +26,9 @@ def flipped(text: str) -> str:
 
 
 def check_walk(grid, result, start):
+    """A valid walk (rook moves only on a 4-connected grid) of the stated cost."""
     assert result.cells[0] == start
-    assert path_cost(grid.passable, result.cells, grid.cost) == pytest.approx(result.cost)
+    assert path_cost(grid.passable, result.cells, grid.cost, connectivity=grid.connectivity) == pytest.approx(result.cost)
 
 
 @pytest.mark.parametrize("sense, side_rows", [(CW, {0}), (CCW, {5})])
@@ -230,10 +231,10 @@ grids = st.one_of(maps(max_side=14, max_walls=0.45), walled_maps())
 
 
 @settings(max_examples=250, deadline=None)
-@given(grids, st.booleans(), st.one_of(st.none(), st.integers(1, 40)), st.sampled_from([None, CW, CCW]), st.data())
-def test_walks_are_valid_bounded_and_arrive_when_the_goal_is_reachable(passable, weighted, max_steps, sense, data):
+@given(grids, st.booleans(), st.one_of(st.none(), st.integers(1, 40)), st.sampled_from([None, CW, CCW]), connectivities(), st.data())
+def test_walks_are_valid_bounded_and_arrive_when_the_goal_is_reachable(passable, weighted, max_steps, sense, connectivity, data):
     cost = data.draw(costs(passable.shape, highest=3)) if weighted else None
-    grid = Grid(passable, cost)
+    grid = Grid(passable, cost, connectivity=connectivity)
     start, goal = data.draw(cells_of(passable)), data.draw(cells_of(passable))
     result = walk_line(grid, start, goal, sense=sense, max_steps=max_steps)
     if not grid.is_passable(start):
@@ -242,7 +243,7 @@ def test_walks_are_valid_bounded_and_arrive_when_the_goal_is_reachable(passable,
     check_walk(grid, result, start)
     assert walk_line(grid, start, goal, sense=sense, max_steps=max_steps).cells == result.cells
     steps = len(result.cells) - 1
-    line = len(line_cells(start, goal))
+    line = len(line_cells(start, goal, connectivity))
     assert steps <= (line - 1) * (1 + 8 * int(passable.sum()))
     assert len(result.senses) < line
     if sense is not None:
@@ -259,15 +260,16 @@ def test_walks_are_valid_bounded_and_arrive_when_the_goal_is_reachable(passable,
 
 
 @settings(max_examples=200, deadline=None)
-@given(grids, st.data())
-def test_shortcut_keeps_a_random_route_valid_and_never_longer(passable, data):
-    """A route of legal king moves drawn step by step, each from the moves open at its end."""
-    grid = Grid(passable)
+@given(grids, connectivities(), st.data())
+def test_shortcut_keeps_a_random_route_valid_and_never_longer(passable, connectivity, data):
+    """A route of legal moves (king moves, or rook moves on a 4-connected grid) drawn step by step,
+    each from the moves open at its end."""
+    grid = Grid(passable, connectivity=connectivity)
     start = data.draw(cells_of(passable))
     if not grid.is_passable(start):
         return
     route = [start]
-    moves = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)]
+    moves = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0) and (connectivity == 8 or not (dx and dy))]
     for _ in range(data.draw(st.integers(2, 60))):
         options = [(route[-1][0] + dx, route[-1][1] + dy) for dx, dy in moves]
         options = [c for c in options if grid.is_passable(c) and line_of_sight(grid, route[-1], c)]
@@ -277,11 +279,12 @@ def test_shortcut_keeps_a_random_route_valid_and_never_longer(passable, data):
     cut = shortcut(grid, route)
     assert cut[0] == route[0] and cut[-1] == route[-1]
     assert len(cut) <= len(route)
-    assert path_cost(passable, cut) <= path_cost(passable, route) + 1e-9
+    assert path_cost(passable, cut, connectivity=connectivity) <= path_cost(passable, route) + 1e-9
 
 
-def test_walks_arrive_on_a_benchmark_map(movingai_dir):
-    grid = Grid.from_movingai(movingai_dir / "den520d.map")
+@pytest.mark.parametrize("connectivity", [8, 4])
+def test_walks_arrive_on_a_benchmark_map(movingai_dir, connectivity):
+    grid = Grid.from_movingai(movingai_dir / "den520d.map", connectivity=connectivity)
     rng = np.random.default_rng(3)
     free = np.argwhere(grid.passable)
     for _ in range(20):

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from pathing_py import Grid, PathStatus, find_path
 from pathing_py.movingai import read_scenarios
 from reference import dijkstra, path_cost
-from strategies import cells_of, costs, edits, maps
+from strategies import cells_of, connectivities, costs, edits, maps
 
 MAPS = [
     "den520d", "brc202d", "AR0011SR", "BlackLotus", "gardenofwar",
@@ -70,6 +70,40 @@ def test_gardenofwar_blocked_endpoints_are_reported(movingai_dir):
         assert find_path(grid, scenario.start, scenario.goal).status is expected, scenario
 
 
+def test_four_connected_movingai_paths_are_optimal(movingai_dir):
+    """4-connected paths on a Moving AI map cost what a plain Dijkstra over rook moves finds."""
+    grid = Grid.from_movingai(movingai_dir / "den520d.map", connectivity=4)
+    scenarios = sample_scenarios(grid, read_scenarios(movingai_dir / "den520d.map.scen"), count=4, seed=3)
+    for scenario in scenarios:
+        result = find_path(grid, scenario.start, scenario.goal)
+        expected = dijkstra(grid.passable, scenario.start, scenario.goal, connectivity=4)
+        assert result.cost == pytest.approx(expected), scenario
+        assert result.cost >= scenario.optimal_length - 1e-6  # no shorter than the 8-connected optimum
+        assert path_cost(grid.passable, result.cells, connectivity=4) == pytest.approx(expected)
+
+
+def test_four_connected_paths_take_straight_steps_around_corners():
+    """The diagonal gap between two walls is no way through on either grid; in the open, a
+    4-connected path pays the Manhattan distance where the 8-connected one goes diagonally."""
+    text = """
+.#...
+#....
+.....
+"""
+    eight, four = Grid.from_ascii(text), Grid.from_ascii(text, connectivity=4)
+    for grid in (eight, four):
+        assert find_path(grid, (0, 0), (4, 2)).status is PathStatus.UNREACHABLE
+    result = find_path(four, (1, 1), (4, 2))
+    assert result.cost == 4.0 and find_path(eight, (1, 1), (4, 2)).cost == pytest.approx(2 + math.sqrt(2))
+    assert all(abs(b[0] - a[0]) + abs(b[1] - a[1]) == 1 for a, b in zip(result.cells, result.cells[1:]))
+
+
+@pytest.mark.parametrize("bad", [6, 0, "8", 8.0, True, None])
+def test_bad_connectivity_is_refused(bad):
+    with pytest.raises(ValueError, match="connectivity must be 8 or 4"):
+        Grid(np.ones((2, 2), dtype=bool), connectivity=bad)
+
+
 @st.composite
 def grids_and_queries(draw, weighted=False):
     """A map (with terrain costs if ``weighted``), a start, a goal and edits to make, all drawn."""
@@ -81,7 +115,7 @@ def grids_and_queries(draw, weighted=False):
 
 def check_against_dijkstra(grid, start, goal):
     result = find_path(grid, start, goal)
-    expected = dijkstra(grid.passable, start, goal, grid.cost)
+    expected = dijkstra(grid.passable, start, goal, grid.cost, connectivity=grid.connectivity)
     if not grid.is_passable(start):
         assert result.status is PathStatus.START_BLOCKED
     elif not grid.is_passable(goal):
@@ -92,14 +126,14 @@ def check_against_dijkstra(grid, start, goal):
         assert result.status is PathStatus.FOUND
         assert result.cost == pytest.approx(expected)
         assert result.cells[0] == start and result.cells[-1] == goal
-        assert path_cost(grid.passable, result.cells, grid.cost) == pytest.approx(expected)
+        assert path_cost(grid.passable, result.cells, grid.cost, connectivity=grid.connectivity) == pytest.approx(expected)
 
 
 @settings(max_examples=120, deadline=None)
-@given(grids_and_queries())
-def test_matches_dijkstra_through_edits(case):
+@given(grids_and_queries(), connectivities())
+def test_matches_dijkstra_through_edits(case, connectivity):
     passable, _, start, goal, edits = case
-    grid = Grid(passable)
+    grid = Grid(passable, connectivity=connectivity)
     check_against_dijkstra(grid, start, goal)
     for batch, blocked in edits:
         grid.set_blocked(batch, blocked)
@@ -107,10 +141,10 @@ def test_matches_dijkstra_through_edits(case):
 
 
 @settings(max_examples=80, deadline=None)
-@given(grids_and_queries(weighted=True))
-def test_weighted_matches_dijkstra_through_edits(case):
+@given(grids_and_queries(weighted=True), connectivities())
+def test_weighted_matches_dijkstra_through_edits(case, connectivity):
     passable, cost, start, goal, edits = case
-    grid = Grid(passable, cost)
+    grid = Grid(passable, cost, connectivity=connectivity)
     check_against_dijkstra(grid, start, goal)
     for batch, blocked in edits:
         grid.set_blocked(batch, blocked)
@@ -118,10 +152,10 @@ def test_weighted_matches_dijkstra_through_edits(case):
 
 
 @settings(max_examples=100, deadline=None)
-@given(grids_and_queries(), st.data())
-def test_bounded_search_matches_dijkstra_on_the_rectangle(case, data):
+@given(grids_and_queries(), connectivities(), st.data())
+def test_bounded_search_matches_dijkstra_on_the_rectangle(case, connectivity, data):
     passable, _, start, goal, _ = case
-    grid = Grid(passable)
+    grid = Grid(passable, connectivity=connectivity)
     x, y = data.draw(cells_of(passable))
     width, height = data.draw(st.integers(1, grid.width)), data.draw(st.integers(1, grid.height))
     bounds = (x, y, width, height)
@@ -132,11 +166,12 @@ def test_bounded_search_matches_dijkstra_on_the_rectangle(case, data):
         return
     window = np.zeros_like(passable)
     window[y : y + height, x : x + width] = passable[y : y + height, x : x + width]
-    expected = dijkstra(window, start, goal)
+    expected = dijkstra(window, start, goal, connectivity=connectivity)
     if expected is None:
         assert not result
     else:
         assert result.cost == pytest.approx(expected)
+        assert path_cost(window, result.cells, connectivity=connectivity) == pytest.approx(expected)
         assert all(x <= c[0] < x + width and y <= c[1] < y + height for c in result.cells)
 
 

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pathing_py import GraphFileError, Grid, KeyPointGraph, PathStatus, find_path
+from pathing_py import GraphFileError, Grid, KeyPointGraph, PathStatus, StaleGraphError, find_path
 from pathing_py.godot.bridge import load_graph
 from pathing_py.hierarchy.fields import walk_back
 from pathing_py.jump_tables import DIRECTIONS
@@ -66,13 +66,14 @@ def weighted_grid() -> Grid:
     return Grid(plain.passable, cost)
 
 
-GRIDS = {"plain": Grid.from_ascii(MAP), "weighted": weighted_grid()}
+GRIDS = {"plain": Grid.from_ascii(MAP), "weighted": weighted_grid(), "rooks": Grid.from_ascii(MAP, connectivity=4)}
 FILES = {name: KeyPointGraph.bake(grid, cluster_size=5).to_bytes() for name, grid in GRIDS.items()}
 FREE = [(x, y) for y in range(10) for x in range(24) if GRIDS["plain"].passable[y, x]]
 
 
 def assert_answers_rightly(graph: KeyPointGraph, grid: Grid, pairs) -> None:
-    """Every query answers the exact search's status; a found path is legal and costs what it says."""
+    """Every query answers the exact search's status; a found path is legal (straight steps only on a
+    4-connected grid) and costs what it says."""
     for start, goal in pairs:
         exact = find_path(grid, start, goal)
         for link in ("exact", "fast"):
@@ -86,6 +87,7 @@ def assert_answers_rightly(graph: KeyPointGraph, grid: Grid, pairs) -> None:
             for (x0, y0), (x1, y1) in zip(cells, cells[1:]):
                 dx, dy = x1 - x0, y1 - y0
                 assert max(abs(dx), abs(dy)) == 1 and grid.is_passable((x1, y1)), (start, goal, link, cells)
+                assert grid.connectivity == 8 or abs(dx) + abs(dy) == 1, ("diagonal step on a 4-connected grid", cells)
                 if dx and dy:
                     assert grid.is_passable((x0 + dx, y0)) and grid.is_passable((x0, y0 + dy)), "corner cut"
                 total += (math.sqrt(2) if dx and dy else 1.0) * (1.0 if grid.cost is None else grid.cost[y1, x1])
@@ -139,6 +141,7 @@ def set_at(index, value):
         ("plain", "landmarks", set_at(0, 1), "not a key point"),
         ("plain", "landmark_distances", set_at(1, np.nan), "negative or not a number"),
         ("plain", "landmark_distances", set_at(1, 10**6), "overestimate"),
+        ("rooks", "directions", lambda directions: set_at(int(np.argmax(directions >= 0)), 1)(directions), "diagonally"),
     ],
 )
 def test_edited_arrays_are_refused_at_load(name, array, edit, message):
@@ -173,6 +176,9 @@ def test_directions_that_go_round_in_a_loop_are_refused():
         (lambda h: h.update(long_run=3), "entrances are not those of the map|entrance counts"),
         (lambda h: h.update(cluster_size=6), "not those of the map"),
         (lambda h: h.update(map_hash=7), "map_hash must be a string"),
+        (lambda h: h.update(connectivity=6), "connectivity must be 8 or 4"),
+        (lambda h: h.pop("connectivity"), "keys"),
+        (lambda h: h.update(format=2), "graph format 2, this version reads 3: bake again"),
         (lambda h: h.pop("unit_size"), "keys"),
         (lambda h: h.update(extra=1), "keys"),
         (lambda h: h["arrays"][5].__setitem__(1, "<f4"), "expected 'costs' of dtype '<f8'"),
@@ -234,6 +240,15 @@ def test_fuzz_edited_files_are_refused_or_answer_rightly(name, array, data):
         return
     pairs = [(data.draw(st.sampled_from(FREE), label="start"), data.draw(st.sampled_from(FREE), label="goal")) for _ in range(6)]
     assert_answers_rightly(graph, GRIDS[name], pairs)
+
+
+@pytest.mark.parametrize("baked, loaded", [("plain", "rooks"), ("rooks", "plain")])
+def test_a_graph_baked_for_the_other_connectivity_is_refused(baked, loaded):
+    wanted, got = GRIDS[baked].connectivity, GRIDS[loaded].connectivity
+    with pytest.raises(StaleGraphError, match=f"baked for {wanted}-connected movement, the grid is {got}-connected: bake again"):
+        load(loaded, FILES[baked])
+    rebaked = load_graph("res://level.kpg", FILES[baked], GRIDS[loaded], rebake=True)
+    assert "connected movement" in rebaked.warning and rebaked.graph.grid is GRIDS[loaded]
 
 
 def test_the_navgrid_warns_and_rebakes_on_an_edited_file():

@@ -9,19 +9,21 @@ from pathing_py import Grid, GraphFileError, KeyPointGraph, PathStatus, StaleGra
 from pathing_py.hierarchy.entrances import border_key_points
 from pathing_py.hierarchy.partition import Clusters, default_cluster_size
 from pathing_py.movingai import read_scenarios
-from reference import path_cost
-from strategies import cells, costs, edits, maps
+from reference import dijkstra, path_cost
+from strategies import cells, connectivities, costs, edits, maps
 from test_search import MAPS, sample_scenarios
 
 
 def check_against_exact(graph, start, goal, link):
-    """The graph finds a path exactly when the exact search does, and its path is legal."""
+    """The graph finds a path exactly when the exact search does, and its path is legal (straight steps only
+    on a 4-connected grid)."""
     result = graph.find_path(start, goal, link=link)
     exact = find_path(graph.grid, start, goal)
     assert result.status is exact.status, (start, goal, link)
     if result:
         assert result.cells[0] == start and result.cells[-1] == goal
-        assert path_cost(graph.grid.passable, result.cells, graph.grid.cost) == pytest.approx(result.cost)
+        legal_cost = path_cost(graph.grid.passable, result.cells, graph.grid.cost, connectivity=graph.grid.connectivity)
+        assert legal_cost == pytest.approx(result.cost)
         assert result.cost >= exact.cost - 1e-9
         assert result.route[0] == start and result.route[-1] == goal
     return result, exact
@@ -41,12 +43,27 @@ def test_movingai_paths_are_found_and_valid(movingai_dir, name):
     assert np.mean(ratios["fast"]) <= 1.05, ratios["fast"]
 
 
+def test_four_connected_paths_on_a_benchmark_map_are_within_the_quality_bound(movingai_dir):
+    """The bound of the 8-connected maps (exact links: mean within 1%, none beyond 5%), against a plain
+    Dijkstra over rook moves."""
+    grid = Grid.from_movingai(movingai_dir / "den520d.map", connectivity=4)
+    graph = KeyPointGraph.bake(grid)
+    scenarios = sample_scenarios(grid, read_scenarios(movingai_dir / "den520d.map.scen"), count=8, seed=5)
+    ratios = []
+    for scenario in scenarios:
+        result, _ = check_against_exact(graph, scenario.start, scenario.goal, "exact")
+        ratios.append(result.cost / dijkstra(grid.passable, scenario.start, scenario.goal, connectivity=4))
+    assert np.mean(ratios) <= 1.01 and max(ratios) <= 1.05, ratios
+
+
 @st.composite
 def graph_maps(draw, weighted=False):
-    """A map of at least 2x2 with a free cell (a map with none is not a map), terrain costs if ``weighted``."""
+    """A map of at least 2x2 with a free cell (a map with none is not a map), terrain costs if ``weighted``,
+    either connectivity."""
     passable = draw(maps(min_side=2, max_walls=0.35))
     passable[0, 0] = True
-    return Grid(passable, draw(costs(passable.shape, highest=3)) if weighted else None)
+    cost = draw(costs(passable.shape, highest=3)) if weighted else None
+    return Grid(passable, cost, connectivity=draw(connectivities()))
 
 
 @settings(max_examples=120, deadline=None)

@@ -15,14 +15,14 @@ than a Python loop per cell.
 
 import math
 from heapq import heappop, heappush
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..grid import Cell, corner_offsets
+from ..grid import Cell, corner_offsets, is_move
 from ..jump_tables import DIRECTIONS, pad
 
-__all__ = ["ClusterFields", "cluster_fields", "single_field", "walk_back"]
+__all__ = ["ClusterFields", "cluster_fields", "moves_of", "single_field", "walk_back"]
 
 Rect = Tuple[int, int, int, int]
 SQRT2 = math.sqrt(2.0)
@@ -58,7 +58,14 @@ class ClusterFields:
 Job = Tuple[Rect, Sequence[Cell], Sequence[Cell]]
 
 
-def cluster_fields(passable: np.ndarray, cost: Optional[np.ndarray], jobs: Sequence[Job]) -> List[ClusterFields]:
+def moves_of(connectivity: int) -> List[int]:
+    """The indices in :data:`~pathing_py.jump_tables.DIRECTIONS` of the moves of a grid of this connectivity."""
+    return [d for d, (dx, dy) in enumerate(DIRECTIONS) if is_move(dx, dy, connectivity)]
+
+
+def cluster_fields(
+    passable: np.ndarray, cost: Optional[np.ndarray], jobs: Sequence[Job], connectivity: int = 8
+) -> List[ClusterFields]:
     """For each (cluster rectangle, sources, targets) job, the fields from the sources, all relaxed in one stack."""
     counts = [len(sources) for _, sources, _ in jobs]
     total = sum(counts)
@@ -76,7 +83,8 @@ def cluster_fields(passable: np.ndarray, cost: Optional[np.ndarray], jobs: Seque
         first += count
     direction = np.full((total, side, side), NO_DIRECTION, dtype=np.int8)
     if total:
-        _relax(distance, direction, _step_costs(free, enter))
+        moves = moves_of(connectivity)
+        _relax(distance, direction, _step_costs(free, enter, moves), moves)
     fields, first = [], 0
     for ((x, y, width, height), _, targets), count in zip(jobs, counts):
         rows = slice(first, first + count)
@@ -93,7 +101,9 @@ def cluster_fields(passable: np.ndarray, cost: Optional[np.ndarray], jobs: Seque
     return fields
 
 
-def single_field(passable: np.ndarray, cost: Optional[np.ndarray], rect: Rect, source: Cell, targets: Sequence[Cell]) -> ClusterFields:
+def single_field(
+    passable: np.ndarray, cost: Optional[np.ndarray], rect: Rect, source: Cell, targets: Sequence[Cell], connectivity: int = 8
+) -> ClusterFields:
     """The field of one source by Dijkstra: what a query needs, without numpy's per-call overhead."""
     x0, y0, width, height = rect
     stride = width + 2
@@ -103,10 +113,10 @@ def single_field(passable: np.ndarray, cost: Optional[np.ndarray], rect: Rect, s
         padded_cost = np.ones((height + 2, stride))
         padded_cost[1:-1, 1:-1] = cost[y0 : y0 + height, x0 : x0 + width]
         enter = padded_cost.ravel().tolist()
-    moves = [
-        (dx + dy * stride, SQRT2 if dx and dy else 1.0, dx if dy else 0, dy * stride if dx else 0, d)
-        for d, (dx, dy) in enumerate(DIRECTIONS)
-    ]
+    moves = []
+    for d in moves_of(connectivity):
+        dx, dy = DIRECTIONS[d]
+        moves.append((dx + dy * stride, SQRT2 if dx and dy else 1.0, dx if dy else 0, dy * stride if dx else 0, d))
     distance = [math.inf] * len(free)
     direction = [NO_DIRECTION] * len(free)
     origin = (source[1] - y0 + 1) * stride + source[0] - x0 + 1
@@ -156,19 +166,20 @@ def _shifted(array: np.ndarray, dx: int, dy: int, fill) -> np.ndarray:
     return out
 
 
-def _step_costs(free: np.ndarray, enter: np.ndarray) -> List[np.ndarray]:
-    """For each direction d, the cost of the move along d into each cell (inf where not allowed)."""
-    steps = []
-    for dx, dy in DIRECTIONS:
+def _step_costs(free: np.ndarray, enter: np.ndarray, moves: Sequence[int]) -> Dict[int, np.ndarray]:
+    """For each direction d of ``moves``, the cost of the move along d into each cell (inf where not allowed)."""
+    steps = {}
+    for d in moves:
+        dx, dy = DIRECTIONS[d]
         allowed = free.copy()
         for cx, cy in corner_offsets(dx, dy):  # the corner rule, seen from the cell entered
             allowed &= _shifted(free, dx - cx, dy - cy, False)
         length = SQRT2 if dx and dy else 1.0
-        steps.append(np.where(allowed, length * enter, np.inf))
+        steps[d] = np.where(allowed, length * enter, np.inf)
     return steps
 
 
-def _relax(distance: np.ndarray, direction: np.ndarray, steps: List[np.ndarray]) -> None:
+def _relax(distance: np.ndarray, direction: np.ndarray, steps: Dict[int, np.ndarray], moves: Sequence[int]) -> None:
     """Sweep the stacked fields until a round improves nothing.
 
     Fields that a round leaves unchanged are final; once many are, the rest
@@ -178,7 +189,7 @@ def _relax(distance: np.ndarray, direction: np.ndarray, steps: List[np.ndarray])
     live = np.arange(len(distance))
     work_distance, work_direction, work_steps = distance, direction, steps
     while True:
-        moved = _sweep_round(work_distance, work_direction, work_steps)
+        moved = _sweep_round(work_distance, work_direction, work_steps, moves)
         if not moved.any():
             break
         if moved.sum() < 0.6 * len(live):
@@ -186,19 +197,21 @@ def _relax(distance: np.ndarray, direction: np.ndarray, steps: List[np.ndarray])
                 distance[live], direction[live] = work_distance, work_direction
             live = live[moved]
             work_distance, work_direction = distance[live], direction[live]
-            work_steps = [step[live] for step in steps]
+            work_steps = {d: step[live] for d, step in steps.items()}
     if work_distance is not distance:
         distance[live], direction[live] = work_distance, work_direction
 
 
-def _sweep_round(distance: np.ndarray, direction: np.ndarray, steps: List[np.ndarray]) -> np.ndarray:
-    """One round of the four sweeps; which fields changed."""
+def _sweep_round(
+    distance: np.ndarray, direction: np.ndarray, steps: Dict[int, np.ndarray], moves: Sequence[int]
+) -> np.ndarray:
+    """One round of the four sweeps over ``moves``; which fields changed."""
     side = distance.shape[-1]
     inner = slice(1, side - 1)
     moved = np.zeros(len(distance), dtype=bool)
-    for moves, lines, along_rows in _sweeps(side):
+    for swept, lines, along_rows in _sweeps(side, moves):
         for line in lines:
-            for d in moves:
+            for d in swept:
                 dx, dy = DIRECTIONS[d]
                 if along_rows:  # into row `line` from row line - dy, columns shifted by dx
                     here = distance[:, line, inner]
@@ -219,10 +232,10 @@ def _sweep_round(distance: np.ndarray, direction: np.ndarray, steps: List[np.nda
     return moved
 
 
-def _sweeps(side: int):
+def _sweeps(side: int, moves: Sequence[int]):
     """(moves, lines in order, along rows?) of the four sweeps: down, up, right, left."""
-    by_row = {sign: [d for d, (_, dy) in enumerate(DIRECTIONS) if dy == sign] for sign in (1, -1)}
-    by_column = {sign: [d for d, (dx, _) in enumerate(DIRECTIONS) if dx == sign] for sign in (1, -1)}
+    by_row = {sign: [d for d in moves if DIRECTIONS[d][1] == sign] for sign in (1, -1)}
+    by_column = {sign: [d for d in moves if DIRECTIONS[d][0] == sign] for sign in (1, -1)}
     return [
         (by_row[1], range(1, side - 1), True),
         (by_row[-1], range(side - 2, 0, -1), True),

@@ -30,7 +30,7 @@ from typing import Dict, Iterator, Optional, Tuple
 
 import numpy as np
 
-from ..grid import Grid, corner_offsets
+from ..grid import Grid, corner_offsets, is_move
 from ..jump_tables import DIRECTIONS
 from .entrances import key_point_cells, key_point_pairs
 from .fields import NO_DIRECTION
@@ -100,7 +100,8 @@ def check_fields(grid: Grid, clusters: Clusters, arrays: Dict[str, np.ndarray]) 
     if len(directions) and (directions.min() < NO_DIRECTION or directions.max() >= len(DIRECTIONS)):
         raise InvalidGraphData("a stored direction is not one of the eight moves")
     fields = _Fields(rects, arrays["member_counts"], arrays["members"], direction_sizes)
-    fields.check_steps(_cluster_tiles(_legal_moves_into(grid.passable, clusters.size), clusters), directions)
+    legal = _legal_moves_into(grid.passable, clusters.size, grid.connectivity)
+    fields.check_steps(_cluster_tiles(legal, clusters), directions)
     fields.check_paths(grid.cost, costs, directions)
 
 
@@ -176,7 +177,7 @@ def _check_run(legal: np.ndarray, moves: np.ndarray, sources: np.ndarray, width:
     stepped = moves != NO_DIRECTION
     allowed = (legal >> (moves.view(np.uint8) & np.uint8(7))) & np.uint8(1)  # of the stored step (any, where none)
     if (stepped & ~allowed.view(bool)).any():
-        raise InvalidGraphData("a stored field steps outside its cluster, onto a wall or past a corner")
+        raise InvalidGraphData("a stored field steps outside its cluster, onto a wall, past a corner or diagonally on a 4-connected grid")
     reached = stepped
     reached[sources] = True
     for d in _FORWARD:
@@ -233,16 +234,19 @@ class _Walks:
             raise InvalidGraphData("a stored cost is not the cost of its path")
 
 
-def _legal_moves_into(passable: np.ndarray, size: int) -> np.ndarray:
+def _legal_moves_into(passable: np.ndarray, size: int, connectivity: int) -> np.ndarray:
     """``legal[y, x]``: bit d set when the move ``DIRECTIONS[d]`` into (x, y) is legal and starts in its cluster.
 
-    Legal: onto a free cell from a free cell, cutting no corner (:func:`~pathing_py.grid.corner_offsets`). Computed once
-    for the map, then cut into clusters by :func:`_cluster_tiles`.
+    Legal: a move of the grid's connectivity (:func:`~pathing_py.grid.is_move`), onto a free cell from a free
+    cell, cutting no corner (:func:`~pathing_py.grid.corner_offsets`). Computed once for the map, then cut into
+    clusters by :func:`_cluster_tiles`.
     """
     height, width = passable.shape
     column, row = np.arange(width) % size, np.arange(height) % size  # within the cluster
     legal = np.zeros(passable.shape, dtype=np.uint8)
     for d, (dx, dy) in enumerate(DIRECTIONS):
+        if not is_move(dx, dy, connectivity):
+            continue
         move = passable & _shift(passable, dx, dy)
         for cx, cy in corner_offsets(dx, dy):  # relative to the cell left, (x - dx, y - dy)
             move &= _shift(passable, dx - cx, dy - cy)

@@ -15,6 +15,9 @@ Quick start::
     >>> result.status.name, round(result.cost, 3), result.route[0], result.route[-1]
     ('FOUND', 21.485, (0, 0), (19, 0))
 
+The graph follows its grid's connectivity: on a 4-connected grid the paths
+inside clusters, the links, lines and estimates take straight steps only.
+
 The bake is a pipeline of named steps, each its own module: partition
 (:mod:`.partition`) → key points (:mod:`.entrances`) → connect inside clusters
 (:mod:`.fields`) → save (:mod:`.storage`). A query links start and goal to
@@ -31,7 +34,7 @@ import numpy as np
 
 from ..grid import Cell, Grid
 from ..line import clear_cells, line_cells, line_of_sight, path_cost, smooth_path
-from ..search import SQRT2, TIE_BREAK, PathResult, PathStatus, answer_without_search, as_cell, find_path, octile_distance
+from ..search import TIE_BREAK, PathResult, PathStatus, answer_without_search, as_cell, diagonal_saving, find_path, grid_distance
 from .entrances import DEFAULT_LONG_RUN, border_key_points
 from .fields import ClusterFields, cluster_fields, single_field, walk_back
 from .landmarks import Landmarks
@@ -177,7 +180,7 @@ class KeyPointGraph:
             batch.append(cluster)
             if sum(len(self.members[c]) for c in batch) >= FIELDS_PER_BATCH or number == total:
                 jobs = [(self.clusters.rect(c), self.members[c], self.members[c]) for c in batch]
-                for c, fields in zip(batch, cluster_fields(self.grid.passable, self.grid.cost, jobs)):
+                for c, fields in zip(batch, cluster_fields(self.grid.passable, self.grid.cost, jobs, self.grid.connectivity)):
                     self.fields[c] = fields
                 done += len(batch)
                 batch = []
@@ -238,10 +241,13 @@ class KeyPointGraph:
     def __eq__(self, other) -> bool:
         if not isinstance(other, KeyPointGraph):
             return NotImplemented
-        same_setup = (self.clusters.size, self.unit_size, self.long_run, self.grid.width, self.grid.height) == (
-            other.clusters.size, other.unit_size, other.long_run, other.grid.width, other.grid.height
-        )  # fmt: skip
-        return same_setup and (self.entrances, self.members, self.fields) == (other.entrances, other.members, other.fields)
+        contents = (self.entrances, self.members, self.fields)
+        return self._setup() == other._setup() and contents == (other.entrances, other.members, other.fields)
+
+    def _setup(self) -> tuple:
+        """What two graphs must share before their contents are compared: bake parameters and map shape."""
+        grid = self.grid
+        return self.clusters.size, self.unit_size, self.long_run, grid.width, grid.height, grid.connectivity
 
     __hash__ = None  # type: ignore[assignment]  # mutable, so unhashable; mypy expects a method here
 
@@ -284,12 +290,13 @@ class KeyPointGraph:
         early = answer_without_search(self.grid, start, goal)
         if early is not None:
             return GraphPathResult(early.status, early.cells, early.cost, route=early.cells)
+        connectivity = self.grid.connectivity
         if self.grid.cost is None and line_of_sight(self.grid, start, goal):
-            # On uniform costs no path is shorter than the octile distance, the line's length.
+            # On uniform costs no path is shorter than the line: octile (Manhattan when 4-connected).
             # On weighted grids the line may cross a swamp: the search below weighs it.
-            return self._result(line_cells(start, goal), 0, [start, goal], smooth=False)
+            return self._result(line_cells(start, goal, connectivity), 0, [start, goal], smooth=False)
         direct = self._direct(start, goal)
-        if direct and direct.cost <= octile_distance(start, goal) + 1e-9:
+        if direct and direct.cost <= grid_distance(start, goal, connectivity) + 1e-9:
             return self._result(direct.cells, direct.expanded, [start, goal], smooth)  # costs >= 1: nothing beats it
         start_links = self._links(start, link, reverse=False)
         goal_links = self._links(goal, link, reverse=True)
@@ -335,13 +342,15 @@ class KeyPointGraph:
         cluster = self.clusters.of(cell)
         rect = self.clusters.rect(cluster)
         members = self.members[cluster]
+        connectivity = self.grid.connectivity
         if link == "exact":
             if self.grid.cost is None:
-                lines = [line_cells(member, cell) if reverse else line_cells(cell, member) for member in members]
+                ends = [(member, cell) if reverse else (cell, member) for member in members]
+                lines = [line_cells(a, b, connectivity) for a, b in ends]
                 if all(clear_cells(self.grid.passable, line) for line in lines):
                     # Straight lines to every key point: each is a shortest path, no search needed.
-                    return {member: (octile_distance(cell, member), line) for member, line in zip(members, lines)}
-            fields = single_field(self.grid.passable, self.grid.cost, rect, cell, members)
+                    return {member: (grid_distance(cell, member, connectivity), line) for member, line in zip(members, lines)}
+            fields = single_field(self.grid.passable, self.grid.cost, rect, cell, members, connectivity)
             links = {}
             for member, cost in zip(members, fields.costs[0].tolist()):
                 if math.isfinite(cost):
@@ -351,7 +360,7 @@ class KeyPointGraph:
                         cost = cost if self.grid.cost is None else path_cost(self.grid, cells)
                     links[member] = (cost, cells)
             return links
-        for member in sorted(members, key=lambda m: (octile_distance(m, cell), m[1], m[0])):
+        for member in sorted(members, key=lambda m: (grid_distance(m, cell, connectivity), m[1], m[0])):
             found = find_path(self.grid, *((member, cell) if reverse else (cell, member)), bounds=rect)
             if found:
                 return {member: (found.cost, found.cells)}
@@ -382,7 +391,8 @@ class KeyPointGraph:
         links and the key point's edges. A node reached along a shortest path
         inside its cluster, from a node with direct paths to all the others,
         only crosses borders: going on inside could not beat those paths. The
-        estimate is the octile distance, raised by the landmark bound where baked.
+        estimate is the octile distance (Manhattan when 4-connected), raised by
+        the landmark bound where baked.
         """
         width = self.grid.width
         goal_x, goal_y = goal
@@ -402,7 +412,7 @@ class KeyPointGraph:
         entered_inside = {_START: False}
         heap = [(0.0, 0.0, _START)]
         expanded = 0
-        diagonal_extra = SQRT2 - 2.0
+        diagonal_extra = diagonal_saving(self.grid.connectivity)
         while heap:
             _, reached, node = heappop(heap)
             if reached > best[node]:

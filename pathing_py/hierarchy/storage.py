@@ -4,8 +4,8 @@ Layout, all little-endian::
 
     MAGIC                     b"PATHING_PY KEY-POINT GRAPH\\n"
     header length             uint32
-    header                    JSON: format version, map size and content hash,
-                              bake parameters, and the name, dtype and shape of each array
+    header                    JSON: format version, map size, content hash and
+                              connectivity, bake parameters, and the name, dtype and shape of each array
                               (entrances, key points, costs and directions per cluster, landmarks)
     arrays                    raw bytes, one after the other, in header order
     checksum                  SHA-1 of everything before it
@@ -22,7 +22,7 @@ from typing import Dict, List, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
-from ..grid import Cell, Grid
+from ..grid import Cell, Grid, check_connectivity
 from .fields import ClusterFields
 from .file_checks import InvalidGraphData, check_graph_arrays, field_layout
 from .landmarks import Landmarks
@@ -33,7 +33,7 @@ __all__ = [
 ]  # fmt: skip
 
 MAGIC = b"PATHING_PY KEY-POINT GRAPH\n"
-FORMAT_VERSION = 2  #: 2: landmarks
+FORMAT_VERSION = 3  #: 2: landmarks; 3: the grid's connectivity
 _CHECKSUM_SIZE = hashlib.sha1().digest_size
 
 #: The arrays of a file, in file order: name, dtype, shape (None: any length).
@@ -57,7 +57,7 @@ class GraphFileError(ValueError):
 
 
 class StaleGraphError(GraphFileError):
-    """A graph baked from a map whose content differs from the grid at hand: bake it again."""
+    """A graph baked from a map whose content (or connectivity) differs from the grid at hand: bake it again."""
 
 
 class GraphData(NamedTuple):
@@ -91,6 +91,7 @@ def graph_bytes(grid: Grid, graph: GraphData) -> bytes:
         "width": grid.width,
         "height": grid.height,
         "map_hash": grid.content_hash(),
+        "connectivity": grid.connectivity,
         "cluster_size": graph.clusters.size,
         "unit_size": graph.unit_size,
         "long_run": graph.long_run,
@@ -128,6 +129,10 @@ def graph_from_bytes(data: bytes, grid: Grid, source: str = "<bytes>") -> GraphD
         )
     if header["map_hash"] != grid.content_hash():
         raise StaleGraphError(f"{source}: baked from a map whose cells differ from this grid's (the map changed): bake again")
+    if header["connectivity"] != grid.connectivity:
+        raise StaleGraphError(
+            f"{source}: baked for {header['connectivity']}-connected movement, the grid is {grid.connectivity}-connected: bake again"
+        )
     clusters = Clusters(grid.width, grid.height, header["cluster_size"])
     try:
         check_graph_arrays(grid, clusters, header["long_run"], arrays)
@@ -173,7 +178,7 @@ def _unpack(data: bytes, source: str) -> Tuple[dict, Dict[str, np.ndarray]]:
 
 def _header_problem(header: dict) -> str:
     """What is wrong with a parsed header ("" for nothing), judged before any array is read."""
-    expected = {"format", "width", "height", "map_hash", "arrays"} | {name for name, _ in PARAMETERS}
+    expected = {"format", "width", "height", "map_hash", "connectivity", "arrays"} | {name for name, _ in PARAMETERS}
     if set(header) != expected:
         return f"keys {sorted(header)}, expected {sorted(expected)}"
     for name, least in (("width", 1), ("height", 1), *PARAMETERS):
@@ -182,6 +187,10 @@ def _header_problem(header: dict) -> str:
             return f"{name} must be an int >= {least}, got {value!r}"
     if not isinstance(header["map_hash"], str):
         return f"map_hash must be a string, got {header['map_hash']!r}"
+    try:
+        check_connectivity(header["connectivity"])
+    except ValueError as error:
+        return str(error)
     table = header["arrays"]
     if not isinstance(table, list) or len(table) != len(ARRAYS):
         return f"the array table must list {len(ARRAYS)} arrays"

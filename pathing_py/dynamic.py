@@ -182,14 +182,15 @@ def first_blocked(grid: Grid, cells: Sequence[Cell], start: int = 0) -> Optional
     """The index of the first cell at or after ``start`` the route can no longer use, or None.
 
     A cell is unusable when it is blocked, or when the route enters it by a
-    diagonal step whose corner is blocked. ``cells[start]`` itself is only
-    checked for being blocked (the unit is already there).
+    diagonal step whose corner is blocked (or by any diagonal step, on a
+    4-connected grid). ``cells[start]`` itself is only checked for being
+    blocked (the unit is already there).
     """
     xs, ys = _route_arrays(grid, cells[start:])
     passable = grid.passable
     unusable = ~passable[ys, xs]
     steps, (xs_a, ys_a), (xs_b, ys_b) = diagonal_steps(xs, ys)
-    unusable[steps] |= ~(passable[ys_a, xs_a] & passable[ys_b, xs_b])
+    unusable[steps] |= ~(passable[ys_a, xs_a] & passable[ys_b, xs_b]) | (grid.connectivity == 4)
     if not unusable.any():
         return None
     return start + int(np.argmax(unusable))

@@ -100,7 +100,8 @@ class SizedGrids:
         sized = self._grids.get(size)
         if sized is None:
             passable = self.clearance.values >= size
-            sized = self._grids[size] = Grid(passable, _block_costs(self.base.cost, size), origin=self.base.origin)
+            base = self.base
+            sized = self._grids[size] = Grid(passable, _block_costs(base.cost, size), origin=base.origin, connectivity=base.connectivity)
         return sized
 
     def graph(self, size: int) -> KeyPointGraph:

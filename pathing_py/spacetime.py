@@ -34,7 +34,8 @@ The search is Safe Interval Path Planning (Phillips and Likhachev, 2011):
 A* over (cell, free interval of that cell), arriving as early as possible in
 each interval and waiting in place as long as needed before a move. A cell
 nobody reserves has one free interval, so without reservations the search
-is the plain A* of :func:`pathing_py.find_path`, with times in seconds.
+is the plain A* of :func:`pathing_py.find_path`, with times in seconds (and,
+on a 4-connected grid, its straight steps only).
 Seed 004's own variant, which cannot wait, is ``wait=False``.
 """
 
@@ -42,10 +43,10 @@ import math
 from heapq import heappop, heappush
 from typing import Dict, Hashable, Iterable, List, Optional, Sequence, Tuple
 
-from .grid import Cell, Grid
+from .grid import Cell, Grid, is_move
 from .jump_tables import DIRECTIONS, pad
 from .line import prefix_costs
-from .search import SQRT2, PathResult, PathStatus, answer_without_search, as_cell, octile_distance
+from .search import SQRT2, PathResult, PathStatus, answer_without_search, as_cell, grid_distance
 
 __all__ = ["Reservations", "TimedPathResult", "find_path_in_time", "occupancy", "arrival_times"]
 
@@ -279,6 +280,8 @@ class _SafeIntervalSearch:
         self, grid: Grid, reservations: Reservations, unit: Hashable, start_time: float, speed: float, wait: bool
     ):
         self.cost = grid.cost
+        self.connectivity = grid.connectivity
+        self.moves = [(dx, dy) for dx, dy in DIRECTIONS if is_move(dx, dy, grid.connectivity)]
         self.passable = pad(grid.passable).tobytes()  # flat, with a blocked border: no bounds checks
         self.stride = grid.width + 2
         self.reservations = reservations
@@ -313,7 +316,7 @@ class _SafeIntervalSearch:
         arrival: Dict[State, float] = {source: self.start_time}
         came_from: Dict[State, Tuple[Optional[State], float]] = {source: (None, self.start_time)}
         closed = set()
-        heap = [(self.start_time + octile_distance(start, goal) / self.speed, 0, source)]
+        heap = [(self.start_time + grid_distance(start, goal, self.connectivity) / self.speed, 0, source)]
         pushes = 1  # heap entries carry a counter so that states are never compared
         expanded = 0
         cut_by_deadline = False
@@ -332,7 +335,7 @@ class _SafeIntervalSearch:
             for successor, departure, reached in self._successors(cell, interval, time):
                 if successor in closed or reached >= arrival.get(successor, math.inf):
                     continue
-                estimate = reached + octile_distance(successor[0], goal) / self.speed
+                estimate = reached + grid_distance(successor[0], goal, self.connectivity) / self.speed
                 if estimate > deadline + EPS:
                     cut_by_deadline = True
                     continue
@@ -349,7 +352,7 @@ class _SafeIntervalSearch:
         leave_by = self.free(cell)[interval][1]  # the unit must be out of ``cell`` by then
         passable, stride = self.passable, self.stride
         here = (y + 1) * stride + x + 1
-        for dx, dy in DIRECTIONS:
+        for dx, dy in self.moves:
             if not passable[here + dx + dy * stride]:
                 continue
             diagonal = dx != 0 and dy != 0

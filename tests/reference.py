@@ -32,11 +32,12 @@ def block_fits(passable: np.ndarray, cell, size: int) -> bool:
     return all(0 <= x < width and 0 <= y < height and passable[y, x] for y in range(y0, y0 + size) for x in range(x0, x0 + size))
 
 
-def block_step_allowed(passable: np.ndarray, a, b, size: int) -> bool:
-    """A king move of the size x size block from top-left cell a to b: the block fits at b and, for a diagonal
-    step, at both orthogonal neighbours (the corner rule lifted to blocks), from the cells themselves."""
+def block_step_allowed(passable: np.ndarray, a, b, size: int, connectivity: int = 8) -> bool:
+    """A king move (a rook move when ``connectivity`` is 4) of the size x size block from top-left cell a to b:
+    the block fits at b and, for a diagonal step, at both orthogonal neighbours (the corner rule lifted to
+    blocks), from the cells themselves."""
     (ax, ay), (bx, by) = a, b
-    if max(abs(bx - ax), abs(by - ay)) != 1:
+    if max(abs(bx - ax), abs(by - ay)) != 1 or (connectivity == 4 and ax != bx and ay != by):
         return False
     corners = [(bx, ay), (ax, by)] if ax != bx and ay != by else []
     return all(block_fits(passable, cell, size) for cell in [b, *corners])
@@ -51,8 +52,7 @@ def step_cost(cost, a, b, size: int = 1) -> float:
 def dijkstra(passable: np.ndarray, start, goal, cost=None, size: int = 1, connectivity: int = 8):
     """Cost of a shortest path (of a size x size block, named by its top-left cell), or None when the goal cannot be reached.
 
-    ``connectivity`` 4 allows rook moves only (of single cells)."""
-    assert size == 1 or connectivity == 8, "4-connected blocks are not modelled here"
+    ``connectivity`` 4 allows rook moves only."""
     if not (block_fits(passable, start, size) and block_fits(passable, goal, size)):
         return None
     best = {start: 0.0}
@@ -65,7 +65,7 @@ def dijkstra(passable: np.ndarray, start, goal, cost=None, size: int = 1, connec
             continue
         for dx, dy in NEIGHBOURS:
             nxt = (cell[0] + dx, cell[1] + dy)
-            if step_allowed(passable, cell, nxt, connectivity) if size == 1 else block_step_allowed(passable, cell, nxt, size):
+            if step_allowed(passable, cell, nxt, connectivity) if size == 1 else block_step_allowed(passable, cell, nxt, size, connectivity):
                 candidate = distance + step_cost(cost, cell, nxt, size)
                 if candidate < best.get(nxt, math.inf):
                     best[nxt] = candidate
@@ -79,6 +79,7 @@ def path_cost(passable: np.ndarray, cells, cost=None, size: int = 1, connectivit
     total = 0.0
     assert block_fits(passable, cells[0], size), f"first cell {cells[0]} is blocked"
     for a, b in zip(cells, cells[1:]):
-        assert step_allowed(passable, a, b, connectivity) if size == 1 else block_step_allowed(passable, a, b, size), f"illegal step {a} -> {b}"
+        legal = step_allowed(passable, a, b, connectivity) if size == 1 else block_step_allowed(passable, a, b, size, connectivity)
+        assert legal, f"illegal step {a} -> {b}"
         total += step_cost(cost, a, b, size)
     return total

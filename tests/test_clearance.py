@@ -21,7 +21,7 @@ from pathing_py.clearance import MAX_SIZE, ClearanceMap, block_at, block_centre,
 from pathing_py.grid import step_allowed
 from pathing_py.sized_grids import SizedGrids
 from reference import block_fits, block_step_allowed, dijkstra, path_cost
-from strategies import cells, costs, edits, maps, walled_maps
+from strategies import cells, connectivities, costs, edits, maps, walled_maps
 
 
 def reference_clearance(passable: np.ndarray, max_size: int) -> np.ndarray:
@@ -275,19 +275,20 @@ def test_a_sized_grid_allows_exactly_the_block_moves(passable, size, data):
 
 
 @settings(max_examples=80, deadline=None)
-@given(walled_maps(max_side=14), st.integers(2, 3), st.booleans(), st.data())
-def test_sized_searches_find_the_optimal_block_paths(passable, size, weighted, data):
+@given(walled_maps(max_side=14), st.integers(2, 3), st.booleans(), connectivities(), st.data())
+def test_sized_searches_find_the_optimal_block_paths(passable, size, weighted, connectivity, data):
     cost = data.draw(costs(passable.shape, highest=3)) if weighted else None
-    grid = Grid(passable, cost)
+    grid = Grid(passable, cost, connectivity=connectivity)
     sized = SizedGrids(grid).grid(size)
+    assert sized.connectivity == connectivity
     height, width = passable.shape
     for start, goal in data.draw(st.lists(st.tuples(cells(width, height), cells(width, height)), min_size=1, max_size=4)):
         found = find_path(sized, start, goal)
-        optimum = dijkstra(passable, start, goal, cost, size)
+        optimum = dijkstra(passable, start, goal, cost, size, connectivity)
         assert bool(found) == (optimum is not None), (start, goal)
         if found:
             assert found.cost == pytest.approx(optimum)
-            assert path_cost(passable, found.cells, cost, size) == pytest.approx(found.cost)
+            assert path_cost(passable, found.cells, cost, size, connectivity) == pytest.approx(found.cost)
 
 
 @settings(max_examples=60, deadline=None)

@@ -9,6 +9,7 @@ from pathing_py.dynamic import MapWatcher, SpliceStatus, WatcherStats, first_blo
 from pathing_py.islands import FLOOD_MIN, label_islands
 from pathing_py.jump_tables import JumpTables
 from reference import dijkstra, path_cost
+from strategies import connectivities
 
 # -- MapWatcher ---------------------------------------------------------------------------------------
 
@@ -116,10 +117,11 @@ def open_grid(width, height):
 
 
 def check_splice(grid, old, index, result):
-    """A SPLICED route runs from the unit to the old goal and is legal on the grid now."""
+    """A SPLICED route runs from the unit to the old goal and is legal on the grid now (straight steps
+    only on a 4-connected grid)."""
     assert result.status is SpliceStatus.SPLICED
     assert result.cells[0] == tuple(old[index]) and result.cells[-1] == tuple(old[-1])
-    path_cost(grid.passable, result.cells, grid.cost)  # asserts every step
+    path_cost(grid.passable, result.cells, grid.cost, connectivity=grid.connectivity)  # asserts every step
     assert first_blocked(grid, result.cells) is None
 
 
@@ -219,6 +221,12 @@ def test_first_blocked():
         first_blocked(grid, [(0, 0), (-1, 0)])
 
 
+def test_a_diagonal_step_is_unusable_on_a_four_connected_grid():
+    route = [(0, 0), (1, 0), (2, 1), (3, 1)]
+    assert first_blocked(Grid(np.ones((3, 4), dtype=bool)), route) is None
+    assert first_blocked(Grid(np.ones((3, 4), dtype=bool), connectivity=4), route) == 2
+
+
 @pytest.mark.parametrize(
     "kwargs, message",
     [({"horizon": 0}, "horizon"), ({"max_stretch": 0.5}, "max_stretch"), ({"index": 9}, "index")],
@@ -238,7 +246,7 @@ def routes_with_new_blocks(draw):
     free = np.argwhere(passable)
     assume(len(free) >= 2)
     (sy, sx), (gy, gx) = free[rng.choice(len(free), 2, replace=False)]
-    grid = Grid(passable)
+    grid = Grid(passable, connectivity=draw(connectivities()))
     route = find_path(grid, (int(sx), int(sy)), (int(gx), int(gy))).cells
     assume(len(route) >= 3)
     index = draw(st.integers(0, len(route) - 3))
@@ -268,7 +276,7 @@ def test_spliced_routes_are_valid_and_reach_the_goal(case):
         assert result.cells == []
     # Allowed any stretch, splicing fails only when the goal cannot be reached at all.
     unbounded = splice_path(grid, route, index, horizon=horizon, max_stretch=1e9)
-    reachable = dijkstra(grid.passable, route[index], route[-1]) is not None
+    reachable = dijkstra(grid.passable, route[index], route[-1], connectivity=grid.connectivity) is not None
     assert (unbounded.status is not SpliceStatus.FAILED) == reachable
 
 

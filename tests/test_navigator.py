@@ -12,11 +12,13 @@ FINAL = {UnitState.ARRIVED, UnitState.BLOCKED, UnitState.UNREACHABLE}
 
 
 def check_world(navigator):
-    """Every step since the last check was a king move onto a free cell past free corners, and no
-    two units overlap now."""
+    """Every step since the last check was a king move (a straight one on a 4-connected grid) onto a
+    free cell past free corners, and no two units overlap now."""
     grid = navigator.grid
     for unit_id, (x0, y0), (x1, y1) in navigator.step_log:
         assert max(abs(x1 - x0), abs(y1 - y0)) == 1, f"unit {unit_id} jumped from {(x0, y0)} to {(x1, y1)}"
+        if grid.connectivity == 4:
+            assert x0 == x1 or y0 == y1, f"unit {unit_id} stepped diagonally from {(x0, y0)} to {(x1, y1)} on a 4-connected grid"
         for cell in {(x1, y1), (x1, y0), (x0, y1)}:
             assert grid.is_passable(cell), f"unit {unit_id} went through blocked cell {cell}"
     navigator.step_log.clear()
@@ -85,10 +87,10 @@ def test_quick_start_units_arrive_around_a_wall():
     assert kinds[0] == "path_found" and kinds[-1] == "arrived"
 
 
-@pytest.mark.parametrize("name", ["den520d", "AR0011SR", "8room_000"])
+@pytest.mark.parametrize("name, connectivity", [("den520d", 8), ("AR0011SR", 8), ("8room_000", 8), ("den520d", 4)])
 @pytest.mark.parametrize("use_graph", [False, True])
-def test_units_reach_their_goals_on_a_benchmark_map_while_walls_appear(movingai_dir, name, use_graph):
-    grid = Grid.from_movingai(movingai_dir / f"{name}.map")
+def test_units_reach_their_goals_on_a_benchmark_map_while_walls_appear(movingai_dir, name, connectivity, use_graph):
+    grid = Grid.from_movingai(movingai_dir / f"{name}.map", connectivity=connectivity)
     graph = KeyPointGraph.bake(grid) if use_graph else None
     navigator = Navigator(grid, graph)
     starts, goals = scattered_units(grid, 12, seed=len(name))
@@ -185,6 +187,19 @@ def test_splice_then_full_replan():
     run(navigator, 0.1, 200)
     assert unit.state is UnitState.ARRIVED
     assert unit.stats.plans == 2
+
+
+def test_a_crowd_on_a_four_connected_map_walks_straight_steps_only():
+    """Units crossing each other's ways wait, detour and make way, all by straight steps."""
+    grid = Grid.from_ascii("\n".join(["." * 16] * 12), connectivity=4)
+    grid.set_blocked([(8, y) for y in range(12) if y not in (5, 6)])
+    navigator = Navigator(grid)
+    starts, goals = [(1, y) for y in range(2, 10)], [(14, y) for y in range(9, 1, -1)]
+    units = [navigator.add_unit((x + 0.5, y + 0.5), speed=4.0) for x, y in starts + goals[:3]]
+    for unit, goal in zip(units, goals + starts[:3]):
+        unit.move_to(goal)
+    run(navigator, 0.1, 2000)
+    assert all(unit.state is UnitState.ARRIVED for unit in units), [(unit, unit.reason) for unit in units]
 
 
 def test_units_off_the_changed_regions_do_no_work():
@@ -295,9 +310,10 @@ def test_the_graph_follows_edits_made_through_the_navigator():
     assert graph == KeyPointGraph.bake(grid, cluster_size=8)
 
 
+@pytest.mark.parametrize("connectivity", [8, 4])
 @pytest.mark.parametrize("link", ["exact", "fast"])
-def test_graph_routes_and_links(link):
-    grid = Grid.from_ascii("\n".join(["." * 40] * 40))
+def test_graph_routes_and_links(link, connectivity):
+    grid = Grid.from_ascii("\n".join(["." * 40] * 40), connectivity=connectivity)
     grid.set_blocked([(20, y) for y in range(35)])
     navigator = Navigator(grid, KeyPointGraph.bake(grid, cluster_size=10), link=link)
     unit = navigator.add_unit((2.5, 2.5), speed=10.0)

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from pathing_py import Grid, PathStatus, find_path
 from pathing_py.spacetime import EPS, Reservations, arrival_times, find_path_in_time, occupancy
 from reference import path_cost, step_cost
-from strategies import cells_of, costs, maps
+from strategies import cells_of, connectivities, costs, maps
 
 CROSSING = """
 ##.##
@@ -23,11 +23,13 @@ def reserve_walk(reservations, unit, grid, cells, start_time=0.0, speed=1.0, unt
 
 
 def check_clear(grid, reservations, result, speed=1.0, hold=None, unit=None):
-    """Every step of a FOUND result is legal, timed right and clear of every other unit's holds."""
+    """Every step of a FOUND result is legal (straight on a 4-connected grid), timed right and clear of
+    every other unit's holds."""
     assert result.status is PathStatus.FOUND
     cells, times = result.cells, result.times
     moves = [(a, b, t0, t1) for a, b, t0, t1 in zip(cells, cells[1:], times, times[1:]) if a != b]
-    path_cost(grid.passable, [c for i, c in enumerate(cells) if i == 0 or c != cells[i - 1]], grid.cost)
+    walked = [c for i, c in enumerate(cells) if i == 0 or c != cells[i - 1]]
+    path_cost(grid.passable, walked, grid.cost, connectivity=grid.connectivity)
     assert all(t1 >= t0 for t0, t1 in zip(times, times[1:]))
     for a, b, t0, t1 in moves:
         assert t1 - t0 == pytest.approx(step_cost(grid.cost, a, b) / speed)
@@ -221,7 +223,8 @@ def test_occupancy_and_arrival_times():
 def grids_and_queries(draw, side=16, weights=True):
     passable = draw(maps(max_side=side, max_walls=0.3))
     cost = draw(costs(passable.shape, highest=3)) if weights and draw(st.booleans()) else None
-    return Grid(passable, cost), draw(cells_of(passable)), draw(cells_of(passable)), draw(st.sampled_from([0.5, 1.0, 3.0]))
+    grid = Grid(passable, cost, connectivity=draw(connectivities()))
+    return grid, draw(cells_of(passable)), draw(cells_of(passable)), draw(st.sampled_from([0.5, 1.0, 3.0]))
 
 
 @settings(max_examples=150, deadline=None)

@@ -19,7 +19,9 @@ Quick start::
 
 Positions are floats in cell units: cell (x, y) covers [x, x+1) x [y, y+1)
 and a unit standing in it is at (x + 0.5, y + 0.5); speed is in cells per
-second. Units move from cell centre to cell centre by king moves. A unit
+second. Units move from cell centre to cell centre by king moves (straight
+moves only on a 4-connected grid: every route they take comes from the grid's
+searches, lines and walks, which follow its connectivity). A unit
 holds the cell it stands in and the cell it moves into (and, moving
 diagonally, both corner cells), so units never overlap and never cut a wall
 corner; map edits cannot block a held cell.
@@ -44,7 +46,7 @@ import numpy as np
 from ..dynamic import MapWatcher, SpliceStatus, first_blocked, splice_path
 from ..grid import Cell, Grid, step_corners
 from ..local import WalkStatus, walk_line
-from ..search import SQRT2, as_cell, find_path, octile_distance
+from ..search import as_cell, diagonal_saving, find_path, grid_distance
 from .occupancy import Occupancy
 from .path_stack import Route, RouteKind
 from .requests import PathRequestQueue
@@ -344,7 +346,7 @@ class Navigator:
         reach = 2 * self.graph.cluster_size if self.graph is not None else 0
         chosen = route.index
         for index in range(route.index + 1, min(route.index + 4, len(route.waypoints))):
-            if octile_distance(cell, route.waypoints[index]) > reach:
+            if grid_distance(cell, route.waypoints[index], self.grid.connectivity) > reach:
                 break
             chosen = index
         return chosen
@@ -396,7 +398,7 @@ class Navigator:
                 on_its_way = unit.retry_until is None  # not stopped yet
                 if (on_its_way or self.retrying(unit)) and self.grid.same_island(unit.anchor, unit.goal):
                     self._start_trip(unit)
-            elif unit.state not in FINAL_STATES and _shortcut_possible(unit, opened):
+            elif unit.state not in FINAL_STATES and _shortcut_possible(unit, opened, self.grid.connectivity):
                 unit.stats.shortcuts += 1
                 self._request_plan(unit)
 
@@ -479,7 +481,7 @@ class Navigator:
         unit.cell, unit.next_cell = next_cell, None
         high = unit.stack.find(RouteKind.HIGH_LEVEL)
         if high is not None:
-            remaining = octile_distance(unit.cell, high.waypoints[-1])
+            remaining = grid_distance(unit.cell, high.waypoints[-1], self.grid.connectivity)
             if remaining < unit.best_distance:
                 unit.best_distance, unit.progress_time = remaining, self.time
         if unit.state is UnitState.MOVING:
@@ -554,25 +556,26 @@ def _route_ahead(unit: Unit) -> Tuple[List[Cell], List[Cell]]:
     return cells, points
 
 
-def _shortcut_possible(unit: Unit, opened: np.ndarray) -> bool:
+def _shortcut_possible(unit: Unit, opened: np.ndarray, connectivity: int) -> bool:
     """Whether a way through one of the ``opened`` cells (an (n, 2) array of x, y) could be at most
     SHORTCUT_RATIO of the way the unit has left to its target.
 
-    Both are measured in octile steps, ignoring walls and terrain costs, which only lengthens ways:
-    the way left is at least as long as measured, a way through an opened cell no shorter than measured.
+    Both are measured as on an empty grid of this connectivity, ignoring walls and terrain costs, which
+    only lengthens ways: the way left is at least as long as measured, a way through an opened cell no
+    shorter than measured.
     """
     high = unit.stack.find(RouteKind.HIGH_LEVEL)
     if high is None:  # only making way for another unit
         return False
     cells, points = _route_ahead(unit)
     ahead = np.array(cells + points)
-    left = _octile(ahead[:-1], ahead[1:]).sum()
+    left = _distances(ahead[:-1], ahead[1:], connectivity).sum()
     here, target = ahead[0], np.array(high.waypoints[-1])
-    through = (_octile(opened, here) + _octile(opened, target)).min()
+    through = (_distances(opened, here, connectivity) + _distances(opened, target, connectivity)).min()
     return bool(through <= SHORTCUT_RATIO * left)
 
 
-def _octile(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Octile distances between cells (rows of x, y), as :func:`~pathing_py.search.octile_distance`."""
+def _distances(a: np.ndarray, b: np.ndarray, connectivity: int) -> np.ndarray:
+    """Distances between cells (rows of x, y) on an empty grid, as :func:`~pathing_py.search.grid_distance`."""
     d = np.abs(a - b)
-    return d.max(axis=-1) + (SQRT2 - 1.0) * d.min(axis=-1)
+    return d.sum(axis=-1) + diagonal_saving(connectivity) * d.min(axis=-1)

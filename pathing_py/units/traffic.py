@@ -83,12 +83,12 @@ class TrafficHost(Protocol):
 
 def grid_without(grid: Grid, held: Iterable[Cell], left: int, top: int, right: int, bottom: int) -> Grid:
     """The cells ``left <= x < right``, ``top <= y < bottom`` of ``grid`` as a grid of their own,
-    with the ``held`` cells (map coordinates, inside the window) blocked and the terrain costs kept."""
+    with the ``held`` cells (map coordinates, inside the window) blocked and the terrain costs and connectivity kept."""
     passable = grid.passable[top:bottom, left:right].copy()
     for x, y in held:
         passable[y - top, x - left] = False
     cost = None if grid.cost is None else grid.cost[top:bottom, left:right]
-    return Grid(passable, cost)
+    return Grid(passable, cost, connectivity=grid.connectivity)
 
 
 class Push:

@@ -46,7 +46,7 @@ from .debug import NEW_WALL, draw_cells, draw_grid, draw_units, paths_picture, w
 from .godot.bridge import load_graph
 from .godot.scene_files import TileMapData, nav_grid_settings, read_tilemap
 from .godot.tile_data import UNKNOWN_TILES, CellRect, cell_rect
-from .grid import Cell, Grid, MapFormatError
+from .grid import CONNECTIVITIES, Cell, Grid, MapFormatError
 from .hierarchy import KeyPointGraph
 from .line import smooth_path
 from .pillow import PillowMissing, pillow_image
@@ -77,6 +77,7 @@ def load_map(
     *,
     bounds: Optional[CellRect] = None,
     unknown_tiles: str = "error",
+    connectivity: Optional[int] = None,
 ) -> LoadedMap:
     """A grid from any map file we read, chosen by its suffix, and what pictures need of its terrain.
 
@@ -84,6 +85,7 @@ def load_map(
     blocking tiles, empty-cell rule and bounds) unless ``tilemap`` or ``blocking``
     say otherwise; ``bounds`` (TileMap cells) replaces the NavGrid's. The notes
     say which tiles block and warn of a TileSet without any collision shape.
+    ``connectivity`` (8 or 4) is the grid's; None takes a scene's NavGrid's, else 8.
     """
     suffix = path.suffix.lower()
     if suffix != ".tscn" and (bounds is not None or unknown_tiles != "error"):
@@ -91,6 +93,10 @@ def load_map(
     if suffix == ".tscn":
         empty_passable, navgrid_bounds, notes = True, None, []
         nav_grids = nav_grid_settings(path)
+        if connectivity is None and nav_grids:
+            connectivity = nav_grids[0].connectivity
+            if connectivity != 8:
+                notes.append(f"{connectivity}-connected, as NavGrid {nav_grids[0].node_path!r} says")
         if nav_grids and tilemap is None and not blocking:
             settings = nav_grids[0]
             tilemap, blocking, empty_passable = settings.tilemap, settings.blocking, settings.empty_passable
@@ -101,14 +107,14 @@ def load_map(
             )
         data = read_tilemap(path, tilemap=tilemap, blocking=list(blocking) or None, unknown_tiles=unknown_tiles)
         area = data.area(bounds or navgrid_bounds)  # refuses half offsets
-        grid = data.grid(empty_passable=empty_passable, bounds=area)
+        grid = data.grid(empty_passable=empty_passable, bounds=area, connectivity=connectivity or 8)
         notes.append(f"TileMap {data.node_path!r}: {data.geometry.describe()}; pictures draw its cells as squares")
         notes += blocking_notes(data, area, empty_passable)
         return LoadedMap(grid, {"tiles": data.cells.raster(data.cells.tile, -1, area), "names": data.names}, notes)
     if suffix == ".map":
-        return LoadedMap(Grid.from_movingai(path), {}, [])
+        return LoadedMap(Grid.from_movingai(path, connectivity=connectivity or 8), {}, [])
     if suffix == ".txt":
-        return LoadedMap(Grid.from_ascii(path.read_text()), {}, [])
+        return LoadedMap(Grid.from_ascii(path.read_text(), connectivity=connectivity or 8), {}, [])
     raise MapFormatError(f"{path}: unknown map type {suffix!r} (expected .tscn, .map or .txt)")
 
 
@@ -154,7 +160,9 @@ def random_orders(grid: Grid, count: int, seed: int) -> List[tuple]:
 def read_map(path: Path, args: argparse.Namespace) -> Tuple[Grid, dict]:
     """:func:`load_map` with the command's options, saying what it read and how long that took."""
     started = time.perf_counter()
-    loaded = load_map(path, args.tilemap, args.blocking, bounds=args.bounds, unknown_tiles=args.unknown_tiles)
+    loaded = load_map(
+        path, args.tilemap, args.blocking, bounds=args.bounds, unknown_tiles=args.unknown_tiles, connectivity=args.connectivity
+    )
     read_ms = (time.perf_counter() - started) * 1000
     grid = loaded.grid
     for note in loaded.notes:
@@ -162,7 +170,7 @@ def read_map(path: Path, args: argparse.Namespace) -> Tuple[Grid, dict]:
     last = tilemap_cell(grid, (grid.width - 1, grid.height - 1))
     print(
         f"{path}: {grid.width}x{grid.height} cells, {int(grid.passable.sum())} passable, "
-        f"TileMap cells {grid.origin} to {last}"
+        f"TileMap cells {grid.origin} to {last}, {grid.connectivity}-connected"
     )
     print(f"read in {read_ms:.1f} ms")
     return grid, loaded.terrain
@@ -522,6 +530,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             "--bounds", nargs=4, type=int, metavar=("X", "Y", "WIDTH", "HEIGHT"),
             help="the map's cells, in TileMap cells (default: the NavGrid's bounds, else the painted rectangle); "
             "for games that paint only obstacles",
+        )  # fmt: skip
+        command.add_argument(
+            "--connectivity", type=int, choices=CONNECTIVITIES,
+            help="neighbours of a cell: 8 (diagonal steps that cut no corner) or 4 (straight steps only) "
+            "(default: a scene's NavGrid's, else 8)",
         )  # fmt: skip
         command.add_argument(
             "--unknown-tiles", choices=UNKNOWN_TILES, default="error",

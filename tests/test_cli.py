@@ -1,4 +1,5 @@
 import io
+import math
 import re
 import shutil
 import subprocess
@@ -388,16 +389,69 @@ def test_bake_and_render_errors_exit_2_with_a_message(level, tmp_path, capsys, a
 
 
 def test_bake_takes_the_cluster_size_of_the_scenes_nav_grid(tmp_path, capsys):
+    assert main(["bake", str(demo_scene_copy(tmp_path, "cluster_size = 6"))]) == 0
+    assert "clusters of 6x6 cells" in capsys.readouterr().out
+
+
+def demo_scene_copy(tmp_path, navgrid_lines: str) -> Path:
+    """The demo scene in a project of its own, with ``navgrid_lines`` added to its NavGrid's properties."""
     root = Path(__file__).resolve().parent.parent
     (tmp_path / "project.godot").write_text("config_version=4\n")
     (tmp_path / "scenes").mkdir()
     shutil.copy(root / "scenes" / "demo_tileset.tres", tmp_path / "scenes")
     scene = (root / "scenes" / "demo.tscn").read_text().replace(
-        'tilemap_path = NodePath("../TileMap")', 'tilemap_path = NodePath("../TileMap")\ncluster_size = 6'
+        'tilemap_path = NodePath("../TileMap")', 'tilemap_path = NodePath("../TileMap")\n' + navgrid_lines
     )
     (tmp_path / "scenes" / "demo.tscn").write_text(scene)
-    assert main(["bake", str(tmp_path / "scenes" / "demo.tscn")]) == 0
-    assert "clusters of 6x6 cells" in capsys.readouterr().out
+    return tmp_path / "scenes" / "demo.tscn"
+
+
+def order_costs(printed: str) -> list:
+    """The cost column of the order lines ``answer_orders`` printed."""
+    return [float(line.split()[-4]) for line in printed.splitlines() if " FOUND " in line]
+
+
+def test_paths_take_straight_steps_with_connectivity_4(tmp_path, capsys):
+    level = tmp_path / "open.txt"
+    level.write_text("\n".join(["......"] * 6))
+    args = ["paths", str(level), "--order", "0,0", "5,5", "--out", str(tmp_path / "p.png")]
+    assert main(args) == 0
+    eight = capsys.readouterr().out
+    assert main(args + ["--connectivity", "4"]) == 0
+    four = capsys.readouterr().out
+    assert "8-connected" in eight and "4-connected" in four
+    assert order_costs(eight) == [round(5 * math.sqrt(2), 2)] and order_costs(four) == [10.0]
+
+
+def test_a_graph_baked_with_connectivity_4_is_refused_for_8(level, tmp_path, capsys):
+    code, out, _ = bake(capsys, level, "--cluster-size", "6", "--connectivity", "4")
+    assert code == 0 and "4-connected" in out
+    graph_file = level.with_suffix(".kpg")
+    assert "baked for 4-connected movement, the grid is 8-connected: bake again" in render_error(level, graph_file, tmp_path, capsys)
+    render = ["render", str(level), "--graph", str(graph_file), "--out", str(tmp_path / "x.png"), "--connectivity", "4"]
+    assert main(render) == 0
+
+
+def test_bad_connectivity_options_are_refused(level, capsys):
+    with pytest.raises(SystemExit):
+        main(["paths", str(level), "--connectivity", "6"])
+    assert "invalid choice: 6" in capsys.readouterr().err
+
+
+def test_the_scenes_nav_grid_sets_the_connectivity_unless_the_option_does(tmp_path, capsys):
+    scene = demo_scene_copy(tmp_path, "connectivity = 4")
+    assert main(["bake", str(scene)]) == 0
+    out = capsys.readouterr().out
+    assert "4-connected, as NavGrid 'Demo/NavGrid' says" in out and ", 4-connected\n" in out
+    assert main(["bake", str(scene), "--connectivity", "8"]) == 0
+    assert "8-connected" in capsys.readouterr().out
+
+
+def test_a_bad_connectivity_in_the_scene_is_named(tmp_path, capsys):
+    scene = demo_scene_copy(tmp_path, "connectivity = 6")
+    assert main(["bake", str(scene)]) == 2
+    error = capsys.readouterr().err
+    assert "demo.tscn:" in error and "NavGrid 'Demo/NavGrid': connectivity must be 8 or 4" in error
 
 
 # -- TileMaps as games have them: bounds, TileMap cells, missing tiles, Godot 4, tiles without shapes ------

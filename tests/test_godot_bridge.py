@@ -517,6 +517,15 @@ def test_a_tilemap_whose_used_rectangle_changed_cannot_be_followed():
     assert current.follow(moved) is None
 
 
+def test_a_navigator_of_the_other_connectivity_replaces_rather_than_follows():
+    current = navigator()
+    rooks = TileMapNavigator.from_tilemap(encode(MAP), (16.0, 16.0), TILES, connectivity=4)
+    assert rooks.grid.connectivity == 4 and np.array_equal(rooks.grid.passable, current.grid.passable)
+    assert current.follow(rooks) is None
+    with pytest.raises(ValueError, match="connectivity must be 8 or 4 .*got 6"):
+        TileMapNavigator.from_tilemap(encode(MAP), (16.0, 16.0), TILES, connectivity=6)
+
+
 def test_tile_data_in_every_integer_form_pythonscript_may_give_reads_the_same():
     signed = encode(MAP)
     forms = [

@@ -35,6 +35,11 @@ cell it can reach; when a wall comes down (``set_cell_blocked`` or a
 ``rebuild()``) within ``retry_time`` seconds and opens a way, it goes on
 (``path_found`` again, then ``arrived``).
 
+``connectivity`` says how units move from cell to cell: 8 (the default:
+diagonal steps too, but never across a blocked cell's corner) or 4 (straight
+steps only, for games that move in four directions); paths, units and the
+baked graph all follow it, and a graph baked for the other one is baked again.
+
 ``is_cell_blocked(cell)`` tells whether units can enter a TileMap cell.
 ``find_path(from, to)`` returns the centres of the cells to walk through,
 pulled straight where the way is clear when ``smooth_paths`` is on; an empty
@@ -78,6 +83,7 @@ from pathing_py.godot.node_properties import NodeProperties
 from pathing_py.godot.scene_files import navgrid_bounds
 from pathing_py.godot.tile_data import CellRect
 from pathing_py.godot.tile_geometry import GeometryError, TileGeometry
+from pathing_py.grid import check_connectivity
 
 #: Colours of the graph drawing.
 CLUSTER_COLOR = Color(1.0, 1.0, 1.0, 0.35)
@@ -157,6 +163,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
     _graph_path = ""
     _show_graph = False
     _bounds = Rect2(0, 0, 0, 0)
+    _connectivity = 8
     _graph_warning = ""  # why the graph file was not used as is: shown as a configuration warning
     _read_problem = ""  # why the TileMap could not be read last time: reported once, shown as a warning
     _drawing = None  # editor.GraphDrawing of the navigator's graph, made on the first _draw
@@ -202,6 +209,26 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         if Engine.is_editor_hint():
             self.update_configuration_warning()
 
+    @export(int, default=8, hint=PropertyHint.ENUM, hint_string="8 (no corner cutting):8,4 (straight steps only):4")
+    @property
+    def connectivity(self) -> int:
+        """Neighbours of a cell: 8 (diagonal steps that cut no corner) or 4 (straight steps only)."""
+        return self._connectivity
+
+    @connectivity.setter
+    def connectivity(self, value) -> None:
+        self._connectivity = value  # checked where it is used: a bad value is a configuration warning
+        self._forget_grid()
+        if Engine.is_editor_hint():
+            self.update_configuration_warning()
+
+    def _connectivity_problem(self) -> str:
+        try:
+            check_connectivity(self._connectivity)
+        except ValueError as error:
+            return f"{error}."
+        return ""
+
     def _cell_bounds(self) -> Optional[CellRect]:
         """``bounds`` as whole TileMap cells (None: the used rectangle); ValueError saying why it is not."""
         rect: Rect2 = self._bounds
@@ -225,7 +252,8 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
     def _get_configuration_warning(self) -> str:
         painter: Optional[units.TilePainter] = self._painter
         painted = painter.warning if painter else ""
-        return self._tilemap_problem() or self._bounds_problem() or self._read_problem or self._graph_warning or painted
+        problem = self._tilemap_problem() or self._bounds_problem() or self._connectivity_problem() or self._read_problem
+        return problem or self._graph_warning or painted
 
     def rebuild(self) -> bool:
         """Read the whole TileMap again (one batched read); False if it cannot be read.
@@ -266,7 +294,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         """Build the navigator from the TileMap; why it cannot be read, or ""."""
         self._navigator = None
         self._drawing = None
-        problem = self._tilemap_problem() or self._bounds_problem()
+        problem = self._tilemap_problem() or self._bounds_problem() or self._connectivity_problem()
         if problem:
             return problem
         tilemap: TileMap = self.get_node(self.tilemap_path)
@@ -282,6 +310,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
                 empty_passable=bool(self.empty_cells_passable),
                 bounds=self._cell_bounds(),
                 unknown_tiles="open",  # as the engine loads them: tiles without collision
+                connectivity=check_connectivity(self._connectivity),
             )
         except ValueError as error:  # e.g. an empty TileMap, or blocking names no tile has
             return f"cannot read the TileMap: {error}"

@@ -346,9 +346,11 @@ class TileMapNavigator:
         follow) or, without one, on the grid and its graph: a map painted at
         run time needs no re-bake. Returns the grid cells that could not be
         blocked because units hold them, or None when the TileMap's used
-        rectangle or its geometry changed: then ``fresh`` must replace this one.
+        rectangle, its geometry or the grid's connectivity changed: then ``fresh`` must replace this one.
         """
         if fresh.grid.passable.shape != self.grid.passable.shape or fresh.grid.origin != self.grid.origin:
+            return None
+        if fresh.grid.connectivity != self.grid.connectivity:
             return None
         if fresh.frame.geometry != self.frame.geometry:
             return None
@@ -375,6 +377,7 @@ class TileMapNavigator:
         empty_passable: bool = True,
         bounds: Optional[CellRect] = None,
         unknown_tiles: str = "error",
+        connectivity: int = 8,
     ) -> "TileMapNavigator":
         """Build from what a node reads: ``tile_data``, the TileMap's geometry and the TileSet's tiles.
 
@@ -385,7 +388,8 @@ class TileMapNavigator:
         collision shape; ``empty_passable`` says whether cells with no tile may
         be walked on; ``bounds`` (TileMap cells) replaces the used rectangle;
         ``unknown_tiles="open"`` reads tile ids the TileSet lacks as the engine
-        does (tiles without collision) instead of refusing the map.
+        does (tiles without collision) instead of refusing the map;
+        ``connectivity`` (8 or 4) is the grid's.
         """
         collision, names = collision_tables(tiles)
         grid = grid_from_tile_data(
@@ -397,6 +401,7 @@ class TileMapNavigator:
             empty_passable=empty_passable,
             bounds=bounds,
             unknown_tiles=unknown_tiles,
+            connectivity=connectivity,
         )
         return cls(grid, TileFrame(geometry, grid.origin))
 

@@ -19,7 +19,7 @@ from typing import Any, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, T
 
 import numpy as np
 
-from ..grid import Cell, Grid, MapFormatError
+from ..grid import Cell, Grid, MapFormatError, check_connectivity
 from .text import Constructor, Document, ResourceRef, Section, parse_file
 from .tile_data import (
     CellRect,
@@ -86,10 +86,11 @@ class TileMapData:
         """``passable[y, x]`` over :meth:`area`; raises as it does, and if no cell is passable."""
         return passable_cells(self.cells, self.blocked, empty_passable, self.area(bounds), self._where())
 
-    def grid(self, *, empty_passable: bool = True, bounds: Optional[CellRect] = None) -> Grid:
-        """The grid of :meth:`area`, its origin the area's top-left TileMap cell."""
+    def grid(self, *, empty_passable: bool = True, bounds: Optional[CellRect] = None, connectivity: int = 8) -> Grid:
+        """The grid of :meth:`area`, its origin the area's top-left TileMap cell; ``connectivity`` as :class:`Grid`'s."""
         area = self.area(bounds)
-        return Grid(self.passable(empty_passable=empty_passable, bounds=area), origin=(area.x, area.y))
+        passable = self.passable(empty_passable=empty_passable, bounds=area)
+        return Grid(passable, origin=(area.x, area.y), connectivity=connectivity)
 
     def _where(self) -> str:
         return f"{self.source}:{self.line}: TileMap {self.node_path!r}"
@@ -146,6 +147,7 @@ class NavGridSettings(NamedTuple):
     empty_passable: bool
     cluster_size: int = 0  #: of its key-point graph; 0 lets the bake choose
     bounds: Optional[CellRect] = None  #: the cells it navigates; None: the TileMap's used rectangle
+    connectivity: int = 8  #: of its grid: 8 or 4
 
 
 def navgrid_bounds(rect: Iterable[float]) -> Optional[CellRect]:
@@ -190,6 +192,11 @@ def nav_grid_settings(path: Union[str, Path]) -> List[NavGridSettings]:
             cells = navgrid_bounds(bounds.args)
         except ValueError as error:
             raise MapFormatError(f"{where}: {error}") from None
+        try:
+            connectivity = check_connectivity(section.properties.get("connectivity", 8))
+        except ValueError as error:
+            line = scene.where(section.property_lines.get("connectivity", section.line))
+            raise MapFormatError(f"{line}: NavGrid {node_path!r}: {error}") from None
         found.append(
             NavGridSettings(
                 node_path,
@@ -198,6 +205,7 @@ def nav_grid_settings(path: Union[str, Path]) -> List[NavGridSettings]:
                 bool(section.properties.get("empty_cells_passable", True)),
                 int(section.properties.get("cluster_size", 0)),
                 cells,
+                connectivity,
             )
         )
     return found

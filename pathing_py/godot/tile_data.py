@@ -168,6 +168,7 @@ def grid_from_tile_data(
     empty_passable: bool = True,
     bounds: Optional[CellRect] = None,
     unknown_tiles: str = "error",
+    connectivity: int = 8,
 ) -> Grid:
     """Build the grid of a TileMap's used rectangle (or of ``bounds``) from plain data.
 
@@ -193,6 +194,8 @@ def grid_from_tile_data(
     unknown_tiles : "error" or "open"
         A tile id missing from ``collision``: an error, or (``"open"``, the
         engine's way) a tile without collision.
+    connectivity : 8 or 4
+        The grid's (see :class:`~pathing_py.Grid`).
 
     Raises
     ------
@@ -206,7 +209,7 @@ def grid_from_tile_data(
     listed = blocking_ids(blocking, collision, names or {}, "")
     blocked = blocked_cells(cells, collision, listed, unknown_tiles, "")
     area = grid_area(cells, bounds, "")
-    return Grid(passable_cells(cells, blocked, empty_passable, area, ""), origin=(area.x, area.y))
+    return Grid(passable_cells(cells, blocked, empty_passable, area, ""), origin=(area.x, area.y), connectivity=connectivity)
 
 
 # -- decoding tile_data ---------------------------------------------------------------

@@ -11,6 +11,12 @@ to the scenario's optimal length within 0.006. Ours must never be wrong (the
 exit status is 1 if it is); tcod's integer edge costs (1000 / 1414) may pick
 slightly longer paths, so its mismatches are only counted.
 
+``--connectivity 4`` runs the same queries on 4-connected grids (straight
+steps only): tcod with cardinal edges only, python-pathfinding with
+DiagonalMovement.never, and the optimum of each query computed untimed by
+tcod's Dijkstra over a distance map (``tcod.path.dijkstra2d``, diagonals
+off), since the scenario files give 8-connected lengths only.
+
 Each query is timed ``--repeat`` times (default 3) and the fastest run kept,
 because the medians of single runs move by tens of percent when other
 processes share the machine. python-pathfinding takes seconds per long query,
@@ -22,6 +28,7 @@ Usage::
     python3 bench/bench_search.py                 # 60 queries per map, all 10 maps
     python3 bench/bench_search.py --per-map 20 --maps den520d,maze512-1-0
     python3 bench/bench_search.py --markdown      # the table as Markdown
+    python3 bench/bench_search.py --connectivity 4 --per-map 20
 
 The maps are read from ../shared/benchmarks/movingai relative to the
 repository, or from $PATHING_PY_MOVINGAI. Needs ``pip install .[bench]``.
@@ -54,8 +61,9 @@ from harness import (
     run_solver,
     sample_scenarios,
 )
+import tcod.path  # harness.py has checked that it is installed
 from pathing_py import Cell, Grid
-from pathing_py.movingai import read_scenarios
+from pathing_py.movingai import Scenario, read_scenarios
 
 try:
     from pathfinding.core.diagonal_movement import DiagonalMovement
@@ -69,13 +77,15 @@ TCOD_TARGET = 3.0  # ours / tcod must be at most this
 
 
 class PythonPathfinding(Solver):
-    """python-pathfinding's A* with DiagonalMovement.only_when_no_obstacle (no corner cutting)."""
+    """python-pathfinding's A* with DiagonalMovement.only_when_no_obstacle (no corner cutting), or never
+    (4-connected grids)."""
 
     name = "pathfinding"
 
     def bake(self, grid: Grid) -> None:
         self.nodes = NodeGrid(matrix=grid.passable.astype(np.int8))  # > 0 is walkable
-        self.finder = AStarFinder(diagonal_movement=DiagonalMovement.only_when_no_obstacle)
+        diagonals = DiagonalMovement.only_when_no_obstacle if grid.connectivity == 8 else DiagonalMovement.never
+        self.finder = AStarFinder(diagonal_movement=diagonals)
 
     def reset(self) -> None:
         # Its nodes keep the last search's state. Clearing them here, untimed,
@@ -115,12 +125,22 @@ class MapResult(NamedTuple):
     runs: Dict[str, Run]
 
 
-def bench_map(name: str, per_map: int, pf_queries: int, seed: int, repeat: int) -> MapResult:
+def straight_step_optimum(grid: Grid, scenario: Scenario) -> Scenario:
+    """The scenario with the length of its shortest path of straight steps, by tcod's Dijkstra (untimed)."""
+    distance = tcod.path.maxarray(grid.passable.shape, dtype=np.int32)
+    distance[scenario.start[1], scenario.start[0]] = 0
+    tcod.path.dijkstra2d(distance, grid.passable.astype(np.int8), 1, 0, out=distance)
+    return scenario._replace(optimal_length=float(distance[scenario.goal[1], scenario.goal[0]]))
+
+
+def bench_map(name: str, per_map: int, pf_queries: int, seed: int, repeat: int, connectivity: int) -> MapResult:
     """Load one map, draw its sample and run the three solvers on it."""
     started = time.perf_counter()
-    grid = Grid.from_movingai(MAPS_DIR / f"{name}.map")
+    grid = Grid.from_movingai(MAPS_DIR / f"{name}.map", connectivity=connectivity)
     load_s = time.perf_counter() - started
     sample = sample_scenarios(read_scenarios(MAPS_DIR / f"{name}.map.scen"), grid, per_map, random.Random(f"{seed}:{name}"))
+    if connectivity == 4:
+        sample = [straight_step_optimum(grid, scenario) for scenario in sample]
     everything = range(len(sample))
     runs = {
         "ours": run_solver(Ours(), grid, sample, everything, repeat),
@@ -198,6 +218,12 @@ an illegal path or a length off the scenario's optimum by more than {tol}. Targe
 ours/tcod <= {tt:g}. The 'all' row pools every query of every map."""
 
 
+NOTES_4 = """\
+4-connected run: every solver takes straight steps only (ours: Grid(..., connectivity=4), A* with the
+Manhattan estimate; tcod: cardinal edges, estimate with diagonal 2000 = Manhattan; pf: DiagonalMovement.never);
+"optimum" is each query's shortest straight-step length by tcod.path.dijkstra2d, computed untimed."""
+
+
 def progress(result: MapResult) -> None:
     """One line per map on stderr while the run goes on, and the first few wrong answers."""
     setups = ", ".join(f"{k} setup {r.setup_s:.2f} s" for k, r in result.runs.items())
@@ -211,6 +237,10 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_common_arguments(parser)
     parser.add_argument("--pf-queries", type=int, default=8, help="how many of them python-pathfinding answers (default 8)")
+    parser.add_argument(
+        "--connectivity", type=int, choices=(8, 4), default=8,
+        help="8 (default; the scenarios' rule) or 4: straight steps only, optima by tcod.path.dijkstra2d",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     check_common_arguments(parser, args)
     if args.pf_queries < 0:
@@ -222,7 +252,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parse_args(argv)
     results = []
     for name in args.maps:
-        results.append(bench_map(name, args.per_map, args.pf_queries, args.seed, args.repeat))
+        results.append(bench_map(name, args.per_map, args.pf_queries, args.seed, args.repeat, args.connectivity))
         progress(results[-1])
     rows = [table_row(r) for r in results]
     if len(results) > 1:
@@ -230,6 +260,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print(render(COLUMNS, rows, args.markdown))
     print()
     print(NOTES.format(repeat=args.repeat, pf=args.pf_queries, tol=TOLERANCE, pft=PF_TARGET, tt=TCOD_TARGET))
+    if args.connectivity == 4:
+        print(NOTES_4)
     print(f"\nCommand: {command_line('bench_search.py', argv)} (seed {args.seed}, {args.per_map} per map, best of {args.repeat})")
     ours_wrong = sum(len(r.runs["ours"].wrong) for r in results)
     if ours_wrong:

@@ -111,7 +111,11 @@ class Ours(Solver):
 
 
 class Tcod(Solver):
-    """tcod.path.CustomGraph with 1000 / 1414 edges; diagonals only where both orthogonal cells are free."""
+    """tcod.path.CustomGraph with 1000 / 1414 edges; diagonals only where both orthogonal cells are free.
+
+    On a 4-connected grid, cardinal edges only, and the estimate counts a diagonal as two cardinal
+    steps (so that it is the Manhattan distance).
+    """
 
     name = "tcod"
 
@@ -124,13 +128,13 @@ class Tcod(Solver):
         graph = tcod.path.CustomGraph((height, width))  # indexed (y, x)
         for dy in (-1, 0, 1):
             for dx in (-1, 0, 1):
-                if dx and dy:
+                if dx and dy and grid.connectivity == 8:
                     # the edge leaves (y, x) only if (y + dy, x) and (y, x + dx) are free
                     both_sides = padded[1 + dy : 1 + dy + height, 1 : 1 + width] & padded[1 : 1 + height, 1 + dx : 1 + dx + width]
                     graph.add_edge((dy, dx), 1414, cost=cost, condition=both_sides)
-                elif dx or dy:
+                elif bool(dx) != bool(dy):
                     graph.add_edge((dy, dx), 1000, cost=cost)
-        graph.set_heuristic(cardinal=1000, diagonal=1414)
+        graph.set_heuristic(cardinal=1000, diagonal=1414 if grid.connectivity == 8 else 2000)
         self.graph = graph
 
     def query(self, start: Cell, goal: Cell) -> object:
@@ -149,12 +153,15 @@ class Tcod(Solver):
 # -- checking ---------------------------------------------------------------------
 
 
-def path_problem(answer: Answer, scenario: Scenario, passable: np.ndarray, optimal: bool = True) -> Tuple[Optional[float], Optional[str]]:
+def path_problem(
+    answer: Answer, scenario: Scenario, passable: np.ndarray, optimal: bool = True, connectivity: int = 8
+) -> Tuple[Optional[float], Optional[str]]:
     """(length, problem): the answer's octile length if it is a legal path (else None), and what is wrong, if anything.
 
     Legal means start to goal over free cells by king moves with no corner
-    cut. A legal path is still wrong if the cost the solver reports is not
-    its length, or, when ``optimal``, if it is longer than the optimum.
+    cut (straight moves only when ``connectivity`` is 4). A legal path is
+    still wrong if the cost the solver reports is not its length, or, when
+    ``optimal``, if it is longer than the optimum.
     """
     if not answer.cells:
         return None, "no path"
@@ -167,6 +174,8 @@ def path_problem(answer: Answer, scenario: Scenario, passable: np.ndarray, optim
     if np.abs(steps).max(axis=1).tolist() != [1] * len(steps):
         return None, "path has a step that is not a king move"
     diagonal = (steps[:, 0] != 0) & (steps[:, 1] != 0)
+    if connectivity == 4 and diagonal.any():
+        return None, "path has a diagonal step on a 4-connected grid"
     origins = cells[:-1][diagonal]
     sides_free = passable[origins[:, 1], origins[:, 0] + steps[diagonal, 0]] & passable[origins[:, 1] + steps[diagonal, 1], origins[:, 0]]
     if not sides_free.all():
@@ -245,7 +254,7 @@ def run_solver(solver: Solver, grid: Grid, sample: Sequence[Scenario], indices: 
             scenario = sample[i]
             elapsed, raw = time_query(solver, scenario, repeat)
             answer = solver.answer(raw)
-            length, problem = path_problem(answer, scenario, grid.passable, solver.optimal)
+            length, problem = path_problem(answer, scenario, grid.passable, solver.optimal, grid.connectivity)
             if length is not None:
                 run.ms[i] = elapsed * 1000.0
                 run.ratios[i] = length / scenario.optimal_length

@@ -30,7 +30,7 @@ from godot import (
     Vector2,
 )
 
-from pathing_py import Grid
+from pathing_py import Grid, KeyPointGraph
 from pathing_py.godot.bridge import signed_int
 from pathing_py.grid import MapFormatError
 from tests.engine.conftest import physics_frames, scene_paths
@@ -394,14 +394,16 @@ def test_half_offset_tilemaps_are_refused_clearly(root, capsys, mode, half_offse
     assert errors(capsys) == [f"pathing_py: NavGrid: {warning}"]
 
 
-def engine_astar(engine: EngineCells) -> Tuple[AStar2D, Dict[Cell, int]]:
-    """The engine's AStar2D over the open cells at their cell coordinates: eight neighbours, no corner cutting."""
+def engine_astar(engine: EngineCells, connectivity: int = 8) -> Tuple[AStar2D, Dict[Cell, int]]:
+    """The engine's AStar2D over the open cells at their cell coordinates: eight neighbours, no corner
+    cutting (a diagonal needs both cells beside it open), or four neighbours."""
     astar = AStar2D()
     ids = {cell: index for index, cell in enumerate(engine.open_cells())}
     for (x, y), index in ids.items():
         astar.add_point(index, Vector2(x, y))
+    steps = ((1, 0), (0, 1), (1, 1), (1, -1)) if connectivity == 8 else ((1, 0), (0, 1))
     for (x, y), index in ids.items():
-        for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        for dx, dy in steps:
             if (x + dx, y + dy) in ids and (x + dx, y) in ids and (x, y + dy) in ids:
                 astar.connect_points(index, ids[x + dx, y + dy])
     return astar, ids
@@ -430,6 +432,81 @@ def test_paths_on_isometric_and_custom_tilemaps_cost_what_the_engines_astar_find
         engine_cost = cells_cost([cell_of(expected[index]) for index in range(len(expected))])
         assert abs(cells_cost(path_cells(path, tilemap)) - engine_cost) < 1e-4, (start, goal)
     assert errors(capsys) == []
+
+
+FOUR_CONNECTED = Path("connectivity") / "four_connected.tscn"
+
+
+@pytest.mark.parametrize("smooth", [False, True])
+@pytest.mark.parametrize("graph", [False, True])
+def test_four_connected_paths_are_as_long_as_the_engines_four_neighbour_astar(root, capsys, fixture_copy, graph, smooth):
+    """A NavGrid with ``connectivity = 4`` on a fixture made for it: its cells, conversions and straight-step
+    paths against the engine's TileMap and an AStar2D the engine builds with four neighbours."""
+    scene = instance(root, str(fixture_copy / FOUR_CONNECTED))
+    tilemap: TileMap = scene.get_node("Maze")
+    settings = {"smooth_paths": smooth, "connectivity": 4}
+    if graph:  # baked from the scene by the reader, as the editor's bake does, and loaded by the NavGrid
+        graph_file = fixture_copy / "connectivity" / "four_connected.kpg"
+        graph_file.write_bytes(KeyPointGraph.bake(Grid.from_tscn(FIXTURES / FOUR_CONNECTED, connectivity=4)).to_bytes())
+        settings["graph_path"] = str(graph_file)
+    navgrid = new_navgrid(scene, "../Maze", **settings)
+    engine = EngineCells(tilemap)
+    ox, oy = engine.origin
+    cells = [(ox + x, oy + y) for y in range(-1, engine.size[1] + 1) for x in range(-1, engine.size[0] + 1)]
+    assert [bool(navgrid.call("is_cell_blocked", Vector2(*c))) for c in cells] == [not engine.walkable(c) for c in cells]
+    size = tilemap.get_cell_size()
+    for cell in cells:
+        centre = navgrid.call("cell_to_world", Vector2(*cell))
+        assert centre == tilemap.map_to_world(Vector2(*cell)) + size / 2 and navgrid.call("world_to_cell", centre) == Vector2(*cell)
+    astar, ids = engine_astar(engine, connectivity=4)
+    rng = random.Random(4)
+    for _ in range(60):
+        start, goal = rng.choice(sorted(ids)), rng.choice(sorted(ids))
+        path = navgrid.call("find_path", navgrid.call("cell_to_world", Vector2(*start)), navgrid.call("cell_to_world", Vector2(*goal)))
+        expected = astar.get_point_path(ids[start], ids[goal])
+        if len(expected) == 0:
+            assert len(path) == 0 and str(navgrid.call("get_last_status")) == "UNREACHABLE", (start, goal)
+            continue
+        assert str(navgrid.call("get_last_status")) == "FOUND", (start, goal)
+        walked = path_cells(path, tilemap)
+        check_walkable(list(path), tilemap, engine, start, goal, smooth=False)
+        assert all(abs(bx - ax) + abs(by - ay) == 1 for (ax, ay), (bx, by) in zip(walked, walked[1:])), walked
+        engine_length = len(expected) - 1  # straight steps of one cell
+        if graph:  # the graph's bound (KeyPointGraph.find_path): within 5% of the optimum
+            assert engine_length <= len(walked) - 1 <= 1.05 * engine_length, (start, goal)
+        else:
+            assert len(walked) - 1 == engine_length, (start, goal)
+    assert errors(capsys) == []
+
+
+def test_a_navgrid_with_a_bad_connectivity_says_why_and_has_no_grid(root, capsys, fixture_copy):
+    scene = instance(root, str(fixture_copy / FOUR_CONNECTED))
+    navgrid = new_navgrid(scene, "../Maze", connectivity=6)
+    assert "connectivity must be 8 or 4" in str(navgrid.call("_get_configuration_warning"))
+    assert bool(navgrid.call("is_cell_blocked", Vector2(0, 0))) and str(navgrid.call("get_last_status")) == "NO_GRID"
+    assert len(errors(capsys)) == 1
+
+
+def test_a_tileset_without_collision_shapes_is_warned_of_once(root, capsys):
+    """Named tiles, no shape, no blocking_tiles: nothing would block; the NavGrid says so, as the CLI does."""
+    tiles = TileSet()
+    for tile, name in enumerate(("floor", "rock")):
+        tiles.create_tile(tile)
+        tiles.tile_set_name(tile, name)
+    tilemap = TileMap.new()
+    tilemap.set_name("Cave")
+    tilemap.set_tileset(tiles)
+    for x in range(4):
+        tilemap.set_cell(x, 0, x % 2)
+    root.add_child(tilemap)
+    navgrid = new_navgrid(root, "../Cave")
+    expected = "The TileSet has no collision shapes, so no tile blocks: list the obstacle tiles in blocking_tiles"
+    assert expected in str(navgrid.call("_get_configuration_warning"))
+    assert navgrid.call("rebuild")
+    printed = capsys.readouterr().out
+    assert printed.count(f"pathing_py: CodeNavGrid: warning: {expected}") == 1, printed
+    navgrid.set("blocking_tiles", strings(["rock"]))
+    assert str(navgrid.call("_get_configuration_warning")) == ""
 
 
 # -- 3. run-time edits reach the grid, the graph and the units ------------------------------------

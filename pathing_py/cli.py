@@ -45,7 +45,7 @@ from .changing_map import FINAL_STATES, Order, Wall, drop_wall, free_cells, give
 from .debug import NEW_WALL, draw_cells, draw_grid, draw_units, paths_picture, write_png
 from .godot.bridge import load_graph
 from .godot.scene_files import TileMapData, nav_grid_settings, read_tilemap
-from .godot.tile_data import UNKNOWN_TILES, CellRect, cell_rect
+from .godot.tile_data import UNKNOWN_TILES, CellRect, cell_rect, tiles_that_cannot_block
 from .grid import CONNECTIVITIES, Cell, Grid, MapFormatError
 from .hierarchy import KeyPointGraph
 from .line import smooth_path
@@ -131,8 +131,9 @@ def blocking_notes(data: TileMapData, area: CellRect, empty_passable: bool) -> L
     if not empty_passable:
         reasons.append("cells without a tile (empty cells block)")
     notes = [f"blocking (drawn as blocked cells): {', '.join(reasons) if reasons else 'no tile'}"]
-    if data.names and not any(data.collision.values()) and not data.listed:
-        names = ", ".join(repr(name) for name in sorted(set(data.names.values())))
+    unblocking = tiles_that_cannot_block(data.names, data.collision, data.listed)
+    if unblocking:
+        names = ", ".join(repr(name) for name in unblocking)
         notes.append(
             f"warning: the TileSet has no collision shapes, so no tile blocks; "
             f"name the obstacle tiles with --blocking (tiles: {names})"

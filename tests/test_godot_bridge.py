@@ -20,6 +20,7 @@ from pathing_py.godot.bridge import (
     TileMapNavigator,
     bounds_outline,
     collision_tables,
+    collision_warning,
     keep_script_loaded,
     load_graph,
     signed_int,
@@ -515,6 +516,25 @@ def test_a_tilemap_whose_used_rectangle_changed_cannot_be_followed():
     assert current.follow(bigger) is None
     moved = TileMapNavigator.from_tilemap(encode(MAP, origin=(0, 0)), (16.0, 16.0), TILES)
     assert current.follow(moved) is None
+
+
+@pytest.mark.parametrize(
+    "tiles, blocking, warned",
+    [
+        ([TileInfo(0, "floor"), TileInfo(1, "rock")], [], True),
+        ([TileInfo(0, "floor"), TileInfo(1, "rock")], ["rock"], False),
+        ([TileInfo(0, "floor"), TileInfo(1, "rock", shape_coords=[(0, 0)])], [], False),
+        ([TileInfo(0, "floor"), TileInfo(5, "cliff", mode=1, shape_coords=[(2, 1)])], [], False),
+        ([TileInfo(0, "floor"), TileInfo(5, "cliff", mode=1)], [], True),
+        ([], [], False),
+    ],
+)
+def test_a_tileset_whose_tiles_cannot_block_is_warned_of(tiles, blocking, warned):
+    warning = collision_warning(tiles, blocking)
+    assert bool(warning) == warned
+    if warned:
+        names = ", ".join(repr(tile.name) for tile in sorted(tiles, key=lambda tile: tile.name))
+        assert warning == f"The TileSet has no collision shapes, so no tile blocks: list the obstacle tiles in blocking_tiles (tiles: {names})."
 
 
 def test_a_navigator_of_the_other_connectivity_replaces_rather_than_follows():

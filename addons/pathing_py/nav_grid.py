@@ -7,7 +7,10 @@ is named in ``blocking_tiles``, block units. The map is the TileMap's painted
 (used) rectangle, or ``bounds`` (a rectangle of TileMap cells: position and
 size) for games that paint only obstacles on a map of known size; the editor
 draws the bounds over the map. Tile ids the TileSet lacks are read as the
-engine loads them: tiles without collision. The NavGrid does not watch the
+engine loads them: tiles without collision. A TileSet with named tiles but
+no collision shape at all, and no ``blocking_tiles``, would block nothing:
+the NavGrid says so (configuration warning, and one line when the game
+starts), as the ``pathing-py`` command does. The NavGrid does not watch the
 TileMap: a game that edits it itself (``TileMap.set_cell``) calls ``rebuild()``
 afterwards, once after a batch of edits; when only cells changed, the grid,
 its graph and the units follow those cells (no re-bake).
@@ -166,6 +169,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
     _connectivity = 8
     _graph_warning = ""  # why the graph file was not used as is: shown as a configuration warning
     _read_problem = ""  # why the TileMap could not be read last time: reported once, shown as a warning
+    _collision_told = False  # whether the game was told that no tile blocks (once a run)
     _drawing = None  # editor.GraphDrawing of the navigator's graph, made on the first _draw
     _bake = None  # editor.BakeJob while a bake runs
     _painter = None  # units.TilePainter: the tiles set_cell_blocked paints
@@ -253,7 +257,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         painter: Optional[units.TilePainter] = self._painter
         painted = painter.warning if painter else ""
         problem = self._tilemap_problem() or self._bounds_problem() or self._connectivity_problem() or self._read_problem
-        return problem or self._graph_warning or painted
+        return problem or self._graph_warning or painted or self._collision_warning()
 
     def rebuild(self) -> bool:
         """Read the whole TileMap again (one batched read); False if it cannot be read.
@@ -301,6 +305,10 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         tileset: TileSet = tilemap.get_tileset()
         tiles = [self._tile_info(tileset, tile_id) for tile_id in tileset.get_tiles_ids()]
         blocking = [str(name) for name in self.blocking_tiles]
+        warning = bridge.collision_warning(tiles, blocking)
+        if warning and not self._collision_told and not Engine.is_editor_hint():
+            self._collision_told = True
+            print(f"pathing_py: {str(self.get_name())}: warning: {warning}")
         try:
             self._navigator = bridge.TileMapNavigator.from_tilemap(
                 tilemap.get("tile_data"),
@@ -612,6 +620,15 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
             tile_names=[str(tileset.tile_get_name(tile_id)) for tile_id in tileset.get_tiles_ids()] if tileset else (),
             blocking=[str(name) for name in self.blocking_tiles],
         )
+
+    def _collision_warning(self) -> str:
+        """That no tile blocks (see the module docstring); "" when some can, or when the TileMap cannot be read."""
+        if self._tilemap_problem():
+            return ""
+        tilemap: TileMap = self.get_node(self.tilemap_path)
+        tileset: TileSet = tilemap.get_tileset()
+        tiles = [self._tile_info(tileset, tile_id) for tile_id in tileset.get_tiles_ids()]
+        return bridge.collision_warning(tiles, [str(name) for name in self.blocking_tiles])
 
     def _tile_info(self, tileset: TileSet, tile_id: int) -> bridge.TileInfo:
         # Never read shape["shape"]: pythonscript 0.50 does not keep a Reference taken out of an

@@ -41,7 +41,7 @@ from ..hierarchy import GraphFileError, KeyPointGraph
 from ..line import smooth_path
 from ..search import find_path
 from .tile_geometry import WORLD_TO_MAP_EPSILON, TileGeometry
-from .tile_data import CellRect, grid_from_tile_data
+from .tile_data import CellRect, grid_from_tile_data, tiles_that_cannot_block
 
 __all__ = [
     "CoordinateError",
@@ -55,6 +55,7 @@ __all__ = [
     "TileMapNavigator",
     "bounds_outline",
     "collision_tables",
+    "collision_warning",
     "finite_pair",
     "keep_script_loaded",
     "load_graph",
@@ -146,6 +147,17 @@ def collision_tables(tiles: Iterable[TileInfo]) -> Tuple[Dict[int, Collision], D
         else:
             collision[tile.tile_id] = frozenset(tile.shape_coords)
     return collision, names
+
+
+def collision_warning(tiles: Iterable[TileInfo], blocking: Iterable[str]) -> str:
+    """What a node says when its TileSet has named tiles but no collision shape and ``blocking`` (its
+    ``blocking_tiles``) is empty: no cell would block (the check the CLI makes too); "" otherwise."""
+    collision, names = collision_tables(tiles)
+    unblocking = tiles_that_cannot_block(names, collision, list(blocking))
+    if not unblocking:
+        return ""
+    listed = ", ".join(repr(name) for name in unblocking)
+    return f"The TileSet has no collision shapes, so no tile blocks: list the obstacle tiles in blocking_tiles (tiles: {listed})."
 
 
 def tilemap_problem(

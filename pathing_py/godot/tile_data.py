@@ -45,6 +45,7 @@ __all__ = [
     "grid_from_tile_data",
     "passable_cells",
     "quoted",
+    "tiles_that_cannot_block",
 ]
 
 #: Bits of the second int of a cell in ``tile_data``: the tile id is below them.
@@ -156,6 +157,14 @@ class TileCells:
         inside = area.contains(self.x, self.y)
         array[self.y[inside] - area.y, self.x[inside] - area.x] = np.asarray(values)[inside]
         return array
+
+
+def tiles_that_cannot_block(names: Mapping[int, str], collision: CollisionRules, listed: Iterable) -> List[str]:
+    """The tile names, sorted, of a TileSet with named tiles but no collision shape at all when no tile is
+    listed as blocking (then no cell blocks: the obstacle tiles must be named); [] otherwise."""
+    if not names or any(collision.values()) or any(True for _ in listed):
+        return []
+    return sorted(set(names.values()))
 
 
 def grid_from_tile_data(

@@ -131,7 +131,7 @@ class Traffic:
 
     def still_passing(self, unit: Unit, route: Route, dt: float) -> bool:
         """A unit that made way waits where it went (``route``, its top route, says where it
-        is) until the unit it let pass has moved on."""
+        is) until the unit it let pass has moved on and later pushes across its way are undone."""
         if route.waiting():
             self._wait(unit, dt)
             unit.waiting_for, unit.progress_time = 0.0, self.host.time  # waiting on purpose: not stuck

@@ -158,9 +158,13 @@ class CrowdScenario:
 
 def head_on_corridor(units: int = 10, *, length: Optional[int] = None, pocket: int = 1, radius: float = 0.5, speed: float = DEFAULT_SPEED) -> CrowdScenario:
     """Two files of ``units / 2`` meet head-on in a corridor one cell wide, with a side pocket of ``pocket``
-    cells at its middle; each file is ordered to the other's end, keeping its order."""
+    cells at its middle; each file is ordered to the other's end, keeping its order.
+
+    With a one-cell pocket the files pass one unit at a time through it, which needs room for all but one
+    unit on either side of the pocket: the default length, ``2 * units + 1``, leaves it. In a shorter
+    corridor the units nearest its ends may never reach the pocket, and no moves get the files through."""
     per_side = _count("units", units, 2, even=True) // 2
-    length = 2 * per_side + 4 if length is None else _count("length", length, 2 * per_side + 1)
+    length = 4 * per_side + 1 if length is None else _count("length", length, 2 * per_side + 1)
     pocket = _count("pocket", pocket, 1, most=length)
     radius, speed = _narrow_radius(radius), _positive("speed", speed)
     passable = np.zeros((4, length + 2), dtype=bool)  # walls around; row 1 holds the pocket, row 2 the corridor

@@ -33,7 +33,9 @@ make their way much shorter (D1); path requests are served within the time
 budget; then every unit moves by speed x delta in sub-steps no longer than
 the smallest radius, so that no frame time lets a unit jump through a wall
 or a unit. When a unit's next cell is held, the navigator's
-:class:`~pathing_py.units.traffic.Traffic` rules say what it does.
+:class:`~pathing_py.units.traffic.Traffic` rules say what it does; jams they
+cannot settle (units waiting for one another, none moving) get moves planned
+for all their units at once (:class:`~pathing_py.units.jam_plans.JamPlans`).
 """
 
 import math
@@ -47,6 +49,7 @@ from ..dynamic import MapWatcher, SpliceStatus, first_blocked, splice_path
 from ..grid import Cell, Grid, step_corners
 from ..local import WalkStatus, walk_line
 from ..search import as_cell, diagonal_saving, find_path, grid_distance
+from .jam_plans import JamPlans
 from .occupancy import Occupancy
 from .path_stack import Route, RouteKind
 from .requests import PathRequestQueue
@@ -137,6 +140,7 @@ class Navigator:
         self.stats = NavigatorStats()
         self.occupancy = Occupancy()
         self.traffic = Traffic(self, wait_limit=wait_limit, give_up=give_up)
+        self.jams = JamPlans(self, patience=2 * wait_limit)
         self._clock = clock
         self._events: List[Event] = []
         self._opened: List[Cell] = []  #: cells freed since the last update
@@ -237,6 +241,7 @@ class Navigator:
             for _ in range(steps):
                 for unit in order:
                     self._advance(unit, delta / steps)
+            self.jams.update(order)
             self._stop_stalled(order)
         self.stats.update_seconds.append(self._clock() - started)
         self.stats.updates += 1

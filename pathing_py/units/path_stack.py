@@ -29,10 +29,12 @@ class Route:
 
     A route that makes way for another unit waits before its waypoint
     ``wait_at`` for as long as ``wait_while()`` says so: the unit stands
-    aside until the other has passed, then goes back.
+    aside until the other has passed, then goes back. A route planned with
+    other units' (a jam's) takes each waypoint ``i`` only once
+    ``may_take(i)``: when the units planned in that cell before it have left.
     """
 
-    __slots__ = ("kind", "waypoints", "index", "loop", "wait_at", "wait_while")
+    __slots__ = ("kind", "waypoints", "index", "loop", "wait_at", "wait_while", "may_take")
 
     def __init__(
         self,
@@ -43,6 +45,7 @@ class Route:
         loop: bool = False,
         wait_at: int = -1,
         wait_while: Optional[Callable[[], bool]] = None,
+        may_take: Optional[Callable[[int], bool]] = None,
     ):
         self.kind = kind
         self.waypoints: Tuple[Cell, ...] = waypoints if isinstance(waypoints, tuple) else tuple(waypoints)
@@ -50,9 +53,12 @@ class Route:
         self.loop = loop
         self.wait_at = wait_at
         self.wait_while = wait_while
+        self.may_take = may_take
 
     def waiting(self) -> bool:
-        """Whether the unit walking this route is to wait where it is now (the condition ends once false)."""
+        """Whether the unit walking this route is to wait where it is now (the ``wait_while`` condition ends once false)."""
+        if self.may_take is not None and not self.finished and not self.may_take(self.index):
+            return True
         if self.wait_while is None or self.index != self.wait_at:
             return False
         if self.wait_while():

@@ -26,7 +26,7 @@ from .occupancy import Occupancy
 from .path_stack import Route, RouteKind
 from .unit import FINAL_STATES, STANDING_STATES, Unit, UnitState
 
-__all__ = ["Traffic", "TrafficHost", "grid_without"]
+__all__ = ["Traffic", "TrafficHost", "grid_without", "waited_for"]
 
 #: How far ahead a detour around units may rejoin the route, in cells.
 DETOUR_HORIZON = 10
@@ -91,6 +91,26 @@ def grid_without(grid: Grid, held: Iterable[Cell], left: int, top: int, right: i
     return Grid(passable, cost, connectivity=grid.connectivity)
 
 
+def waited_for(unit: Unit) -> Optional[Set[Unit]]:
+    """The units ``unit`` waits for, those they wait for, and so on (standing units and units waiting
+    aside end a chain); None if one of them is on its way (a queue that flows: waiting in it is not
+    being stuck)."""
+    chain = {unit}
+    stack = [unit]
+    while stack:
+        for blocker in stack.pop().blocked_by:
+            if blocker in chain:
+                continue
+            top = blocker.stack.top
+            if blocker.next_cell is not None or (top is not None and top.may_take is not None):
+                return None
+            aside = top is not None and top.wait_while is not None and top.index == top.wait_at
+            if blocker.state is UnitState.WAITING and not aside:
+                stack.append(blocker)
+            chain.add(blocker)
+    return chain
+
+
 class Push:
     """The units one push moved (SPEC U9) and the cells they moved through: a push is undone (each
     unit back where it stood) only after every later push across the same cells, as a stack unwinds."""
@@ -143,6 +163,10 @@ class Traffic:
         enough; push standing units and lower ones facing this one out of the way; else wait, and
         give up after ``give_up`` seconds of waiting for the same units. A unit that is only making
         way pushes no one: it waits, and stops where it is once a standing unit has taken its place."""
+        if route.may_take is not None:  # walking a jam's plan: the cell is its next in turn, soon left
+            self._wait(unit, dt)
+            unit.waiting_for, unit.progress_time = 0.0, self.host.time
+            return
         standing = [b for b in blockers if b.state in STANDING_STATES]
         high = unit.stack.find(RouteKind.HIGH_LEVEL)
         if high is None:  # only making way for another unit: never push others about, just wait
@@ -166,7 +190,8 @@ class Traffic:
             if self._pushable(blocker, unit) and self._make_way(blocker, unit):
                 break
         self._wait(unit, dt)
-        if unit.waiting_for >= self.give_up and self.route_around_units(unit, high.waypoints[-1]) is False:
+        stuck = unit.waiting_for >= self.give_up and waited_for(unit) is not None
+        if stuck and self.route_around_units(unit, high.waypoints[-1]) is False:
             holders = ", ".join(self.host.unit_label(b) for b in sorted(blockers, key=lambda b: b.id))
             self.host.finish(unit, UnitState.BLOCKED,
                              f"waited {unit.waiting_for:.1f} s for unit(s) {holders} at {self.host.cell_label(cell)}")
@@ -302,7 +327,7 @@ class Traffic:
         are not pushed: streams stay streams."""
         top = unit.stack.top
         leaving = top is not None and top.wait_while is not None and top.index < top.wait_at  # pushed already
-        if unit is driver or unit.next_cell is not None or leaving:
+        if unit is driver or unit.next_cell is not None or leaving or (top is not None and top.may_take is not None):
             return False
         if unit.state in STANDING_STATES:
             return True

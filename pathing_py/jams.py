@@ -1,0 +1,279 @@
+"""Moves that untangle a jam of units, planned for all of them at once (SPEC U7, U8, U9).
+
+Rules for pairs of units (wait, step aside, push) cannot settle every jam:
+two files meeting head-on in a one-cell corridor with one side pocket must
+shuffle through the pocket one unit at a time, and two blocks crossing in a
+corridor two cells wide must weave past each other. :func:`untangle` plans
+such moves for every unit of a small window together: a search over joint
+positions (LaCAM, Okumura 2023) whose successors come from priority
+inheritance (PIBT, Okumura et al. 2022), which finds a way whenever there is
+one, given enough nodes.
+
+The moves suit units that hold cells: in each step every unit stays or moves
+to a side neighbour (never diagonally, so no corner is cut), no two units are
+in one cell, no two swap cells, and no ring of units moves round at once; a
+unit may follow another into the cell it leaves. So each unit can walk its
+own steps at its own speed: it enters a cell once the units planned there
+before it have left (:func:`cell_turns`).
+
+Quick start::
+
+    >>> import numpy as np
+    >>> corridor = np.array([[False, False, True, False],
+    ...                      [True, True, True, True]])
+    >>> paths = untangle(corridor, [(0, 1), (3, 1)], [(3, 1), (0, 1)])
+    >>> [path[-1] for path in paths]
+    [(3, 1), (0, 1)]
+"""
+
+import random
+from collections import deque
+from typing import Deque, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .grid import Cell
+
+__all__ = ["cell_turns", "untangle"]
+
+#: Joint positions the search may make before it gives up on a jam.
+MAX_CONFIGURATIONS = 1000
+#: Successors the search may try per joint position allowed (most lead to positions seen before).
+TRIES_PER_CONFIGURATION = 10
+
+Configuration = Tuple[int, ...]  #: a cell index per unit
+UNREACHABLE = 1 << 30
+
+
+def untangle(
+    passable: np.ndarray,
+    starts: Sequence[Cell],
+    goals: Sequence[Cell],
+    *,
+    max_configurations: int = MAX_CONFIGURATIONS,
+    seed: int = 0,
+) -> Optional[List[List[Cell]]]:
+    """Moves taking every unit from its start to its goal (cells (x, y) of the window ``passable``).
+
+    Returns
+    -------
+    list of lists of cells, or None
+        One list per unit of its cell at each step (all of one length, first the start, last
+        the goal); None if the search made ``max_configurations`` joint positions without
+        finding a way, or if some goal cannot be reached at all.
+
+    Raises
+    ------
+    ValueError
+        If starts or goals are not distinct passable cells, one of each per unit.
+    """
+    passable = np.asarray(passable, dtype=bool)
+    height, width = passable.shape
+    if len(starts) != len(goals):
+        raise ValueError(f"{len(starts)} starts but {len(goals)} goals")
+    for name, cells in (("starts", starts), ("goals", goals)):
+        if len(set(cells)) != len(cells):
+            raise ValueError(f"{name} must be distinct cells")
+        for x, y in cells:
+            if not (0 <= x < width and 0 <= y < height and passable[y, x]):
+                raise ValueError(f"{name}: cell {(x, y)} is blocked or outside the {width}x{height} window")
+    neighbours = _side_neighbours(passable)
+    start = tuple(y * width + x for x, y in starts)
+    goal = tuple(y * width + x for x, y in goals)
+    distances = [_distances_to(cell, neighbours) for cell in goal]
+    if any(distance[cell] >= UNREACHABLE for distance, cell in zip(distances, start)):
+        return None
+    found = _Search(neighbours, distances, goal, random.Random(seed)).run(start, max_configurations)
+    if found is None:
+        return None
+    return [[(cell % width, cell // width) for cell in path] for path in zip(*found)]
+
+
+def cell_turns(paths: Sequence[Sequence[Cell]]) -> Dict[Cell, List[Tuple[int, int]]]:
+    """For each cell, who is in it in turn: (unit, index of the cell in the unit's own walk) in the
+    order the plan has them there. A unit's walk is its path without the steps it stays in
+    place; it enters its ``k``-th cell once every earlier turn there has ended (the unit has
+    arrived at its next cell), which keeps the plan's order however fast each unit walks."""
+    entries: Dict[Cell, List[Tuple[int, int, int]]] = {}
+    for unit, path in enumerate(paths):
+        walk_index = -1
+        for step, cell in enumerate(path):
+            if step == 0 or cell != path[step - 1]:
+                walk_index += 1
+                entries.setdefault(cell, []).append((step, unit, walk_index))
+    return {cell: [(unit, index) for _, unit, index in sorted(visits)] for cell, visits in entries.items()}
+
+
+def _side_neighbours(passable: np.ndarray) -> List[List[int]]:
+    """The passable side neighbours of every cell index (empty for blocked cells)."""
+    height, width = passable.shape
+    neighbours: List[List[int]] = [[] for _ in range(width * height)]
+    for y, x in zip(*np.nonzero(passable)):
+        for nx, ny in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if 0 <= nx < width and 0 <= ny < height and passable[ny, nx]:
+                neighbours[y * width + x].append(int(ny * width + nx))
+    return neighbours
+
+
+def _distances_to(goal: int, neighbours: List[List[int]]) -> List[int]:
+    """Steps from every cell to ``goal`` (UNREACHABLE where there is no way)."""
+    distance = [UNREACHABLE] * len(neighbours)
+    distance[goal] = 0
+    queue = deque([goal])
+    while queue:
+        cell = queue.popleft()
+        for other in neighbours[cell]:
+            if distance[other] == UNREACHABLE:
+                distance[other] = distance[cell] + 1
+                queue.append(other)
+    return distance
+
+
+class _Constraint:
+    """Where the first ``depth`` units of a node's order must go next (LaCAM's low-level node)."""
+
+    __slots__ = ("parent", "unit", "cell", "depth")
+
+    def __init__(self, parent: Optional["_Constraint"], unit: int, cell: int):
+        self.parent, self.unit, self.cell = parent, unit, cell
+        self.depth: int = 0 if parent is None else parent.depth + 1
+
+    def moves(self) -> Dict[int, int]:
+        fixed: Dict[int, int] = {}
+        constraint: Optional[_Constraint] = self
+        while constraint is not None and constraint.parent is not None:
+            fixed[constraint.unit] = constraint.cell
+            constraint = constraint.parent
+        return fixed
+
+
+class _Node:
+    """A joint position reached, how, and the constraints still to try from it (LaCAM's high-level node)."""
+
+    __slots__ = ("configuration", "parent", "order", "priorities", "constraints")
+
+    def __init__(self, configuration: Configuration, parent: Optional["_Node"], priorities: List[float]):
+        self.configuration, self.parent, self.priorities = configuration, parent, priorities
+        self.order = sorted(range(len(configuration)), key=lambda unit: -priorities[unit])
+        self.constraints: Deque[_Constraint] = deque([_Constraint(None, -1, -1)])
+
+
+class _Search:
+    def __init__(self, neighbours: List[List[int]], distances: List[List[int]], goal: Configuration, rng: random.Random):
+        self.neighbours, self.distances, self.goal, self.rng = neighbours, distances, goal, rng
+
+    def run(self, start: Configuration, max_configurations: int) -> Optional[List[Configuration]]:
+        """LaCAM: depth first over joint positions, each made by PIBT under the constraints of a
+        low-level node; a position seen before is searched again from its node (for completeness)."""
+        reach = max(max(d for d in distance if d < UNREACHABLE) for distance in self.distances) + 1
+        first = [self.distances[unit][cell] / reach for unit, cell in enumerate(start)]
+        root = _Node(start, None, first)
+        open_nodes: List[_Node] = [root]
+        explored: Dict[Configuration, _Node] = {start: root}
+        for _ in range(TRIES_PER_CONFIGURATION * max_configurations):
+            if not open_nodes:
+                return None
+            node = open_nodes[-1]
+            if node.configuration == self.goal:
+                return _configurations_to(node)
+            if not node.constraints:
+                open_nodes.pop()
+                continue
+            constraint = node.constraints.popleft()
+            if constraint.depth < len(start):
+                unit = node.order[constraint.depth]
+                here = node.configuration[unit]
+                cells = [here, *self.neighbours[here]]
+                self.rng.shuffle(cells)
+                node.constraints.extend(_Constraint(constraint, unit, cell) for cell in cells)
+            following = self._step(node, constraint.moves())
+            if following is None:
+                continue
+            if following in explored:
+                open_nodes.append(explored[following])
+                continue
+            if len(explored) >= max_configurations:
+                return None
+            priorities = [
+                priority + 1 if cell != self.goal[unit] else priority - int(priority)
+                for unit, (priority, cell) in enumerate(zip(node.priorities, following))
+            ]
+            child = _Node(following, node, priorities)
+            explored[following] = child
+            open_nodes.append(child)
+        return None
+
+    def _step(self, node: _Node, fixed: Dict[int, int]) -> Optional[Configuration]:
+        """PIBT: the next joint position from ``node`` with the ``fixed`` moves, or None if they clash."""
+        now = node.configuration
+        step = _Step(now)
+        for unit, cell in fixed.items():
+            if cell in step.taken:
+                return None
+            step.assign(unit, cell)
+        for unit in node.order:
+            if step.next[unit] < 0:
+                self._choose(step, unit)
+        following = tuple(step.next)
+        return following if len(set(following)) == len(following) and not step.has_ring() else None
+
+    def _choose(self, step: "_Step", unit: int) -> bool:
+        """Move ``unit`` to its best free neighbour, first asking the unit standing there to move
+        (with this unit's priority); stay if none can be had."""
+        here = step.now[unit]
+        distance = self.distances[unit]
+        cells = [here, *self.neighbours[here]]
+        self.rng.shuffle(cells)  # ties broken at random, then sorted by distance (a stable sort)
+        cells.sort(key=distance.__getitem__)
+        for cell in cells:
+            if cell in step.taken or step.closes_ring(unit, cell):
+                continue
+            step.assign(unit, cell)
+            standing = step.holder.get(cell)
+            if standing is not None and standing != unit and step.next[standing] < 0 and not self._choose(step, standing):
+                continue  # it could not make way: it stays, so this cell is taken now
+            return True
+        step.assign(unit, here)  # even if the unit that asked it to move wanted this cell: it tries another
+        return False
+
+
+class _Step:
+    """One step being chosen: where each unit is now and where those chosen go next."""
+
+    def __init__(self, now: Configuration):
+        self.now = now
+        self.holder = {cell: unit for unit, cell in enumerate(now)}
+        self.next = [-1] * len(now)
+        self.taken: Dict[int, int] = {}  #: cell -> unit going there
+
+    def assign(self, unit: int, cell: int) -> None:
+        previous = self.next[unit]
+        if previous >= 0 and self.taken.get(previous) == unit:
+            del self.taken[previous]
+        self.next[unit] = cell
+        self.taken[cell] = unit
+
+    def closes_ring(self, unit: int, cell: int) -> bool:
+        """Whether moving ``unit`` into ``cell`` closes a ring of units each entering the cell the
+        next one leaves (a swap being the smallest): units that hold cells cannot move round at once."""
+        other = self.holder.get(cell)
+        for _ in range(len(self.now)):
+            if other is None or other == unit and cell != self.now[unit]:
+                return other is not None
+            if other == unit or self.next[other] < 0 or self.next[other] == self.now[other]:
+                return False
+            other = self.holder.get(self.next[other])
+        return False
+
+    def has_ring(self) -> bool:
+        """Whether the chosen step moves a ring of units round (see :meth:`closes_ring`)."""
+        return any(cell != self.now[unit] and self.closes_ring(unit, cell) for unit, cell in enumerate(self.next))
+
+
+def _configurations_to(node: _Node) -> List[Configuration]:
+    configurations = []
+    walked: Optional[_Node] = node
+    while walked is not None:
+        configurations.append(walked.configuration)
+        walked = walked.parent
+    return configurations[::-1]

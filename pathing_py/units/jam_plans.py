@@ -1,0 +1,261 @@
+"""Jams the traffic rules cannot settle, untangled by moves planned for every unit in them (SPEC U8).
+
+A jam is a set of units that have waited for one another for a while, none
+of them moving: files head-on in a narrow corridor, blocks crossing in a
+passage, a knot at a gate. Waiting longer, detours and pushes do not help
+there. :class:`JamPlans` finds such sets, plans joint moves for every unit
+in a window around them (:func:`~pathing_py.jams.untangle`: each to the
+farthest cell of its route inside the window, standing units back to their
+own cells) and hands each unit its part as an avoidance route that enters
+each cell in the planned turn, then waits until every unit of the plan is
+through. A plan that overruns its time is dropped and its units plan again.
+"""
+
+from typing import Dict, Iterable, List, Optional, Set, Tuple
+
+from ..grid import Cell
+from ..jams import cell_turns, untangle
+from .path_stack import Route, RouteKind
+from .traffic import TrafficHost, waited_for
+from .unit import STANDING_STATES, Unit, UnitState
+
+__all__ = ["JamPlans"]
+
+#: Cells around a jam's units that its plan may use.
+JAM_MARGIN = 3
+#: Units a plan may move at most (its search grows with them).
+MAX_JAM_UNITS = 64
+#: Updates between two searches for jams.
+JAM_INTERVAL = 5
+#: Seconds a jam's units wait before it is planned again after a plan was not found.
+RETRY_AFTER = 5.0
+
+
+class _Member:
+    """A unit in a plan: its walk, its route through it, and the route below to go on with after."""
+
+    def __init__(self, unit: Unit, walk: List[Cell], on_route: bool):
+        self.unit, self.walk, self.on_route = unit, walk, on_route
+        self.route: Optional[Route] = None
+
+    def has_left(self, index: int) -> bool:
+        """Whether the unit has left the ``index``-th cell of its walk (or left the plan)."""
+        route = self.route
+        if route is None or all(other is not route for other in self.unit.stack):
+            return True
+        arrived = route.index if self.unit.next_cell is None else route.index - 1  # walk cells reached
+        return arrived > index
+
+
+class JamPlan:
+    """Joint moves of a jam's units, walked by each at its own speed in the planned order of cells."""
+
+    def __init__(self, members: List[_Member], paths: List[List[Cell]], deadline: float):
+        self.members = members
+        self.deadline = deadline
+        self.turns = cell_turns(paths)
+        self.next_turn: Dict[Cell, int] = {cell: 0 for cell in self.turns}
+
+    def may_enter(self, member: int, index: int) -> bool:
+        """Whether the ``member``-th unit may enter the ``index``-th cell of its walk: its turn there has come."""
+        cell = self.members[member].walk[index]
+        turns, turn = self.turns[cell], self.next_turn[cell]
+        while turns[turn] != (member, index) and self.members[turns[turn][0]].has_left(turns[turn][1]):
+            turn += 1
+        self.next_turn[cell] = turn
+        return turns[turn] == (member, index)
+
+    def under_way(self) -> bool:
+        """Whether some unit has yet to reach the end of its walk (every unit waits there till then)."""
+        return any(member.route is not None and member.route in member.unit.stack and member.route.index < len(member.walk) - 1
+                   for member in self.members)  # fmt: skip
+
+
+class JamPlans:
+    """Finds jams among the units of a navigator and walks them out of them.
+
+    Parameters
+    ----------
+    host : TrafficHost
+        The navigator moving the units.
+    patience : float
+        Seconds every unit of a jam has waited before it is planned.
+    """
+
+    def __init__(self, host: TrafficHost, *, patience: float):
+        self.host = host
+        self.patience = patience
+        self.plans: List[JamPlan] = []
+        self._planned: Dict[Unit, JamPlan] = {}
+        self._tried: Dict[Unit, float] = {}  #: units of jams no plan was found for, and when
+
+    def update(self, units: Iterable[Unit]) -> None:
+        """Drop plans that are done or overran; now and then, plan one new jam."""
+        for plan in list(self.plans):
+            if not plan.under_way() or self.host.time > plan.deadline:
+                self._end(plan)
+            else:
+                for member in plan.members:
+                    member.unit.progress_time = self.host.time  # walking a plan is progress
+        if self.host.stats.updates % JAM_INTERVAL:
+            return
+        self._tried = {unit: when for unit, when in self._tried.items() if self.host.time < when + RETRY_AFTER}
+        waiting = [u for u in units if u.state is UnitState.WAITING and u.waiting_for >= self.patience]
+        for unit in sorted(waiting, key=lambda u: (-u.priority, u.id)):
+            if unit in self._planned or unit in self._tried:
+                continue
+            jam = self._jam_of(unit)
+            if jam is not None and self._plan(jam):
+                return
+
+    def planned(self, unit: Unit) -> bool:
+        """Whether ``unit`` is walking a jam's plan."""
+        return unit in self._planned
+
+    def _jam_of(self, unit: Unit) -> Optional[Set[Unit]]:
+        """The units ``unit`` waits for, and those they wait for, and so on, if none of them moves
+        and every waiting one has waited ``patience`` seconds; else None (a queue that flows)."""
+        jam = waited_for(unit)
+        if jam is None or any(u in self._planned or u.blocked_by and u.waiting_for < self.patience for u in jam):
+            return None
+        return jam
+
+    def _plan(self, jam: Set[Unit]) -> bool:
+        """Plan the window around ``jam``'s units; False if it cannot be planned now."""
+        window = self._window(jam)
+        if window is None:
+            return False
+        left, top, right, bottom = window
+        grid = self.host.grid
+        units = {holder for _, holder in self.host.occupancy.held_in(left, top, right, bottom)}
+        if not all(u.next_cell is None and u.state is not UnitState.FIND_PATH and u not in self._planned for u in units):
+            return False
+        ordered = sorted(units, key=lambda u: (u.stack.find(RouteKind.HIGH_LEVEL) is not None, -u.priority, u.id))
+        goals = _goals(ordered, left, top, right, bottom, grid.passable)
+        origin = (left, top)
+        paths = untangle(
+            grid.passable[top:bottom, left:right],
+            [_in_window(u.cell, origin) for u in ordered],
+            [_in_window(goal, origin) for goal, _ in goals],
+        )  # fmt: skip
+        if paths is None:
+            for unit in jam:
+                self._tried[unit] = self.host.time
+            return False
+        paths = [[(x + left, y + top) for x, y in path] for path in paths]
+        members = []
+        for unit, (goal, steps_along), path in zip(ordered, goals, paths):
+            walk = [cell for i, cell in enumerate(path) if i == 0 or path[i - 1] != cell]
+            members.append(_Member(unit, walk, steps_along is not None))
+            route = unit.stack.top
+            if steps_along and route is not None:
+                route.index += steps_along
+        slowest = min(u.speed for u in ordered)
+        plan = JamPlan(members, paths, self.host.time + 2.0 * (len(paths[0]) + 2) / slowest + self.patience)
+        for number, member in enumerate(members):
+            self._start(plan, number, member)
+        self.plans.append(plan)
+        return True
+
+    def _window(self, jam: Set[Unit]) -> Optional[Tuple[int, int, int, int]]:
+        """Left, top, right, bottom of the cells around ``jam`` a plan may use: the jam's bounds and a
+        margin, widened until there is a free cell for every four units in it; None if it would hold
+        more than MAX_JAM_UNITS units first."""
+        grid, occupancy = self.host.grid, self.host.occupancy
+        xs, ys = [u.cell[0] for u in jam], [u.cell[1] for u in jam]
+        margin = JAM_MARGIN
+        while True:
+            left, top = max(min(xs) - margin, 0), max(min(ys) - margin, 0)
+            right, bottom = min(max(xs) + margin + 1, grid.width), min(max(ys) + margin + 1, grid.height)
+            held = sum(1 for _ in occupancy.held_in(left, top, right, bottom))
+            if held > MAX_JAM_UNITS:
+                return None
+            free = int(grid.passable[top:bottom, left:right].sum()) - held
+            if 4 * free >= held or (left, top, right, bottom) == (0, 0, grid.width, grid.height):
+                return left, top, right, bottom
+            margin *= 2
+
+    def _start(self, plan: JamPlan, number: int, member: _Member) -> None:
+        unit, walk = member.unit, member.walk
+        if unit.state in STANDING_STATES:
+            unit.arrival_state = unit.state  # it comes back to stand as it stood
+        if not member.on_route:  # it plans its way on from where the plan leaves it
+            _drop_cell_routes(unit)
+        route = Route(
+            RouteKind.AVOIDANCE, walk[1:] + walk[-1:], wait_at=len(walk) - 1, wait_while=plan.under_way,
+            may_take=lambda index: index + 1 >= len(walk) or plan.may_enter(number, index + 1),
+        )  # fmt: skip
+        member.route = route
+        unit.stack.push(route)
+        unit.stats.detours += 1
+        unit.waiting_for, unit.progress_time = 0.0, self.host.time
+        unit.state = UnitState.RUN
+        self._planned[unit] = plan
+
+    def _end(self, plan: JamPlan) -> None:
+        """Forget a plan; units still on it (it overran) drop their routes below down to the key points and plan again."""
+        self.plans.remove(plan)
+        for member in plan.members:
+            unit = member.unit
+            if self._planned.get(unit) is plan:
+                del self._planned[unit]
+            if member.route is None or member.route not in unit.stack:
+                continue
+            if member.route.index < len(member.walk) - 1:  # overran: it plans its way on from here
+                _drop_cell_routes(unit)
+            self.host.watch_route(unit)
+
+
+def _drop_cell_routes(unit: Unit) -> None:
+    """Pop the unit's cell routes down to its key points: it plans the leg to the next from where it is
+    (or, making way, stands where it is)."""
+    while unit.stack.top is not None and unit.stack.top.kind is not RouteKind.HIGH_LEVEL:
+        unit.stack.pop()
+
+
+def _goals(units: List[Unit], left: int, top: int, right: int, bottom: int, passable) -> List[Tuple[Cell, Optional[int]]]:
+    """Where each unit goes in a window: the farthest cell of its route it reaches before leaving the
+    window that no unit before it took, or where it stands, or the nearest free cell; and how many
+    steps along its route that is (None when off it). Units without orders of their own (standing,
+    or making way) come first (see :meth:`JamPlans._plan`), so they keep their places."""
+    claimed: Set[Cell] = set()
+    goals: List[Tuple[Cell, Optional[int]]] = []
+    for unit in units:
+        top_route = unit.stack.top
+        ahead: List[Cell] = []
+        if top_route is not None and top_route.kind is not RouteKind.HIGH_LEVEL and unit.state not in STANDING_STATES:
+            for x, y in top_route.remaining:
+                if not (left <= x < right and top <= y < bottom):
+                    break
+                ahead.append((x, y))
+        choice: Optional[Tuple[Cell, Optional[int]]] = next(
+            ((cell, len(ahead) - i) for i, cell in enumerate(reversed(ahead)) if cell not in claimed), None
+        )
+        if choice is None:
+            nearest = unit.cell if unit.cell not in claimed else _nearest_free(unit.cell, claimed, left, top, right, bottom, passable)
+            choice = (nearest, 0 if nearest == unit.cell else None)
+        claimed.add(choice[0])
+        goals.append(choice)
+    return goals
+
+
+def _nearest_free(cell: Cell, claimed: Set[Cell], left: int, top: int, right: int, bottom: int, passable) -> Cell:
+    """The nearest passable cell of the window (by side steps) no unit claimed: there is one, as units outnumber no cells."""
+    seen = {cell}
+    frontier = [cell]
+    while frontier:
+        reached = []
+        for x, y in frontier:
+            for near in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
+                if near in seen or not (left <= near[0] < right and top <= near[1] < bottom) or not passable[near[1], near[0]]:
+                    continue
+                if near not in claimed:
+                    return near
+                seen.add(near)
+                reached.append(near)
+        frontier = reached
+    return cell
+
+
+def _in_window(cell: Cell, origin: Tuple[int, int]) -> Cell:
+    return cell[0] - origin[0], cell[1] - origin[1]

@@ -1,0 +1,106 @@
+"""Joint moves that untangle jams: every plan is one units holding cells can walk, and reaches the goals."""
+
+from typing import Dict, List, Sequence
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pathing_py.grid import Cell, Grid
+from pathing_py.jams import cell_turns, untangle
+from pathing_py.scenarios import head_on_corridor, two_cell_corridor
+
+from strategies import maps
+
+
+def check_moves(passable: np.ndarray, paths: Sequence[Sequence[Cell]]) -> None:
+    """Fail unless every step moves each unit to a passable side neighbour or keeps it, no two units
+    share a cell, and no units swap cells or move round a ring (each into the cell the next leaves)."""
+    assert len({len(path) for path in paths}) == 1
+    for step in range(len(paths[0]) - 1):
+        now: Dict[Cell, int] = {path[step]: unit for unit, path in enumerate(paths)}
+        following = [path[step + 1] for path in paths]
+        assert len(now) == len(paths) and len(set(following)) == len(paths), f"two units share a cell at step {step}"
+        for unit, path in enumerate(paths):
+            (x0, y0), (x1, y1) = path[step], path[step + 1]
+            assert abs(x1 - x0) + abs(y1 - y0) <= 1 and passable[y1, x1], f"unit {unit} jumps at step {step}"
+        for unit in range(len(paths)):  # follow who moves into whose cell: never back to the first
+            seen = {unit}
+            other = unit
+            while following[other] != paths[other][step]:
+                ahead = now.get(following[other])
+                if ahead is None:
+                    break
+                assert ahead not in seen, f"units {sorted(seen)} move round a ring at step {step}"
+                seen.add(ahead)
+                other = ahead
+
+
+def solve(passable: np.ndarray, starts: List[Cell], goals: List[Cell]) -> List[List[Cell]]:
+    paths = untangle(passable, starts, goals)
+    assert paths is not None
+    check_moves(passable, paths)
+    assert [path[0] for path in paths] == starts and [path[-1] for path in paths] == goals
+    return paths
+
+
+def scenario_cells(scenario) -> tuple:
+    return [tuple(map(int, cell)) for cell in scenario.starts], [tuple(map(int, cell)) for cell in scenario.goals]
+
+
+@pytest.mark.parametrize("make", [lambda: two_cell_corridor(8), lambda: two_cell_corridor(40), lambda: head_on_corridor(4)])
+def test_files_pass_each_other(make):
+    scenario = make()
+    solve(scenario.grid.passable, *scenario_cells(scenario))
+
+
+def test_two_units_cross_through_a_pocket():
+    corridor = np.array([[False, False, True, False], [True, True, True, True]])
+    paths = solve(corridor, [(0, 1), (3, 1)], [(3, 1), (0, 1)])
+    assert any(cell == (2, 0) for path in paths for cell in path)
+
+
+def test_no_plan_where_units_cannot_pass():
+    corridor = np.ones((1, 6), dtype=bool)  # no pocket: two units cannot cross
+    assert untangle(corridor, [(0, 0), (5, 0)], [(5, 0), (0, 0)], max_configurations=200) is None
+    walled = np.array([[True, False, True]])
+    assert untangle(walled, [(0, 0)], [(2, 0)]) is None  # goal cut off
+
+
+@pytest.mark.parametrize(
+    "starts, goals, message",
+    [
+        ([(0, 0)], [(1, 0), (2, 0)], "1 starts but 2 goals"),
+        ([(0, 0), (0, 0)], [(1, 0), (2, 0)], "starts must be distinct"),
+        ([(0, 0)], [(3, 0)], "goals: cell (3, 0) is blocked or outside"),
+        ([(1, 1)], [(0, 0)], "starts: cell (1, 1) is blocked"),
+    ],
+)
+def test_bad_input(starts, goals, message):
+    passable = np.array([[True, True, True], [True, False, True]])
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        untangle(passable, starts, goals)
+
+
+def test_cell_turns_keep_the_plans_order():
+    paths = [[(0, 0), (1, 0), (1, 0), (2, 0)], [(1, 1), (1, 1), (1, 1), (1, 0)]]
+    turns = cell_turns(paths)
+    assert turns[(1, 0)] == [(0, 1), (1, 1)]  # unit 0 passes first; unit 1 enters its second cell after
+    assert turns[(0, 0)] == [(0, 0)] and turns[(2, 0)] == [(0, 2)] and turns[(1, 1)] == [(1, 0)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_plans_are_walkable_and_reach_the_goals(data):
+    passable = data.draw(maps(min_side=2, max_side=8, max_walls=0.3))
+    free = [(int(x), int(y)) for y, x in zip(*np.nonzero(passable))]
+    count = data.draw(st.integers(1, max(1, len(free) // 2)))
+    starts = data.draw(st.permutations(free))[:count]
+    goals = data.draw(st.permutations(free))[:count]
+    paths = untangle(passable, starts, goals, max_configurations=500)
+    if count == 1 and Grid(passable, connectivity=4).same_island(starts[0], goals[0]):
+        assert paths is not None  # one unit alone always gets there
+    if paths is not None:
+        check_moves(passable, paths)
+        assert [path[0] for path in paths] == starts and [path[-1] for path in paths] == goals

@@ -16,7 +16,7 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 from ..grid import Cell
 from ..jams import cell_turns, untangle
 from .path_stack import Route, RouteKind
-from .traffic import TrafficHost, waited_for
+from .traffic import TrafficHost, waited_for, waiting_aside
 from .unit import STANDING_STATES, Unit, UnitState
 
 __all__ = ["JamPlans"]
@@ -116,7 +116,8 @@ class JamPlans:
         """The units ``unit`` waits for, and those they wait for, and so on, if none of them moves
         and every waiting one has waited ``patience`` seconds; else None (a queue that flows)."""
         jam = waited_for(unit)
-        if jam is None or any(u in self._planned or u.blocked_by and u.waiting_for < self.patience for u in jam):
+        waiting = [u for u in jam or () if u.state is UnitState.WAITING and not waiting_aside(u)]
+        if jam is None or any(u in self._planned for u in jam) or any(u.waiting_for < self.patience for u in waiting):
             return None
         return jam
 
@@ -225,7 +226,7 @@ def _goals(units: List[Unit], left: int, top: int, right: int, bottom: int, pass
         ahead: List[Cell] = []
         if top_route is not None and top_route.kind is not RouteKind.HIGH_LEVEL and unit.state not in STANDING_STATES:
             for x, y in top_route.remaining:
-                if not (left <= x < right and top <= y < bottom):
+                if not (left <= x < right and top <= y < bottom and passable[y, x]):
                     break
                 ahead.append((x, y))
         choice: Optional[Tuple[Cell, Optional[int]]] = next(

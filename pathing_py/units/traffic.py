@@ -26,7 +26,7 @@ from .occupancy import Occupancy
 from .path_stack import Route, RouteKind
 from .unit import FINAL_STATES, STANDING_STATES, Unit, UnitState
 
-__all__ = ["Traffic", "TrafficHost", "grid_without", "waited_for"]
+__all__ = ["Traffic", "TrafficHost", "grid_without", "waited_for", "waiting_aside"]
 
 #: How far ahead a detour around units may rejoin the route, in cells.
 DETOUR_HORIZON = 10
@@ -104,11 +104,16 @@ def waited_for(unit: Unit) -> Optional[Set[Unit]]:
             top = blocker.stack.top
             if blocker.next_cell is not None or (top is not None and top.may_take is not None):
                 return None
-            aside = top is not None and top.wait_while is not None and top.index == top.wait_at
-            if blocker.state is UnitState.WAITING and not aside:
+            if blocker.state is UnitState.WAITING and not waiting_aside(blocker):
                 stack.append(blocker)
             chain.add(blocker)
     return chain
+
+
+def waiting_aside(unit: Unit) -> bool:
+    """Whether ``unit`` waits where it made way for another (on purpose: not stuck)."""
+    top = unit.stack.top
+    return top is not None and top.wait_while is not None and top.index == top.wait_at
 
 
 class Push:

@@ -228,15 +228,19 @@ def test_an_idle_unit_in_the_way_is_walked_around():
     assert mover.state is UnitState.ARRIVED and mover.stats.detours >= 1
 
 
-def test_a_standing_unit_on_the_goal_makes_way():
-    grid = Grid.from_ascii("\n".join(["." * 8] * 3))
+@pytest.mark.parametrize("start", [(0, 1), (0, 0), (7, 0), (0, 7), (7, 7)], ids=["straight", "nw", "ne", "sw", "se"])
+def test_a_standing_unit_on_the_goal_makes_way(start):
+    """Whichever way the mover comes (diagonal steps need their corner cells free), the standing unit
+    steps to a cell off the mover's way, and the mover arrives without waiting for anyone."""
+    grid = Grid.from_ascii("\n".join(["." * 8] * 8))
     navigator = Navigator(grid)
-    mover = navigator.add_unit((0.5, 1.5), speed=4.0)
-    idle = navigator.add_unit((7.5, 1.5), speed=4.0)
-    mover.move_to((7, 1))
-    run(navigator, 0.1, 200)
-    assert mover.state is UnitState.ARRIVED and mover.cell == (7, 1)
-    assert idle.state is UnitState.IDLE and idle.cell != (7, 1) and idle.stats.detours >= 1
+    idle = navigator.add_unit((4.5, 4.5) if start != (0, 1) else (7.5, 1.5), speed=4.0)  # older: it outranks the mover
+    mover = navigator.add_unit((start[0] + 0.5, start[1] + 0.5), speed=4.0)
+    goal = idle.cell
+    mover.move_to(goal)
+    run(navigator, 0.1, 40)  # 4 s: twice the walk, far less than waiting for a give-up
+    assert mover.state is UnitState.ARRIVED and mover.cell == goal
+    assert idle.state is UnitState.IDLE and idle.cell != goal and idle.stats.detours >= 1
 
 
 def scenario_navigator(scenario):

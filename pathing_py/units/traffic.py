@@ -19,7 +19,7 @@ costs, with the cells units hold blocked.
 import math
 from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Protocol, Set, Tuple
 
-from ..grid import Cell, Grid
+from ..grid import Cell, Grid, step_corners
 from ..search import find_path
 from ..spacetime import Reservations, arrival_times, find_path_in_time, occupancy
 from .occupancy import Occupancy
@@ -342,11 +342,13 @@ class Traffic:
         return unit.state is UnitState.WAITING and (making_way or facing) and lower
 
     def _way_out(self, unit: Unit, driver: Unit) -> Optional[List[Cell]]:
-        """Orthogonal steps from the unit's cell to the nearest free cell off the driver's way (or,
-        with none within PUSH_DEPTH steps, the nearest on it), through free cells and cells of
-        units the driver may push; None if there is neither."""
+        """Orthogonal steps from the unit's cell to the nearest free cell off the driver's way (its
+        cells, and the corners its diagonal steps need), or, with none within PUSH_DEPTH steps,
+        the nearest on it, through free cells and cells of units the driver may push; None if
+        there is neither."""
         top = driver.stack.top
-        way = {driver.cell, *(top.remaining[:PUSH_DEPTH] if top is not None else ())}
+        ahead = [driver.cell, *(top.remaining[:PUSH_DEPTH] if top is not None else ())]
+        way = set(ahead).union(*(step_corners(a, b) for a, b in zip(ahead, ahead[1:])))  # a diagonal needs its corners
         grid, occupancy = self.host.grid, self.host.occupancy
         came_from: Dict[Cell, Optional[Cell]] = {unit.cell: None}
         frontier = [unit.cell]

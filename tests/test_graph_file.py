@@ -142,11 +142,24 @@ def set_at(index, value):
         ("plain", "landmark_distances", set_at(1, np.nan), "negative or not a number"),
         ("plain", "landmark_distances", set_at(1, 10**6), "overestimate"),
         ("rooks", "directions", lambda directions: set_at(int(np.argmax(directions >= 0)), 1)(directions), "diagonally"),
+        ("plain", "landmark_distances", lambda a: a.fill(0.0), "not the graph's shortest distances"),  # bounds, not distances
     ],
 )
 def test_edited_arrays_are_refused_at_load(name, array, edit, message):
     with pytest.raises(GraphFileError, match=message):
         load(name, edited(name, array, edit))
+
+
+def test_landmarks_the_bake_would_not_pick_are_refused():
+    header, arrays = split(FILES["plain"])
+    assert len(arrays["landmarks"]) > 1
+    for name in ("landmarks", "landmark_distances"):  # the same landmarks and distances, in another order
+        arrays[name] = np.ascontiguousarray(arrays[name][::-1])
+    with pytest.raises(GraphFileError, match="not those the bake picks"):
+        load("plain", join(header, arrays))
+    arrays["landmarks"], arrays["landmark_distances"] = arrays["landmarks"][:0], arrays["landmark_distances"][:0]
+    with pytest.raises(GraphFileError, match="no landmarks stored"):
+        load("plain", join(header, arrays))
 
 
 def test_directions_that_go_round_in_a_loop_are_refused():
@@ -178,7 +191,8 @@ def test_directions_that_go_round_in_a_loop_are_refused():
         (lambda h: h.update(map_hash=7), "map_hash must be a string"),
         (lambda h: h.update(connectivity=6), "connectivity must be 8 or 4"),
         (lambda h: h.pop("connectivity"), "keys"),
-        (lambda h: h.update(format=2), "graph format 2, this version reads 3: bake again"),
+        (lambda h: h.update(format=2), "graph format 2, this version reads 4: bake again"),
+        (lambda h: h.update(format=3), "graph format 3, this version reads 4: bake again"),  # landmarks as bounds
         (lambda h: h.pop("unit_size"), "keys"),
         (lambda h: h.update(extra=1), "keys"),
         (lambda h: h["arrays"][5].__setitem__(1, "<f4"), "expected 'costs' of dtype '<f8'"),

@@ -1,3 +1,5 @@
+import heapq
+import math
 import random
 
 import numpy as np
@@ -83,7 +85,27 @@ def test_update_after_edits_equals_a_fresh_bake(grid, cluster_size, data):
     for batch, blocked in data.draw(edits(grid.width, grid.height, max_edits=6)):
         grid.set_blocked(batch, blocked)
         graph.update(batch)
-        assert graph == KeyPointGraph.bake(grid, cluster_size=cluster_size)
+        assert graph == KeyPointGraph.bake(grid, cluster_size=cluster_size)  # landmarks included
+
+
+def assert_same_answers(graph, fresh, pairs):
+    """Both graphs give the same answer, cell for cell and after as many expansions, to every (start, goal) of ``pairs``."""
+    for start, goal in pairs:
+        for link in ("exact", "fast"):
+            ours, theirs = graph.find_path(start, goal, link=link), fresh.find_path(start, goal, link=link)
+            assert (ours.status, ours.cells, ours.cost, ours.route, ours.expanded) == (theirs.status, theirs.cells, theirs.cost, theirs.route, theirs.expanded)
+
+
+@settings(max_examples=60, deadline=None)
+@given(graph_maps(), st.integers(2, 7), st.data())
+def test_updated_graphs_answer_as_fresh_bakes(grid, cluster_size, data):
+    graph = KeyPointGraph.bake(grid, cluster_size=cluster_size)
+    for batch, blocked in data.draw(edits(grid.width, grid.height, max_edits=6)):
+        grid.set_blocked(batch, blocked)
+        graph.update(batch)
+    cell = cells(grid.width, grid.height)
+    pairs = data.draw(st.lists(st.tuples(cell, cell), min_size=1, max_size=8))
+    assert_same_answers(graph, KeyPointGraph.bake(grid, cluster_size=cluster_size), pairs)
 
 
 def test_update_on_a_benchmark_map(movingai_dir):
@@ -214,7 +236,7 @@ def test_tiny_and_thin_maps(shape, cluster_size):
     assert graph.find_path(start, goal).status is find_path(grid, start, goal).status
 
 
-def test_landmarks_are_saved_kept_through_blocking_dropped_on_freeing_and_cut_the_search(movingai_dir):
+def test_landmarks_are_saved_repaired_by_updates_and_cut_the_search(movingai_dir):
     grid = Grid.from_movingai(movingai_dir / "BlackLotus.map")
     graph = KeyPointGraph.bake(grid)
     assert graph.landmarks is not None and len(graph.landmarks.nodes) == 4
@@ -228,13 +250,73 @@ def test_landmarks_are_saved_kept_through_blocking_dropped_on_freeing_and_cut_th
     for a, b in zip(with_landmarks, without):  # both optimal over the same key-point graph
         assert a.status is b.status
     cell = tuple(int(v) for v in loaded.key_points()[0])
-    grid.set_blocked([cell])
-    loaded.update([cell])
-    assert loaded.landmarks is not None  # blocking keeps them
-    grid.set_blocked([cell], blocked=False)
-    loaded.update([cell])
-    assert loaded.landmarks is None  # freeing drops them
-    assert KeyPointGraph.from_bytes(loaded.to_bytes(), grid).landmarks is None
+    for blocked in (True, False):
+        grid.set_blocked([cell], blocked=blocked)
+        loaded.update([cell])
+        assert_landmarks_exact(loaded)
+    assert KeyPointGraph.from_bytes(loaded.to_bytes(), grid).landmarks == loaded.landmarks
+
+
+def reference_distances(graph, source):
+    """Dijkstra over graph.edges() (both ways): key point (x, y) -> distance from the key point ``source``."""
+    points = [tuple(p) for p in graph.key_points().tolist()]
+    pairs, costs, _ = graph.edges()
+    neighbours = {point: [] for point in points}
+    for (i, j), cost in zip(pairs.tolist(), costs.tolist()):
+        neighbours[points[i]].append((points[j], cost))
+        neighbours[points[j]].append((points[i], cost))
+    distance = {source: 0.0}
+    heap = [(0.0, source)]
+    while heap:
+        reached, point = heapq.heappop(heap)
+        if reached > distance[point]:
+            continue
+        for other, cost in neighbours[point]:
+            if reached + cost < distance.get(other, math.inf):
+                distance[other] = reached + cost
+                heapq.heappush(heap, (reached + cost, other))
+    return {point: distance.get(point, math.inf) for point in points}
+
+
+def assert_landmarks_exact(graph):
+    """Every landmark is a key point, and the distances kept from it are the graph's shortest distances."""
+    width = graph.grid.width
+    landmarks = graph.landmarks
+    assert landmarks is not None and landmarks.nodes
+    points = [tuple(p) for p in graph.key_points().tolist()]
+    assert sorted(landmarks.distances) == sorted(y * width + x for x, y in points)
+    for l, node in enumerate(landmarks.nodes):
+        expected = reference_distances(graph, (node % width, node // width))
+        for (x, y), distance in expected.items():
+            assert landmarks.distances[y * width + x][l] == pytest.approx(distance, abs=1e-9), ((x, y), node)
+
+
+@settings(max_examples=80, deadline=None)
+@given(graph_maps(), st.integers(2, 7), st.data())
+def test_updates_keep_the_landmark_distances_exact(grid, cluster_size, data):
+    graph = KeyPointGraph.bake(grid, cluster_size=cluster_size)
+    for batch, blocked in data.draw(edits(grid.width, grid.height, max_edits=6)):
+        grid.set_blocked(batch, blocked)
+        graph.update(batch)
+        assert (graph.landmarks is None) == (KeyPointGraph.bake(grid, cluster_size=cluster_size).landmarks is None)
+        if graph.landmarks is not None:
+            assert_landmarks_exact(graph)
+
+
+def test_freeing_cells_on_a_benchmark_map_keeps_landmarks_exact(movingai_dir):
+    grid = Grid.from_movingai(movingai_dir / "den520d.map")
+    graph = KeyPointGraph.bake(grid)
+    rng = np.random.default_rng(4)
+    walls = np.argwhere(~grid.passable)
+    for y, x in walls[rng.integers(0, len(walls), 6)].tolist():
+        block = [(x + dx, y + dy) for dx in range(4) for dy in range(4) if grid.in_bounds((x + dx, y + dy))]
+        grid.set_blocked(block, blocked=False)
+        graph.update(block)
+    assert_landmarks_exact(graph)
+    fresh = KeyPointGraph.bake(grid)
+    assert graph == fresh
+    scenarios = sample_scenarios(grid, read_scenarios(movingai_dir / "den520d.map.scen"), count=20)
+    assert_same_answers(graph, fresh, [(s.start, s.goal) for s in scenarios])
 
 
 def test_weighted_grids_get_no_landmarks():

@@ -14,7 +14,8 @@ are loaded for, in a few passes of array operations:
   cost table says; a key point the table calls unreachable must lie outside
   the cells the field reached, and those must be closed under legal moves
   (so they hold every cell the source reaches in its cluster);
-- the landmark distances must be a lower bound on the graph's distances.
+- the landmarks must be those the bake picks, and their distances the
+  graph's shortest distances, bit for bit (updates repair them as exact).
 
 The checks read only what the file and the grid hold; the work is bounded by
 the arrays' sizes (at most a cluster's area of steps per stored cost). They
@@ -34,6 +35,7 @@ from ..grid import Grid, corner_offsets, is_move
 from ..jump_tables import DIRECTIONS
 from .entrances import key_point_cells, key_point_pairs
 from .fields import NO_DIRECTION
+from .landmarks import LANDMARK_COUNT
 from .partition import Clusters
 
 __all__ = [
@@ -287,10 +289,13 @@ def cost_entries(member_counts: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
 
 
 def check_landmarks(grid: Grid, arrays: Dict[str, np.ndarray]) -> None:
-    """Landmarks must be distinct key points at distances >= 0 that no edge of the graph beats.
+    """Landmarks must be those the bake picks, at the graph's shortest distances, bit for bit.
 
-    That is what makes their bound a lower bound of the distance to the goal,
-    so the search stays right. Call after :func:`check_fields`.
+    A lower bound of the distances would keep the search right until the first
+    update: the repair (see :mod:`.landmarks`) takes the stored distances for
+    exact. Each distance must be the least, over the edges into its key point,
+    of the neighbour's distance plus the edge's cost (0 at the landmark): only
+    the shortest distances are such a table. Call after :func:`check_fields`.
     """
     nodes, table = arrays["landmarks"].astype(np.int64), arrays["landmark_distances"]
     members = arrays["members"].astype(np.int64)
@@ -299,6 +304,8 @@ def check_landmarks(grid: Grid, arrays: Dict[str, np.ndarray]) -> None:
     if table.shape != (len(nodes), len(members)):
         raise InvalidGraphData(f"a landmark table of shape {table.shape} for {len(nodes)} landmarks and {len(members)} key points")
     if not len(nodes):
+        if len(members) and grid.cost is None:
+            raise InvalidGraphData("no landmarks stored for a map with key points and uniform costs")
         return
     key_point_index = _KeyPointIndex(grid, members)
     index = key_point_index(nodes)
@@ -306,18 +313,57 @@ def check_landmarks(grid: Grid, arrays: Dict[str, np.ndarray]) -> None:
         raise InvalidGraphData("a landmark is not a key point, or is named twice")
     if np.isnan(table).any() or (table < 0).any() or (table[np.arange(len(nodes)), index] != 0).any():
         raise InvalidGraphData("a landmark distance is negative or not a number, or a landmark is not at 0 from itself")
+    least = _least_through_edges(arrays, key_point_index, grid.width, table)
+    least[np.arange(len(nodes)), index] = 0.0
+    if not np.array_equal(least, table):
+        raise InvalidGraphData("the landmark distances are not the graph's shortest distances (one overestimates or is not reached)")
+    if nodes.tolist() != _farthest_first(key_point_index.flat, table, len(nodes)):
+        raise InvalidGraphData("the landmarks are not those the bake picks (farthest first from the first key point)")
+
+
+def _least_through_edges(arrays: Dict[str, np.ndarray], key_point_index: "_KeyPointIndex", width: int, table: np.ndarray) -> np.ndarray:
+    """Per row of ``table`` (a value per key point) and key point, the least over the edges into it of
+    the value at the edge's other end plus the edge's cost (inf for none).
+
+    The edges are the graph's on a uniform map: between key points of a
+    cluster the smaller of the two stored costs, both ways, so a key point's
+    row of costs lists the edges into it; across borders cost 1, both ways.
+    """
+    counts = arrays["member_counts"].astype(np.int64)
     costs = arrays["costs"]
-    source, target = cost_entries(arrays["member_counts"])
-    inside = np.isfinite(costs)
+    source, target = cost_entries(counts)
+    per_source = np.repeat(counts, counts)
+    row_start = np.cumsum(per_source) - per_source  # where each key point's row of costs starts
+    cluster_start = np.repeat(np.cumsum(counts) - counts, counts)
+    both_ways = np.minimum(costs, costs[row_start[target] + source - cluster_start[source]])
+    both_ways[source == target] = np.inf  # no edge from a key point to itself
+    least = np.minimum.reduceat(table[:, target] + both_ways, row_start, axis=1)
     pairs = arrays["entrances"].astype(np.int64)
-    across_a = key_point_index(pairs[:, 1] * grid.width + pairs[:, 0])
-    across_b = key_point_index(pairs[:, 3] * grid.width + pairs[:, 2])
-    for a, b, bound in ((source[inside], target[inside], costs[inside]), (across_a, across_b, np.ones(len(across_a)))):
-        slack = bound * (1 + COST_TOLERANCE) + COST_TOLERANCE
-        for distances in table:  # one landmark at a time: rows are contiguous, np.take on them is fast
-            with np.errstate(invalid="ignore"):  # inf - inf: key points no landmark reaches, nothing to bound
-                if (np.abs(np.take(distances, a) - np.take(distances, b)) > slack).any():
-                    raise InvalidGraphData("the landmark distances overestimate: they are not distances in this graph")
+    a = key_point_index(pairs[:, 1] * width + pairs[:, 0])
+    b = key_point_index(pairs[:, 3] * width + pairs[:, 2])
+    into, out = np.concatenate([b, a]), np.concatenate([a, b])
+    if len(into):
+        order = np.argsort(into, kind="stable")
+        into, out = into[order], out[order]
+        first = np.flatnonzero(np.diff(into, prepend=-1))
+        across = np.minimum.reduceat(table[:, out] + 1.0, first, axis=1)
+        least[:, into[first]] = np.minimum(least[:, into[first]], across)
+    return least
+
+
+def _farthest_first(flat: np.ndarray, table: np.ndarray, stored: int) -> list:
+    """The landmarks the bake picks (see :mod:`.landmarks`), as far as the ``stored`` rows of ``table`` tell:
+    the smallest flat index, then each time the key point farthest from those picked (smallest index on ties)."""
+    chosen = [int(flat.min())]
+    nearest = np.full(len(flat), np.inf)
+    while len(chosen) < LANDMARK_COUNT and len(chosen) <= stored:
+        nearest = np.minimum(nearest, table[len(chosen) - 1])
+        reached = np.isfinite(nearest)
+        farthest = nearest[reached].max()
+        if farthest == 0.0:
+            break
+        chosen.append(int(flat[reached & (nearest == farthest)].min()))
+    return chosen
 
 
 class _KeyPointIndex:

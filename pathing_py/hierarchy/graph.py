@@ -82,7 +82,8 @@ class KeyPointGraph:
         self.fields: Dict[int, ClusterFields] = {}
         #: Edges out of each key point, filled in as searches reach them.
         self._neighbours: Dict[int, Tuple[tuple, tuple]] = {}
-        #: The search's landmark heuristic; None on weighted grids and once the graph was updated.
+        #: The search's landmark heuristic; None on weighted grids. :meth:`update` repairs it and picks
+        #: the landmarks again as :meth:`bake` would.
         self.landmarks: Optional[Landmarks] = None
         self.version = grid.version
 
@@ -126,10 +127,13 @@ class KeyPointGraph:
         graph = cls(grid, Clusters(grid.width, grid.height, cluster_size), unit_size, long_run)
         graph._rebake(range(len(graph.clusters)), graph.clusters.borders(), progress)
         if grid.cost is None:
-            width = grid.width
-            nodes = [y * width + x for x, y in graph.key_points().tolist()]
-            graph.landmarks = Landmarks.choose(nodes, lambda node: graph._edges(node)[0])
+            graph._choose_landmarks()
         return graph
+
+    def _choose_landmarks(self) -> None:
+        width = self.grid.width
+        nodes = [y * width + x for x, y in self.key_points().tolist()]
+        self.landmarks = Landmarks.choose(nodes, self._all_edges)
 
     def update(self, changed_cells: Iterable[Cell]) -> None:
         """Follow edits already made to the grid: re-bake only what they can have changed.
@@ -144,12 +148,25 @@ class KeyPointGraph:
                 raise ValueError(f"changed cell {cell} lies outside the {self.grid.width}x{self.grid.height} grid")
         clusters = {self.clusters.of(cell) for cell in cells}
         borders = {border for cluster in clusters for border in self.clusters.borders_of(cluster)}
+        touched = clusters | {cluster for border in borders for cluster in border}
+        before = self._nodes_of(touched)
+        old_edges = {node: self._all_edges(node) for node in before} if self.landmarks is not None else {}
         self._rebake(clusters, borders)
-        if any(self.grid.is_passable(cell) for cell in cells):
-            # A freed cell can open a shortcut the landmark distances do not know: their
-            # bound could overestimate by any amount. Blocking only lengthens paths (but
-            # for new key points of split border runs, a few cells at most), so it keeps them.
-            self.landmarks = None
+        after = self._nodes_of(touched)
+        if self.grid.cost is None:
+            # Their bound holds only for the graph they were measured on: repaired, and chosen as a bake would.
+            changed = {node for node in after if old_edges.get(node) != self._all_edges(node)}
+            landmarks = self.landmarks
+            if landmarks is None or not landmarks.update(before - after, after - before, changed, self._all_edges):
+                self._choose_landmarks()
+
+    def _nodes_of(self, clusters: Iterable[int]) -> Set[int]:
+        """The key points of ``clusters`` as flat cell indices."""
+        width = self.grid.width
+        return {y * width + x for cluster in clusters for x, y in self.members.get(cluster, ())}
+
+    def _all_edges(self, node: int) -> tuple:
+        return self._edges(node)[0]
 
     def _rebake(self, clusters: Iterable[int], borders: Iterable[Tuple[int, int]], progress: Optional[Progress] = None) -> None:
         passable = self.grid.passable
@@ -193,7 +210,14 @@ class KeyPointGraph:
         """Edges out of a key point: (to the key points of its cluster it reaches, across borders)."""
         cluster = self.clusters.of(cell)
         members = self.members[cluster]
-        costs = self.fields[cluster].costs[members.index(cell)].tolist()
+        table = self.fields[cluster].costs
+        index = members.index(cell)
+        if self.grid.cost is None:
+            # Either way is as long, but the fields sum the steps in different orders: one figure both
+            # ways (the smaller), so that the landmark repair can read an edge in from the edge out.
+            costs = np.minimum(table[index], table[:, index]).tolist()
+        else:
+            costs = table[index].tolist()
         inside = [(other, cost) for other, cost in zip(members, costs) if other != cell and math.isfinite(cost)]
         across = []
         for border in self.clusters.borders_of(cluster):
@@ -241,8 +265,8 @@ class KeyPointGraph:
     def __eq__(self, other) -> bool:
         if not isinstance(other, KeyPointGraph):
             return NotImplemented
-        contents = (self.entrances, self.members, self.fields)
-        return self._setup() == other._setup() and contents == (other.entrances, other.members, other.fields)
+        contents = (self.entrances, self.members, self.fields, self.landmarks)
+        return self._setup() == other._setup() and contents == (other.entrances, other.members, other.fields, other.landmarks)
 
     def _setup(self) -> tuple:
         """What two graphs must share before their contents are compared: bake parameters and map shape."""

@@ -33,7 +33,7 @@ __all__ = [
 ]  # fmt: skip
 
 MAGIC = b"PATHING_PY KEY-POINT GRAPH\n"
-FORMAT_VERSION = 3  #: 2: landmarks; 3: the grid's connectivity
+FORMAT_VERSION = 4  #: 2: landmarks; 3: the grid's connectivity; 4: landmark distances exact, over edges of one cost both ways
 _CHECKSUM_SIZE = hashlib.sha1().digest_size
 
 #: The arrays of a file, in file order: name, dtype, shape (None: any length).

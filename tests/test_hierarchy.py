@@ -284,11 +284,11 @@ def assert_landmarks_exact(graph):
     landmarks = graph.landmarks
     assert landmarks is not None and landmarks.nodes
     points = [tuple(p) for p in graph.key_points().tolist()]
-    assert sorted(landmarks.distances) == sorted(y * width + x for x, y in points)
+    assert sorted(landmarks.rows) == sorted(y * width + x for x, y in points)
     for l, node in enumerate(landmarks.nodes):
         expected = reference_distances(graph, (node % width, node // width))
         for (x, y), distance in expected.items():
-            assert landmarks.distances[y * width + x][l] == pytest.approx(distance, abs=1e-9), ((x, y), node)
+            assert landmarks.distances(y * width + x)[l] == pytest.approx(distance, abs=1e-9), ((x, y), node)
 
 
 @settings(max_examples=80, deadline=None)

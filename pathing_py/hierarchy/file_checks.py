@@ -337,7 +337,7 @@ def _least_through_edges(arrays: Dict[str, np.ndarray], key_point_index: "_KeyPo
     cluster_start = np.repeat(np.cumsum(counts) - counts, counts)
     both_ways = np.minimum(costs, costs[row_start[target] + source - cluster_start[source]])
     both_ways[source == target] = np.inf  # no edge from a key point to itself
-    least = np.minimum.reduceat(table[:, target] + both_ways, row_start, axis=1)
+    least = np.array([np.minimum.reduceat(np.take(row, target) + both_ways, row_start) for row in table])
     pairs = arrays["entrances"].astype(np.int64)
     a = key_point_index(pairs[:, 1] * width + pairs[:, 0])
     b = key_point_index(pairs[:, 3] * width + pairs[:, 2])

@@ -28,7 +28,7 @@ and refines the route into cells from the paths the bake kept.
 import math
 from heapq import heappop, heappush
 from pathlib import Path
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
+from typing import Callable, Dict, Iterable, List, MutableMapping, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
 
@@ -76,10 +76,11 @@ class KeyPointGraph:
         self.unit_size = unit_size
         self.long_run = long_run
         #: Key-point pairs facing each other across each border (a, b) of clusters.
-        self.entrances: Dict[Tuple[int, int], List[Tuple[Cell, Cell]]] = {}
-        #: The key points of each cluster, sorted by (y, x), and the fields from each of them.
-        self.members: Dict[int, List[Cell]] = {}
-        self.fields: Dict[int, ClusterFields] = {}
+        self.entrances: MutableMapping[Tuple[int, int], List[Tuple[Cell, Cell]]] = {}
+        #: The key points of each cluster, sorted by (y, x), and the fields from each of them. A
+        #: loaded graph's tables fill as they are read (see :class:`.LazyTable`).
+        self.members: MutableMapping[int, List[Cell]] = {}
+        self.fields: MutableMapping[int, ClusterFields] = {}
         #: Edges out of each key point, filled in as searches reach them.
         self._neighbours: Dict[int, Tuple[tuple, tuple]] = {}
         #: The search's landmark heuristic; None on weighted grids. :meth:`update` repairs it and picks
@@ -427,10 +428,10 @@ class KeyPointGraph:
         neighbours = self._neighbours
         landmarks = self.landmarks
         landmarks_to_goal = landmarks.to_goal({node: edge[1] for node, edge in to_goal.items()}) if landmarks else None
-        # Landmarks that reach the goal, as (distance to the goal, index): a landmark on another
-        # island is infinitely far from every cell here and bounds nothing.
-        usable = [(d, i) for i, d in enumerate(landmarks_to_goal or ()) if math.isfinite(d)]
-        known = landmarks.distances if landmarks is not None and usable else {}
+        # Landmarks that reach the goal, as (distance to the goal, distances column): a landmark on
+        # another island is infinitely far from every cell here and bounds nothing.
+        usable = [(d, landmarks.columns[l]) for l, d in enumerate(landmarks_to_goal or ()) if math.isfinite(d)] if landmarks else []
+        rows = landmarks.rows if landmarks is not None and usable else {}
         best = {_START: 0.0}
         parent = {_START: _NONE}
         entered_inside = {_START: False}
@@ -465,10 +466,10 @@ class KeyPointGraph:
                     dx = x - goal_x if x > goal_x else goal_x - x
                     dy = y - goal_y if y > goal_y else goal_y - y
                     estimate = dx + dy + diagonal_extra * (dx if dx < dy else dy)
-                    if other in known:  # the landmark bound |d(L, goal) - d(L, other)|, inlined
-                        here = known[other]
-                        for to_goal_l, l in usable:
-                            bound = to_goal_l - here[l]
+                    if other in rows:  # the landmark bound |d(L, goal) - d(L, other)|, inlined
+                        row = rows[other]
+                        for to_goal_l, column in usable:
+                            bound = to_goal_l - column[row]
                             if bound < 0:
                                 bound = -bound
                             if bound > estimate:

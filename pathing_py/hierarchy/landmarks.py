@@ -28,7 +28,9 @@ import math
 from heapq import heapify, heappop, heappush
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
-__all__ = ["LANDMARK_COUNT", "Landmarks"]
+import numpy as np
+
+__all__ = ["LANDMARK_COUNT", "Landmarks", "farthest_key_point"]
 
 #: Measured on the Moving AI maps: 4 landmarks cut the key points expanded 1.5-3x at a
 #: bake cost of at most 0.5 s (Paris_0_1024); 8 cut them further but double that cost.
@@ -39,20 +41,35 @@ Edges = Callable[[int], Sequence[tuple]]
 
 
 class Landmarks:
-    """Key points (flat cell indices) and each key point's distances from them."""
+    """Key points (flat cell indices) and every key point's distances from them.
 
-    def __init__(self, nodes: Sequence[int], distances: Dict[int, List[float]]):
+    The distances from landmark ``l`` to key point ``n`` is ``columns[l][rows[n]]``:
+    a column of floats per landmark (cheap to read from a file, cheap for the
+    garbage collector) and a row per key point. Rows of key points an update
+    took away are given to the next ones it makes.
+    """
+
+    def __init__(self, nodes: Sequence[int], rows: Dict[int, int], columns: List[List[float]]):
         self.nodes = list(nodes)
-        self.distances = distances
+        self.rows = rows
+        self.columns = columns
+        self._free_rows: List[int] = []
+        #: Rows in each column, those given back included.
+        self.row_count = len(rows)
 
     @classmethod
     def choose(cls, key_points: Sequence[int], edges: Edges, count: int = LANDMARK_COUNT) -> Optional["Landmarks"]:
         """Pick up to ``count`` landmarks among ``key_points``, farthest first; None when there is no key point."""
         if not key_points:
             return None
-        landmarks = cls([], {node: [] for node in key_points})
+        landmarks = cls([], {node: row for row, node in enumerate(key_points)}, [])
         landmarks._choose_from(0, edges, count)
         return landmarks
+
+    def distances(self, node: int) -> List[float]:
+        """The key point's distances from each landmark."""
+        row = self.rows[node]
+        return [column[row] for column in self.columns]
 
     def update(self, removed: Set[int], added: Set[int], changed: Set[int], edges: Edges, count: int = LANDMARK_COUNT) -> bool:
         """Follow a graph update: distances exact again, landmarks as :meth:`choose` would pick them now.
@@ -63,55 +80,60 @@ class Landmarks:
         edges now. Returns False when no key point is left.
         """
         for node in removed:
-            del self.distances[node]
-        if not self.distances:
+            self._free_rows.append(self.rows.pop(node))
+        if not self.rows:
             return False
         for node in added:
-            self.distances[node] = [math.inf] * len(self.nodes)
-        kept = next((l for l, node in enumerate(self.nodes) if node in removed), len(self.nodes))
-        self._truncate(kept)
+            self.rows[node] = row = self._free_rows.pop() if self._free_rows else self._new_row()
+            for column in self.columns:
+                column[row] = math.inf
+        self._truncate(next((l for l, node in enumerate(self.nodes) if node in removed), len(self.nodes)))
         moved = set(added)
-        for l, landmark in enumerate(self.nodes):
-            moved |= _repair_column(self.distances, l, landmark, changed, edges)
+        for landmark, column in zip(self.nodes, self.columns):
+            moved |= _repair_column(column, self.rows, landmark, changed, edges)
         self._choose_from(self._still_chosen(added, moved), edges, count)
         return True
 
     def to_goal(self, goal_links: Dict[int, float]) -> Optional[Tuple[float, ...]]:
         """Each landmark's distance to the goal, reached through ``goal_links`` (key point -> link cost)."""
-        if not goal_links or any(node not in self.distances for node in goal_links):
+        if not goal_links or any(node not in self.rows for node in goal_links):
             return None
-        vectors = [self.distances[node] for node in goal_links]
-        return tuple(
-            min(vector[l] + cost for vector, cost in zip(vectors, goal_links.values())) for l in range(len(self.nodes))
-        )
+        links = [(self.rows[node], cost) for node, cost in goal_links.items()]
+        return tuple(min(column[row] + cost for row, cost in links) for column in self.columns)
+
+    def _new_row(self) -> int:
+        self.row_count += 1
+        for column in self.columns:
+            column.append(math.inf)
+        return self.row_count - 1
 
     def _choose_from(self, first: int, edges: Edges, count: int) -> None:
         """Keep landmarks before ``first``; pick the rest farthest first and measure their distances."""
         self._truncate(first)
         while len(self.nodes) < count:
-            far = self._farthest(len(self.nodes)) if self.nodes else min(self.distances)
+            far = self._farthest(len(self.nodes)) if self.nodes else min(self.rows)
             if far is None:
                 break
-            table = _distances_from(far, edges)
+            column = [math.inf] * self.row_count
+            for node, distance in _distances_from(far, edges).items():
+                column[self.rows[node]] = distance
             self.nodes.append(far)
-            for node, vector in self.distances.items():
-                vector.append(table.get(node, math.inf))
+            self.columns.append(column)
 
     def _truncate(self, count: int) -> None:
-        if count < len(self.nodes):
-            del self.nodes[count:]
-            for vector in self.distances.values():
-                del vector[count:]
+        del self.nodes[count:]
+        del self.columns[count:]
 
     def _farthest(self, count: int) -> Optional[int]:
-        """The key point farthest from the first ``count`` landmarks among those they reach (the
-        smallest index on ties); None when every such key point is a landmark."""
-        best, far = (-math.inf, 0), None
-        for node, vector in self.distances.items():
-            key = (_nearest(vector, count), -node)
-            if key > best and key[0] < math.inf:
-                best, far = key, node
-        return far if best[0] > 0.0 else None
+        """The key point :func:`farthest_key_point` from the first ``count`` landmarks."""
+        nodes = np.fromiter(self.rows.keys(), dtype=np.int64, count=len(self.rows))
+        rows = np.fromiter(self.rows.values(), dtype=np.int64, count=len(self.rows))
+        return farthest_key_point(nodes, np.array(self.columns[:count])[:, rows].min(axis=0))
+
+    def _nearest(self, node: int, count: int) -> float:
+        """The distance from the key point to the nearest of the first ``count`` landmarks."""
+        row = self.rows[node]
+        return min(column[row] for column in self.columns[:count])
 
     def _still_chosen(self, added: Set[int], moved: Set[int]) -> int:
         """How many of the landmarks :meth:`choose` would pick again, in order, after an update
@@ -128,25 +150,35 @@ class Landmarks:
                 if self._farthest(count) != landmark:
                     return count
                 continue
-            key = (_nearest(self.distances[landmark], count), -landmark)
+            key = (self._nearest(landmark, count), -landmark)
             for node in moved:
-                rival = (_nearest(self.distances[node], count), -node)
+                rival = (self._nearest(node, count), -node)
                 if rival > key and rival[0] < math.inf:
                     return count
         return len(self.nodes)
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, Landmarks) and (self.nodes, self.distances) == (other.nodes, other.distances)
+        return (
+            isinstance(other, Landmarks)
+            and self.nodes == other.nodes
+            and self.rows.keys() == other.rows.keys()
+            and all(self.distances(node) == other.distances(node) for node in self.rows)
+        )
 
 
-def _nearest(vector: List[float], count: int) -> float:
-    """The distance to the nearest of the first ``count`` landmarks."""
-    return min(vector[:count])
+def farthest_key_point(nodes: np.ndarray, nearest: np.ndarray) -> Optional[int]:
+    """Among key points ``nodes`` at distances ``nearest`` from the landmarks picked, the farthest
+    (the smallest index on ties), of those they reach; None when that one is at 0: all are landmarks."""
+    reached = np.isfinite(nearest)
+    if not reached.any() or nearest[reached].max() == 0.0:
+        return None
+    top = nearest[reached].max()
+    return int(nodes[reached & (nearest == top)].min())
 
 
-def _repair_column(distances: Dict[int, List[float]], l: int, source: int, changed: Set[int], edges: Edges) -> Set[int]:
-    """Exact distances from ``source`` (column ``l``) again, when only the edges of ``changed`` nodes differ;
-    returns the nodes whose distance it set.
+def _repair_column(column: List[float], rows: Dict[int, int], source: int, changed: Set[int], edges: Edges) -> Set[int]:
+    """Exact distances from ``source`` again (``column[rows[node]]``), when only the edges of ``changed``
+    nodes differ; returns the nodes whose distance it set.
 
     First, in order of old distance from the changed nodes on, the nodes whose
     distance no longer stands: those that no standing neighbour reaches at
@@ -156,51 +188,51 @@ def _repair_column(distances: Dict[int, List[float]], l: int, source: int, chang
     carries any shortcut the changes opened.
     """
     fallen: Set[int] = set()
-    heap = [(distances[node][l], node) for node in changed if node != source]
+    heap = [(column[rows[node]], node) for node in changed if node != source]
     heapify(heap)
     while heap:
         old, node = heappop(heap)
         if node in fallen or any(
-            edge[0] not in fallen and distances[edge[0]][l] + edge[1] == old for edge in edges(node)
+            edge[0] not in fallen and column[rows[edge[0]]] + edge[1] == old for edge in edges(node)
         ):
             continue
         fallen.add(node)
         for edge in edges(node):
             other = edge[0]
-            after = distances[other][l]
+            after = column[rows[other]]
             if other != source and other not in fallen and math.isfinite(after) and old + edge[1] == after:
                 heappush(heap, (after, other))
-    column = _Column(distances, l)
+    distance = _Column(column, rows)
     for node in fallen:
-        distances[node][l] = math.inf
+        column[rows[node]] = math.inf
     heap = []
     for node in fallen | changed:
-        best = min((distances[edge[0]][l] + edge[1] for edge in edges(node)), default=math.inf)
-        if best < column[node]:
-            column[node] = best
-        if math.isfinite(column[node]):
-            heap.append((column[node], node))
+        best = min((distance[edge[0]] + edge[1] for edge in edges(node)), default=math.inf)
+        if best < distance[node]:
+            distance[node] = best
+        if math.isfinite(distance[node]):
+            heap.append((distance[node], node))
     heapify(heap)
-    _settle(column, heap, edges)
-    return fallen | column.lowered
+    _settle(distance, heap, edges)
+    return fallen | distance.lowered
 
 
 class _Column:
     """One landmark's distances as a mapping, for :func:`_settle`; remembers the nodes it lowered."""
 
-    def __init__(self, distances: Dict[int, List[float]], l: int):
-        self.distances, self.l = distances, l
+    def __init__(self, column: List[float], rows: Dict[int, int]):
+        self.column, self.rows = column, rows
         self.lowered: Set[int] = set()
 
     def __getitem__(self, node: int) -> float:
-        return self.distances[node][self.l]
+        return self.column[self.rows[node]]
 
     def get(self, node: int, default: float) -> float:
-        vector = self.distances.get(node)
-        return default if vector is None else vector[self.l]
+        row = self.rows.get(node)
+        return default if row is None else self.column[row]
 
     def __setitem__(self, node: int, value: float) -> None:
-        self.distances[node][self.l] = value
+        self.column[self.rows[node]] = value
         self.lowered.add(node)
 
 

@@ -18,7 +18,7 @@ import hashlib
 import json
 import struct
 from pathlib import Path
-from typing import Dict, List, NamedTuple, Optional, Tuple, Union
+from typing import Dict, List, MutableMapping, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
@@ -26,6 +26,7 @@ from ..grid import Cell, Grid, check_connectivity
 from .fields import ClusterFields
 from .file_checks import InvalidGraphData, check_graph_arrays, field_layout
 from .landmarks import Landmarks
+from .lazy_table import LazyTable
 from .partition import Clusters
 
 __all__ = [
@@ -66,9 +67,9 @@ class GraphData(NamedTuple):
     clusters: Clusters
     unit_size: int
     long_run: int
-    entrances: Dict[Tuple[int, int], List[Tuple[Cell, Cell]]]
-    members: Dict[int, List[Cell]]
-    fields: Dict[int, ClusterFields]
+    entrances: MutableMapping[Tuple[int, int], List[Tuple[Cell, Cell]]]
+    members: MutableMapping[int, List[Cell]]
+    fields: MutableMapping[int, ClusterFields]
     landmarks: Optional[Landmarks]
 
 
@@ -139,7 +140,7 @@ def graph_from_bytes(data: bytes, grid: Grid, source: str = "<bytes>") -> GraphD
     except InvalidGraphData as error:
         raise GraphFileError(f"{source}: not a graph the bake makes for this map: {error}") from None
     entrances, members, fields = _restore(clusters, arrays)
-    landmarks = _restore_landmarks(grid, members, arrays)
+    landmarks = _restore_landmarks(grid, arrays)
     return GraphData(clusters, header["unit_size"], header["long_run"], entrances, members, fields, landmarks)
 
 
@@ -229,41 +230,47 @@ def _landmark_arrays(grid: Grid, graph: GraphData) -> Dict[str, np.ndarray]:
     if landmarks is None:
         return {"landmarks": np.zeros(0), "landmark_distances": np.zeros((0, len(cells)))}
     width = grid.width
-    table = [landmarks.distances[y * width + x] for x, y in cells]
+    rows = [landmarks.rows[y * width + x] for x, y in cells]
     return {
         "landmarks": np.array(landmarks.nodes),
-        "landmark_distances": np.array(table, dtype=float).reshape(len(cells), -1).T,
+        "landmark_distances": np.array(landmarks.columns, dtype=float)[:, rows],
     }
 
 
-def _restore_landmarks(grid: Grid, members: Dict[int, List[Cell]], arrays: Dict[str, np.ndarray]) -> Optional[Landmarks]:
+def _restore_landmarks(grid: Grid, arrays: Dict[str, np.ndarray]) -> Optional[Landmarks]:
     nodes = arrays["landmarks"].tolist()
     if not nodes:
         return None
-    width = grid.width
-    cells = [cell for cluster in range(len(members)) for cell in members[cluster]]
-    return Landmarks(nodes, dict(zip([y * width + x for x, y in cells], arrays["landmark_distances"].T.tolist())))
+    members = arrays["members"].astype(np.int64)
+    flat = (members[:, 1] * grid.width + members[:, 0]).tolist()
+    return Landmarks(nodes, dict(zip(flat, range(len(flat)))), arrays["landmark_distances"].tolist())
 
 
 def _restore(clusters: Clusters, arrays: Dict[str, np.ndarray]):
-    """The graph's dictionaries from arrays :mod:`.file_checks` found right."""
-    entrances: Dict[Tuple[int, int], List] = {}
-    ax, ay, bx, by = arrays["entrances"].T.tolist()
-    pairs = list(zip(zip(ax, ay), zip(bx, by)))
-    first = 0
-    for (a, b), count in zip(arrays["borders"].tolist(), arrays["entrance_counts"].tolist()):
-        entrances[(a, b)] = pairs[first : first + count]
-        first += count
+    """The graph's tables over arrays :mod:`.file_checks` found right, each cluster's and border's
+    entries made when the graph first reads them (:class:`.LazyTable`)."""
+    counts = arrays["entrance_counts"].tolist()
+    ends = np.cumsum(arrays["entrance_counts"], dtype=np.int64).tolist()
+    borders = dict(zip(map(tuple, arrays["borders"].tolist()), range(len(counts))))  # border -> its place in the file
+
+    def border_pairs(border: Tuple[int, int]) -> List[Tuple[Cell, Cell]]:
+        end = ends[borders[border]]
+        return [((ax, ay), (bx, by)) for ax, ay, bx, by in arrays["entrances"][end - counts[borders[border]] : end].tolist()]
+
     rects, cost_sizes, direction_sizes = field_layout(clusters, arrays["member_counts"])
-    cells = list(zip(*arrays["members"].T.tolist()))
-    members, fields = {}, {}
-    first = cost_at = direction_at = 0
-    for cluster, (count, (x, y, width, height), cost_size, direction_size) in enumerate(
-        zip(arrays["member_counts"].tolist(), rects.tolist(), cost_sizes.tolist(), direction_sizes.tolist())
-    ):
-        members[cluster] = cells[first : first + count]
-        costs = arrays["costs"][cost_at : cost_at + cost_size].reshape(count, count)
-        directions = arrays["directions"][direction_at : direction_at + direction_size].reshape(count, height, width)
-        fields[cluster] = ClusterFields((x, y, width, height), costs, directions)
-        first, cost_at, direction_at = first + count, cost_at + cost_size, direction_at + direction_size
-    return entrances, members, fields
+    member_counts = arrays["member_counts"].tolist()
+    member_ends, cost_ends, direction_ends = (np.cumsum(sizes, dtype=np.int64).tolist() for sizes in (arrays["member_counts"], cost_sizes, direction_sizes))
+
+    def cluster_members(cluster: int) -> List[Cell]:
+        end = member_ends[cluster]
+        return [(x, y) for x, y in arrays["members"][end - member_counts[cluster] : end].tolist()]
+
+    def cluster_fields(cluster: int) -> ClusterFields:
+        count, (x, y, width, height) = member_counts[cluster], rects[cluster].tolist()
+        costs = arrays["costs"][cost_ends[cluster] - count * count : cost_ends[cluster]].reshape(count, count)
+        size = count * width * height
+        directions = arrays["directions"][direction_ends[cluster] - size : direction_ends[cluster]].reshape(count, height, width)
+        return ClusterFields((x, y, width, height), costs, directions)
+
+    cluster_numbers = range(len(clusters))
+    return LazyTable(borders, border_pairs), LazyTable(cluster_numbers, cluster_members), LazyTable(cluster_numbers, cluster_fields)

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathing_py import Grid, GraphFileError, KeyPointGraph, PathStatus, StaleGraphError, find_path
+from pathing_py import Grid, GraphFileError, KeyPointGraph, PathStatus, StaleGraphError, find_path, smooth_path
 from pathing_py.hierarchy.entrances import border_key_points
 from pathing_py.hierarchy.partition import Clusters, default_cluster_size
 from pathing_py.movingai import read_scenarios
@@ -395,3 +395,16 @@ def test_key_points_on_weighted_borders_take_the_cheapest_crossing():
     clusters = Clusters(16, 8, 8)
     assert border_key_points(passable, clusters, 0, 1, long_run=8, cost=cost) == [((7, 1), (8, 1))]
     assert border_key_points(passable, clusters, 0, 1, long_run=8) == [((7, 3), (8, 3))]
+
+
+def test_smoothing_backwards_after_forwards_shortens_paths_on_a_random_map(movingai_dir):
+    """Each answer is at most the forward-smoothed path, and over the sample the backward pass gains."""
+    grid = Grid.from_movingai(movingai_dir / "random512-10-0.map")
+    graph = KeyPointGraph.bake(grid)
+    gained = 0.0
+    for scenario in sample_scenarios(grid, read_scenarios(movingai_dir / "random512-10-0.map.scen"), count=24):
+        result = graph.find_path(scenario.start, scenario.goal)
+        forwards = smooth_path(grid, graph.find_path(scenario.start, scenario.goal, smooth=False).cells)
+        assert result.cost <= path_cost(grid.passable, forwards) + 1e-9
+        gained += path_cost(grid.passable, forwards) - result.cost
+    assert gained > 1.0, gained

@@ -34,76 +34,87 @@ there) and smoothing never puts a diagonal step into a path::
 """
 
 import math
-from typing import Iterator, List, Sequence
+from typing import Iterable, Iterator, List, Sequence
 
 import numpy as np
 
-from .grid import Cell, Grid, diagonal_steps
+from .grid import Cell, Grid
 
 __all__ = ["clear_cells", "line_cells", "line_of_sight", "path_cost", "ray_cells", "smooth_path"]
 
 
 def line_cells(a: Cell, b: Cell, connectivity: int = 8) -> List[Cell]:
     """The cells of the line from ``a`` to ``b``, both included; the reverse of ``line_cells(b, a)``."""
-    if (b[1], b[0]) < (a[1], a[0]):
-        return line_cells(b, a, connectivity)[::-1]
-    return [(a[0], a[1]), *ray_cells(a, b, connectivity)]
+    return list(_walk(a, b, connectivity))
+
+
+def _walk(a: Cell, b: Cell, connectivity: int) -> Iterator[Cell]:
+    """The cells of ``line_cells(a, b)`` one by one, from ``a``: a check can stop at the first blocked one.
+
+    A line and its reverse take the same cells: a king line's rounding (halves up) comes out the same
+    from either end, and a rook line through a corner takes the column first from the (y, x)-smaller
+    end, which is the row first from the other.
+    """
+    return _cells(a, b, connectivity, with_start=True, columns_first=(a[1], a[0]) <= (b[1], b[0]))
 
 
 def ray_cells(a: Cell, b: Cell, connectivity: int = 8) -> Iterator[Cell]:
     """The cells after ``a`` on the line toward ``b``, made one at a time (most casts stop within a few
-    cells); every prefix is a shortest path between its ends on an empty grid. Counted from ``a``:
-    :func:`line_cells` orders the ends first, so that a line and its reverse take the same cells."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
+    cells); every prefix is a shortest path between its ends on an empty grid. Counted from ``a``,
+    through a corner the column first (:func:`line_cells` keeps a line and its reverse on the same cells)."""
+    return _cells(a, b, connectivity, with_start=False, columns_first=True)
+
+
+def _cells(a: Cell, b: Cell, connectivity: int, with_start: bool, columns_first: bool) -> Iterator[Cell]:
+    """The line from ``a`` toward ``b`` cell by cell (``a`` too if ``with_start``); one generator, no
+    nesting, since line checks walk it cell by cell in hot loops.
+
+    King moves: ``a + round(n * d / steps)``. Rook moves: the cells the segment between the centres
+    enters, in order, one straight step each: the i-th column boundary is crossed at (2i + 1) / (2|dx|)
+    of the way, the j-th row boundary at (2j + 1) / (2|dy|), compared in integers; through a corner the
+    column goes first if ``columns_first``, else the row.
+    """
+    x, y = a
+    dx, dy = b[0] - x, b[1] - y
+    if with_start:
+        yield x, y
     if connectivity == 4:
-        yield from _rook_ray(a, dx, dy)
+        step_x, step_y = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
+        across, down = abs(dx), abs(dy)
+        i = j = 0
+        while i < across or j < down:
+            column_at, row_at = (2 * i + 1) * down, (2 * j + 1) * across
+            if j == down or (i < across and (column_at < row_at or (columns_first and column_at == row_at))):
+                i += 1
+                x += step_x
+            else:
+                j += 1
+                y += step_y
+            yield x, y
         return
     steps = max(abs(dx), abs(dy))
     # round(n * d / steps), halves rounded up, in integers: exact and the same on every machine.
     for n in range(1, steps + 1):
-        yield a[0] + (2 * n * dx + steps) // (2 * steps), a[1] + (2 * n * dy + steps) // (2 * steps)
-
-
-def _rook_ray(a: Cell, dx: int, dy: int) -> Iterator[Cell]:
-    """The cells the segment from the centre of ``a`` by (dx, dy) enters, in order, one straight step
-    each: the i-th column boundary is crossed at (2i + 1) / (2|dx|) of the way, the j-th row boundary
-    at (2j + 1) / (2|dy|), compared in integers; through a corner the column goes first."""
-    x, y = a
-    step_x, step_y = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
-    across, down = abs(dx), abs(dy)
-    i = j = 0
-    while i < across or j < down:
-        if j == down or (i < across and (2 * i + 1) * down <= (2 * j + 1) * across):
-            i += 1
-            x += step_x
-        else:
-            j += 1
-            y += step_y
-        yield x, y
+        yield x + (2 * n * dx + steps) // (2 * steps), y + (2 * n * dy + steps) // (2 * steps)
 
 
 def line_of_sight(grid: Grid, a: Cell, b: Cell) -> bool:
     """Whether the line from ``a`` to ``b`` (rook moves on a 4-connected grid) is clear (see the module docstring)."""
     if not (grid.in_bounds(a) and grid.in_bounds(b)):
         return False
-    return _clear(grid.passable, np.array(line_cells(a, b, grid.connectivity)))
+    return clear_cells(grid.passable, _walk(a, b, grid.connectivity))
 
 
-def _clear(passable: np.ndarray, cells: np.ndarray) -> bool:
-    xs, ys = cells[:, 0], cells[:, 1]
-    if not passable[ys, xs].all():
-        return False
-    _, (xs_a, ys_a), (xs_b, ys_b) = diagonal_steps(xs, ys)
-    return bool(passable[ys_a, xs_a].all() and passable[ys_b, xs_b].all())
-
-
-def clear_cells(passable: np.ndarray, line: Sequence[Cell]) -> bool:
+def clear_cells(passable: np.ndarray, line: Iterable[Cell]) -> bool:
     """Whether a king path is clear (free cells, no corner cut), cell by cell from the start: most
     short lines tried are blocked within a few cells, and stopping there beats building arrays.
     The corner rule (:func:`pathing_py.grid.corner_offsets`) is inlined: this loop is hot."""
     free = passable.item
-    (px, py) = line[0]
-    for x, y in line:
+    cells = iter(line)
+    px, py = next(cells)
+    if not free(py, px):
+        return False
+    for x, y in cells:
         if not free(y, x) or (x != px and y != py and not (free(py, x) and free(y, px))):
             return False
         px, py = x, y
@@ -124,14 +135,13 @@ def smooth_path(grid: Grid, cells: Sequence[Cell]) -> List[Cell]:
     cells = [(x, y) for x, y in cells]
     if len(cells) < 3:
         return list(cells)
-    passable = grid.passable
-    cost = grid.cost
-    prefix = prefix_costs(cells, cost)
+    passable, cost, connectivity = grid.passable, grid.cost, grid.connectivity
+    prefix = prefix_costs(cells, cost) if cost is not None else []
 
     def shortcut(i: int, j: int):
-        line = line_cells(cells[i], cells[j], grid.connectivity)
-        if not clear_cells(passable, line):
+        if not clear_cells(passable, _walk(cells[i], cells[j], connectivity)):
             return None
+        line = line_cells(cells[i], cells[j], connectivity)
         if cost is not None and prefix_costs(line, cost)[-1] > prefix[j] - prefix[i] + 1e-9:
             return None
         return line

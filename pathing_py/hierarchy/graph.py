@@ -360,8 +360,11 @@ class KeyPointGraph:
             # a path's cost depends on its direction, so the cheaper of the two is kept.
             forwards = smooth_path(self.grid, cells)
             backwards = smooth_path(self.grid, forwards[::-1])[::-1]
-            cells = min((forwards, backwards), key=lambda path: path_cost(self.grid, path))
-        return GraphPathResult(PathStatus.FOUND, cells, path_cost(self.grid, cells), expanded, route)
+            forwards_cost, backwards_cost = path_cost(self.grid, forwards), path_cost(self.grid, backwards)
+            cells, cost = (backwards, backwards_cost) if backwards_cost < forwards_cost else (forwards, forwards_cost)
+        else:
+            cost = path_cost(self.grid, cells)
+        return GraphPathResult(PathStatus.FOUND, cells, cost, expanded, route)
 
     def _links(self, cell: Cell, link: str, reverse: bool) -> Dict[Cell, Tuple[float, List[Cell]]]:
         """Key points of ``cell``'s cluster joined to it: key point -> (cost, cells from start / to goal).

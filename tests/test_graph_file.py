@@ -143,6 +143,7 @@ def set_at(index, value):
         ("plain", "landmark_distances", set_at(1, 10**6), "overestimate"),
         ("rooks", "directions", lambda directions: set_at(int(np.argmax(directions >= 0)), 1)(directions), "diagonally"),
         ("plain", "landmark_distances", lambda a: a.fill(0.0), "not the graph's shortest distances"),  # bounds, not distances
+        ("rooks", "landmark_distances", lambda a: a.fill(0.0), "not the graph's shortest distances"),
     ],
 )
 def test_edited_arrays_are_refused_at_load(name, array, edit, message):

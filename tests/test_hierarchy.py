@@ -303,9 +303,11 @@ def test_updates_keep_the_landmark_distances_exact(grid, cluster_size, data):
             assert_landmarks_exact(graph)
 
 
-def test_freeing_cells_on_a_benchmark_map_keeps_landmarks_exact(movingai_dir):
-    grid = Grid.from_movingai(movingai_dir / "den520d.map")
-    graph = KeyPointGraph.bake(grid)
+@pytest.mark.parametrize("connectivity", [8, 4])
+def test_freeing_cells_on_a_benchmark_map_keeps_landmarks_exact(movingai_dir, connectivity):
+    """From a loaded graph (tables filled as read), under either connectivity."""
+    grid = Grid.from_movingai(movingai_dir / "den520d.map", connectivity=connectivity)
+    graph = KeyPointGraph.from_bytes(KeyPointGraph.bake(grid).to_bytes(), grid)
     rng = np.random.default_rng(4)
     walls = np.argwhere(~grid.passable)
     for y, x in walls[rng.integers(0, len(walls), 6)].tolist():

@@ -150,6 +150,9 @@ class Navigator:
         self.unit_label: Callable[[Unit], str] = lambda unit: str(unit.id)
         #: Set to a list to record every step as (unit id, from cell, to cell): for tests and replays.
         self.step_log: Optional[List[Tuple[int, Cell, Cell]]] = None
+        #: Called with ``delta`` each update once plans are served, before units move: what steers units
+        #: from above (groups set their members' orders and paces, SPEC F1-F3).
+        self.steering: List[Callable[[float], None]] = []
         self._next_id = 1
 
     # -- units ----------------------------------------------------------------------
@@ -233,6 +236,8 @@ class Navigator:
         self._take_openings()
         self.time += delta
         self.requests.serve(self._serve, self.time)
+        for steer in self.steering:
+            steer(delta)
         if delta > 0 and self.units:
             fastest = max(unit.speed for unit in self.units.values())
             smallest = min(unit.radius for unit in self.units.values())
@@ -254,18 +259,18 @@ class Navigator:
             busy = unit.state not in FINAL_STATES and unit.state not in (UnitState.IDLE, UnitState.FIND_PATH)
             if not busy or unit.next_cell is not None or self.time - unit.progress_time <= limit:
                 continue
-            high = unit.stack.find(RouteKind.HIGH_LEVEL)
-            if high is None:  # only making way: stand still again
+            destination = unit.stack.destination()
+            if destination is None:  # only making way: stand still again
                 self.finish(unit, unit.arrival_state, unit.reason)
             elif unit.reroutes < REROUTES_PER_TRIP:
-                rerouted = self.traffic.route_around_units(unit, high.waypoints[-1])
+                rerouted = self.traffic.route_around_units(unit, destination)
                 if rerouted:
                     unit.reroutes += 1
                     unit.progress_time = self.time
                 elif rerouted is False:
                     unit.reroutes = REROUTES_PER_TRIP  # no way around: the next stall ends it
             else:
-                target = self.cell_label(high.waypoints[-1])  # what progress is measured against
+                target = self.cell_label(destination)  # what progress is measured against
                 self.finish(unit, UnitState.BLOCKED, f"came no closer to {target} for {limit:.0f} s among other units")
 
     # -- orders and plans ---------------------------------------------------------------
@@ -279,6 +284,40 @@ class Navigator:
         unit.goal = goal
         unit.retry_until = None
         self._start_trip(unit)
+
+    def await_route(self, unit: Unit, goal: Cell) -> None:
+        """Hold ``unit`` in FIND_PATH for ``goal`` without a search of its own, until :meth:`follow`
+        gives it the route another unit's plan found (a group member waits for its commander's)."""
+        if self.units.get(unit.id) is not unit:
+            raise ValueError(f"unit {unit.id} was removed")
+        if not self.grid.in_bounds(goal):
+            raise ValueError(f"goal {goal} is outside the {self.grid.width}x{self.grid.height} map")
+        unit.goal, unit.retry_until = goal, None
+        self.requests.cancel(unit.id)
+        unit.forget_routes()
+        unit.state = UnitState.FIND_PATH
+
+    def follow(self, unit: Unit, goal: Cell, key_points: Tuple[Cell, ...]) -> None:
+        """Send ``unit`` to ``goal`` past ``key_points`` that another unit's plan found (a group's
+        shared route, SPEC F1): no search of its own, the tuple shared by reference. A goal the unit
+        cannot reach gets a plan of its own, as :meth:`order` gives it."""
+        if not self.grid.in_bounds(goal) or not self.grid.same_island(unit.anchor, goal):
+            self.order(unit, goal)
+            return
+        if self.units.get(unit.id) is not unit:
+            raise ValueError(f"unit {unit.id} was removed")
+        unit.goal, unit.retry_until, unit.cut_off = goal, None, False
+        unit.reason, unit.announced, unit.trip_encounters, unit.reroutes = "", False, 0, 0
+        unit.arrival_state = UnitState.ARRIVED
+        self.requests.cancel(unit.id)
+        unit.forget_routes()
+        unit.stack.push(Route(RouteKind.HIGH_LEVEL, (goal,)))
+        if key_points:
+            unit.stack.push(Route(RouteKind.HIGH_LEVEL, key_points))
+        unit.best_distance, unit.progress_time = math.inf, self.time
+        unit.state = UnitState.MOVING if unit.next_cell else UnitState.RUN
+        self._events.append((unit.id, "path_found", goal))
+        self.watch_route(unit)
 
     def retrying(self, unit: Unit) -> bool:
         """Whether ``unit`` stopped short of a goal the map cut off and still goes on if a way opens
@@ -411,8 +450,8 @@ class Navigator:
         """A change on the unit's route: splice around it, walk around it, or plan again (D2, H6)."""
         if unit.state in FINAL_STATES or unit.state is UnitState.IDLE or unit.state is UnitState.FIND_PATH:
             return
-        high = unit.stack.find(RouteKind.HIGH_LEVEL)
-        if high is not None and any(not self.grid.is_passable(cell) for cell in high.remaining):
+        highs = [route for route in unit.stack if route.kind is RouteKind.HIGH_LEVEL]
+        if any(not self.grid.is_passable(cell) for high in highs for cell in high.remaining):
             self._request_plan(unit)  # a key point or the goal itself is gone
             return
         position = unit.anchor  # where the unit will be when it takes up each route, top down
@@ -475,7 +514,8 @@ class Navigator:
         tx, ty = next_cell[0] + 0.5, next_cell[1] + 0.5
         x, y = unit.position
         distance = math.hypot(tx - x, ty - y)
-        reach = unit.speed * dt
+        speed = unit.current_speed
+        reach = speed * dt
         if reach < distance:
             unit.position = (x + (tx - x) * reach / distance, y + (ty - y) * reach / distance)
             unit.stats.distance += reach
@@ -484,14 +524,14 @@ class Navigator:
         unit.stats.distance += distance
         self.occupancy.release(unit, keep=next_cell)
         unit.cell, unit.next_cell = next_cell, None
-        high = unit.stack.find(RouteKind.HIGH_LEVEL)
-        if high is not None:
-            remaining = grid_distance(unit.cell, high.waypoints[-1], self.grid.connectivity)
+        destination = unit.stack.destination()
+        if destination is not None:
+            remaining = grid_distance(unit.cell, destination, self.grid.connectivity)
             if remaining < unit.best_distance:
                 unit.best_distance, unit.progress_time = remaining, self.time
         if unit.state is UnitState.MOVING:
             unit.state = UnitState.RUN
-        return dt - distance / unit.speed
+        return dt - distance / speed
 
     def _take_next_cell(self, unit: Unit, dt: float) -> bool:
         """Take the next waypoint: start moving (True), or wait, plan or stop (False)."""
@@ -569,13 +609,13 @@ def _shortcut_possible(unit: Unit, opened: np.ndarray, connectivity: int) -> boo
     only lengthens ways: the way left is at least as long as measured, a way through an opened cell no
     shorter than measured.
     """
-    high = unit.stack.find(RouteKind.HIGH_LEVEL)
-    if high is None:  # only making way for another unit
+    destination = unit.stack.destination()
+    if destination is None:  # only making way for another unit
         return False
     cells, points = _route_ahead(unit)
     ahead = np.array(cells + points)
     left = _distances(ahead[:-1], ahead[1:], connectivity).sum()
-    here, target = ahead[0], np.array(high.waypoints[-1])
+    here, target = ahead[0], np.array(destination)
     through = (_distances(opened, here, connectivity) + _distances(opened, target, connectivity)).min()
     return bool(through <= SHORTCUT_RATIO * left)
 

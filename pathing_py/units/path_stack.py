@@ -113,6 +113,13 @@ class PathStack:
         """The topmost route of a kind."""
         return next((route for route in reversed(self._routes) if route.kind is kind), None)
 
+    def destination(self) -> Optional[Cell]:
+        """Where the unit's order takes it: the last waypoint of the bottom high-level route (a group
+        member walks the key points it shares above a route to its own cell); None while it only
+        makes way or stands."""
+        bottom = self._routes[0] if self._routes else None
+        return bottom.waypoints[-1] if bottom is not None and bottom.kind is RouteKind.HIGH_LEVEL and bottom.waypoints else None
+
     def clear(self) -> None:
         self._routes.clear()
 

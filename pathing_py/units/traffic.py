@@ -196,7 +196,8 @@ class Traffic:
                 break
         self._wait(unit, dt)
         stuck = unit.waiting_for >= self.give_up and waited_for(unit) is not None
-        if stuck and self.route_around_units(unit, high.waypoints[-1]) is False:
+        destination = unit.stack.destination()
+        if stuck and destination is not None and self.route_around_units(unit, destination) is False:
             holders = ", ".join(self.host.unit_label(b) for b in sorted(blockers, key=lambda b: b.id))
             self.host.finish(unit, UnitState.BLOCKED,
                              f"waited {unit.waiting_for:.1f} s for unit(s) {holders} at {self.host.cell_label(cell)}")

@@ -72,6 +72,8 @@ class Unit:
         self.speed = speed
         self.radius = radius
         self.priority = priority
+        #: The speed the unit's group holds it to now (SPEC F2), None for its own ``speed``.
+        self.pace: Optional[float] = None
         self.cell: Cell = (int(math.floor(position[0])), int(math.floor(position[1])))
         self.next_cell: Optional[Cell] = None  #: the cell being moved into
         self.held: Set[Cell] = set()  #: cells the unit holds (see Navigator)
@@ -103,6 +105,11 @@ class Unit:
     def forget_routes(self) -> None:
         """Drop every route, and with them the units it was making way for."""
         self.stack.clear()
+
+    @property
+    def current_speed(self) -> float:
+        """Cells per second the unit walks at now: its group's pace, or its own speed."""
+        return self.speed if self.pace is None else self.pace
 
     @property
     def anchor(self) -> Cell:

@@ -1,0 +1,185 @@
+"""Groups (SPEC F1, F2): one search per order, the slowest member's speed, cohesion levels, members that
+come and go, and orders that cannot be carried out."""
+
+import math
+
+import pytest
+
+from pathing_py import Grid, KeyPointGraph
+from pathing_py.groups import Cohesion, Groups, GroupState, gathering_cells
+from pathing_py.units import Navigator, RouteKind, UnitState
+from test_navigator import check_world
+
+FINAL = {UnitState.ARRIVED, UnitState.BLOCKED, UnitState.UNREACHABLE}
+
+#: Two rooms joined by two doors: routes between them pass key points.
+ROOMS = "\n".join(
+    ["." * 30] * 4
+    + ["#" * 8 + "." + "#" * 12 + "." + "#" * 8]
+    + ["." * 30] * 6
+)
+
+
+def make_squad(cohesion=Cohesion.ROUTE, speeds=(4.0, 3.0, 4.0, 5.0, 4.0, 2.5), graph=True):
+    grid = Grid.from_ascii(ROOMS)
+    navigator = Navigator(grid, KeyPointGraph.bake(grid, cluster_size=8) if graph else None)
+    groups = Groups(navigator)
+    units = [navigator.add_unit((2.5 + i, 1.5 + i % 2), speed=speed) for i, speed in enumerate(speeds)]
+    return navigator, groups, groups.add_group(units, cohesion=cohesion)
+
+
+def walk(navigator, groups, delta=0.1, updates=600):
+    """Update until the group says it arrived: every step checked; the group events and, per unit,
+    the time it arrived."""
+    navigator.step_log = []
+    events, arrivals = [], {}
+    for _ in range(updates):
+        navigator.update(delta)
+        check_world(navigator)
+        for unit_id, name, _ in navigator.events():
+            if name == "arrived":
+                arrivals[unit_id] = navigator.time
+        events += groups.events()
+        if any(name == "group_arrived" for _, name, _ in events):
+            break
+    return events, arrivals
+
+
+def test_the_commander_plans_once_and_every_member_walks_the_same_key_points():
+    navigator, groups, squad = make_squad()
+    squad.move_to((25, 8))
+    navigator.update(0.1)
+    key_points = {id(route.waypoints) for unit in squad.members if unit is not squad.commander
+                  for route in unit.stack if route.kind is RouteKind.HIGH_LEVEL and len(route.waypoints) > 1}  # fmt: skip
+    assert len(key_points) == 1  # one tuple, shared by reference (F1)
+    events, _ = walk(navigator, groups)
+    assert [unit.state for unit in squad.members] == [UnitState.ARRIVED] * 6
+    assert squad.commander.stats.plans == 1 and sum(unit.stats.plans for unit in squad.members) == 1
+    assert sorted(unit.cell for unit in squad.members) == sorted(squad.goals.values())
+    assert squad.commander.cell == (25, 8) and len(set(squad.goals.values())) == 6
+    assert [name for _, name, _ in events] == ["group_ordered", "group_arrived"] and events[-1][2] == "6 of 6 members arrived"
+
+
+def test_with_speed_cohesion_each_member_plans_its_own_way():
+    navigator, groups, squad = make_squad(Cohesion.SPEED)
+    squad.move_to((25, 8))
+    walk(navigator, groups)
+    assert [unit.state for unit in squad.members] == [UnitState.ARRIVED] * 6
+    assert [unit.stats.plans for unit in squad.members] == [1] * 6
+
+
+@pytest.mark.parametrize("cohesion", list(Cohesion))
+def test_the_group_moves_at_its_slowest_members_speed(cohesion):
+    navigator, groups, squad = make_squad(cohesion)
+    assert squad.speed == 2.5
+    squad.move_to((25, 8))
+    fastest = 0.0
+    for _ in range(400):
+        before = {unit.id: unit.position for unit in squad.members}
+        navigator.update(0.1)
+        fastest = max(fastest, max(math.dist(unit.position, before[unit.id]) for unit in squad.members))
+        if all(unit.state in FINAL for unit in squad.members):
+            break
+    assert all(unit.state is UnitState.ARRIVED for unit in squad.members)
+    assert fastest <= 2.5 * 0.1 + 1e-9 or (cohesion is Cohesion.ARRIVAL and fastest <= 5.0 * 0.1 + 1e-9)
+
+
+def test_arriving_together_narrows_the_spread_of_arrivals():
+    """Members strung out along the way (the last 12 cells behind the first): with ARRIVAL cohesion the
+    front slows down for the rear, so they arrive within a few cells' walk of each other."""
+    spreads = {}
+    for cohesion in (Cohesion.ROUTE, Cohesion.ARRIVAL):
+        grid = Grid.from_ascii("\n".join(["." * 40] * 5))
+        navigator = Navigator(grid)
+        groups = Groups(navigator)
+        units = [navigator.add_unit((1.5 + 3 * i, 2.5), speed=4.0 if i else 6.0) for i in range(5)]  # the rear is fast
+        squad = groups.add_group(units, cohesion=cohesion)
+        squad.move_to((36, 2))
+        _, arrivals = walk(navigator, groups)
+        assert sorted(arrivals) == sorted(unit.id for unit in units)
+        spreads[cohesion] = max(arrivals.values()) - min(arrivals.values())
+    assert spreads[Cohesion.ARRIVAL] <= spreads[Cohesion.ROUTE] / 2
+    assert spreads[Cohesion.ARRIVAL] <= 2.5  # about 2 x LEAD_SLACK cells at the group's speed, and the last steps
+
+
+def test_a_removed_member_leaves_cleanly_and_the_rest_arrive():
+    navigator, groups, squad = make_squad()
+    commander = squad.commander
+    squad.move_to((25, 8))
+    navigator.remove_unit(commander)  # before its plan was served: the next commander plans
+    events, _ = walk(navigator, groups)
+    assert commander not in squad.members and groups.group_of(commander) is None and commander.pace is None
+    assert len(squad.members) == 5 and all(unit.state is UnitState.ARRIVED for unit in squad.members)
+    assert ("member_lost" in [name for _, name, _ in events]) and events[-1][2] == "5 of 5 members arrived"
+
+
+def test_members_join_and_leave():
+    navigator, groups, squad = make_squad(graph=False)
+    leaver = squad.members[-1]
+    squad.remove(leaver)
+    assert leaver.pace is None and groups.group_of(leaver) is None
+    joiner = navigator.add_unit((10.5, 2.5), speed=1.0)
+    squad.add(joiner)
+    assert groups.group_of(joiner) is squad and squad.speed == 1.0
+    squad.move_to((20, 2))
+    walk(navigator, groups, updates=800)
+    assert all(unit.state is UnitState.ARRIVED for unit in squad.members) and leaver.state is UnitState.IDLE
+
+
+def test_an_unreachable_target_stops_every_member_with_a_reason():
+    grid = Grid.from_ascii("\n".join(["....#...."] * 5))
+    navigator = Navigator(grid)
+    groups = Groups(navigator)
+    squad = groups.add_group([navigator.add_unit((0.5, y + 0.5), speed=4.0) for y in range(3)])
+    squad.move_to((7, 2))
+    events, _ = walk(navigator, groups)
+    assert all(unit.state is UnitState.UNREACHABLE and "cannot be reached" in unit.reason for unit in squad.members)
+    assert events[-1][1:] == ("group_arrived", "0 of 3 members arrived")
+
+
+def test_bad_groups_and_orders_are_refused():
+    navigator, groups, squad = make_squad(graph=False)
+    other = Navigator(Grid.from_ascii("..."))
+    stranger = other.add_unit((0.5, 0.5), speed=1.0)
+    with pytest.raises(ValueError, match="at least one unit"):
+        groups.add_group([])
+    with pytest.raises(ValueError, match="already in group 1"):
+        groups.add_group([squad.members[0]])
+    with pytest.raises(ValueError, match="not a unit of this navigator"):
+        groups.add_group([stranger])
+    loner = navigator.add_unit((20.5, 1.5), speed=1.0)
+    with pytest.raises(ValueError, match="given twice"):
+        groups.add_group([loner, loner])
+    with pytest.raises(TypeError, match="cohesion"):
+        groups.add_group([loner], cohesion="route")
+    with pytest.raises(ValueError, match="outside"):
+        squad.move_to((99, 0))
+    with pytest.raises(TypeError, match="pair of ints"):
+        squad.move_to((math.nan, 0))
+    with pytest.raises(TypeError):
+        Groups("navigator")
+    groups.disband(squad)
+    assert not squad.members and squad.id not in groups.groups
+    with pytest.raises(ValueError, match="no members"):
+        squad.move_to((5, 5))
+    assert squad.state is GroupState.BROKEN  # no formation
+
+
+def test_gathering_cells_spread_from_the_target_and_never_across_a_wall():
+    grid = Grid.from_ascii("...#...\n...#...\n...#...")
+    cells = gathering_cells(grid, (2, 1), 9, blocked=[(1, 1)])
+    assert cells[0] == (2, 1) and len(cells) == 8 and (1, 1) not in cells and all(x < 3 for x, _ in cells)
+    assert gathering_cells(grid, (3, 1), 4) == []
+
+
+def test_a_member_cut_off_from_the_target_stops_near_it_and_the_others_arrive():
+    grid = Grid.from_ascii("\n".join(["....#...."] * 5))
+    navigator = Navigator(grid)
+    groups = Groups(navigator)
+    units = [navigator.add_unit((0.5, 0.5), speed=4.0), navigator.add_unit((1.5, 1.5), speed=4.0), navigator.add_unit((8.5, 4.5), speed=4.0)]
+    squad = groups.add_group(units)
+    squad.move_to((2, 2))
+    events, _ = walk(navigator, groups)
+    assert [unit.state for unit in units] == [UnitState.ARRIVED, UnitState.ARRIVED, UnitState.UNREACHABLE]
+    assert units[2].cell[0] == 5 and units[2].stats.plans == 1 and units[2].reason  # the reachable cell nearest its goal
+    assert events[-1][1:] == ("group_arrived", "2 of 3 members arrived")

@@ -183,3 +183,19 @@ def test_a_member_cut_off_from_the_target_stops_near_it_and_the_others_arrive():
     assert [unit.state for unit in units] == [UnitState.ARRIVED, UnitState.ARRIVED, UnitState.UNREACHABLE]
     assert units[2].cell[0] == 5 and units[2].stats.plans == 1 and units[2].reason  # the reachable cell nearest its goal
     assert events[-1][1:] == ("group_arrived", "2 of 3 members arrived")
+
+
+@pytest.mark.parametrize("offset, passes", [((0, 2), (5, 3)), ((0, -2), (5, 1)), ((0, 0), (5, 1))])
+def test_a_follower_walks_the_key_points_offset_aside_where_it_can(offset, passes):
+    """Members walk the shared key points their place in the group aside, so that they do not all file
+    through the same cells; where that cell is a wall (row 0 is) or out of sight, the key point itself."""
+    grid = Grid.from_ascii("#" * 10 + "\n" + "\n".join(["." * 10] * 4))
+    navigator = Navigator(grid)
+    unit = navigator.add_unit((0.5, 1.5), speed=4.0)
+    navigator.step_log = []
+    navigator.follow(unit, (9, 1), ((5, 1),), offset)
+    for _ in range(60):
+        navigator.update(0.1)
+    visited = {cell for _, _, cell in navigator.step_log}
+    assert unit.state is UnitState.ARRIVED and unit.cell == (9, 1) and unit.stats.plans == 0
+    assert passes in visited and (passes == (5, 1) or (5, 1) not in visited)

@@ -28,7 +28,7 @@ that the group arrives together.
 import enum
 import math
 from collections import deque
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ..grid import Cell, Grid
 from ..search import as_cell
@@ -38,8 +38,9 @@ from ..units.unit import FINAL_STATES
 
 __all__ = ["Cohesion", "Group", "GroupEvent", "GroupState", "Groups"]
 
-#: With Cohesion.ARRIVAL, cells a member may lead the group's rearmost member by before it slows down;
-#: at twice as many it walks at MIN_PACE of the group's speed.
+#: With Cohesion.ARRIVAL, cells a member may lead the group's rearmost member by before it slows down,
+#: at least (a group of n members walks a file or clump about sqrt(n) cells deep); at twice as many it
+#: walks at MIN_PACE of the group's speed.
 LEAD_SLACK = 2.0
 #: The slowest a leading member walks, as a fraction of the group's speed (it keeps moving: stopping
 #: between two cells would hold both).
@@ -111,7 +112,8 @@ class Group:
                 self.move_to(self.target)
 
     def move_to(self, target: Cell) -> None:
-        """Send the group to ``target``: the commander there, the others to the free cells nearest it."""
+        """Send the group to ``target``: the commander there, the others to the free cells nearest it,
+        each to the one nearest its place in the group now (members do not cross over at the end)."""
         target = as_cell(target, "target")
         navigator = self.groups.navigator
         if not self.members:
@@ -123,10 +125,7 @@ class Group:
         assert commander is not None
         others = [unit for unit in self.members if unit is not commander]
         cells = gathering_cells(navigator.grid, target, len(self.members), blocked=self.groups.standing_outsiders(self))
-        nearest_first = [commander] + sorted(others, key=lambda u: (_distance(u.cell, target), u.id))
-        # Members beyond the free cells around the target (a small room) head for the target itself,
-        # and stop BLOCKED near it with a reason.
-        self.goals = {unit.id: cells[i] if i < len(cells) else target for i, unit in enumerate(nearest_first)}
+        self.goals = _keep_places(self.members, commander, cells, target)
         self.target, self._under_way = target, True
         self._set_paces()
         navigator.order(commander, self.goals[commander.id])
@@ -150,12 +149,21 @@ class Group:
                     if key_points is None:  # the commander's goal was cut off: each plans its own way
                         navigator.order(unit, self.goals[unit.id])
                     else:
-                        navigator.follow(unit, self.goals[unit.id], key_points)
+                        navigator.follow(unit, self.goals[unit.id], key_points, self._offset(unit))
         self._set_paces()
         if self._under_way and not self._sharing and all(unit.state in FINAL_STATES for unit in self.members):
             self._under_way = False
             arrived = sum(unit.state is UnitState.ARRIVED for unit in self.members)
             self.groups.announce(self, "group_arrived", f"{arrived} of {len(self.members)} members arrived")
+
+    def _offset(self, unit: Unit) -> Cell:
+        """Where ``unit`` stands from the commander, at most the group's depth (about sqrt(members)
+        cells) either way: it walks the shared key points that far aside, so that members do not
+        all file through the same cells."""
+        assert self.commander is not None
+        depth = math.ceil(math.sqrt(len(self.members)))
+        dx, dy = unit.cell[0] - self.commander.cell[0], unit.cell[1] - self.commander.cell[1]
+        return max(-depth, min(depth, dx)), max(-depth, min(depth, dy))
 
     def _pick_commander(self, fresh: bool = False) -> None:
         """The member nearest the centroid leads (kept between orders unless ``fresh``)."""
@@ -165,8 +173,8 @@ class Group:
 
     def _set_paces(self) -> None:
         """Every member at the group's speed; with ARRIVAL cohesion the front slows down for the rear
-        (but for a member another waits behind: slowing it would hold the rear back), and the rear,
-        if it lags, walks at its own speed."""
+        (but for a member that others follow close behind: slowing it would hold them back too), and
+        the rear, if it lags, walks at its own speed."""
         if not self.members:
             return
         speed = self.speed
@@ -177,12 +185,13 @@ class Group:
         left = {unit.id: _way_left(unit) for unit in self.members}
         rear = max(left.values())
         middle = sorted(left.values())[len(left) // 2]
-        in_the_way = {blocker for unit in self.members if unit.state is UnitState.WAITING for blocker in unit.blocked_by}
+        slack = max(LEAD_SLACK, math.sqrt(len(self.members)))
+        holder = self.groups.navigator.holder
         for unit in self.members:
             lead = rear - left[unit.id]
-            if lead > LEAD_SLACK and unit not in in_the_way:
-                unit.pace = speed * max(MIN_PACE, 1.0 - (lead - LEAD_SLACK) / LEAD_SLACK)
-            elif left[unit.id] - middle > LEAD_SLACK:
+            if lead > slack and not _followed(unit, left, holder):
+                unit.pace = speed * max(MIN_PACE, 1.0 - (lead - slack) / slack)
+            elif left[unit.id] - middle > slack:
                 unit.pace = unit.speed  # a straggler catches up
             else:
                 unit.pace = speed
@@ -300,6 +309,24 @@ def gathering_cells(grid: Grid, target: Cell, count: int, blocked: Sequence[Cell
     return cells
 
 
+def _keep_places(members: List[Unit], commander: Unit, cells: List[Cell], target: Cell) -> Dict[int, Cell]:
+    """Member id -> goal: the commander the first of ``cells``, then, members nearest the commander
+    first, each the free cell nearest to where it stands from the commander, moved to the target.
+    Members beyond the cells (a small room) head for the target itself, and stop near it with a reason."""
+    goals = {commander.id: cells[0] if cells else target}
+    free = cells[1:]
+    cx, cy = commander.cell
+    for unit in sorted(members, key=lambda u: (_distance(u.cell, commander.cell), u.id)):
+        if unit.id in goals:
+            continue
+        if not free:
+            goals[unit.id] = target
+            continue
+        place = (target[0] + unit.cell[0] - cx, target[1] + unit.cell[1] - cy)
+        goals[unit.id] = free.pop(min(range(len(free)), key=lambda i: _distance(free[i], place)))
+    return goals
+
+
 def _key_points(commander: Unit) -> Optional[Tuple[Cell, ...]]:
     """The key points of the commander's plan before its goal, one tuple for every member; None when
     its goal was cut off (the members' goals may be too)."""
@@ -307,6 +334,17 @@ def _key_points(commander: Unit) -> Optional[Tuple[Cell, ...]]:
     if commander.cut_off or not routes:
         return None
     return routes[0].waypoints[routes[0].index : -1]
+
+
+def _followed(unit: Unit, left: Dict[int, float], holder: Callable[[Cell], Optional[Unit]]) -> bool:
+    """Whether a member of the group (one of ``left``'s, cells it has left to walk) with a longer way
+    left holds a cell next to ``unit``: slowing the unit down would hold it back too."""
+    x, y = unit.cell
+    for cell in ((x - 1, y - 1), (x, y - 1), (x + 1, y - 1), (x - 1, y), (x + 1, y), (x - 1, y + 1), (x, y + 1), (x + 1, y + 1)):
+        other = holder(cell)
+        if other is not None and left.get(other.id, -math.inf) > left[unit.id]:
+            return True
+    return False
 
 
 def _way_left(unit: Unit) -> float:

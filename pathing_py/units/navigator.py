@@ -297,10 +297,10 @@ class Navigator:
         unit.forget_routes()
         unit.state = UnitState.FIND_PATH
 
-    def follow(self, unit: Unit, goal: Cell, key_points: Tuple[Cell, ...]) -> None:
+    def follow(self, unit: Unit, goal: Cell, key_points: Tuple[Cell, ...], offset: Cell = (0, 0)) -> None:
         """Send ``unit`` to ``goal`` past ``key_points`` that another unit's plan found (a group's
-        shared route, SPEC F1): no search of its own, the tuple shared by reference. A goal the unit
-        cannot reach gets a plan of its own, as :meth:`order` gives it."""
+        shared route, SPEC F1), each ``offset`` aside where it can: no search of its own, the tuple
+        shared by reference. A goal the unit cannot reach gets a plan of its own, as :meth:`order` gives it."""
         if not self.grid.in_bounds(goal) or not self.grid.same_island(unit.anchor, goal):
             self.order(unit, goal)
             return
@@ -313,7 +313,7 @@ class Navigator:
         unit.forget_routes()
         unit.stack.push(Route(RouteKind.HIGH_LEVEL, (goal,)))
         if key_points:
-            unit.stack.push(Route(RouteKind.HIGH_LEVEL, key_points))
+            unit.stack.push(Route(RouteKind.HIGH_LEVEL, key_points, offset=offset))
         unit.best_distance, unit.progress_time = math.inf, self.time
         unit.state = UnitState.MOVING if unit.next_cell else UnitState.RUN
         self._events.append((unit.id, "path_found", goal))
@@ -363,7 +363,7 @@ class Navigator:
         self._events.append((unit.id, "path_found", target))
         # The first leg is searched here, within the planning budget (without a graph it is the whole path); a
         # unit between two cells, or a leg that cannot be planned now, gets it at its next step, as later legs.
-        if unit.next_cell is not None or high.current == unit.cell or not self._plan_next_leg(unit, high):
+        if unit.next_cell is not None or high.reached(unit.cell) or not self._plan_next_leg(unit, high):
             self.watch_route(unit)
 
     def _high_level_route(self, start: Cell, target: Cell) -> Tuple[Cell, ...]:
@@ -399,10 +399,22 @@ class Navigator:
         """Push the cell route from the unit's cell to the farthest of its next key points (and watch it)."""
         first = route.index == 0
         route.index = self._farthest_waypoint(unit.cell, route)
-        if not self._plan_leg(unit, route.current, first, route.index == len(route.waypoints) - 1):
+        route.aim = self._aim(route)
+        if not self._plan_leg(unit, route.aim, first, route.index == len(route.waypoints) - 1):
             return False
         self.watch_route(unit)
         return True
+
+    def _aim(self, route: Route) -> Cell:
+        """The cell to head for at the route's current waypoint: ``offset`` aside from it where that
+        cell is free and a straight walk from it, else the waypoint itself."""
+        waypoint = route.current
+        if route.offset == (0, 0):
+            return waypoint
+        aside = (waypoint[0] + route.offset[0], waypoint[1] + route.offset[1])
+        if not self.grid.is_passable(aside) or walk_line(self.grid, waypoint, aside).status is not WalkStatus.ARRIVED:
+            return waypoint
+        return aside
 
     def _plan_leg(self, unit: Unit, waypoint: Cell, first: bool, last: bool) -> bool:
         """Push the cell route to the next high-level waypoint; False if there is none."""
@@ -543,7 +555,7 @@ class Navigator:
                 self.finish(unit, unit.arrival_state, unit.reason)
                 return False
             waypoint = route.current
-            if waypoint == unit.cell:
+            if route.reached(unit.cell):
                 route.advance()
                 if route.kind is RouteKind.HIGH_LEVEL:
                     self._events.append((unit.id, "waypoint_reached", waypoint))

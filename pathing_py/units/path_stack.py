@@ -32,9 +32,12 @@ class Route:
     aside until the other has passed, then goes back. A route planned with
     other units' (a jam's) takes each waypoint ``i`` only once
     ``may_take(i)``: when the units planned in that cell before it have left.
+    A group member walks its commander's key points ``offset`` cells aside
+    (where that cell is free and in sight of the key point): ``aim`` is the
+    cell it heads for in place of the current waypoint.
     """
 
-    __slots__ = ("kind", "waypoints", "index", "loop", "wait_at", "wait_while", "may_take")
+    __slots__ = ("kind", "waypoints", "index", "loop", "wait_at", "wait_while", "may_take", "offset", "aim")
 
     def __init__(
         self,
@@ -46,6 +49,7 @@ class Route:
         wait_at: int = -1,
         wait_while: Optional[Callable[[], bool]] = None,
         may_take: Optional[Callable[[int], bool]] = None,
+        offset: Cell = (0, 0),
     ):
         self.kind = kind
         self.waypoints: Tuple[Cell, ...] = waypoints if isinstance(waypoints, tuple) else tuple(waypoints)
@@ -54,6 +58,8 @@ class Route:
         self.wait_at = wait_at
         self.wait_while = wait_while
         self.may_take = may_take
+        self.offset = offset
+        self.aim: Optional[Cell] = None
 
     def waiting(self) -> bool:
         """Whether the unit walking this route is to wait where it is now (the ``wait_while`` condition ends once false)."""
@@ -79,15 +85,20 @@ class Route:
     def remaining(self) -> Tuple[Cell, ...]:
         return self.waypoints[self.index :]
 
+    def reached(self, cell: Cell) -> bool:
+        """Whether a unit standing on ``cell`` has reached the current waypoint (or the cell it aimed at for it)."""
+        return cell == self.waypoints[self.index] or cell == self.aim
+
     def advance(self) -> None:
         """Move on to the next waypoint; a looping route starts over after its last."""
+        self.aim = None
         self.index += 1
         if self.loop and self.index >= len(self.waypoints) and self.waypoints:
             self.index = 0
 
-    def shared(self) -> "Route":
-        """A route over the same waypoint tuple, from its start: for another unit to walk."""
-        return Route(self.kind, self.waypoints, loop=self.loop)
+    def shared(self, offset: Cell = (0, 0)) -> "Route":
+        """A route over the same waypoint tuple, from its start: for another unit to walk, ``offset`` aside."""
+        return Route(self.kind, self.waypoints, loop=self.loop, offset=offset)
 
     def __repr__(self) -> str:
         return f"Route({self.kind.name}, {self.index}/{len(self.waypoints)}{', loop' if self.loop else ''})"

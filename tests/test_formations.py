@@ -14,9 +14,9 @@ from strategies import cells, headings, maps
 
 NAMES = list(SHAPES)
 COUNTS = range(1, 13)
-OPEN = np.ones((90, 90), dtype=bool)
-#: Where a formation stands on OPEN in the drawn tests: far enough from every edge for 40 slots 3 cells apart.
-MIDDLE = st.tuples(st.floats(44.0, 46.0), st.floats(44.0, 46.0))
+OPEN = np.ones((130, 130), dtype=bool)
+#: Where a formation stands on OPEN in the drawn tests: far enough from every edge for a line of 40 slots 3 cells apart.
+MIDDLE = st.tuples(st.floats(64.0, 66.0), st.floats(64.0, 66.0))
 
 
 def placed(formation, centre, heading):
@@ -41,6 +41,9 @@ def test_every_shape_has_its_slots_centred_on_their_mean_facing_forward(name, co
     formation = Formation.by_name(name, count)
     assert formation.name == name and len(formation) == count and formation.offsets.shape == (count, 2)
     assert np.allclose(formation.offsets.mean(axis=0), 0.0)
+    distances = np.linalg.norm(formation.offsets, axis=1)
+    assert np.array_equal(np.sort(formation.nearest_first), np.arange(count))
+    assert (np.diff(distances[formation.nearest_first]) >= -1e-12).all()
     assert not formation.facings.any()
     assert formation.turns_in_place == (name == "box")
 
@@ -120,7 +123,7 @@ def test_slots_packed_closer_than_cells_still_get_cells_of_their_own(lattice, he
     formation = Formation.custom(offsets)
     cells, _ = slot_cells(formation, centre, heading, OPEN)
     assert len(set(map(tuple, cells.tolist()))) == len(offsets)
-    nearest = int(np.argmin(np.hypot(*formation.offsets.T)))  # the first to keep its cell
+    nearest = int(formation.nearest_first[0])  # the first to keep its cell
     assert cells[nearest].tolist() == np.floor(placed(formation, centre, heading)[nearest]).astype(int).tolist()
 
 

@@ -27,8 +27,8 @@ Conventions, used by everything here:
   Godot's ``Node2D.rotation``: 0 looks the way the formation marches, pi
   back (:func:`slot_headings`).
 - The built-in shapes are centred on the mean of their slots. The slot
-  nearest the centre (the lowest index among equals) is the commander's,
-  and the first one filled when the group forms (F3).
+  nearest the centre (the lowest index among equals,
+  ``formation.nearest_first[0]``) is where the commander goes.
 
 A heading need not be of length 1 (a unit's move, goal minus position, will
 do); it must be finite and not (0, 0).
@@ -36,7 +36,7 @@ do); it must be finite and not (0, 0).
 
 import math
 import numbers
-from typing import Callable, Dict, Optional, Set, Tuple
+from typing import Callable, Dict, Set, Tuple
 
 import numpy as np
 
@@ -113,7 +113,7 @@ class Formation:
     ``spacing``, cells between neighbouring slots (>= 1).
     """
 
-    __slots__ = ("_name", "_offsets", "_facings", "_turns_in_place")
+    __slots__ = ("_name", "_offsets", "_facings", "_turns_in_place", "_nearest_first")
 
     def __init__(self, name: str, offsets, facings=None, *, turns_in_place: bool = False):
         if not isinstance(name, str) or not name:
@@ -124,6 +124,7 @@ class Formation:
         self._offsets = _read_only(_checked_offsets(offsets))
         self._facings = _read_only(_checked_facings(facings, len(self._offsets)))
         self._turns_in_place = turns_in_place
+        self._nearest_first = _read_only(np.argsort(np.hypot(self._offsets[:, 0], self._offsets[:, 1]), kind="stable"))
 
     @classmethod
     def custom(cls, offsets, facings=None, turns_in_place: bool = False, *, spacing: float = 1.0, name: str = "custom") -> "Formation":
@@ -182,6 +183,12 @@ class Formation:
         """Whether a change of direction leaves the slots where they are (F4)."""
         return self._turns_in_place
 
+    @property
+    def nearest_first(self) -> np.ndarray:
+        """(n,) int, read-only: the slots by distance from the centre, the lower index first among equals.
+        The first is the commander's."""
+        return self._nearest_first
+
     def __len__(self) -> int:
         return len(self._offsets)
 
@@ -205,8 +212,7 @@ def slot_cells(formation: Formation, centre, heading, passable) -> Tuple[np.ndar
     formation = _checked_formation(formation)
     passable = check_passable(passable)
     points = np.array(as_point(centre, "centre")) + _turned(formation.offsets, _direction(heading, "heading"))
-    nearest_first = np.argsort(np.hypot(formation.offsets[:, 0], formation.offsets[:, 1]), kind="stable")
-    cells = _distinct_cells(points, nearest_first)
+    cells = _distinct_cells(points, formation.nearest_first)
     return cells, passable_at(passable, cells)
 
 

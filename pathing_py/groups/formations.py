@@ -110,14 +110,17 @@ class Formation:
 
     The named constructors (:meth:`line`, :meth:`column`, :meth:`box`,
     :meth:`wedge`, :meth:`by_name`) and :meth:`custom` also take
-    ``spacing``, cells between neighbouring slots (>= 1).
+    ``spacing`` (>= 1), which multiplies the offsets: for the built-in
+    shapes, the cells between neighbouring slots.
     """
 
     __slots__ = ("_name", "_offsets", "_facings", "_turns_in_place", "_nearest_first")
 
     def __init__(self, name: str, offsets, facings=None, *, turns_in_place: bool = False):
-        if not isinstance(name, str) or not name:
-            raise TypeError(f"name must be a non-empty str, got {name!r}")
+        if not isinstance(name, str):
+            raise TypeError(f"name must be a str, got {name!r}")
+        if not name:
+            raise ValueError("name must not be empty")
         if not isinstance(turns_in_place, bool):
             raise TypeError(f"turns_in_place must be True or False, got {turns_in_place!r}")
         self._name = name
@@ -128,7 +131,7 @@ class Formation:
 
     @classmethod
     def custom(cls, offsets, facings=None, turns_in_place: bool = False, *, spacing: float = 1.0, name: str = "custom") -> "Formation":
-        """A game's own shape: ``offsets`` with slots at least 1 cell apart, multiplied by ``spacing``."""
+        """A game's own shape: ``offsets`` multiplied by ``spacing``, which must leave the slots at least 1 cell apart."""
         return cls(name, _as_float_array(offsets, "offsets") * _checked_spacing(spacing), facings, turns_in_place=turns_in_place)
 
     @classmethod

@@ -55,8 +55,8 @@ import numpy as np
 from .islands import IslandLabels
 
 __all__ = [
-    "CONNECTIVITIES", "Grid", "MapFormatError", "Cell", "cells_inside", "check_connectivity", "corner_offsets", "diagonal_steps",
-    "is_move", "step_corners", "step_allowed",
+    "CONNECTIVITIES", "Grid", "MapFormatError", "Cell", "cells_inside", "check_connectivity", "check_passable", "corner_offsets",
+    "diagonal_steps", "is_move", "passable_at", "step_corners", "step_allowed",
 ]  # fmt: skip
 
 Cell = Tuple[int, int]
@@ -120,6 +120,24 @@ def diagonal_steps(xs: np.ndarray, ys: np.ndarray) -> Tuple[np.ndarray, CellArra
     return steps, (xs[steps], ys[steps - 1]), (xs[steps - 1], ys[steps])
 
 
+def check_passable(passable) -> np.ndarray:
+    """``passable`` as a non-empty 2-D bool array (not copied); ValueError or TypeError saying what it is otherwise."""
+    array = np.asarray(passable)
+    if array.ndim != 2 or array.size == 0:
+        raise ValueError(f"passable must be a non-empty 2-D array, got shape {array.shape}")
+    if array.dtype != bool:
+        raise TypeError(f"passable must be a bool array, got dtype {array.dtype}")
+    return array
+
+
+def passable_at(passable: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """:meth:`Grid.is_passable` for an (n, 2) int array of cells at once: False off the map too."""
+    height, width = passable.shape
+    xs, ys = cells[:, 0], cells[:, 1]
+    on_map = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+    return on_map & passable[np.clip(ys, 0, height - 1), np.clip(xs, 0, width - 1)]
+
+
 class Grid:
     """A rectangle of passable / blocked cells with optional terrain costs.
 
@@ -139,11 +157,7 @@ class Grid:
     """
 
     def __init__(self, passable, cost=None, *, origin: Cell = (0, 0), connectivity: int = 8):
-        passable = np.asarray(passable)
-        if passable.ndim != 2 or passable.size == 0:
-            raise ValueError(f"passable must be a non-empty 2-D array, got shape {passable.shape}")
-        if passable.dtype != bool:
-            raise TypeError(f"passable must be a bool array, got dtype {passable.dtype}")
+        passable = check_passable(passable)
         self._passable = passable.copy()
         self._cost = None
         if cost is not None:

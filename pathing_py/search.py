@@ -52,7 +52,9 @@ import numpy as np
 from .grid import Cell, Grid, corner_offsets, is_move
 from .jump_tables import DIRECTIONS, JumpTables, pad
 
-__all__ = ["PathStatus", "PathResult", "diagonal_saving", "find_path", "grid_distance", "octile_distance", "prepare"]
+__all__ = [
+    "PathStatus", "PathResult", "diagonal_saving", "find_path", "grid_distance", "grid_distances", "octile_distance", "prepare",
+]  # fmt: skip
 
 SQRT2 = math.sqrt(2.0)
 TIE_BREAK = 1.0 + 1e-9
@@ -108,6 +110,13 @@ def grid_distance(a: Cell, b: Cell, connectivity: int = 8) -> float:
     the octile distance, or the Manhattan distance on a 4-connected grid."""
     dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
     return dx + dy + diagonal_saving(connectivity) * min(dx, dy)
+
+
+def grid_distances(a: np.ndarray, b: np.ndarray, connectivity: int = 8) -> np.ndarray:
+    """:func:`grid_distance` for arrays of cells (rows of x, y; the two broadcast against each other),
+    for callers that measure many pairs at once."""
+    d = np.abs(a - b)
+    return d.sum(axis=-1) + diagonal_saving(connectivity) * d.min(axis=-1)
 
 
 def find_path(

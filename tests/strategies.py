@@ -90,6 +90,11 @@ def edits(width: int, height: int, max_edits: int = 5) -> st.SearchStrategy:
     return st.lists(st.tuples(batches(width, height), st.booleans()), max_size=max_edits)
 
 
+def headings() -> st.SearchStrategy:
+    """A unit vector (x, y), from an angle in radians drawn as a float (shrinking to 0: east)."""
+    return st.floats(-math.pi, math.pi).map(lambda angle: (math.cos(angle), math.sin(angle)))
+
+
 @st.composite
 def crowds(draw, side: float = 12.0, max_units: int = 40, max_radius: float = 1.5) -> Tuple[np.ndarray, np.ndarray]:
     """Circles as (positions (n, 2), radii (n,)) over a ``side`` x ``side`` square and a cell beyond it.

@@ -5,9 +5,9 @@ from hypothesis import strategies as st
 
 import reference
 from pathing_py import Grid, MapFormatError
-from pathing_py.grid import diagonal_steps, step_allowed, step_corners
+from pathing_py.grid import diagonal_steps, passable_at, step_allowed, step_corners
 from pathing_py.islands import label_islands
-from strategies import edits, maps
+from strategies import cells, edits, maps
 
 
 def flood_islands(passable):
@@ -123,6 +123,16 @@ def test_ascii_errors(text, message):
 def test_constructor_errors(passable, cost, error, message):
     with pytest.raises(error, match=message):
         Grid(passable, cost)
+
+
+@settings(max_examples=60, deadline=None)
+@given(maps(max_side=10), st.data())
+def test_passable_at_answers_as_is_passable_on_and_off_the_map(passable, data):
+    height, width = passable.shape
+    around = data.draw(st.lists(cells(width + 4, height + 4), min_size=1, max_size=20))  # up to 2 cells off each side
+    wanted = np.array(around) - 2
+    grid = Grid(passable)
+    assert passable_at(passable, wanted).tolist() == [grid.is_passable(cell) for cell in map(tuple, wanted.tolist())]
 
 
 def write(tmp_path, text):

@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 
 from pathing_py import Grid, PathStatus, find_path
 from pathing_py.movingai import read_scenarios
+from pathing_py.search import grid_distances
 from reference import dijkstra, path_cost
-from strategies import cells_of, connectivities, costs, edits, maps
+from strategies import cells, cells_of, connectivities, costs, edits, maps
 
 MAPS = [
     "den520d", "brc202d", "AR0011SR", "BlackLotus", "gardenofwar",
@@ -102,6 +103,17 @@ def test_four_connected_paths_take_straight_steps_around_corners():
 def test_bad_connectivity_is_refused(bad):
     with pytest.raises(ValueError, match="connectivity must be 8 or 4"):
         Grid(np.ones((2, 2), dtype=bool), connectivity=bad)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 12), st.integers(1, 12), connectivities(), st.data())
+def test_grid_distances_are_the_shortest_paths_across_open_ground(width, height, connectivity, data):
+    open_ground = np.ones((height, width), dtype=bool)
+    starts = data.draw(st.lists(cells(width, height), min_size=1, max_size=5))
+    goal = data.draw(cells(width, height))
+    measured = grid_distances(np.array(starts), np.array(goal), connectivity)
+    walked = [dijkstra(open_ground, start, goal, connectivity=connectivity) for start in starts]
+    assert measured.tolist() == pytest.approx(walked)
 
 
 @st.composite

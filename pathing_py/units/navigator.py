@@ -48,7 +48,7 @@ import numpy as np
 from ..dynamic import MapWatcher, SpliceStatus, first_blocked, splice_path
 from ..grid import Cell, Grid, step_corners
 from ..local import WalkStatus, walk_line
-from ..search import as_cell, diagonal_saving, find_path, grid_distance
+from ..search import as_cell, find_path, grid_distance, grid_distances
 from .jam_plans import JamPlans
 from .occupancy import Occupancy
 from .path_stack import Route, RouteKind
@@ -626,13 +626,8 @@ def _shortcut_possible(unit: Unit, opened: np.ndarray, connectivity: int) -> boo
         return False
     cells, points = _route_ahead(unit)
     ahead = np.array(cells + points)
-    left = _distances(ahead[:-1], ahead[1:], connectivity).sum()
+    left = grid_distances(ahead[:-1], ahead[1:], connectivity).sum()
     here, target = ahead[0], np.array(destination)
-    through = (_distances(opened, here, connectivity) + _distances(opened, target, connectivity)).min()
+    through = (grid_distances(opened, here, connectivity) + grid_distances(opened, target, connectivity)).min()
     return bool(through <= SHORTCUT_RATIO * left)
 
-
-def _distances(a: np.ndarray, b: np.ndarray, connectivity: int) -> np.ndarray:
-    """Distances between cells (rows of x, y) on an empty grid, as :func:`~pathing_py.search.grid_distance`."""
-    d = np.abs(a - b)
-    return d.sum(axis=-1) + diagonal_saving(connectivity) * d.min(axis=-1)

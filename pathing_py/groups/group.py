@@ -22,19 +22,29 @@ once; every other member walks the same key points (one tuple, shared by
 reference) to its own cell around the target, with no search of its own.
 Members walk at the slowest member's speed; with ``Cohesion.ARRIVAL`` the
 front slows down for the rear and a straggler walks at its own speed, so
-that the group arrives together.
+that the group arrives together. With a formation (``formation="box"``, see
+:class:`Group`) the group forms first and marches in shape.
+
+Units hold whole cells, and a step needs the cells at its corners free: a
+formation with slots one cell apart (``spacing=1``) moving diagonally goes
+in waves, a unit at a time, at about a third of its speed; at ``spacing=2``
+it marches at full speed.
 """
 
 import enum
 import math
 from collections import deque
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
 
 from ..grid import Cell, Grid
 from ..search import as_cell
 from ..units import Navigator, Unit, UnitState
 from ..units.path_stack import RouteKind
 from ..units.unit import FINAL_STATES
+from .formations import FORWARD, Formation, needs_reforming, slot_cells
+from .forming import assign_slots
 
 __all__ = ["Cohesion", "Group", "GroupEvent", "GroupState", "Groups"]
 
@@ -46,7 +56,17 @@ LEAD_SLACK = 2.0
 #: between two cells would hold both).
 MIN_PACE = 0.25
 
+#: Cells a member marching in formation may fall behind its slot (or get ahead of it) before it walks at its
+#: own speed to catch up (or slows down); the commander slows down while a member lags twice as far.
+SLOT_SLACK = 1.0
+
+#: Cells, nearest first, a group looks among for a place where its whole formation fits to form.
+FORMING_REACH = 400
+
 GroupEvent = Tuple[int, str, str]  #: (group id, event name, detail)
+#: A formation as a game names it: a shape of :data:`~pathing_py.groups.formations.SHAPES`, slot offsets (cells,
+#: for a formation marching up the screen), or a :class:`Formation`.
+FormationShape = Union[str, Sequence[Sequence[float]], Formation]
 
 
 class Cohesion(enum.Enum):
@@ -66,19 +86,37 @@ class GroupState(enum.Enum):
 
 
 class Group:
-    """Units given one order. Read its fields; give orders with :meth:`move_to`."""
+    """Units given one order. Read its fields; give orders with :meth:`move_to`.
 
-    def __init__(self, groups: "Groups", group_id: int, units: List[Unit], cohesion: Cohesion):
+    With a formation, an order first forms the group where it stands, facing
+    the target (FORMING: each slot, the centre's first, to the member that
+    reaches it soonest; members in place get top priority), and marches only
+    once every member stands in its slot (FORMED): the commander, in the
+    centre slot, leads along its route and every other member walks it its
+    slot's offset aside, at a pace that keeps it level with its slot, to its
+    slot around the target. A new order in a new direction forms the group
+    again, but for a shape that turns in place (a box), which keeps its facing.
+    """
+
+    def __init__(self, groups: "Groups", group_id: int, units: List[Unit], cohesion: Cohesion, shape: Optional[FormationShape], spacing: float):
         self.groups = groups
         self.id = group_id
         self.members: List[Unit] = []
         self.cohesion = cohesion
+        self.shape = shape
+        self.spacing = spacing
         self.state = GroupState.BROKEN
+        self.formation: Optional[Formation] = None  #: the shape for the members of the last order
+        self.heading: Tuple[float, float] = FORWARD  #: which way the formation faces
         self.commander: Optional[Unit] = None
         self.target: Optional[Cell] = None  #: the cell of the last order
         self.goals: Dict[int, Cell] = {}  #: member id -> its cell around the target
+        self.slots: Dict[int, int] = {}  #: member id -> its slot in the formation
+        self._slot_cells = np.zeros((0, 2), dtype=np.int64)  #: the formation's cells where it forms
+        self.offsets: Dict[int, Cell] = {}  #: member id -> where it marches from the commander
+        self._priorities: Dict[int, int] = {}  #: member id -> its priority before the group formed
         self._sharing = False  #: members wait for the commander's plan to share it
-        self._under_way = False  #: an order whose members have not all stopped
+        self._marching = False  #: an order whose members have not all stopped
         for unit in units:
             self.add(unit)
 
@@ -100,45 +138,53 @@ class Group:
         self._set_paces()
 
     def remove(self, unit: Unit) -> None:
-        """Let ``unit`` go: it finishes its current order on its own, at its own speed."""
+        """Let ``unit`` go: it finishes its current order on its own, at its own speed and priority."""
         self.groups.leave(self, unit)
         self.members.remove(unit)
-        self.goals.pop(unit.id, None)
-        unit.pace = None
+        for table in (self.goals, self.slots, self.offsets):
+            table.pop(unit.id, None)
+        unit.priority = self._priorities.pop(unit.id, unit.priority)
+        unit.pace = unit.squad = None
         if unit is self.commander:
             self.commander = None
             self._pick_commander()
             if self._sharing and self.target is not None:  # its plan will not come: the new commander plans
-                self.move_to(self.target)
+                self._march()
 
     def move_to(self, target: Cell) -> None:
-        """Send the group to ``target``: the commander there, the others to the free cells nearest it,
-        each to the one nearest its place in the group now (members do not cross over at the end)."""
+        """Send the group to ``target``: the commander there, the others to their slots around it
+        or, without a formation, to the free cells nearest it, each to the one nearest its place
+        in the group now (members do not cross over at the end)."""
         target = as_cell(target, "target")
         navigator = self.groups.navigator
         if not self.members:
             raise ValueError(f"group {self.id} has no members")
         if not navigator.grid.in_bounds(target):
             raise ValueError(f"target {target} is outside the {navigator.grid.width}x{navigator.grid.height} map")
-        self._pick_commander(fresh=True)
-        commander = self.commander
-        assert commander is not None
-        others = [unit for unit in self.members if unit is not commander]
-        cells = gathering_cells(navigator.grid, target, len(self.members), blocked=self.groups.standing_outsiders(self))
-        self.goals = _keep_places(self.members, commander, cells, target)
-        self.target, self._under_way = target, True
-        self._set_paces()
-        navigator.order(commander, self.goals[commander.id])
-        self._sharing = self.cohesion is not Cohesion.SPEED
-        for unit in others:
-            if self._sharing:
-                navigator.await_route(unit, self.goals[unit.id])
-            else:
-                navigator.order(unit, self.goals[unit.id])
+        self.target = target
         self.groups.announce(self, "group_ordered", navigator.cell_label(target))
+        if self.shape is None:
+            self._pick_commander(fresh=True)
+            self._march()
+            return
+        cx, cy = self.centroid
+        heading = (target[0] + 0.5 - cx, target[1] + 0.5 - cy)
+        if math.hypot(*heading) < 0.5:
+            heading = self.heading
+        formation = self.formation
+        if self.state is GroupState.FORMED and formation is not None and len(formation) == len(self.members) and (
+            formation.turns_in_place or not needs_reforming(formation, self.heading, heading)
+        ):
+            self.heading = self.heading if formation.turns_in_place else heading
+            self._march()
+            return
+        self.formation, self.heading = make_formation(self.shape, len(self.members), self.spacing), heading
+        self._form()
 
     def update(self) -> None:
-        """Share the commander's route once planned, set paces, and tell when the order is done."""
+        """Form, share the commander's route once planned, set paces, and tell when the order is done."""
+        if self.state is GroupState.FORMING:
+            self._check_forming()
         navigator = self.groups.navigator
         commander = self.commander
         if self._sharing and commander is not None and commander.state is not UnitState.FIND_PATH:
@@ -149,21 +195,147 @@ class Group:
                     if key_points is None:  # the commander's goal was cut off: each plans its own way
                         navigator.order(unit, self.goals[unit.id])
                     else:
-                        navigator.follow(unit, self.goals[unit.id], key_points, self._offset(unit))
+                        navigator.follow(unit, self.goals[unit.id], key_points, self.offsets[unit.id])
         self._set_paces()
-        if self._under_way and not self._sharing and all(unit.state in FINAL_STATES for unit in self.members):
-            self._under_way = False
+        if self._marching and not self._sharing and all(unit.state in FINAL_STATES for unit in self.members):
+            self._marching = False
+            for unit in self.members:
+                unit.squad = None
             arrived = sum(unit.state is UnitState.ARRIVED for unit in self.members)
             self.groups.announce(self, "group_arrived", f"{arrived} of {len(self.members)} members arrived")
 
-    def _offset(self, unit: Unit) -> Cell:
-        """Where ``unit`` stands from the commander, at most the group's depth (about sqrt(members)
-        cells) either way: it walks the shared key points that far aside, so that members do not
-        all file through the same cells."""
-        assert self.commander is not None
+    # -- forming ----------------------------------------------------------------------
+
+    def _form(self) -> None:
+        """F3: slots where the group stands, facing its heading; each, the centre's first, to the member
+        that reaches it soonest; members walk there at medium priority, the others wait at low."""
+        navigator, formation = self.groups.navigator, self.formation
+        assert formation is not None
+        centre = self._centre_cell(formation)
+        self._slot_cells, usable = self._slots_at(formation, centre)
+        cells = np.array([unit.cell for unit in self.members])
+        speeds = np.array([unit.speed for unit in self.members])
+        slot_units, _ = assign_slots(self._slot_cells, usable, (centre[0] + 0.5, centre[1] + 0.5), cells, speeds,
+                                     connectivity=navigator.grid.connectivity)  # fmt: skip
+        self.slots = {self.members[u].id: s for s, u in enumerate(slot_units.tolist()) if u >= 0}
+        by_slot = {s: self.members[u] for s, u in enumerate(slot_units.tolist()) if u >= 0}
+        first = next((by_slot[s] for s in formation.nearest_first.tolist() if s in by_slot), None)
+        self.commander = first or self.commander
+        self._save_priorities()
+        low = min(self._priorities.values()) - 1
+        self._marching = self._sharing = False
+        for unit in self.members:
+            unit.squad = None
+            slot = self.slot_cell(unit)
+            unit.priority = low + (slot is not None)
+            if slot is not None:
+                navigator.follow(unit, slot, ())
+        self._set_state(GroupState.FORMING)
+        self._check_forming()
+
+    def _check_forming(self) -> None:
+        """Members in their slots get top priority; a member that stopped short of its slot is left out
+        of the formation; once every slotted member stands in its slot, the group is FORMED and marches."""
+        top = max(self._priorities.values(), default=0) + 1
+        for unit in self.members:
+            if unit.id not in self.slots or unit.next_cell is not None:
+                continue
+            if unit.cell == self.slot_cell(unit):
+                unit.priority = top
+            elif unit.state in FINAL_STATES:
+                del self.slots[unit.id]
+        if all(unit.cell == self.slot_cell(unit) and unit.next_cell is None for unit in self.members if unit.id in self.slots):
+            self._restore_priorities()
+            self._set_state(GroupState.FORMED)
+            self._march()
+
+    def slot_cell(self, unit: Unit) -> Optional[Cell]:
+        """The cell of the member's slot where the group formed last (None without a slot)."""
+        slot = self.slots.get(unit.id)
+        return None if slot is None else _cell(self._slot_cells[slot])
+
+    def _centre_cell(self, formation: Formation) -> Cell:
+        """The cell the formation forms around: the nearest to the centroid (the commander's if that
+        is blocked) where every slot is free, among the FORMING_REACH nearest; else that cell itself."""
+        cx, cy = self.centroid
+        cell = (int(math.floor(cx)), int(math.floor(cy)))
+        if not self.groups.navigator.grid.is_passable(cell) and self.commander is not None:
+            cell = self.commander.cell
+        for centre in gathering_cells(self.groups.navigator.grid, cell, FORMING_REACH):
+            if self._slots_at(formation, centre)[1].all():
+                return centre
+        return cell
+
+    def _slots_at(self, formation: Formation, centre: Cell) -> Tuple[np.ndarray, np.ndarray]:
+        """The formation's cells around ``centre`` at the group's heading, and which of them a member can
+        take (passable, and no unit outside the group standing there)."""
+        grid = self.groups.navigator.grid
+        cells, usable = slot_cells(formation, (centre[0] + 0.5, centre[1] + 0.5), self.heading, grid.passable)
+        standing = set(self.groups.standing_outsiders(self))
+        return cells, usable & np.array([_cell(cell) not in standing for cell in cells], dtype=bool)
+
+    def _save_priorities(self) -> None:
+        for unit in self.members:
+            self._priorities.setdefault(unit.id, unit.priority)
+
+    def _restore_priorities(self) -> None:
+        for unit in self.members:
+            unit.priority = self._priorities.pop(unit.id, unit.priority)
+
+    def _set_state(self, state: GroupState) -> None:
+        if state is not self.state:
+            self.state = state
+            self.groups.announce(self, f"formation_{state.value}", self.formation.name if self.formation else "")
+
+    # -- marching ---------------------------------------------------------------------
+
+    def _march(self) -> None:
+        """The commander plans its way to the target; the others wait for it to share, or, with SPEED
+        cohesion, plan their own."""
+        navigator, target, commander = self.groups.navigator, self.target, self.commander
+        assert target is not None and commander is not None
+        self.goals, self.offsets = self._march_goals(target, commander)
+        self._marching = True
+        for unit in self.members:  # in formation, members wait for one another rather than leave their places
+            unit.squad = self if self.state is GroupState.FORMED else None
+        self._set_paces()
+        navigator.order(commander, self.goals[commander.id])
+        self._sharing = self.cohesion is not Cohesion.SPEED or self.formation is not None
+        for unit in self.members:
+            if unit is commander:
+                continue
+            if self._sharing:
+                navigator.await_route(unit, self.goals[unit.id])
+            else:
+                navigator.order(unit, self.goals[unit.id])
+
+    def _march_goals(self, target: Cell, commander: Unit) -> Tuple[Dict[int, Cell], Dict[int, Cell]]:
+        """Member id -> its cell at the target, and -> where it marches from the commander: in formation,
+        its slot's; for the others, where each stands from the commander now (at most the group's depth,
+        about sqrt(members) cells, either way) and the free cell nearest that place around the target."""
+        grid = self.groups.navigator.grid
+        goals: Dict[int, Cell] = {}
+        offsets: Dict[int, Cell] = {}
+        lead = self.slots.get(commander.id)
+        if self.formation is not None and self.state is GroupState.FORMED and lead is not None:
+            cells, usable = self._slots_at(self.formation, target)
+            lx, ly = _cell(cells[lead])
+            for unit in self.members:
+                slot = self.slots.get(unit.id)
+                if slot is not None and usable[slot]:
+                    goals[unit.id] = x, y = _cell(cells[slot])
+                    offsets[unit.id] = (x - lx, y - ly)
         depth = math.ceil(math.sqrt(len(self.members)))
-        dx, dy = unit.cell[0] - self.commander.cell[0], unit.cell[1] - self.commander.cell[1]
-        return max(-depth, min(depth, dx)), max(-depth, min(depth, dy))
+        cx, cy = commander.cell
+        for unit in self.members:
+            dx, dy = unit.cell[0] - cx, unit.cell[1] - cy
+            offsets.setdefault(unit.id, (max(-depth, min(depth, dx)), max(-depth, min(depth, dy))))
+        left = [unit for unit in self.members if unit.id not in goals]
+        if left:
+            blocked = self.groups.standing_outsiders(self) + list(goals.values())
+            cells_left = gathering_cells(grid, target, len(left), blocked=blocked)
+            goals.update(_keep_places(left, commander, cells_left, target))
+        return goals, offsets
 
     def _pick_commander(self, fresh: bool = False) -> None:
         """The member nearest the centroid leads (kept between orders unless ``fresh``)."""
@@ -172,16 +344,43 @@ class Group:
             self.commander = min(self.members, key=lambda u: (math.hypot(u.position[0] - cx, u.position[1] - cy), u.id))
 
     def _set_paces(self) -> None:
-        """Every member at the group's speed; with ARRIVAL cohesion the front slows down for the rear
-        (but for a member that others follow close behind: slowing it would hold them back too), and
-        the rear, if it lags, walks at its own speed."""
+        """Every member at the group's speed. Marching in formation, a member behind its slot walks at
+        its own speed, one ahead of it slows down, and the commander slows down while one lags. With
+        ARRIVAL cohesion, the front slows down for the rear (but for a member that others follow close
+        behind: slowing it would hold them back too), and the rear, if it lags, walks at its own speed."""
         if not self.members:
             return
         speed = self.speed
-        if self.cohesion is not Cohesion.ARRIVAL or not self._under_way:
-            for unit in self.members:
-                unit.pace = speed
+        for unit in self.members:
+            unit.pace = speed
+        if not self._marching or self._sharing:
             return
+        if self.state is GroupState.FORMED:
+            self._hold_slots(speed)
+        elif self.cohesion is Cohesion.ARRIVAL:
+            self._arrive_together(speed)
+
+    def _hold_slots(self, speed: float) -> None:
+        commander = self.commander
+        assert commander is not None
+        hx, hy = self.heading
+        norm = math.hypot(hx, hy)
+        lags = []
+        for unit in self.members:
+            if unit is commander or unit.state in FINAL_STATES:
+                continue
+            dx, dy = self.offsets[unit.id]
+            ideal = (commander.position[0] + dx, commander.position[1] + dy)
+            lag = ((ideal[0] - unit.position[0]) * hx + (ideal[1] - unit.position[1]) * hy) / norm
+            lags.append(lag)
+            if lag > SLOT_SLACK:
+                unit.pace = unit.speed
+            elif lag < -SLOT_SLACK:
+                unit.pace = speed * MIN_PACE
+        if commander.state not in FINAL_STATES and lags and max(lags) > 2 * SLOT_SLACK:
+            commander.pace = speed * MIN_PACE
+
+    def _arrive_together(self, speed: float) -> None:
         left = {unit.id: _way_left(unit) for unit in self.members}
         rear = max(left.values())
         middle = sorted(left.values())[len(left) // 2]
@@ -193,8 +392,6 @@ class Group:
                 unit.pace = speed * max(MIN_PACE, 1.0 - (lead - slack) / slack)
             elif left[unit.id] - middle > slack:
                 unit.pace = unit.speed  # a straggler catches up
-            else:
-                unit.pace = speed
 
     def __repr__(self) -> str:
         return f"Group({self.id}, {len(self.members)} members, {self.state.name}, target={self.target})"
@@ -219,18 +416,28 @@ class Groups:
         self._next_id = 1
         navigator.steering.append(self.update)
 
-    def add_group(self, units: Iterable[Unit], *, cohesion: Cohesion = Cohesion.ROUTE) -> Group:
-        """A new group of ``units`` (at least one; none in another group)."""
+    def add_group(
+        self,
+        units: Iterable[Unit],
+        *,
+        formation: Optional[FormationShape] = None,
+        spacing: float = 1.0,
+        cohesion: Cohesion = Cohesion.ROUTE,
+    ) -> Group:
+        """A new group of ``units`` (at least one; none in another group), in ``formation`` (None: none)
+        with its slots ``spacing`` cells apart (>= 1)."""
         units = list(units)
         if not units:
             raise ValueError("a group needs at least one unit")
         if not isinstance(cohesion, Cohesion):
             raise TypeError(f"cohesion must be a Cohesion, got {cohesion!r}")
+        if formation is not None:
+            make_formation(formation, len(units), spacing)  # refuse a bad shape or spacing now, not at the order
         for unit in units:
             self._check_free(unit)
         if len({unit.id for unit in units}) != len(units):
             raise ValueError("a unit is given twice")
-        group = Group(self, self._next_id, units, cohesion)
+        group = Group(self, self._next_id, units, cohesion, formation, spacing)
         self.groups[group.id] = group
         self._next_id += 1
         return group
@@ -245,7 +452,8 @@ class Groups:
         self.groups.pop(group.id, None)
 
     def events(self) -> List[GroupEvent]:
-        """(group id, event, detail) since the last call: group_ordered, group_arrived, member_lost."""
+        """(group id, event, detail) since the last call: group_ordered, formation_forming, formation_formed
+        (detail: the formation's name), group_arrived (how many arrived), member_lost."""
         events, self._events = self._events, []
         return events
 
@@ -310,11 +518,12 @@ def gathering_cells(grid: Grid, target: Cell, count: int, blocked: Sequence[Cell
 
 
 def _keep_places(members: List[Unit], commander: Unit, cells: List[Cell], target: Cell) -> Dict[int, Cell]:
-    """Member id -> goal: the commander the first of ``cells``, then, members nearest the commander
-    first, each the free cell nearest to where it stands from the commander, moved to the target.
-    Members beyond the cells (a small room) head for the target itself, and stop near it with a reason."""
-    goals = {commander.id: cells[0] if cells else target}
-    free = cells[1:]
+    """Member id -> goal: the commander, if one of ``members``, the first of ``cells``, then, members
+    nearest the commander first, each the free cell nearest to where it stands from the commander,
+    moved to the target. Members beyond the cells (a small room) head for the target itself, and stop
+    near it with a reason."""
+    goals = {commander.id: cells[0] if cells else target} if commander in members else {}
+    free = cells[len(goals):]
     cx, cy = commander.cell
     for unit in sorted(members, key=lambda u: (_distance(u.cell, commander.cell), u.id)):
         if unit.id in goals:
@@ -327,13 +536,39 @@ def _keep_places(members: List[Unit], commander: Unit, cells: List[Cell], target
     return goals
 
 
+def make_formation(shape: FormationShape, count: int, spacing: float) -> Formation:
+    """The formation a group of ``count`` members takes for ``shape``: a named shape has a slot per member;
+    a game's own offsets or Formation keep their slots (members beyond them march unslotted)."""
+    if isinstance(shape, Formation):
+        return shape if spacing == 1.0 else Formation.custom(shape.offsets, shape.facings, shape.turns_in_place, spacing=spacing, name=shape.name)
+    if isinstance(shape, str):
+        return Formation.by_name(shape, count, spacing=spacing)
+    return Formation.custom(shape, spacing=spacing)
+
+
+def _cell(values) -> Cell:
+    x, y = values
+    return int(x), int(y)
+
+
 def _key_points(commander: Unit) -> Optional[Tuple[Cell, ...]]:
     """The key points of the commander's plan before its goal, one tuple for every member; None when
-    its goal was cut off (the members' goals may be too)."""
+    its goal was cut off (the members' goals may be too). Without a graph's key points (a plan that
+    is its goal alone), the turns of the path the commander planned to it: members walking them
+    aside keep level with it, where paths of their own could take other turns."""
     routes = [route for route in commander.stack if route.kind is RouteKind.HIGH_LEVEL]
     if commander.cut_off or not routes:
         return None
-    return routes[0].waypoints[routes[0].index : -1]
+    high, top = routes[0], commander.stack.top
+    if len(high.remaining) == 1 and top is not None and top.kind is RouteKind.LOW_LEVEL:
+        return _turns([commander.anchor, *top.remaining])
+    return high.waypoints[high.index : -1]
+
+
+def _turns(cells: Sequence[Cell]) -> Tuple[Cell, ...]:
+    """The cells of a path where its direction changes (not its ends)."""
+    steps = [(b[0] - a[0], b[1] - a[1]) for a, b in zip(cells, cells[1:])]
+    return tuple(cells[i + 1] for i in range(len(steps) - 1) if steps[i] != steps[i + 1])
 
 
 def _followed(unit: Unit, left: Dict[int, float], holder: Callable[[Cell], Optional[Unit]]) -> bool:

@@ -172,6 +172,9 @@ class Traffic:
             self._wait(unit, dt)
             unit.waiting_for, unit.progress_time = 0.0, self.host.time
             return
+        if unit.squad is not None and all(b.squad is unit.squad and b.state not in STANDING_STATES for b in blockers):
+            self._wait(unit, dt)  # its squad keeps formation: the ones ahead move on (a stall still ends it)
+            return
         standing = [b for b in blockers if b.state in STANDING_STATES]
         high = unit.stack.find(RouteKind.HIGH_LEVEL)
         if high is None:  # only making way for another unit: never push others about, just wait

@@ -74,6 +74,9 @@ class Unit:
         self.priority = priority
         #: The speed the unit's group holds it to now (SPEC F2), None for its own ``speed``.
         self.pace: Optional[float] = None
+        #: Units with the same squad (a group marching in formation) wait for one another where they are in
+        #: each other's way under way, rather than detour or push: they keep their places (None: no squad).
+        self.squad: Optional[object] = None
         self.cell: Cell = (int(math.floor(position[0])), int(math.floor(position[1])))
         self.next_cell: Optional[Cell] = None  #: the cell being moved into
         self.held: Set[Cell] = set()  #: cells the unit holds (see Navigator)

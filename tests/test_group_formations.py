@@ -1,0 +1,153 @@
+"""Groups in formation (SPEC F3, F4): forming before marching, slots from the centre, arriving in shape,
+turning rules per shape, and formations that do not fit."""
+
+import math
+
+import numpy as np
+import pytest
+
+from pathing_py import Grid
+from pathing_py.groups import Formation, Groups, GroupState
+from pathing_py.units import Navigator, UnitState
+from test_navigator import check_world
+
+OPEN = "\n".join(["." * 40] * 24)
+
+
+def squad_on(ascii_map, shape, spacing=2.0, units=9, speeds=(4.0, 5.0)):
+    grid = Grid.from_ascii(ascii_map)
+    navigator = Navigator(grid)
+    groups = Groups(navigator)
+    members = [navigator.add_unit((2.5 + (i % 3) * 2, 2.5 + (i // 3) * 2), speed=speeds[i % len(speeds)]) for i in range(units)]
+    return navigator, groups, groups.add_group(members, formation=shape, spacing=spacing)
+
+
+def march(navigator, groups, squad, updates=900, on_event=None):
+    """Update until the group arrives, checking every step; the events with the update they came in."""
+    navigator.step_log = []
+    events = []
+    for number in range(updates):
+        navigator.update(0.1)
+        check_world(navigator)
+        for event in groups.events():
+            events.append((number, event[1]))
+            if on_event:
+                on_event(event[1])
+        if events and events[-1][1] == "group_arrived":
+            break
+    return events
+
+
+@pytest.mark.parametrize("shape", ["line", "column", "box", "wedge"])
+def test_a_formation_forms_where_it_stands_then_marches_and_arrives_in_shape(shape):
+    navigator, groups, squad = squad_on(OPEN, shape)
+    squad.move_to((30, 16))
+    seen = {}
+
+    def at(event):
+        if event == "formation_formed":  # every member on its slot, and no one has set off yet
+            seen["slots"] = {unit.id: unit.cell for unit in squad.members}
+            seen["plans"] = sum(unit.stats.plans for unit in squad.members)
+
+    events = march(navigator, groups, squad, on_event=at)
+    assert [name for _, name in events] == ["group_ordered", "formation_forming", "formation_formed", "group_arrived"]
+    assert seen["slots"] == {unit.id: squad.slot_cell(unit) for unit in squad.members} and seen["plans"] == 0
+    assert all(unit.state is UnitState.ARRIVED for unit in squad.members)
+    assert sum(unit.stats.plans for unit in squad.members) == 1 and squad.commander.stats.plans == 1
+    # In shape at the target: each member where its slot lies from the commander's, as where it formed.
+    commander = squad.commander
+    for unit in squad.members:
+        formed = np.subtract(seen["slots"][unit.id], seen["slots"][commander.id])
+        arrived = np.subtract(unit.cell, commander.cell)
+        assert tuple(arrived) == squad.offsets[unit.id] and tuple(formed) == squad.offsets[unit.id], unit
+    assert all(unit.priority == 0 and unit.squad is None and unit.pace == squad.speed for unit in squad.members)
+
+
+def test_the_centre_slot_goes_to_the_commander_and_slots_fill_from_the_centre():
+    navigator, groups, squad = squad_on(OPEN, "line", units=5)  # a line of 5 slots for 5 members
+    squad.move_to((30, 4))
+    formation = squad.formation
+    centre = formation.nearest_first[0]
+    assert squad.slots[squad.commander.id] == centre and sorted(squad.slots.values()) == list(range(5))
+
+
+def test_a_formation_of_more_slots_than_members_keeps_to_the_middle_slots():
+    offsets = [(x, 0) for x in range(-3, 4)]  # seven slots in a row, for five members
+    navigator, groups, squad = squad_on(OPEN, offsets, spacing=2.0, units=5)
+    squad.move_to((30, 4))
+    assert sorted(squad.slots.values()) == [1, 2, 3, 4, 5]
+    events = march(navigator, groups, squad)
+    assert events[-1][1] == "group_arrived" and all(unit.state is UnitState.ARRIVED for unit in squad.members)
+
+
+@pytest.mark.parametrize("shape, forms_again", [("line", True), ("wedge", True), ("box", False)])
+def test_a_line_forms_again_when_it_turns_and_a_box_marches_on_as_it_faces(shape, forms_again):
+    navigator, groups, squad = squad_on(OPEN, shape)
+    squad.move_to((30, 4))  # east
+    march(navigator, groups, squad)
+    facing = squad.heading
+    squad.move_to((30, 20))  # south: a quarter turn
+    events = march(navigator, groups, squad)
+    assert ("formation_forming" in [name for _, name in events]) == forms_again
+    assert events[-1][1] == "group_arrived" and all(unit.state is UnitState.ARRIVED for unit in squad.members)
+    if not forms_again:
+        assert squad.heading == facing  # the box keeps its facing
+    else:
+        assert abs(math.atan2(squad.heading[1], squad.heading[0]) - math.pi / 2) < math.pi / 4
+
+
+def test_a_small_turn_does_not_form_a_line_again():
+    navigator, groups, squad = squad_on(OPEN, "line")
+    squad.move_to((30, 6))
+    march(navigator, groups, squad)
+    squad.move_to((38, 9))  # less than 45 degrees off
+    events = march(navigator, groups, squad)
+    assert [name for _, name in events] == ["group_ordered", "group_arrived"]
+
+
+def test_a_slot_in_a_wall_at_the_target_sends_its_member_to_a_free_cell_beside_the_formation():
+    rows = [list("." * 40) for _ in range(24)]
+    for x, y in ((31, 12), (32, 12), (31, 13), (32, 13)):
+        rows[y][x] = "#"
+    navigator, groups, squad = squad_on("\n".join("".join(row) for row in rows), "box")
+    squad.move_to((30, 12))
+    events = march(navigator, groups, squad)
+    cells = [unit.cell for unit in squad.members]
+    assert events[-1][1] == "group_arrived" and all(unit.state is UnitState.ARRIVED for unit in squad.members)
+    assert len(set(cells)) == len(cells) and all(navigator.grid.is_passable(cell) for cell in cells)
+
+
+def test_bad_formations_are_refused_when_the_group_is_made():
+    grid = Grid.from_ascii(OPEN)
+    navigator = Navigator(grid)
+    groups = Groups(navigator)
+    units = [navigator.add_unit((0.5 + x, 0.5), speed=4.0) for x in range(3)]
+    with pytest.raises(ValueError, match="unknown formation 'ring'"):
+        groups.add_group(units, formation="ring")
+    with pytest.raises(ValueError, match="spacing"):
+        groups.add_group(units, formation="line", spacing=0.5)
+    with pytest.raises(ValueError):
+        groups.add_group(units, formation=[(0, 0), (0.2, 0)])  # slots closer than a cell
+    assert not groups.groups and groups.group_of(units[0]) is None  # nothing half made
+    squad = groups.add_group(units, formation=Formation.column(3))
+    assert squad.state is GroupState.BROKEN
+
+
+def test_an_unreachable_target_stops_the_formation_near_it():
+    rows = [("." * 30 + "#" + "." * 9) for _ in range(24)]
+    navigator, groups, squad = squad_on("\n".join(rows), "box")
+    squad.move_to((35, 12))
+    events = march(navigator, groups, squad)
+    assert events[-1][1] == "group_arrived"
+    assert all(unit.state in (UnitState.UNREACHABLE, UnitState.BLOCKED) and unit.cell[0] < 30 for unit in squad.members)
+
+
+def test_formations_are_deterministic():
+    def run():
+        navigator, groups, squad = squad_on(OPEN, "wedge")
+        squad.move_to((30, 16))
+        events = march(navigator, groups, squad)
+        return events, [unit.cell for unit in squad.members]
+
+    assert run() == run()
+

@@ -294,7 +294,8 @@ COLUMNS = [
 ]  # fmt: skip
 
 
-def parse_arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
+def argument_parser() -> argparse.ArgumentParser:
+    """The options, without their checks: bench/readme_tables.py --check parses the README's commands with it."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scenario", action="append", choices=sorted(SCENARIOS), help="run this scenario (repeatable; default: all)")
     parser.add_argument("--units", type=int, help="units in each scenario that takes a count (default: the issue's sizes)")
@@ -303,7 +304,12 @@ def parse_arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     parser.add_argument("--max-seconds", type=float, help="simulated seconds before a run gives up (default: from the longest trip)")
     parser.add_argument("--no-baseline", action="store_true", help=f"skip the navigator of commit {BASELINE_COMMIT}")
     parser.add_argument("--no-rvo2", action="store_true", help="skip RVO2")
-    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument("--markdown", action="store_true", help="print the table as the README shows it (Markdown)")
+    return parser
+
+
+def parse_arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
+    parser = argument_parser()
     args = parser.parse_args(argv)
     if args.units is not None and args.units < 1:
         parser.error("--units must be >= 1")

@@ -13,7 +13,7 @@ Every table of README.md's Speed section sits between two markers naming the com
 
 Usage::
 
-    python3 bench/readme_tables.py                      # run every command, rewrite its table in place
+    python3 bench/readme_tables.py                      # run every command, rewrite its table (about 30 minutes)
     python3 bench/readme_tables.py --only bench_crowd   # the tables of bench_crowd.py only (repeatable)
     python3 bench/readme_tables.py --check              # runs no benchmark: see check()
 

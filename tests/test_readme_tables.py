@@ -116,6 +116,13 @@ def test_the_tables_of_a_benchmark_output_are_kept_and_nothing_else():
         markdown_tables("map  size\n---  ----\n")
 
 
+def test_the_readme_passes_check(capsys):
+    sections = check((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert {s.script for s in sections} >= {"bench_search", "bench_edits", "bench_hierarchy", "bench_units", "bench_crowd"}
+    assert main(["--check"]) == 0
+    assert "markers and commands in order" in capsys.readouterr().out
+
+
 def test_check_exits_non_zero_on_a_broken_readme(tmp_path, capsys):
     readme = tmp_path / "README.md"
     readme.write_text(sample()[: sample().rindex(END)], encoding="utf-8")
@@ -124,6 +131,15 @@ def test_check_exits_non_zero_on_a_broken_readme(tmp_path, capsys):
     readme.write_text(sample(), encoding="utf-8")
     assert main(["--readme", str(readme), "--only", "bench_nope"]) == 1
     assert "no generated table comes from bench_nope; the README's come from bench_edits, bench_search" in capsys.readouterr().err
+
+
+def test_the_edits_benchmark_prints_the_readme_table_header(movingai_dir, monkeypatch):
+    monkeypatch.setenv("PATHING_PY_MOVINGAI", str(movingai_dir))
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    (section,) = [s for s in find_sections(text) if s.script == "bench_edits"]
+    table = run_command(f"{section.command} --maps den520d --edits 1")
+    assert table.split("\n")[0] == text[section.body_start : section.body_end].strip("\n").split("\n")[0]
+    assert table.split("\n")[2].startswith("| den520d | 256x257 | ")
 
 
 def test_a_run_rewrites_only_the_chosen_tables_in_place(movingai_dir, monkeypatch, tmp_path):

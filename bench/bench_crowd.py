@@ -10,10 +10,11 @@ runs, each in a subprocess of its own:
 * ours: the navigator of this working tree (``bench/crowd_runner.py``);
 * baseline: the navigator of commit 3da9bb7 (units hold whole cells),
   extracted with ``git archive`` into a temporary folder and imported from
-  there by the same runner; skipped outside a git checkout;
+  there by the same runner (outside a git checkout, run with --no-baseline);
 * RVO2: the C++ reference for crowd avoidance, built at bench time with
   ``g++ -O2`` (see ``bench/rvo2_peer.py`` for where its sources come from:
-  ``$RVO2_SOURCE``, a cached clone, or ``git clone``); one thread, 30 steps
+  ``$RVO2_SOURCE``, a cached clone, or ``git clone``; without them, run with
+  --no-rvo2); one thread, 30 steps
   a second, each agent steering for the farthest cell of its route it can
   see (routes planned before the clock starts: RVO2 does not plan). It is
   done when every agent is within
@@ -254,7 +255,7 @@ def extract_baseline(folder: Path) -> Tuple[Optional[Path], str]:
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", BASELINE_COMMIT, "pathing_py"], capture_output=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError) as error:
         stderr = getattr(error, "stderr", b"") or b""
-        return None, f"baseline skipped: cannot extract commit {BASELINE_COMMIT} from {ROOT} (not a git checkout?): {stderr.decode().strip() or error}"
+        return None, f"cannot extract commit {BASELINE_COMMIT} from {ROOT} (not a git checkout?): {stderr.decode().strip() or error}"
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(folder)
     return folder, ""
@@ -294,7 +295,8 @@ COLUMNS = [
 ]  # fmt: skip
 
 
-def parse_arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
+def argument_parser() -> argparse.ArgumentParser:
+    """The options, without their checks: bench/readme_tables.py --check parses the README's commands with it."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scenario", action="append", choices=sorted(SCENARIOS), help="run this scenario (repeatable; default: all)")
     parser.add_argument("--units", type=int, help="units in each scenario that takes a count (default: the issue's sizes)")
@@ -303,7 +305,12 @@ def parse_arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     parser.add_argument("--max-seconds", type=float, help="simulated seconds before a run gives up (default: from the longest trip)")
     parser.add_argument("--no-baseline", action="store_true", help=f"skip the navigator of commit {BASELINE_COMMIT}")
     parser.add_argument("--no-rvo2", action="store_true", help="skip RVO2")
-    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument("--markdown", action="store_true", help="print the table as the README shows it (Markdown)")
+    return parser
+
+
+def parse_arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
+    parser = argument_parser()
     args = parser.parse_args(argv)
     if args.units is not None and args.units < 1:
         parser.error("--units must be >= 1")
@@ -317,13 +324,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parse_arguments(argv)
     notes: List[str] = []
     peer = rvo2_peer.Peer(None, "RVO2 skipped (--no-rvo2)") if args.no_rvo2 else rvo2_peer.build()
+    if peer.binary is None and not args.no_rvo2:  # a table without its peer's rows is not the table asked for
+        sys.exit(f"bench_crowd: RVO2 cannot run: {peer.problem} (--no-rvo2 runs without it)")
     if peer.problem:
-        notes.append(peer.problem if args.no_rvo2 else f"RVO2 skipped: {peer.problem}")
+        notes.append(peer.problem)
     rows: List[List[str]] = []
     descriptions: List[str] = []
     violations = 0
     with tempfile.TemporaryDirectory(prefix="bench_crowd_") as scratch:
         baseline, problem = (None, "baseline skipped (--no-baseline)") if args.no_baseline else extract_baseline(Path(scratch) / "baseline")
+        if baseline is None and not args.no_baseline:
+            sys.exit(f"bench_crowd: the baseline cannot run: {problem} (--no-baseline runs without it)")
         if problem:
             notes.append(problem)
         for name in args.scenario:

@@ -1,6 +1,7 @@
 """What a map edit costs: island labels and search tables kept up to date vs rebuilt.
 
-    python3 bench/bench_edits.py [--maps a,b] [--edits N] [--growth 10,100,1000,10000]
+    python3 bench/bench_edits.py [--maps a,b] [--edits N] [--growth 10,100,1000,10000] [--markdown]
+    python3 bench/bench_edits.py --growth '' --markdown     # the README's table
 
 For each map, N seeded edits (single cells, then 8x8 blocks) are made and
 undone; each edit is followed by the query-time catch-up of the JPS+ tables
@@ -18,8 +19,8 @@ import argparse
 import statistics
 import sys
 import time
-from typing import Tuple
 from pathlib import Path
+from typing import Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -27,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pathing_py import Grid, prepare  # noqa: E402
 from pathing_py.movingai import find_benchmarks  # noqa: E402
+from report import render  # noqa: E402
 
 MOVINGAI = find_benchmarks(__file__)
 DEFAULT_MAPS = "den520d,AR0011SR,maze512-1-0,random512-10-0,Paris_0_1024"
@@ -75,18 +77,40 @@ def growth_row(grid: Grid, cells: np.ndarray) -> Tuple[float, float, float]:
     return timings[0], timings[1], timings[2]
 
 
-def main() -> None:
+def argument_parser() -> argparse.ArgumentParser:
+    """The options, without their checks: bench/readme_tables.py --check parses the README's commands with it."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--maps", default=DEFAULT_MAPS)
-    parser.add_argument("--edits", type=int, default=30)
-    parser.add_argument("--seed", type=int, default=5)
-    parser.add_argument("--growth", default=DEFAULT_GROWTH, help="cell counts of the growth table ('' to skip)")
-    args = parser.parse_args()
-    counts = [int(n) for n in args.growth.split(",") if n]
-    print(f"{'map':<16} {'size':>9} {'1 cell ms':>10} {'8x8 ms':>8} {'rebuild ms':>11}")
+    parser.add_argument("--maps", default=DEFAULT_MAPS, help=f"comma-separated map names (default {DEFAULT_MAPS})")
+    parser.add_argument("--edits", type=int, default=30, help="seeded edits per map and kind (default 30)")
+    parser.add_argument("--seed", type=int, default=5, help="seed of the edited cells (default 5)")
+    parser.add_argument("--growth", default=DEFAULT_GROWTH, help=f"cell counts of the growth table ('' to skip; default {DEFAULT_GROWTH})")
+    parser.add_argument("--markdown", action="store_true", help="print the tables as the README shows them (Markdown)")
+    return parser
+
+
+def parse_arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
+    """The options, checked: maps that exist, at least one edit, cell counts that are positive whole numbers."""
+    parser = argument_parser()
+    args = parser.parse_args(argv)
     if MOVINGAI is None:
         parser.error("Moving AI maps not found in ../shared: set PATHING_PY_MOVINGAI")
-    for name in args.maps.split(","):
+    args.maps = [name for name in args.maps.split(",") if name]
+    unknown = [name for name in args.maps if not (MOVINGAI / f"{name}.map").is_file()]
+    if unknown:
+        parser.error(f"no map {', '.join(unknown)} in {MOVINGAI}")
+    if args.edits < 1:
+        parser.error("--edits must be >= 1")
+    counts = [count.strip() for count in args.growth.split(",") if count.strip()]
+    if not all(count.isdigit() and int(count) > 0 for count in counts):
+        parser.error(f"--growth must list cell counts >= 1, as 10,100: got {args.growth!r}")
+    args.growth = [int(count) for count in counts]
+    return args
+
+
+def main(argv: Optional[Sequence[str]] = None) -> None:
+    args = parse_arguments(argv)
+    rows = []
+    for name in args.maps:
         grid = Grid.from_movingai(MOVINGAI / f"{name}.map")
         prepare(grid)
         rng = np.random.default_rng(args.seed)
@@ -95,21 +119,21 @@ def main() -> None:
         single = [edit_cost(grid, pick[None, :]) for pick in picks]
         blocks = [edit_cost(grid, block_at(int(x), int(y), 8, grid)) for x, y in picks]
         rebuild = [rebuild_cost(grid) for _ in range(3)]
-        print(
-            f"{name:<16} {grid.width:>4}x{grid.height:<4} {statistics.median(single):>10.2f} "
-            f"{statistics.median(blocks):>8.2f} {statistics.median(rebuild):>11.1f}"
-        )
-    if counts:
-        print(f"\n{'map':<16} {'cells':>6} {'block us/cell':>14} {'free us/cell':>13} {'separate us/cell':>17}")
-    for name in args.maps.split(",") if counts else ():
+        rows.append([name, f"{grid.width}x{grid.height}", *(f"{statistics.median(ms):.1f}" for ms in (single, blocks, rebuild))])
+    print(render(("map", "size", "1 cell ms", "8x8 block ms", "full rebuild ms"), rows, args.markdown))
+    if not args.growth:
+        return
+    rows = []
+    for name in args.maps:
         grid = Grid.from_movingai(MOVINGAI / f"{name}.map")
         prepare(grid)
         rng = np.random.default_rng(args.seed)
         free = np.argwhere(grid.passable)[:, ::-1]
-        for count in counts:
+        for count in args.growth:
             cells = free[rng.choice(len(free), min(count, len(free)), replace=False)]
-            block, unblock, separate = growth_row(grid, cells)
-            print(f"{name:<16} {len(cells):>6} {block:>14.1f} {unblock:>13.1f} {separate:>17.1f}")
+            rows.append([name, str(len(cells)), *(f"{us:.1f}" for us in growth_row(grid, cells))])
+    print()
+    print(render(("map", "cells", "block us/cell", "free us/cell", "separate us/cell"), rows, args.markdown))
 
 
 if __name__ == "__main__":

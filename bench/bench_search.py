@@ -27,8 +27,8 @@ Usage::
 
     python3 bench/bench_search.py                 # 60 queries per map, all 10 maps
     python3 bench/bench_search.py --per-map 20 --maps den520d,maze512-1-0
-    python3 bench/bench_search.py --markdown      # the table as Markdown
-    python3 bench/bench_search.py --connectivity 4 --per-map 20
+    python3 bench/bench_search.py --markdown      # the README's table (bench/readme_tables.py copies it there)
+    python3 bench/bench_search.py --connectivity 4 --per-map 20 --markdown
 
 The maps are read from ../shared/benchmarks/movingai relative to the
 repository, or from $PATHING_PY_MOVINGAI. Needs ``pip install .[bench]``.
@@ -58,19 +58,20 @@ from harness import (
     command_line,
     ratio,
     render,
+    require,
     run_solver,
     sample_scenarios,
 )
-import tcod.path  # harness.py has checked that it is installed
 from pathing_py import Cell, Grid
 from pathing_py.movingai import Scenario, read_scenarios
 
 try:
+    import tcod.path
     from pathfinding.core.diagonal_movement import DiagonalMovement
     from pathfinding.core.grid import Grid as NodeGrid
     from pathfinding.finder.a_star import AStarFinder
-except ImportError as error:
-    sys.exit(f"bench_search.py needs pathfinding: pip install '.[bench]' ({error})")
+except ImportError:  # the parser is built without them (see harness.require); parse_args stops a run
+    pass
 
 PF_TARGET = 5.0  # pathfinding / ours must be at least this
 TCOD_TARGET = 3.0  # ours / tcod must be at most this
@@ -158,10 +159,18 @@ def verdict(value: float, ok: bool) -> str:
 
 
 COLUMNS = (
-    "map", "size", "queries", "our setup s", "ours med ms", "ours p95 ms", "our exp med",
-    "tcod med ms", "pf queries", "pf med ms", "ours ms on pf set", "pf/ours", ">=5",
-    "ours/tcod", "<=3", "wrong ours/tcod/pf",
+    "map", "size", "queries", "our setup s", "our median ms", "our p95 ms", "our exp med",
+    "tcod median ms", "pf queries", "pathfinding median ms", "ours ms on pf set", "pathfinding / ours", ">=5",
+    "ours / tcod", "<=3", "wrong ours/tcod/pf",
 )  # fmt: skip
+README_COLUMNS = (
+    "map", "size", "our median ms", "our p95 ms", "tcod median ms", "pathfinding median ms", "pathfinding / ours", "ours / tcod",
+)  # fmt: skip
+
+
+def times_faster(value: float) -> str:
+    """A speed-up: whole from 10 on, one decimal below."""
+    return f"{value:.0f}" if value >= 10 else f"{value:.1f}"
 
 
 def table_row(result: MapResult) -> List[str]:
@@ -182,7 +191,7 @@ def table_row(result: MapResult) -> List[str]:
         str(pf_n),
         f"{pf_ms:.1f}",
         f"{ours_on_pf:.2f}",
-        f"{pf_ratio:.1f}",
+        times_faster(pf_ratio),
         verdict(pf_ratio, pf_ratio >= PF_TARGET),
         f"{tcod_ratio:.2f}",
         verdict(tcod_ratio, tcod_ratio <= TCOD_TARGET),
@@ -209,13 +218,13 @@ NOTES = """\
 Times are wall-clock ms per query (time.perf_counter), the fastest of {repeat} runs of each query, after
 one warm-up query per solver and map; every solver runs the map's queries in the same order;
 per-map structures are built untimed (our setup s = Grid.from_movingai + the first query, which
-builds the islands and jump tables). pf = python-pathfinding A*, DiagonalMovement.only_when_no_obstacle,
+builds the islands and jump tables). pf = pathfinding = python-pathfinding A*, DiagonalMovement.only_when_no_obstacle,
 timed on {pf} evenly spread queries of each map's sample (shortest and longest included); its
-grid.cleanup() between queries is not timed. pf/ours = median pf ms / median ours ms over the queries
-of that subset both answered with a legal path ("ours ms on pf set" is the denominator); ours/tcod =
+grid.cleanup() between queries is not timed. pathfinding / ours = median pf ms / median ours ms over the
+queries of that subset both answered with a legal path ("ours ms on pf set" is the denominator); ours / tcod =
 median ours ms / median tcod ms over all queries both answered. "wrong" counts answers with no path,
-an illegal path or a length off the scenario's optimum by more than {tol}. Targets: pf/ours >= {pft:g},
-ours/tcod <= {tt:g}. The 'all' row pools every query of every map."""
+an illegal path or a length off the scenario's optimum by more than {tol}. Targets: pathfinding / ours >= {pft:g},
+ours / tcod <= {tt:g}. The 'all' row pools every query of every map."""
 
 
 NOTES_4 = """\
@@ -233,7 +242,8 @@ def progress(result: MapResult) -> None:
             print(f"  wrong: {line}", file=sys.stderr)
 
 
-def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
+def argument_parser() -> argparse.ArgumentParser:
+    """The options, without their checks: bench/readme_tables.py --check parses the README's commands with it."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_common_arguments(parser)
     parser.add_argument("--pf-queries", type=int, default=8, help="how many of them python-pathfinding answers (default 8)")
@@ -241,8 +251,14 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
         "--connectivity", type=int, choices=(8, 4), default=8,
         help="8 (default; the scenarios' rule) or 4: straight steps only, optima by tcod.path.dijkstra2d",
     )  # fmt: skip
+    return parser
+
+
+def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
+    parser = argument_parser()
     args = parser.parse_args(argv)
     check_common_arguments(parser, args)
+    require(parser, "pathfinding")
     if args.pf_queries < 0:
         parser.error("--pf-queries must be >= 0")
     return args
@@ -257,7 +273,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     rows = [table_row(r) for r in results]
     if len(results) > 1:
         rows.append(table_row(pooled(results)))
-    print(render(COLUMNS, rows, args.markdown))
+    print(render(COLUMNS, rows, args.markdown, README_COLUMNS))
     print()
     print(NOTES.format(repeat=args.repeat, pf=args.pf_queries, tol=TOLERANCE, pft=PF_TARGET, tt=TCOD_TARGET))
     if args.connectivity == 4:

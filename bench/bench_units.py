@@ -223,7 +223,8 @@ def target_lines(results: Sequence[RunResult]) -> List[str]:
     return lines
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def argument_parser() -> argparse.ArgumentParser:
+    """The options, without their checks: bench/readme_tables.py --check parses the README's commands with it."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--map", default="AR0011SR", help="Moving AI map name (default AR0011SR)")
     parser.add_argument("--units", type=int, default=200, help="units, each with one seeded order (default 200)")
@@ -236,7 +237,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "--time-budget", type=float, help="seconds of path planning per update (default: none, all requests at once: "
         "the same run on every machine)",
     )  # fmt: skip
-    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument("--markdown", action="store_true", help="print the table as the README shows it (Markdown)")
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argument_parser()
     args = parser.parse_args(argv)
     path = MAPS_DIR / f"{args.map}.map"
     if not path.is_file():

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import math
 import random
 import sys
@@ -33,8 +34,8 @@ from report import TOLERANCE, command_line, render  # noqa: E402,F401  (re-expor
 
 try:
     import tcod.path
-except ImportError as error:
-    sys.exit(f"the benchmarks need tcod: pip install '.[bench]' ({error})")
+except ImportError:  # a benchmark's parser is built without it (readme_tables.py --check); require() stops a run
+    pass
 
 MAPS_DIR = find_benchmarks(ROOT) or ROOT.parent / "shared" / "benchmarks" / "movingai"
 MAPS = (
@@ -288,11 +289,29 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--maps", default=",".join(MAPS), help="comma-separated map names (default: all ten)")
     parser.add_argument("--seed", type=int, default=1, help="sampling seed (default 1)")
     parser.add_argument("--repeat", type=int, default=3, help="time each query this many times, keep the fastest (default 3)")
-    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument("--markdown", action="store_true", help="print the table as the README shows it (Markdown, its columns)")
+
+
+def require(parser: argparse.ArgumentParser, *modules: str) -> None:
+    """Stop through ``parser`` if any of the peer libraries ``modules`` cannot be imported.
+
+    The benchmarks import their peers in a ``try`` so that their argument parsers can be built
+    without them (``bench/readme_tables.py --check`` does, in CI, where the bench extra is not
+    installed); a run calls this once its arguments are parsed.
+    """
+    missing = []
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except ImportError as error:
+            missing.append(f"{name} ({error})")
+    if missing:
+        parser.error(f"this benchmark needs {', '.join(missing)}: pip install '.[bench]'")
 
 
 def check_common_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """Split ``--maps`` into names (each must exist) and reject non-positive counts."""
+    """Check that tcod is there, split ``--maps`` into names (each must exist) and reject non-positive counts."""
+    require(parser, "tcod")
     args.maps = [m for m in args.maps.split(",") if m]
     unknown = [m for m in args.maps if not (MAPS_DIR / f"{m}.map").is_file()]
     if unknown:

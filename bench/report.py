@@ -10,9 +10,18 @@ from typing import Optional, Sequence
 TOLERANCE = 0.006  # the scenario files round lengths to 2 decimals at worst
 
 
-def render(columns: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool) -> str:
-    """A table as aligned text or as Markdown; columns are right-aligned except the first (the map name)."""
+def render(
+    columns: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool, markdown_columns: Optional[Sequence[str]] = None
+) -> str:
+    """A table as aligned text or as Markdown; columns are right-aligned except the first (the map name).
+
+    Markdown is what the README shows (bench/readme_tables.py copies it there): only ``markdown_columns``,
+    by name and in that order, when the full table is too wide for it.
+    """
     if markdown:
+        if markdown_columns is not None:
+            kept = [list(columns).index(name) for name in markdown_columns]
+            columns, rows = markdown_columns, [[row[i] for i in kept] for row in rows]
         lines = ["| " + " | ".join(columns) + " |", "|" + "|".join(["---"] + ["---:"] * (len(columns) - 1)) + "|"]
         return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
     widths = [max(len(c), *(len(row[i]) for row in rows)) for i, c in enumerate(columns)]

@@ -64,6 +64,17 @@ def test_the_baseline_runs_from_its_commit_and_refuses_large_units():
     assert f"mixed_radii: {baseline} does not take these units: radius must be" in text
 
 
+def test_a_peer_that_cannot_run_stops_the_run_unless_it_is_skipped(tmp_path):
+    """A run does not leave RVO2's rows out of its table unless asked to (--no-rvo2)."""
+    environment = {**os.environ, rvo2_peer.SOURCE_VARIABLE: str(tmp_path)}  # a folder without RVO2's sources
+    command = [sys.executable, str(ROOT / "bench" / "bench_crowd.py"), "--markdown", "--quick", "--no-baseline", "--scenario", "occupied_spot"]
+    done = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=600)
+    assert done.returncode == 1 and not done.stdout
+    assert f"bench_crowd: RVO2 cannot run: ${rvo2_peer.SOURCE_VARIABLE} is {tmp_path}, which has no src/RVOSimulator.cc (--no-rvo2 runs without it)" in done.stderr
+    done = subprocess.run([*command, "--no-rvo2"], capture_output=True, text=True, env=environment, timeout=600)
+    assert done.returncode == 0 and "| occupied_spot | ours |" in done.stdout
+
+
 def test_bad_arguments_are_refused():
     for arguments, message in ((["--units", "0"], "--units must be >= 1"), (["--scenario", "nowhere"], "invalid choice: 'nowhere'")):
         done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_crowd.py"), *arguments], capture_output=True, text=True)

@@ -6,14 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 UNITS = 3
 
 
 def test_a_tiny_run_prints_every_figure_and_meets_the_targets(movingai_dir):
-    pytest.importorskip("tcod", reason="the benchmarks' harness needs tcod: pip install '.[bench]'")
     arguments = ["--units", str(UNITS), "--edits", "1", "--graph", "off", "--markdown"]
     environment = {**os.environ, "PATHING_PY_MOVINGAI": str(movingai_dir)}
     done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_units.py"), *arguments], capture_output=True, text=True, env=environment, timeout=300)

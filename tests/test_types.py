@@ -1,4 +1,5 @@
-"""Type checking: ``mypy`` with the settings of pyproject.toml ([tool.mypy]) reports no error in pathing_py.
+"""Type checking: ``mypy`` with the settings of pyproject.toml ([tool.mypy]) reports no error in the files they
+name (pathing_py, and bench/readme_tables.py, which the tests run).
 
 It runs as a test so that the README's test command (and so CI) checks types
 too; its output is the failure message.

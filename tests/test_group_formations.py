@@ -14,11 +14,11 @@ from test_navigator import check_world
 OPEN = "\n".join(["." * 40] * 24)
 
 
-def squad_on(ascii_map, shape, spacing=2.0, units=9, speeds=(4.0, 5.0)):
+def squad_on(ascii_map, shape, spacing=2.0, units=9, speeds=(4.0, 5.0), top=2):
     grid = Grid.from_ascii(ascii_map)
     navigator = Navigator(grid)
     groups = Groups(navigator)
-    members = [navigator.add_unit((2.5 + (i % 3) * 2, 2.5 + (i // 3) * 2), speed=speeds[i % len(speeds)]) for i in range(units)]
+    members = [navigator.add_unit((2.5 + (i % 3) * 2, top + 0.5 + (i // 3) * 2), speed=speeds[i % len(speeds)]) for i in range(units)]
     return navigator, groups, groups.add_group(members, formation=shape, spacing=spacing)
 
 
@@ -151,3 +151,31 @@ def test_formations_are_deterministic():
 
     assert run() == run()
 
+
+
+def obstacle_map(kind):
+    """Open ground with, across the way from the west to (34, 11): a wall with a gap three cells wide,
+    a wall with a door one cell wide, or a lake in the middle."""
+    rows = [list("." * 40) for _ in range(24)]
+    for y in range(24):
+        for x in range(40):
+            wall = (kind == "gap" and x == 20 and not 10 <= y <= 12) or (kind == "door" and x == 20 and y != 11)
+            if wall or (kind == "lake" and 18 <= x <= 21 and 9 <= y <= 13):
+                rows[y][x] = "#"
+    return "\n".join("".join(row) for row in rows)
+
+
+@pytest.mark.parametrize("kind, choice", [("gap", "formation_scaled"), ("door", "formation_broken"), ("lake", "formation_halved")])
+def test_a_formation_passes_what_it_does_not_fit_and_arrives_in_shape(kind, choice):
+    """F5: a box scales down through a gap, breaks to file through a door and forms again, parts around a lake."""
+    navigator, groups, squad = squad_on(obstacle_map(kind), "box", top=8)  # in formation already, level with the target
+    squad.move_to((34, 11))
+    events = march(navigator, groups, squad)
+    names = [name for _, name in events]
+    assert choice in names and names[-1] == "group_arrived", names
+    if choice == "formation_broken":
+        assert names.index("formation_broken") < len(names) - 2 and names[-2] == "formation_formed"
+    assert all(unit.state is UnitState.ARRIVED for unit in squad.members)
+    commander = squad.commander
+    assert all(tuple(np.subtract(unit.cell, commander.cell)) == squad.offsets[unit.id] for unit in squad.members)
+    assert sum(unit.stats.plans for unit in squad.members) == 1

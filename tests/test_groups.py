@@ -185,17 +185,21 @@ def test_a_member_cut_off_from_the_target_stops_near_it_and_the_others_arrive():
     assert events[-1][1:] == ("group_arrived", "2 of 3 members arrived")
 
 
-@pytest.mark.parametrize("offset, passes", [((0, 2), (5, 3)), ((0, -2), (5, 1)), ((0, 0), (5, 1))])
-def test_a_follower_walks_the_key_points_offset_aside_where_it_can(offset, passes):
-    """Members walk the shared key points their place in the group aside, so that they do not all file
-    through the same cells; where that cell is a wall (row 0 is) or out of sight, the key point itself."""
+@pytest.mark.parametrize("aim", [(5, 3), (5, 1)])
+def test_a_follower_heads_for_its_aim_in_place_of_each_key_point(aim):
+    """Members walk the shared key points each at a cell of its own beside them."""
     grid = Grid.from_ascii("#" * 10 + "\n" + "\n".join(["." * 10] * 4))
     navigator = Navigator(grid)
     unit = navigator.add_unit((0.5, 1.5), speed=4.0)
     navigator.step_log = []
-    navigator.follow(unit, (9, 1), ((5, 1),), offset)
+    key_points = ((5, 1),)
+    navigator.follow(unit, (9, 1), key_points, [aim])
+    assert unit.stack.top.waypoints is key_points  # shared, not copied
     for _ in range(60):
         navigator.update(0.1)
     visited = {cell for _, _, cell in navigator.step_log}
     assert unit.state is UnitState.ARRIVED and unit.cell == (9, 1) and unit.stats.plans == 0
-    assert passes in visited and (passes == (5, 1) or (5, 1) not in visited)
+    assert aim in visited and (aim == (5, 1) or (5, 1) not in visited)
+    with pytest.raises(ValueError, match="2 aims for 1 waypoints"):
+        navigator.follow(unit, (0, 1), key_points, [aim, aim])
+    assert unit.state is UnitState.ARRIVED and unit.goal == (9, 1)  # a refused route leaves the unit as it was

@@ -45,6 +45,7 @@ from ..units.path_stack import RouteKind
 from ..units.unit import FINAL_STATES
 from .formations import FORWARD, Formation, needs_reforming, slot_cells
 from .forming import assign_slots
+from .passage import narrow_points, plan_passage
 
 __all__ = ["Cohesion", "Group", "GroupEvent", "GroupState", "Groups"]
 
@@ -116,6 +117,10 @@ class Group:
         self.offsets: Dict[int, Cell] = {}  #: member id -> where it marches from the commander
         self._priorities: Dict[int, int] = {}  #: member id -> its priority before the group formed
         self._sharing = False  #: members wait for the commander's plan to share it
+        self._key_points: Tuple[Cell, ...] = ()  #: the commander's, shared by the members
+        self._passage: List[Tuple[Cell, int, str]] = []  #: (key point, its index, F5 choice) the front has yet to reach
+        self._reform_at: Optional[int] = None  #: the key point past which a broken formation is whole again
+        self._choices_at: List[int] = []  #: the key points where the formation does not fit as it is
         self._marching = False  #: an order whose members have not all stopped
         for unit in units:
             self.add(unit)
@@ -185,24 +190,64 @@ class Group:
         """Form, share the commander's route once planned, set paces, and tell when the order is done."""
         if self.state is GroupState.FORMING:
             self._check_forming()
-        navigator = self.groups.navigator
         commander = self.commander
         if self._sharing and commander is not None and commander.state is not UnitState.FIND_PATH:
-            self._sharing = False
-            key_points = _key_points(commander)
-            for unit in self.members:
-                if unit is not commander and unit.state is UnitState.FIND_PATH:
-                    if key_points is None:  # the commander's goal was cut off: each plans its own way
-                        navigator.order(unit, self.goals[unit.id])
-                    else:
-                        navigator.follow(unit, self.goals[unit.id], key_points, self.offsets[unit.id])
+            self._share(commander)
+        if self._marching and self._passage:
+            self._pass_obstacles()
         self._set_paces()
         if self._marching and not self._sharing and all(unit.state in FINAL_STATES for unit in self.members):
             self._marching = False
             for unit in self.members:
                 unit.squad = None
+            if self.formation is not None and all(unit.cell == self.goals[unit.id] for unit in self.members):
+                self._set_state(GroupState.FORMED, "at the target")
             arrived = sum(unit.state is UnitState.ARRIVED for unit in self.members)
             self.groups.announce(self, "group_arrived", f"{arrived} of {len(self.members)} members arrived")
+
+    def _share(self, commander: Unit) -> None:
+        """F1, F5: every member follows the commander's key points, each at its own cells beside them
+        (its offset from the commander, or where the formation passes what lies there)."""
+        navigator = self.groups.navigator
+        self._sharing = False
+        members = [unit for unit in self.members if unit is not commander and unit.state is UnitState.FIND_PATH]
+        offsets = np.array([self.offsets[unit.id] for unit in members], dtype=np.int64).reshape(-1, 2)
+        key_points = _key_points(commander, offsets, navigator.grid.passable)
+        if key_points is None:  # the commander's goal was cut off: each plans its own way
+            for unit in members:
+                navigator.order(unit, self.goals[unit.id])
+            return
+        passage = plan_passage(offsets, commander.anchor, key_points, navigator.grid)
+        for index, unit in enumerate(members):
+            aims = [(int(x), int(y)) for x, y in passage.aims[:, index]]
+            navigator.follow(unit, self.goals[unit.id], key_points, aims)
+        self._key_points = key_points
+        self._passage = [(key_points[k], k, choice) for k, choice in passage.choices] if self.formation is not None else []
+        self._choices_at = [k for k, _ in passage.choices]
+        self._reform_at = None
+
+    def _pass_obstacles(self) -> None:
+        """Announce each choice of the passage (F5) as the front reaches its key point; a broken
+        formation is whole again once every member is past the next key point where it fits."""
+        progress = [self._progress(unit) for unit in self.members if unit is not self.commander]
+        front, rear = max(progress, default=len(self._key_points)), min(progress, default=len(self._key_points))
+        label = self.groups.navigator.cell_label
+        while self._passage and self._passage[0][1] < front:
+            point, index, choice = self._passage.pop(0)
+            if choice == "broken":
+                self._set_state(GroupState.BROKEN, label(point))
+                later = [k for _, k, _ in self._passage]
+                self._reform_at = next((k for k in range(index + 1, len(self._key_points)) if k not in later), None)
+            else:
+                self.groups.announce(self, f"formation_{choice}", label(point))
+        if self.state is GroupState.BROKEN and self._reform_at is not None and rear > self._reform_at:
+            self._set_state(GroupState.FORMED, label(self._key_points[self._reform_at]))
+            self._reform_at = None
+
+    def _progress(self, unit: Unit) -> int:
+        """How many of the shared key points the member has passed."""
+        shared = next((route for route in unit.stack if route.waypoints is self._key_points), None)
+        return len(self._key_points) if shared is None else shared.index
 
     # -- forming ----------------------------------------------------------------------
 
@@ -282,10 +327,10 @@ class Group:
         for unit in self.members:
             unit.priority = self._priorities.pop(unit.id, unit.priority)
 
-    def _set_state(self, state: GroupState) -> None:
+    def _set_state(self, state: GroupState, detail: str = "") -> None:
         if state is not self.state:
             self.state = state
-            self.groups.announce(self, f"formation_{state.value}", self.formation.name if self.formation else "")
+            self.groups.announce(self, f"formation_{state.value}", detail or (self.formation.name if self.formation else ""))
 
     # -- marching ---------------------------------------------------------------------
 
@@ -344,10 +389,11 @@ class Group:
             self.commander = min(self.members, key=lambda u: (math.hypot(u.position[0] - cx, u.position[1] - cy), u.id))
 
     def _set_paces(self) -> None:
-        """Every member at the group's speed. Marching in formation, a member behind its slot walks at
-        its own speed, one ahead of it slows down, and the commander slows down while one lags. With
-        ARRIVAL cohesion, the front slows down for the rear (but for a member that others follow close
-        behind: slowing it would hold them back too), and the rear, if it lags, walks at its own speed."""
+        """Every member at the group's speed. Marching in formation, but for while it passes what it
+        does not fit (F5), a member behind its slot walks at its own speed, one ahead of it slows down,
+        and the commander slows down while one lags. With ARRIVAL cohesion, the front slows down for
+        the rear, and the rear, if it lags, walks at its own speed. A member that others of the group
+        follow close behind is never slowed down: that would hold them back too."""
         if not self.members:
             return
         speed = self.speed
@@ -355,7 +401,7 @@ class Group:
             unit.pace = speed
         if not self._marching or self._sharing:
             return
-        if self.state is GroupState.FORMED:
+        if self.state is GroupState.FORMED and not self._passing():
             self._hold_slots(speed)
         elif self.cohesion is Cohesion.ARRIVAL:
             self._arrive_together(speed)
@@ -365,20 +411,30 @@ class Group:
         assert commander is not None
         hx, hy = self.heading
         norm = math.hypot(hx, hy)
-        lags = []
+        lags = {commander.id: 0.0}
         for unit in self.members:
-            if unit is commander or unit.state in FINAL_STATES:
+            if unit is not commander and unit.state not in FINAL_STATES:
+                dx, dy = self.offsets[unit.id]
+                ideal = (commander.position[0] + dx, commander.position[1] + dy)
+                lags[unit.id] = ((ideal[0] - unit.position[0]) * hx + (ideal[1] - unit.position[1]) * hy) / norm
+        holder = self.groups.navigator.holder
+        for unit in self.members:
+            lag = lags.get(unit.id)
+            if lag is None or unit is commander:
                 continue
-            dx, dy = self.offsets[unit.id]
-            ideal = (commander.position[0] + dx, commander.position[1] + dy)
-            lag = ((ideal[0] - unit.position[0]) * hx + (ideal[1] - unit.position[1]) * hy) / norm
-            lags.append(lag)
             if lag > SLOT_SLACK:
                 unit.pace = unit.speed
-            elif lag < -SLOT_SLACK:
+            elif lag < -SLOT_SLACK and not _followed(unit, lags, holder):
                 unit.pace = speed * MIN_PACE
-        if commander.state not in FINAL_STATES and lags and max(lags) > 2 * SLOT_SLACK:
+        if commander.state not in FINAL_STATES and max(lags.values()) > 2 * SLOT_SLACK and not _followed(commander, lags, holder):
             commander.pace = speed * MIN_PACE
+
+    def _passing(self) -> bool:
+        """Whether the group is between the first and the last key point where its shape does not fit."""
+        if not self._choices_at:
+            return False
+        progress = [self._progress(unit) for unit in self.members if unit is not self.commander]
+        return max(progress, default=0) > self._choices_at[0] and min(progress, default=0) <= self._choices_at[-1]
 
     def _arrive_together(self, speed: float) -> None:
         left = {unit.id: _way_left(unit) for unit in self.members}
@@ -453,7 +509,8 @@ class Groups:
 
     def events(self) -> List[GroupEvent]:
         """(group id, event, detail) since the last call: group_ordered, formation_forming, formation_formed
-        (detail: the formation's name), group_arrived (how many arrived), member_lost."""
+        (detail: the formation's name, or where it formed again), formation_scaled, formation_halved,
+        formation_broken (detail: where), group_arrived (how many arrived), member_lost."""
         events, self._events = self._events, []
         return events
 
@@ -551,33 +608,33 @@ def _cell(values) -> Cell:
     return int(x), int(y)
 
 
-def _key_points(commander: Unit) -> Optional[Tuple[Cell, ...]]:
+def _key_points(commander: Unit, offsets: np.ndarray, passable: np.ndarray) -> Optional[Tuple[Cell, ...]]:
     """The key points of the commander's plan before its goal, one tuple for every member; None when
     its goal was cut off (the members' goals may be too). Without a graph's key points (a plan that
-    is its goal alone), the turns of the path the commander planned to it: members walking them
-    aside keep level with it, where paths of their own could take other turns."""
+    is its goal alone), the turns of the path the commander planned to it, and where members standing
+    ``offsets`` from it begin or end not fitting (F5): members walking them aside keep level with it,
+    where paths of their own could take other turns."""
     routes = [route for route in commander.stack if route.kind is RouteKind.HIGH_LEVEL]
     if commander.cut_off or not routes:
         return None
     high, top = routes[0], commander.stack.top
     if len(high.remaining) == 1 and top is not None and top.kind is RouteKind.LOW_LEVEL:
-        return _turns([commander.anchor, *top.remaining])
+        path = [commander.anchor, *top.remaining]
+        steps = [(b[0] - a[0], b[1] - a[1]) for a, b in zip(path, path[1:])]
+        turns = {i + 1 for i in range(len(steps) - 1) if steps[i] != steps[i + 1]}
+        narrow = set(narrow_points(offsets, path[:-1], passable)) - {0}
+        return tuple(path[i] for i in sorted(turns | narrow))
     return high.waypoints[high.index : -1]
 
 
-def _turns(cells: Sequence[Cell]) -> Tuple[Cell, ...]:
-    """The cells of a path where its direction changes (not its ends)."""
-    steps = [(b[0] - a[0], b[1] - a[1]) for a, b in zip(cells, cells[1:])]
-    return tuple(cells[i + 1] for i in range(len(steps) - 1) if steps[i] != steps[i + 1])
-
-
-def _followed(unit: Unit, left: Dict[int, float], holder: Callable[[Cell], Optional[Unit]]) -> bool:
-    """Whether a member of the group (one of ``left``'s, cells it has left to walk) with a longer way
-    left holds a cell next to ``unit``: slowing the unit down would hold it back too."""
+def _followed(unit: Unit, behind: Dict[int, float], holder: Callable[[Cell], Optional[Unit]]) -> bool:
+    """Whether a member of the group (one of ``behind``'s: how far behind each is, as cells it has left
+    to walk or lags its slot) further behind than ``unit`` holds a cell next to it: slowing the unit
+    down would hold it back too."""
     x, y = unit.cell
     for cell in ((x - 1, y - 1), (x, y - 1), (x + 1, y - 1), (x - 1, y), (x + 1, y), (x - 1, y + 1), (x, y + 1), (x + 1, y + 1)):
         other = holder(cell)
-        if other is not None and left.get(other.id, -math.inf) > left[unit.id]:
+        if other is not None and behind.get(other.id, -math.inf) > behind[unit.id]:
             return True
     return False
 

@@ -297,23 +297,25 @@ class Navigator:
         unit.forget_routes()
         unit.state = UnitState.FIND_PATH
 
-    def follow(self, unit: Unit, goal: Cell, key_points: Tuple[Cell, ...], offset: Cell = (0, 0)) -> None:
+    def follow(self, unit: Unit, goal: Cell, key_points: Tuple[Cell, ...], aims: Optional[Sequence[Cell]] = None) -> None:
         """Send ``unit`` to ``goal`` past ``key_points`` that another unit's plan found (a group's
-        shared route, SPEC F1), each ``offset`` aside where it can: no search of its own, the tuple
-        shared by reference. A goal the unit cannot reach gets a plan of its own, as :meth:`order` gives it."""
+        shared route, SPEC F1), heading for ``aims[i]`` in place of key point ``i`` (its own cells
+        beside them) if given: no search of its own, the tuple shared by reference. A goal the unit
+        cannot reach gets a plan of its own, as :meth:`order` gives it."""
         if not self.grid.in_bounds(goal) or not self.grid.same_island(unit.anchor, goal):
             self.order(unit, goal)
             return
         if self.units.get(unit.id) is not unit:
             raise ValueError(f"unit {unit.id} was removed")
+        shared = Route(RouteKind.HIGH_LEVEL, key_points, aims=aims) if key_points else None  # checks the aims first
         unit.goal, unit.retry_until, unit.cut_off = goal, None, False
         unit.reason, unit.announced, unit.trip_encounters, unit.reroutes = "", False, 0, 0
         unit.arrival_state = UnitState.ARRIVED
         self.requests.cancel(unit.id)
         unit.forget_routes()
         unit.stack.push(Route(RouteKind.HIGH_LEVEL, (goal,)))
-        if key_points:
-            unit.stack.push(Route(RouteKind.HIGH_LEVEL, key_points, offset=offset))
+        if shared is not None:
+            unit.stack.push(shared)
         unit.best_distance, unit.progress_time = math.inf, self.time
         unit.state = UnitState.MOVING if unit.next_cell else UnitState.RUN
         self._events.append((unit.id, "path_found", goal))
@@ -399,22 +401,10 @@ class Navigator:
         """Push the cell route from the unit's cell to the farthest of its next key points (and watch it)."""
         first = route.index == 0
         route.index = self._farthest_waypoint(unit.cell, route)
-        route.aim = self._aim(route)
         if not self._plan_leg(unit, route.aim, first, route.index == len(route.waypoints) - 1):
             return False
         self.watch_route(unit)
         return True
-
-    def _aim(self, route: Route) -> Cell:
-        """The cell to head for at the route's current waypoint: ``offset`` aside from it where that
-        cell is free and a straight walk from it, else the waypoint itself."""
-        waypoint = route.current
-        if route.offset == (0, 0):
-            return waypoint
-        aside = (waypoint[0] + route.offset[0], waypoint[1] + route.offset[1])
-        if not self.grid.is_passable(aside) or walk_line(self.grid, waypoint, aside).status is not WalkStatus.ARRIVED:
-            return waypoint
-        return aside
 
     def _plan_leg(self, unit: Unit, waypoint: Cell, first: bool, last: bool) -> bool:
         """Push the cell route to the next high-level waypoint; False if there is none."""

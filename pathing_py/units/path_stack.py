@@ -32,12 +32,12 @@ class Route:
     aside until the other has passed, then goes back. A route planned with
     other units' (a jam's) takes each waypoint ``i`` only once
     ``may_take(i)``: when the units planned in that cell before it have left.
-    A group member walks its commander's key points ``offset`` cells aside
-    (where that cell is free and in sight of the key point): ``aim`` is the
-    cell it heads for in place of the current waypoint.
+    A group member walks its commander's key points (the waypoints, one tuple
+    shared by reference) each at a cell of its own beside it: ``aims[i]`` is
+    the cell it heads for in place of waypoint ``i``.
     """
 
-    __slots__ = ("kind", "waypoints", "index", "loop", "wait_at", "wait_while", "may_take", "offset", "aim")
+    __slots__ = ("kind", "waypoints", "index", "loop", "wait_at", "wait_while", "may_take", "aims")
 
     def __init__(
         self,
@@ -49,7 +49,7 @@ class Route:
         wait_at: int = -1,
         wait_while: Optional[Callable[[], bool]] = None,
         may_take: Optional[Callable[[int], bool]] = None,
-        offset: Cell = (0, 0),
+        aims: Optional[Sequence[Cell]] = None,
     ):
         self.kind = kind
         self.waypoints: Tuple[Cell, ...] = waypoints if isinstance(waypoints, tuple) else tuple(waypoints)
@@ -58,8 +58,9 @@ class Route:
         self.wait_at = wait_at
         self.wait_while = wait_while
         self.may_take = may_take
-        self.offset = offset
-        self.aim: Optional[Cell] = None
+        if aims is not None and len(aims) != len(self.waypoints):
+            raise ValueError(f"{len(aims)} aims for {len(self.waypoints)} waypoints")
+        self.aims = aims
 
     def waiting(self) -> bool:
         """Whether the unit walking this route is to wait where it is now (the ``wait_while`` condition ends once false)."""
@@ -85,20 +86,24 @@ class Route:
     def remaining(self) -> Tuple[Cell, ...]:
         return self.waypoints[self.index :]
 
+    @property
+    def aim(self) -> Cell:
+        """The cell to head for at the current waypoint: its aim, or the waypoint itself."""
+        return self.waypoints[self.index] if self.aims is None else self.aims[self.index]
+
     def reached(self, cell: Cell) -> bool:
-        """Whether a unit standing on ``cell`` has reached the current waypoint (or the cell it aimed at for it)."""
+        """Whether a unit standing on ``cell`` has reached the current waypoint (or the cell it aims at for it)."""
         return cell == self.waypoints[self.index] or cell == self.aim
 
     def advance(self) -> None:
         """Move on to the next waypoint; a looping route starts over after its last."""
-        self.aim = None
         self.index += 1
         if self.loop and self.index >= len(self.waypoints) and self.waypoints:
             self.index = 0
 
-    def shared(self, offset: Cell = (0, 0)) -> "Route":
-        """A route over the same waypoint tuple, from its start: for another unit to walk, ``offset`` aside."""
-        return Route(self.kind, self.waypoints, loop=self.loop, offset=offset)
+    def shared(self, aims: Optional[Sequence[Cell]] = None) -> "Route":
+        """A route over the same waypoint tuple, from its start: for another unit to walk, at ``aims``."""
+        return Route(self.kind, self.waypoints, loop=self.loop, aims=aims)
 
     def __repr__(self) -> str:
         return f"Route({self.kind.name}, {self.index}/{len(self.waypoints)}{', loop' if self.loop else ''})"

@@ -1,0 +1,160 @@
+"""How a formation passes what lies on its route (SPEC F5).
+
+A formation marching in shape has each member walk the commander's key
+points at its own cell beside each: the key point plus the member's offset
+from the commander. Where those cells are not all free and in sight of the
+key point (a gap, a lake, a door), :func:`plan_passage` chooses, by what
+fits:
+
+1. ``"scaled"``: the offsets shrunk (down to slots one cell apart) so that
+   the formation passes the gap whole;
+2. ``"halved"``: members whose cells lie in the obstacle take the first free
+   cell past it further out on their side of the route, so that the
+   formation parts around it and closes again behind it;
+3. ``"broken"``: members with no such cell file through the key point itself;
+   the formation is whole again at the first key point after where it fits.
+
+Quick start::
+
+    >>> import numpy as np
+    >>> from pathing_py import Grid
+    >>> from pathing_py.groups.passage import plan_passage
+    >>> grid = Grid.from_ascii('''
+    ... .........
+    ... ####.####
+    ... .........
+    ... ''')
+    >>> offsets = np.array([[0, 0], [-2, 0], [2, 0]])  # a line three cells wide, two apart
+    >>> passage = plan_passage(offsets, (4, -1), [(4, 0), (4, 1), (4, 2)], grid)
+    >>> passage.choices, passage.aims[1].tolist()
+    ([(1, 'broken')], [[4, 1], [4, 1], [4, 1]])
+"""
+
+import math
+from typing import List, NamedTuple, Optional, Sequence, Set, Tuple
+
+import numpy as np
+
+from ..grid import Cell, Grid, passable_at, step_corners
+from ..line import line_cells, line_of_sight
+
+__all__ = ["Passage", "narrow_points", "plan_passage"]
+
+#: Scale factors tried on a formation's offsets, largest first, before it halves or breaks.
+SCALES = (0.75, 0.5, 0.25)
+#: Cells a member looks outwards past an obstacle in its place for a free cell, to pass it on its side.
+HALVING_REACH = 8
+
+
+class Passage(NamedTuple):
+    """Where each member heads at each key point, and what the formation did where it did not fit."""
+
+    aims: np.ndarray  #: (key points, members, 2) int: member i's cell at key point k
+    choices: List[Tuple[int, str]]  #: (key point index, "scaled" / "halved" / "broken"), in route order
+
+
+def plan_passage(offsets: np.ndarray, start: Cell, key_points: Sequence[Cell], grid: Grid) -> Passage:
+    """The members' cells at each key point for a formation whose members stand ``offsets`` (n x 2
+    ints) from the commander, which walks from ``start`` through ``key_points``; see the module
+    docstring for the choices."""
+    offsets = np.asarray(offsets, dtype=np.int64).reshape(-1, 2)
+    aims = np.empty((len(key_points), len(offsets), 2), dtype=np.int64)
+    choices: List[Tuple[int, str]] = []
+    for index, point in enumerate(key_points):
+        before = key_points[index - 1] if index else start
+        heading = (point[0] - before[0], point[1] - before[1])
+        cells, choice = _place(offsets, point, heading, grid)
+        aims[index] = cells
+        if choice:
+            choices.append((index, choice))
+    return Passage(aims, choices)
+
+
+def narrow_points(offsets: np.ndarray, path: Sequence[Cell], passable: np.ndarray) -> List[int]:
+    """Indices of ``path``'s cells where a formation of ``offsets`` begins not fitting, is in the middle
+    of a stretch where it does not fit, and ends not fitting (a cell the line from the commander to a
+    member's cell needs, under the corner rule, blocked or off the map: the sight :func:`plan_passage`
+    checks): the key points a route needs besides its turns so that the formation is placed at the
+    ends and in the middle of each narrow stretch (a door in a wall is a stretch's middle)."""
+    if not len(path):
+        return []
+    swept = np.array(sorted(_swept(np.asarray(offsets, dtype=np.int64).reshape(-1, 2))), dtype=np.int64)
+    cells = np.asarray(path, dtype=np.int64)[:, None, :] + swept[None, :, :]
+    fits: np.ndarray = np.asarray(passable_at(passable, cells.reshape(-1, 2)).reshape(len(path), len(swept)).all(axis=1))
+    edges = np.flatnonzero(np.diff(np.concatenate(([True], fits, [True])).astype(np.int8)))
+    points: Set[int] = set()
+    for first, after in zip(edges[::2].tolist(), edges[1::2].tolist()):  # each stretch: fits[first:after] all False
+        points.update((first, (first + after - 1) // 2, after - 1))
+    return sorted(points)
+
+
+def _swept(offsets: np.ndarray) -> Set[Cell]:
+    """The cells, relative to the commander, that the lines to each member's cell pass or cut the corners of."""
+    swept: Set[Cell] = set()
+    for dx, dy in offsets.tolist():
+        line = line_cells((0, 0), (dx, dy))
+        swept.update(line)
+        for a, b in zip(line, line[1:]):
+            swept.update(step_corners(a, b))
+    return swept
+
+
+def _place(offsets: np.ndarray, point: Cell, heading: Cell, grid: Grid) -> Tuple[np.ndarray, str]:
+    """The members' cells at one key point, and the choice made there ("" where the shape fits)."""
+    origin = np.array(point, dtype=np.int64)
+    whole = origin + offsets
+    if _fits(whole, point, grid):
+        return whole, ""
+    for scale in SCALES:
+        shrunk = origin + np.rint(offsets * scale).astype(np.int64)
+        if _spaced(offsets * scale) and _fits(shrunk, point, grid):
+            return shrunk, "scaled"
+    cells = whole.copy()
+    choice = "halved"
+    taken: Set[Cell] = set()
+    for member in range(len(offsets)):
+        cell: Cell = (int(whole[member, 0]), int(whole[member, 1]))
+        if not _usable(cell, point, grid) or cell in taken:
+            beyond = _past_the_obstacle(cell, point, offsets[member], heading, grid, taken)
+            if beyond is None:
+                beyond, choice = point, "broken"
+            cell = beyond
+        cells[member] = cell
+        taken.add(cell)
+    return cells, choice
+
+
+def _fits(cells: np.ndarray, point: Cell, grid: Grid) -> bool:
+    """Every cell free, distinct, and in sight of the key point."""
+    pairs = [(int(x), int(y)) for x, y in cells]
+    return len(set(pairs)) == len(pairs) and all(_usable(cell, point, grid) for cell in pairs)
+
+
+def _usable(cell: Cell, point: Cell, grid: Grid) -> bool:
+    return grid.is_passable(cell) and line_of_sight(grid, point, cell)
+
+
+def _spaced(offsets: np.ndarray) -> bool:
+    """Whether scaled offsets keep every two members at least a cell apart."""
+    if len(offsets) < 2:
+        return True
+    gaps = np.hypot(*(offsets[:, None, :] - offsets[None, :, :]).transpose(2, 0, 1))
+    return bool(gaps[~np.eye(len(offsets), dtype=bool)].min() >= 1.0 - 1e-9)
+
+
+def _past_the_obstacle(cell: Cell, point: Cell, offset: np.ndarray, heading: Cell, grid: Grid, taken: Set[Cell]) -> Optional[Cell]:
+    """From the member's ``cell``, outwards across the route (away from the key point, on the member's
+    side of it), the first free cell not ``taken`` within HALVING_REACH that the key point's island
+    reaches: the member goes round the obstacle on its own side. None for a member on the route's line
+    (it has no side) or without such a cell."""
+    hx, hy = heading
+    side = hx * int(offset[1]) - hy * int(offset[0])  # > 0: right of the heading (y grows downwards)
+    if side == 0 or (hx == 0 and hy == 0):
+        return None
+    out = (-hy, hx) if side > 0 else (hy, -hx)
+    norm = math.hypot(*out)
+    for step in range(1, HALVING_REACH + 1):
+        beyond = (cell[0] + int(round(out[0] * step / norm)), cell[1] + int(round(out[1] * step / norm)))
+        if beyond not in taken and grid.is_passable(beyond) and grid.same_island(point, beyond):
+            return beyond
+    return None

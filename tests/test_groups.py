@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from pathing_py import Grid, KeyPointGraph
+from pathing_py import Grid, KeyPointGraph, scenarios
 from pathing_py.groups import Cohesion, Groups, GroupState, gathering_cells
 from pathing_py.units import Navigator, RouteKind, UnitState
 from test_navigator import check_world
@@ -203,3 +203,32 @@ def test_a_follower_heads_for_its_aim_in_place_of_each_key_point(aim):
     with pytest.raises(ValueError, match="2 aims for 1 waypoints"):
         navigator.follow(unit, (0, 1), key_points, [aim, aim])
     assert unit.state is UnitState.ARRIVED and unit.goal == (9, 1)  # a refused route leaves the unit as it was
+
+
+@pytest.mark.parametrize("idle, formation", [(3, None), (10, None), (10, "box")])
+def test_a_group_pushes_through_a_packed_canyon_whole_before_the_pushed_units_go_back(idle, formation):
+    """SPEC U9 for groups: the members push with the group's highest rank; every unit pushed out of the
+    canyon waits aside until the last member has passed, then all go back to their places."""
+    scenario = scenarios.packed_canyon(idle)
+    navigator = Navigator(scenario.grid)
+    groups = Groups(navigator)
+    driver = navigator.add_unit(tuple(scenario.starts[0]), speed=4.0, priority=1)
+    standing = [navigator.add_unit(tuple(start), speed=4.0) for start in scenario.starts[1:].tolist()]
+    homes = [unit.cell for unit in standing]
+    squad = groups.add_group([driver, navigator.add_unit((1.5, 2.5), speed=4.0), navigator.add_unit((2.5, 3.5), speed=4.0)],
+                             formation=formation)  # fmt: skip
+    squad.move_to(tuple(int(v) for v in scenario.goals[0]))
+    exit_x = max(x for x, _ in homes) + 1
+    navigator.step_log = []
+    arrived = False
+    for _ in range(900):
+        navigator.update(0.1)
+        passing = any(unit.cell[0] < exit_x for unit in squad.members)
+        steps_back = [(a, b) for unit_id, a, b in navigator.step_log if b[0] < a[0] and unit_id in {u.id for u in standing}]
+        assert not (passing and steps_back), (steps_back, [unit.cell for unit in squad.members])
+        check_world(navigator)
+        arrived = arrived or any(name == "group_arrived" for _, name, _ in groups.events())
+        if arrived and all(u.state is UnitState.IDLE and u.next_cell is None for u in standing):
+            break
+    assert arrived and all(unit.state is UnitState.ARRIVED for unit in squad.members)
+    assert [unit.cell for unit in standing] == homes and all(unit.stats.detours >= 1 for unit in standing)

@@ -341,8 +341,8 @@ class Group:
         assert target is not None and commander is not None
         self.goals, self.offsets = self._march_goals(target, commander)
         self._marching = True
-        for unit in self.members:  # in formation, members wait for one another rather than leave their places
-            unit.squad = self if self.state is GroupState.FORMED else None
+        for unit in self.members:  # members wait for one another rather than leave their places (Squad)
+            unit.squad = self
         self._set_paces()
         navigator.order(commander, self.goals[commander.id])
         self._sharing = self.cohesion is not Cohesion.SPEED or self.formation is not None

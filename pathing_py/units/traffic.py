@@ -172,9 +172,6 @@ class Traffic:
             self._wait(unit, dt)
             unit.waiting_for, unit.progress_time = 0.0, self.host.time
             return
-        if unit.squad is not None and all(b.squad is unit.squad and b.state not in STANDING_STATES for b in blockers):
-            self._wait(unit, dt)  # its squad keeps formation: the ones ahead move on (a stall still ends it)
-            return
         standing = [b for b in blockers if b.state in STANDING_STATES]
         high = unit.stack.find(RouteKind.HIGH_LEVEL)
         if high is None:  # only making way for another unit: never push others about, just wait
@@ -184,6 +181,10 @@ class Traffic:
             return
         if blockers != unit.blocked_by:  # other units now: waiting starts over
             unit.blocked_by, unit.waiting_for = frozenset(blockers), 0.0
+        squad = unit.squad
+        if squad is not None and unit.waiting_for < self.wait_limit and not standing and all(b.squad is squad for b in blockers):
+            self._wait(unit, dt)  # it keeps its place in its squad for a while: the ones ahead move on
+            return
         stopped = standing or any(b.state is UnitState.WAITING for b in blockers)
         outranks = unit.priority > max(b.priority for b in blockers)
         patience = unit.waiting_for >= (self.wait_limit if outranks else 3 * self.wait_limit)
@@ -308,8 +309,15 @@ class Traffic:
         self._pushes = earlier + [push]
 
         def not_yet() -> bool:
-            """Whether the driver has yet to move on, or a later push across these cells to be undone."""
+            """Whether the driver has yet to move on, a squad-mate of it to pass (a group passes whole;
+            but for a mate that waits for a unit this push moved: it was not cleared the way), or a
+            later push across these cells to be undone."""
             if driver.cell == cell_then and driver.state not in FINAL_STATES and occupancy.holder(cell_then) is driver:
+                return True
+            moved = {unit for unit, _ in push.routes}
+            if driver.squad is not None and any(
+                _yet_to_pass(mate, push.cells) for mate in driver.squad.members if mate not in moved and not mate.blocked_by & moved
+            ):
                 return True
             later = self._pushes[self._pushes.index(push) + 1 :] if push in self._pushes else []
             return any(not other.undone() and other.cells & push.cells for other in later)
@@ -332,8 +340,8 @@ class Traffic:
     def _pushable(self, unit: Unit, driver: Unit) -> bool:
         """Whether ``driver`` may push ``unit`` (SPEC U7, U9): a unit at a cell centre, not on its way
         out for an earlier push, that stands, or that ranks below the driver (priority, then the older
-        unit first) and waits making way or head-on for the driver's cell. Units queueing behind others
-        are not pushed: streams stay streams."""
+        unit first; a squad's members rank as its highest) and waits making way or head-on for the
+        driver's cell. Units queueing behind others are not pushed: streams stay streams."""
         top = unit.stack.top
         leaving = top is not None and top.wait_while is not None and top.index < top.wait_at  # pushed already
         if unit is driver or unit.next_cell is not None or leaving or (top is not None and top.may_take is not None):
@@ -342,7 +350,8 @@ class Traffic:
             return True
         making_way = unit.stack.find(RouteKind.HIGH_LEVEL) is None  # pushed, on its way out or back
         facing = unit.wanted is not None and self.host.occupancy.holder(unit.wanted) is driver
-        lower = (unit.priority, -unit.id) < (driver.priority, -driver.id)
+        rank = max(mate.priority for mate in driver.squad.members) if driver.squad is not None else driver.priority
+        lower = (unit.priority, -unit.id) < (rank, -driver.id)  # a squad pushes with its highest rank
         return unit.state is UnitState.WAITING and (making_way or facing) and lower
 
     def _way_out(self, unit: Unit, driver: Unit) -> Optional[List[Cell]]:
@@ -374,6 +383,20 @@ class Traffic:
                     reached.append(cell)
             frontier = reached
         return None if on_way is None else _steps_to(on_way, came_from)
+
+
+def _yet_to_pass(unit: Unit, cells: FrozenSet[Cell]) -> bool:
+    """Whether ``unit`` stands in or moves into one of ``cells``, has one on the routes it has yet to walk
+    (cells, key points, or the cells it aims at beside them), or waits for a route."""
+    if unit.state in FINAL_STATES:
+        return False
+    if unit.state is UnitState.FIND_PATH or unit.cell in cells or unit.next_cell in cells:
+        return True
+    for route in unit.stack:
+        ahead = route.remaining if route.aims is None else (*route.remaining, *route.aims[route.index :])
+        if any(cell in cells for cell in ahead):
+            return True
+    return False
 
 
 def _steps_to(cell: Cell, came_from: Dict[Cell, Optional[Cell]]) -> List[Cell]:

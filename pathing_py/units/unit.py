@@ -6,7 +6,7 @@ read their fields and give them orders with :meth:`Unit.move_to`.
 
 import enum
 import math
-from typing import TYPE_CHECKING, FrozenSet, Optional, Set, Tuple
+from typing import TYPE_CHECKING, FrozenSet, List, Optional, Protocol, Set, Tuple
 
 from ..grid import Cell
 from ..search import as_cell
@@ -31,6 +31,15 @@ class UnitState(enum.Enum):
 
 FINAL_STATES = frozenset({UnitState.ARRIVED, UnitState.BLOCKED, UnitState.UNREACHABLE})
 STANDING_STATES = FINAL_STATES | {UnitState.IDLE}
+
+
+class Squad(Protocol):
+    """Units that move as one (a group under way). Squad-mates under way wait for one another where
+    they are in each other's way (for ``wait_limit`` seconds; then the usual rules), rather than detour
+    or push, so that they keep their places; squad-mates push with the squad's highest rank, and units
+    that make way for one of them wait aside until all of them have passed (SPEC U9)."""
+
+    members: List["Unit"]
 
 
 def unit_settings_problem(speed, radius) -> str:
@@ -74,9 +83,8 @@ class Unit:
         self.priority = priority
         #: The speed the unit's group holds it to now (SPEC F2), None for its own ``speed``.
         self.pace: Optional[float] = None
-        #: Units with the same squad (a group marching in formation) wait for one another where they are in
-        #: each other's way under way, rather than detour or push: they keep their places (None: no squad).
-        self.squad: Optional[object] = None
+        #: The units this one moves with (a group under way), or None: see :class:`Squad`.
+        self.squad: Optional[Squad] = None
         self.cell: Cell = (int(math.floor(position[0])), int(math.floor(position[1])))
         self.next_cell: Optional[Cell] = None  #: the cell being moved into
         self.held: Set[Cell] = set()  #: cells the unit holds (see Navigator)

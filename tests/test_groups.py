@@ -203,3 +203,27 @@ def test_a_follower_heads_for_its_aim_in_place_of_each_key_point(aim):
     with pytest.raises(ValueError, match="2 aims for 1 waypoints"):
         navigator.follow(unit, (0, 1), key_points, [aim, aim])
     assert unit.state is UnitState.ARRIVED and unit.goal == (9, 1)  # a refused route leaves the unit as it was
+
+
+def test_a_group_let_go_before_its_commander_planned_leaves_no_member_waiting():
+    """Disbanding (or taking every member out) before the shared route came: each plans its own way."""
+    navigator, groups, squad = make_squad(graph=False)
+    members = list(squad.members)
+    squad.move_to((25, 8))
+    assert all(unit.state is UnitState.FIND_PATH for unit in members)
+    groups.disband(squad)  # the commander leaves somewhere in the middle, the last member too
+    assert not squad.members and groups.events() == [(1, "group_ordered", "(25, 8)")]  # no re-plan announced
+    for _ in range(300):
+        navigator.update(0.1)
+    assert all(unit.state is UnitState.ARRIVED and unit.pace is None for unit in members), [u.state for u in members]
+
+
+def test_the_commander_taken_out_last_while_the_group_waits_for_its_plan():
+    navigator, groups, squad = make_squad(graph=False)
+    squad.move_to((25, 8))
+    commander = squad.commander
+    for unit in [unit for unit in squad.members if unit is not commander] + [commander]:
+        squad.remove(unit)
+    assert not squad.members and groups.group_of(commander) is None
+    navigator.update(0.1)
+    assert commander.state is not UnitState.FIND_PATH and not groups.events()[1:]

@@ -227,3 +227,15 @@ def test_the_commander_taken_out_last_while_the_group_waits_for_its_plan():
     assert not squad.members and groups.group_of(commander) is None
     navigator.update(0.1)
     assert commander.state is not UnitState.FIND_PATH and not groups.events()[1:]
+
+
+def test_members_removed_together_with_the_commander_before_it_planned():
+    """The commander leaves last, so that the member that takes over is one the navigator still has."""
+    navigator, groups, squad = make_squad(graph=False)
+    squad.move_to((25, 8))
+    keeper = squad.members[-1]
+    for unit in squad.members[:-1]:  # the commander among them, and members after it
+        navigator.remove_unit(unit)
+    events, _ = walk(navigator, groups)
+    assert [name for _, name, _ in events].count("member_lost") == 5
+    assert squad.members == [keeper] and squad.commander is keeper and keeper.state is UnitState.ARRIVED

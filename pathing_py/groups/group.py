@@ -525,7 +525,8 @@ class Groups:
         """Drop members the navigator no longer has, then update every group (the navigator calls this)."""
         units = self.navigator.units
         for group in list(self.groups.values()):
-            for unit in [unit for unit in group.members if units.get(unit.id) is not unit]:
+            lost = [unit for unit in group.members if units.get(unit.id) is not unit]
+            for unit in sorted(lost, key=lambda unit: unit is group.commander):  # a new commander is one still here
                 group.remove(unit)
                 self.announce(group, "member_lost", f"unit {self.navigator.unit_label(unit)} was removed")
             if group.members:

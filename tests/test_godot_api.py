@@ -82,7 +82,6 @@ def test_check_reaches_the_tilemap_reads(api):
         ("CanvasItem", "get_global_transform"),
         ("CanvasItem", "get_transform"),
         ("Object", "get_instance_id"),
-        ("Object", "has_method"),
         ("TileMap", "set_cell"),
         ("Node", "get_child"),
         ("Node2D", "to_global"),
@@ -324,6 +323,29 @@ def test_check_accepts_calls_to_another_script(api, line):
 def test_check_reports_wrong_calls_to_another_script(api, line, message):
     report = check_sources({"target.py": TARGET, "caller.py": CALLER.format(line=line)}, api)
     assert any(message in problem.message for problem in report.problems), report.problems
+
+
+MIXIN_USER = '''
+from godot import Node, exposed
+from pathing_py.godot.nav_grid_link import NavGridLink
+
+
+@exposed
+class User(NavGridLink, Node):
+    def _ready(self):
+        {line}
+'''
+
+
+@pytest.mark.parametrize("line, message", [
+    ("self._navgrid()", ""),
+    ("self._navgrid_found()", ""),
+    ("self._navgridz()", "User (a Node) has no method, property or constant '_navgridz'"),
+])
+def test_check_knows_the_methods_of_pathing_py_mixins(api, line, message):
+    """A node script's plain-Python bases (NavGridLink) give ``self`` their methods; a typo is still caught."""
+    report = check_source(MIXIN_USER.format(line=line), api, str(ADDON / "probe.py"))
+    assert [problem.message for problem in report.problems] == ([message] if message else []), report.problems
 
 
 def test_another_script_is_unknown_when_checked_alone(api):

@@ -239,3 +239,19 @@ def test_members_removed_together_with_the_commander_before_it_planned():
     events, _ = walk(navigator, groups)
     assert [name for _, name, _ in events].count("member_lost") == 5
     assert squad.members == [keeper] and squad.commander is keeper and keeper.state is UnitState.ARRIVED
+
+
+def test_a_member_passing_a_key_point_aside_says_it_reached_the_cell_it_stands_in():
+    """waypoint_reached names the cell reached (games show it where the unit is), the key point's aside cell for
+    a member that walks the shared route offset."""
+    navigator, groups, squad = make_squad()
+    squad.move_to((25, 8))
+    reached = []
+    for _ in range(600):
+        navigator.update(0.1)
+        cells = {unit.id: unit.cell for unit in squad.members}
+        reached += [(cell, cells[unit_id]) for unit_id, name, cell in navigator.events() if name == "waypoint_reached"]
+        if any(name == "group_arrived" for _, name, _ in groups.events()):
+            break
+    assert len(reached) > 12 and all(cell == standing for cell, standing in reached), reached
+    assert {cell for cell, _ in reached} - set(squad.goals.values())  # key points passed, not only the goals

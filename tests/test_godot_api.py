@@ -13,7 +13,7 @@ from typing import List
 import pytest
 
 from godot_api_check import GodotApi, check_files, check_source, check_sources
-from pathing_py.godot import bridge as godot_bridge, tile_geometry, units as godot_units
+from pathing_py.godot import bridge as godot_bridge, groups as godot_groups, tile_geometry, units as godot_units
 from pathing_py.godot.text import ResourceRef, parse_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -453,16 +453,20 @@ def test_export_presets_pack_the_python_files():
 # -- what the check cannot see: names in variables, scene files ----------------------------------
 
 
-def test_path_unit_declares_a_signal_for_every_unit_event():
-    """NavGrid emits unit signals by a name held in a variable, which the check cannot read: compare here."""
-    cls = _exposed_class(ADDON / "path_unit.py")
+@pytest.mark.parametrize("script, events", [
+    ("path_unit.py", godot_units.UNIT_SIGNALS),
+    ("group_manager.py", tuple(godot_groups.GROUP_SIGNALS)),
+])
+def test_a_node_declares_a_signal_for_every_event_it_is_given(script, events):
+    """NavGrid and GroupManager emit signals by a name held in a variable, which the check cannot read: compare here."""
+    cls = _exposed_class(ADDON / script)
     declared = {
         target.id: item.value.args[0].value
         for item in cls.body
         if isinstance(item, ast.Assign) and isinstance(item.value, ast.Call) and item.value.func.id == "signal"
         for target in item.targets
     }
-    assert declared == {name: name for name in godot_units.UNIT_SIGNALS}
+    assert declared == {name: name for name in events}
 
 
 def _scene_node_scripts(scene) -> dict:

@@ -23,7 +23,8 @@ Signals (``cell`` is a TileMap cell, ``position`` its centre in global pixels):
 - ``path_found(cell, position)``: a route was planned to ``cell``, the goal or,
   if the goal cannot be reached, the reachable cell nearest to it;
 - ``waypoint_reached(cell, position)``: a waypoint of the route (a key point of
-  the NavGrid's graph, or the goal) was reached;
+  the NavGrid's graph, or the goal) was reached; ``cell`` is where the unit
+  stands (a group member passes its group's key points aside);
 - ``arrived(cell, position)``: the unit stands in its goal cell;
 - ``blocked(cell, position, reason)``: the unit stopped at ``cell`` because
   units keep the way or the goal shut;

@@ -22,6 +22,12 @@ When the NavGrid reads its TileMap anew, the new driver re-makes the groups
 (:meth:`GroupDriver.take_over`): same ids, members, managers and settings;
 a group under way is sent to its target again.
 
+The manager's settings reach ``Groups.add_group`` as :class:`GroupSettings`,
+read from its exports by name, and the groups' events become its signals
+through :data:`GROUP_SIGNALS`: a new ``add_group`` option (a formation) is a
+field of GroupSettings and an export of GroupManager, a new event a row of
+GROUP_SIGNALS and a signal of GroupManager; an event without its row is an error.
+
 Quick start, on a row of twelve 16-pixel cells at the canvas origin (keys are
 the PathUnits' instance ids, owners the GroupManagers')::
 

@@ -255,3 +255,13 @@ def test_a_member_passing_a_key_point_aside_says_it_reached_the_cell_it_stands_i
             break
     assert len(reached) > 12 and all(cell == standing for cell, standing in reached), reached
     assert {cell for cell, _ in reached} - set(squad.goals.values())  # key points passed, not only the goals
+
+
+def test_a_group_of_one_walks_without_a_graph():
+    """Its commander has no one to share its path with: no offsets to place along it."""
+    navigator = Navigator(Grid.from_ascii("\n".join(["." * 12] * 5)))
+    groups = Groups(navigator)
+    loner = groups.add_group([navigator.add_unit((0.5, 1.5), speed=4.0)])
+    loner.move_to((10, 3))
+    events, _ = walk(navigator, groups)
+    assert loner.members[0].cell == (10, 3) and events[-1][1:] == ("group_arrived", "1 of 1 members arrived")

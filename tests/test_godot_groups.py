@@ -177,7 +177,7 @@ def test_a_group_whose_every_unit_is_ordered_again_is_dropped_without_a_signal()
     groups.order(MANAGER, list(nodes), world_centre(TARGET), settings())
     groups.order(MANAGER, list(nodes)[::-1], world_centre((9, -2)), settings("arrival"))
     assert list(groups.groups.groups) == [2]
-    _, heard = play(driver, groups, 12.0)
+    _, heard = play(driver, groups, 30.0)  # into the map's top edge: about 16 s of making way for each other
     assert [(s.group_id, s.name) for s in heard[MANAGER]] == [(1, "group_ordered"), (2, "group_ordered"),
                                                              (2, "group_arrived")]
     assert summary(heard[MANAGER])[-1] == (2, "group_arrived", 6, 6)

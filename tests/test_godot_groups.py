@@ -108,6 +108,14 @@ def test_the_cohesion_named_is_the_groups(name):
     assert summary(heard[MANAGER])[-1] == (1, "group_arrived", 6, 6)
 
 
+def test_a_selection_of_one_unit_is_a_group_of_one():
+    driver, groups, nodes = make_squad()
+    assert groups.order(MANAGER, [3], world_centre(TARGET), settings())
+    _, heard = play(driver, groups, 12.0)
+    assert summary(heard[MANAGER]) == [(1, "group_ordered", TARGET, world_centre(TARGET)), (1, "group_arrived", 1, 1)]
+    assert driver.frame.from_grid(driver.unit_of(3).cell) == TARGET
+
+
 def test_a_unit_selected_twice_counts_once():
     driver, groups, nodes = make_squad()
     assert groups.order(MANAGER, [1, 2, 1, 3], world_centre(TARGET), settings())

@@ -10,7 +10,9 @@ names), properties, constants, signals, and names passed as strings to
 Which expressions are Godot objects of which class:
 
 - ``self`` in an ``@exposed`` class: its Godot base class, plus the script's
-  own methods, exported fields, signals and attributes;
+  own methods, exported fields, signals and attributes, and the methods and
+  properties of plain Python mixins it imports from ``pathing_py`` (their
+  bodies are plain Python, not checked here);
 - singletons imported from ``godot`` (``Engine`` is a ``_Engine``);
 - results of Godot methods and properties whose type is a Godot class
   (``tilemap.get_tileset()`` is a ``TileSet``), and of ``X.new()`` / ``X()``;
@@ -283,6 +285,7 @@ class ModuleChecker:
         self.report = Report()
         self.godot_names: Dict[str, Optional[GodotType]] = {}  # imported name -> type (None: value/tag)
         self.godot_modules: Set[str] = set()  # names bound to the `godot` module itself
+        self.plain_imports: Dict[str, str] = {}  # name imported from pathing_py -> its module
         self.script_classes: Dict[str, ScriptInfo] = {}  # this module's exposed classes
         #: The exposed classes of every script checked together (shared between modules), by name.
         self.scripts: Dict[str, ScriptInfo] = {} if scripts is None else scripts
@@ -316,6 +319,9 @@ class ModuleChecker:
             for alias in node.names:
                 if alias.name == "godot":
                     self.godot_modules.add(alias.asname or "godot")
+            return
+        if node.module and node.module.split(".")[0] == "pathing_py":
+            self.plain_imports.update((alias.asname or alias.name, node.module) for alias in node.names)
             return
         if node.module not in ("godot", "godot.bindings"):
             return
@@ -361,7 +367,8 @@ class ModuleChecker:
             self.problem(node, f"@exposed class {node.name} must inherit from exactly one Godot class, its last base")
             base = "Object"
         info = ScriptInfo(node.name, base)
-        for item in node.body:
+        mixins = [self._plain_class(base.id) for base in node.bases if isinstance(base, ast.Name)]
+        for item in [item for mixin in mixins if mixin is not None for item in mixin.body] + node.body:
             if isinstance(item, ast.FunctionDef):
                 if self._is_property(item):
                     info.attributes.add(item.name)
@@ -383,6 +390,18 @@ class ModuleChecker:
                             info.attributes.add(sub.attr)
         self._check_overrides(info)
         return info
+
+    def _plain_class(self, name: str) -> Optional[ast.ClassDef]:
+        """The class ``name`` this module imports from a pathing_py module (found above the script's folder), or None."""
+        module = self.plain_imports.get(name)
+        if module is None:
+            return None
+        relative = Path(*module.split(".")).with_suffix(".py")
+        for folder in Path(self.path).resolve().parents:
+            if (folder / relative).is_file():
+                tree = ast.parse((folder / relative).read_text(encoding="utf-8"))
+                return next((item for item in tree.body if isinstance(item, ast.ClassDef) and item.name == name), None)
+        return None
 
     def _is_property(self, function: ast.FunctionDef) -> bool:
         """``@property``, ``@x.setter`` or ``@export(type, …)`` (an exported property): not a method."""

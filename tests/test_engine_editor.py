@@ -40,6 +40,28 @@ DEMO = "res://scenes/demo.tscn"
 #: editor does not see).
 BIG_MAP = "res://editor_check/big_map.tscn"
 BIG_MAP_SIZE = 320
+#: A scene with a GroupManager beside the demo map, written into the copy (no scene under scenes/ has one).
+GROUPS = "res://editor_check/groups.tscn"
+GROUPS_SCENE = """[gd_scene load_steps=3 format=2]
+
+[ext_resource path="res://scenes/demo.tscn" type="PackedScene" id=1]
+[ext_resource path="res://addons/pathing_py/group_manager.py" type="Script" id=2]
+
+[node name="Groups" type="Node2D"]
+
+[node name="Demo" parent="." instance=ExtResource( 1 )]
+
+[node name="GroupManager" type="Node" parent="."]
+script = ExtResource( 2 )
+nav_grid_path = NodePath("../Demo/NavGrid")
+cohesion = "arrival"
+"""
+#: Per script of ours: properties the inspector must show, and the icon the Scene dock gives its nodes.
+NODE_KINDS = {
+    "nav_grid.py": ({"tilemap_path", "graph_path", "show_graph"}, "nav_grid.svg"),
+    "path_unit.py": ({"nav_grid_path", "speed", "radius"}, "path_unit.svg"),
+    "group_manager.py": ({"nav_grid_path", "cohesion"}, "group_manager.svg"),
+}
 #: The headless editor's dummy renderer cannot read back the thumbnail it makes when a scene is saved.
 THUMBNAIL_ERROR = 'texture_get_data: Condition "!t" is true'
 #: What the engine prints for a draw call made outside a draw (see _observe_graph_drawing in editor_check.gd).
@@ -80,6 +102,7 @@ def editor(godot, pythonscript_dist, tmp_path_factory) -> GodotPython:
     """A project copy (assets imported) with the test plugin, and a big map to bake."""
     copy = with_check_plugin(GodotPython.make(godot, tmp_path_factory.mktemp("editor") / "project", pythonscript_dist))
     copy.write(BIG_MAP[len("res://"):], big_map_scene(BIG_MAP_SIZE))
+    copy.write(GROUPS[len("res://"):], GROUPS_SCENE)
     return copy
 
 
@@ -137,15 +160,35 @@ def test_every_scene_and_every_node_of_ours_selected(editor):
     selected = [fact for fact in facts if "selected" in fact]
     assert {fact["scene"] for fact in selected} == set(SCENES)
     for fact in selected:
-        navgrid = fact["script"].endswith("nav_grid.py")
-        ours = {"tilemap_path", "graph_path", "show_graph"} if navgrid else {"nav_grid_path", "speed", "radius"}
-        assert ours <= set(fact["inspected"]), fact
-        assert fact["toolbar_visible"] == navgrid, fact
-        icon = "nav_grid.svg" if navgrid else "path_unit.svg"
-        assert fact["icon"] == {"path": f"res://addons/pathing_py/icons/{icon}", "width": 16}, fact
+        assert_node_of_ours_shown(fact)
     assert sum(fact["script"].endswith("path_unit.py") for fact in selected) >= 6
     statuses = {fact["pressed"]: fact["status"] for fact in facts if "pressed" in fact}
     assert statuses == {f"scene root of {scene} selected": plugin_constant("NOTHING_TO_BAKE") for scene in SCENES}
+
+
+def assert_node_of_ours_shown(fact: dict) -> None:
+    """A selected node of ours: the inspector shows its properties, the Scene dock its icon, the bake button only for a NavGrid."""
+    script = fact["script"].rsplit("/", 1)[-1]
+    properties, icon = NODE_KINDS[script]
+    assert properties <= set(fact["inspected"]), fact
+    assert fact["toolbar_visible"] == (script == "nav_grid.py"), fact
+    assert fact["icon"] == {"path": f"res://addons/pathing_py/icons/{icon}", "width": 16}, fact
+
+
+def test_a_group_manager_is_registered_inspected_and_warns_about_its_settings(editor):
+    facts = run_check(editor, "group_manager", f"--scene={GROUPS}")
+
+    [selected] = [fact for fact in facts if "selected" in fact]
+    assert selected["selected"] == "GroupManager" and selected["script"].endswith("/group_manager.py")
+    assert_node_of_ours_shown(selected)
+    warnings = {tuple(fact["settings"]): fact["warning"] for fact in facts if "settings" in fact}
+    assert warnings == {
+        ("arrival", "../Demo/NavGrid"): "",
+        ("fast", "../Demo/NavGrid"): "Cohesion 'fast' is not one of 'speed', 'route', 'arrival'.",
+        ("speed", "../Demo/TileMap"): "nav_grid_path '../Demo/TileMap' points at a TileMap, not a NavGrid.",
+        ("route", "../Nothing"): "nav_grid_path '../Nothing' does not point at a node.",
+        ("route", ""): "Set nav_grid_path to the NavGrid that moves the units this manager orders.",
+    }
 
 
 def test_saving_every_scene_keeps_our_nodes_properties_and_meta(editor):

@@ -70,21 +70,28 @@ def play(godot_python):
     return game
 
 
-def assert_walked(game: Game, unit: str, final_state: str, final_cell: Cell, stops: int = 1) -> None:
-    """The unit's node moved frame by frame through neighbouring cells at its speed, and stands on the final cell's centre,
-    having stopped (arrived, blocked, unreachable) ``stops`` times: once per order, and again after going on."""
+def assert_moved_frame_by_frame(game: Game, unit: str) -> None:
+    """The unit's node moved frame by frame through neighbouring cells at its speed and stands on its cell's
+    centre; each signal gave a cell's centre, and all but path_found one the unit was passing."""
     end, start = game.ends[unit], game.joined[unit]
-    assert end["state"] == final_state and cell(end["cell"]) == final_cell, (unit, end, game.signals[unit])
     assert end["position"] == pytest.approx(end["centre"]), end
     assert 0 < end["longest_step"] <= start["speed"] * CELL_PIXELS / FPS * 1.001, end
     visited = [cell(entry) for entry in end["visited"]]
-    assert visited[0] == cell(start["cell"]) and visited[-1] == final_cell, visited
+    assert visited[0] == cell(start["cell"]) and visited[-1] == cell(end["cell"]), visited
     assert all(chebyshev(a, b) == 1 for a, b in zip(visited, visited[1:])), visited
-    signals = game.signals[unit]
-    for signal in signals:
+    for signal in game.signals[unit]:
         assert signal["position"] == pytest.approx(signal["centre"]), signal  # the global centre of its cell
         if signal["signal"] != "path_found":  # emitted after the frame's move: as the unit passes the centre
             assert signal["at"] == pytest.approx(signal["centre"], abs=start["speed"] * CELL_PIXELS / FPS), signal
+
+
+def assert_walked(game: Game, unit: str, final_state: str, final_cell: Cell, stops: int = 1) -> None:
+    """The unit moved frame by frame (:func:`assert_moved_frame_by_frame`) to the final cell, where it stands,
+    having stopped (arrived, blocked, unreachable) ``stops`` times: once per order, and again after going on."""
+    end = game.ends[unit]
+    assert end["state"] == final_state and cell(end["cell"]) == final_cell, (unit, end, game.signals[unit])
+    assert_moved_frame_by_frame(game, unit)
+    signals = game.signals[unit]
     assert signals[-1]["signal"] == final_state and cell(signals[-1]["cell"]) == final_cell, signals
     assert signals[-1]["at"] == pytest.approx(signals[-1]["centre"]) and signals[-1]["reason"] == end["reason"]
     assert sum(signal["signal"] in ("arrived", "blocked", "unreachable") for signal in signals) == stops, signals

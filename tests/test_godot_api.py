@@ -13,7 +13,7 @@ from typing import List
 import pytest
 
 from godot_api_check import GodotApi, check_files, check_source, check_sources
-from pathing_py.godot import bridge as godot_bridge, tile_geometry, units as godot_units
+from pathing_py.godot import bridge as godot_bridge, groups as godot_groups, tile_geometry, units as godot_units
 from pathing_py.godot.text import ResourceRef, parse_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,7 +82,6 @@ def test_check_reaches_the_tilemap_reads(api):
         ("CanvasItem", "get_global_transform"),
         ("CanvasItem", "get_transform"),
         ("Object", "get_instance_id"),
-        ("Object", "has_method"),
         ("TileMap", "set_cell"),
         ("Node", "get_child"),
         ("Node2D", "to_global"),
@@ -326,6 +325,29 @@ def test_check_reports_wrong_calls_to_another_script(api, line, message):
     assert any(message in problem.message for problem in report.problems), report.problems
 
 
+MIXIN_USER = '''
+from godot import Node, exposed
+from pathing_py.godot.nav_grid_link import NavGridLink
+
+
+@exposed
+class User(NavGridLink, Node):
+    def _ready(self):
+        {line}
+'''
+
+
+@pytest.mark.parametrize("line, message", [
+    ("self._navgrid()", ""),
+    ("self._navgrid_found()", ""),
+    ("self._navgridz()", "User (a Node) has no method, property or constant '_navgridz'"),
+])
+def test_check_knows_the_methods_of_pathing_py_mixins(api, line, message):
+    """A node script's plain-Python bases (NavGridLink) give ``self`` their methods; a typo is still caught."""
+    report = check_source(MIXIN_USER.format(line=line), api, str(ADDON / "probe.py"))
+    assert [problem.message for problem in report.problems] == ([message] if message else []), report.problems
+
+
 def test_another_script_is_unknown_when_checked_alone(api):
     """Without the target script, its name types nothing: calls pass unchecked rather than wrongly."""
     report = check_source(CALLER.format(line="target.call('stat', 'x')"), api)
@@ -431,16 +453,20 @@ def test_export_presets_pack_the_python_files():
 # -- what the check cannot see: names in variables, scene files ----------------------------------
 
 
-def test_path_unit_declares_a_signal_for_every_unit_event():
-    """NavGrid emits unit signals by a name held in a variable, which the check cannot read: compare here."""
-    cls = _exposed_class(ADDON / "path_unit.py")
+@pytest.mark.parametrize("script, events", [
+    ("path_unit.py", godot_units.UNIT_SIGNALS),
+    ("group_manager.py", tuple(godot_groups.GROUP_SIGNALS)),
+])
+def test_a_node_declares_a_signal_for_every_event_it_is_given(script, events):
+    """NavGrid and GroupManager emit signals by a name held in a variable, which the check cannot read: compare here."""
+    cls = _exposed_class(ADDON / script)
     declared = {
         target.id: item.value.args[0].value
         for item in cls.body
         if isinstance(item, ast.Assign) and isinstance(item.value, ast.Call) and item.value.func.id == "signal"
         for target in item.targets
     }
-    assert declared == {name: name for name in godot_units.UNIT_SIGNALS}
+    assert declared == {name: name for name in events}
 
 
 def _scene_node_scripts(scene) -> dict:

@@ -232,3 +232,65 @@ def test_a_group_pushes_through_a_packed_canyon_whole_before_the_pushed_units_go
             break
     assert arrived and all(unit.state is UnitState.ARRIVED for unit in squad.members)
     assert [unit.cell for unit in standing] == homes and all(unit.stats.detours >= 1 for unit in standing)
+
+
+def test_a_group_let_go_before_its_commander_planned_leaves_no_member_waiting():
+    """Disbanding (or taking every member out) before the shared route came: each plans its own way."""
+    navigator, groups, squad = make_squad(graph=False)
+    members = list(squad.members)
+    squad.move_to((25, 8))
+    assert all(unit.state is UnitState.FIND_PATH for unit in members)
+    groups.disband(squad)  # the commander leaves somewhere in the middle, the last member too
+    assert not squad.members and groups.events() == [(1, "group_ordered", "(25, 8)")]  # no re-plan announced
+    for _ in range(300):
+        navigator.update(0.1)
+    assert all(unit.state is UnitState.ARRIVED and unit.pace is None for unit in members), [u.state for u in members]
+
+
+def test_the_commander_taken_out_last_while_the_group_waits_for_its_plan():
+    navigator, groups, squad = make_squad(graph=False)
+    squad.move_to((25, 8))
+    commander = squad.commander
+    for unit in [unit for unit in squad.members if unit is not commander] + [commander]:
+        squad.remove(unit)
+    assert not squad.members and groups.group_of(commander) is None
+    navigator.update(0.1)
+    assert commander.state is not UnitState.FIND_PATH and not groups.events()[1:]
+
+
+def test_members_removed_together_with_the_commander_before_it_planned():
+    """The commander leaves last, so that the member that takes over is one the navigator still has."""
+    navigator, groups, squad = make_squad(graph=False)
+    squad.move_to((25, 8))
+    keeper = squad.members[-1]
+    for unit in squad.members[:-1]:  # the commander among them, and members after it
+        navigator.remove_unit(unit)
+    events, _ = walk(navigator, groups)
+    assert [name for _, name, _ in events].count("member_lost") == 5
+    assert squad.members == [keeper] and squad.commander is keeper and keeper.state is UnitState.ARRIVED
+
+
+def test_a_member_passing_a_key_point_aside_says_it_reached_the_cell_it_stands_in():
+    """waypoint_reached names the cell reached (games show it where the unit is), the key point's aside cell for
+    a member that walks the shared route offset."""
+    navigator, groups, squad = make_squad()
+    squad.move_to((25, 8))
+    reached = []
+    for _ in range(600):
+        navigator.update(0.1)
+        cells = {unit.id: unit.cell for unit in squad.members}
+        reached += [(cell, cells[unit_id]) for unit_id, name, cell in navigator.events() if name == "waypoint_reached"]
+        if any(name == "group_arrived" for _, name, _ in groups.events()):
+            break
+    assert len(reached) > 12 and all(cell == standing for cell, standing in reached), reached
+    assert {cell for cell, _ in reached} - set(squad.goals.values())  # key points passed, not only the goals
+
+
+def test_a_group_of_one_walks_without_a_graph():
+    """Its commander has no one to share its path with: no offsets to place along it."""
+    navigator = Navigator(Grid.from_ascii("\n".join(["." * 12] * 5)))
+    groups = Groups(navigator)
+    loner = groups.add_group([navigator.add_unit((0.5, 1.5), speed=4.0)])
+    loner.move_to((10, 3))
+    events, _ = walk(navigator, groups)
+    assert loner.members[0].cell == (10, 3) and events[-1][1:] == ("group_arrived", "1 of 1 members arrived")

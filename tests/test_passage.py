@@ -64,6 +64,7 @@ def test_narrow_points_are_where_the_formation_begins_and_ends_not_fitting():
     ends = narrow_points(BOX, path, grid.passable)
     assert [path[i] for i in ends] == [(8, 7), (10, 7), (12, 7)]  # into the gap, the wall's line, out of it
     assert narrow_points(BOX, [], grid.passable) == []
+    assert narrow_points(np.zeros((0, 2), dtype=np.int64), path, grid.passable) == []  # the commander alone fits
 
 
 @settings(max_examples=60, deadline=None)

@@ -28,8 +28,11 @@ search.
 Units: PathUnit nodes whose ``nav_grid_path`` points here join when they are
 ready; the NavGrid moves all of them in its ``_physics_process`` (one call per
 physics frame, not one per unit), sets each moved node's position and emits
-the units' signals. ``set_cell_blocked(cell, blocked)`` puts a wall up (or
-takes one down) for the units and on the TileMap together, painting
+the units' signals. GroupManagers order groups of its PathUnits through it
+(``order_group``): the NavGrid keeps the groups, which steer its units and
+survive a ``rebuild()``, and each manager takes its groups' signals once a
+frame (``take_group_signals``). ``set_cell_blocked(cell, blocked)`` puts a
+wall up (or takes one down) for the units and on the TileMap together, painting
 ``wall_tile`` or ``floor_tile`` (no tile when ``floor_tile`` is empty); it is
 refused while a unit holds the cell. Path planning for units is spread over
 frames, ``plan_budget_ms`` a frame (0: every request at once). A unit whose
@@ -62,11 +65,13 @@ import math
 from typing import Optional
 
 from godot import (
+    Array,
     Color,
     Engine,
     Node2D,
     Rect2,
     NodePath,
+    Object,
     PoolStringArray,
     PoolVector2Array,
     ProjectSettings,
@@ -81,7 +86,7 @@ from godot import (
 )
 from godot.bindings import _File
 
-from pathing_py.godot import bridge, editor, units
+from pathing_py.godot import bridge, editor, groups, units
 from pathing_py.godot.node_properties import NodeProperties
 from pathing_py.godot.scene_files import navgrid_bounds
 from pathing_py.godot.tile_data import CellRect
@@ -111,6 +116,11 @@ def read_project_file(path: str) -> Optional[bytes]:
     data = bytes(file.get_buffer(bridge.signed_int(file.get_len())))
     file.close()
     return data
+
+
+def node_key(node: Object) -> int:
+    """How the NavGrid knows a PathUnit or a GroupManager: its instance id (as reasons name units)."""
+    return bridge.signed_int(node.get_instance_id())
 
 
 def transform_points(transform: Transform2D) -> units.TransformPoints:
@@ -174,6 +184,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
     _bake = None  # editor.BakeJob while a bake runs
     _painter = None  # units.TilePainter: the tiles set_cell_blocked paints
     _units = None  # units.UnitDriver: the PathUnits this NavGrid moves
+    _groups = None  # groups.GroupDriver: the groups of those units that GroupManagers ordered
 
     @export(str, default="", hint=PropertyHint.FILE, hint_string="*.kpg")
     @property
@@ -338,6 +349,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         tilemap: TileMap = self.get_node(self.tilemap_path)
         budget = float(self.plan_budget_ms) / 1000.0
         previous, self._units = self._units, None
+        previous_groups, self._groups = self._groups, None
         try:
             driver = units.UnitDriver(
                 self._navigator,
@@ -349,9 +361,12 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         except ValueError as error:  # a TileMap scaled to zero: paths still work, units cannot move
             bridge.report_error(str(self.get_name()), f"cannot move units over the TileMap: {error}")
             return
+        group_driver = groups.GroupDriver(driver)
         if previous is not None:
             driver.take_over(previous)
+            group_driver.take_over(previous_groups)
         self._units = driver
+        self._groups = group_driver
 
     def _load_graph(self) -> None:
         """Give the navigator the baked graph; at run time a missing or stale file is re-baked in memory."""
@@ -566,7 +581,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         if not self._built() or self._units is None:
             return bridge.STATUS_NO_GRID
         answer = self._units.add(
-            bridge.signed_int(unit.get_instance_id()),
+            node_key(unit),
             unit,
             transform_points(unit.get_global_transform()),
             transform_points(unit.get_transform()),
@@ -580,13 +595,13 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
 
     def remove_path_unit(self, unit: "PathUnit") -> None:
         if self._units is not None:
-            self._units.remove(bridge.signed_int(unit.get_instance_id()))
+            self._units.remove(node_key(unit))
 
     def order_path_unit(self, unit: "PathUnit", world_position: Vector2) -> str:
         """Send a PathUnit to the cell containing a global position; "OK" or the status saying why not."""
         if self._units is None:
             return units.STATUS_NOT_DRIVEN
-        answer = self._units.order(bridge.signed_int(unit.get_instance_id()), (world_position.x, world_position.y))
+        answer = self._units.order(node_key(unit), (world_position.x, world_position.y))
         if not answer:
             bridge.report_error(str(unit.get_name()), answer.message)
         return answer.status
@@ -594,12 +609,38 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
     def path_unit_state(self, unit: "PathUnit") -> str:
         if self._units is None:
             return ""
-        return self._units.state_of(bridge.signed_int(unit.get_instance_id()))
+        return self._units.state_of(node_key(unit))
 
     def path_unit_reason(self, unit: "PathUnit") -> str:
         if self._units is None:
             return ""
-        return self._units.reason_of(bridge.signed_int(unit.get_instance_id()))
+        return self._units.reason_of(node_key(unit))
+
+    # Called by group_manager.py; a manager is known by its instance id too.
+
+    def order_group(self, manager: "GroupManager", selection: Array, world_target: Vector2) -> str:
+        """Send the PathUnits of ``selection`` to the cell containing a global position as a new group of the
+        manager's, with its settings; "OK" or the status saying why not (then no unit is ordered)."""
+        if self._groups is None:
+            answer = units.Answer(units.STATUS_NOT_DRIVEN, f"{groups.ORDER}: the NavGrid moves no units (see its errors)")
+        else:
+            keys = [node_key(item) if isinstance(item, Object) else None for item in selection]
+            answer = self._groups.order(node_key(manager), keys, (world_target.x, world_target.y), manager.get)
+        if not answer:
+            bridge.report_error(str(manager.get_name()), answer.message)
+        return answer.status
+
+    def take_group_signals(self, manager: "GroupManager") -> Array:
+        """The signals of the manager's groups since it last took them, oldest first: ``[name, arguments…]`` each."""
+        if self._groups is None:
+            return Array()
+        taken = self._groups.signals(node_key(manager))
+        return Array([Array([emitted.name, *emitted.arguments(Vector2)]) for emitted in taken])
+
+    def remove_group_manager(self, manager: "GroupManager") -> None:
+        """The manager left the tree: its groups are disbanded, their units finish their orders on their own."""
+        if self._groups is not None:
+            self._groups.forget_owner(node_key(manager))
 
     def _tilemap_problem(self) -> str:
         path = str(self.tilemap_path)

@@ -23,7 +23,8 @@ Signals (``cell`` is a TileMap cell, ``position`` its centre in global pixels):
 - ``path_found(cell, position)``: a route was planned to ``cell``, the goal or,
   if the goal cannot be reached, the reachable cell nearest to it;
 - ``waypoint_reached(cell, position)``: a waypoint of the route (a key point of
-  the NavGrid's graph, or the goal) was reached;
+  the NavGrid's graph, or the goal) was reached; ``cell`` is where the unit
+  stands (a group member passes its group's key points aside);
 - ``arrived(cell, position)``: the unit stands in its goal cell;
 - ``blocked(cell, position, reason)``: the unit stopped at ``cell`` because
   units keep the way or the goal shut;
@@ -35,17 +36,16 @@ one unit per cell), ``priority`` (who waits for whom, higher goes first).
 Position, speed and the like are read when the unit joins.
 """
 
-from typing import Optional
-
-from godot import Engine, Node, Node2D, NodePath, Vector2, exposed, export, signal
+from godot import Engine, Node2D, NodePath, Vector2, exposed, export, signal
 
 from pathing_py.godot import units
 from pathing_py.godot.bridge import keep_script_loaded, report_error
+from pathing_py.godot.nav_grid_link import NavGridLink
 from pathing_py.godot.node_properties import NodeProperties
 
 
 @exposed(tool=True)
-class PathUnit(NodeProperties, Node2D):  # NodeProperties first: see its module
+class PathUnit(NodeProperties, NavGridLink, Node2D):  # NodeProperties first: see its module
     """A unit moved by its NavGrid; ``tool`` so that the editor shows its configuration warnings."""
 
     path_found = signal("path_found")
@@ -87,15 +87,8 @@ class PathUnit(NodeProperties, Node2D):  # NodeProperties first: see its module
 
     def _problem(self) -> str:
         """Why this unit cannot be driven as configured, or ""."""
-        path = str(self.nav_grid_path)
-        node: Node = self.get_node_or_null(self.nav_grid_path) if path else None
-        found = None if node is None else "NavGrid" if self._navgrid() is not None else str(node.get_class())
+        path, found = self._navgrid_found()
         return units.unit_problem(path, found, speed=self.speed, radius=self.radius)
-
-    def _navgrid(self) -> Optional["NavGrid"]:
-        """The NavGrid at ``nav_grid_path`` (looked up each time: it may have been freed), or None."""
-        node: "NavGrid" = self.get_node_or_null(self.nav_grid_path) if str(self.nav_grid_path) else None
-        return node if node is not None and node.has_method("add_path_unit") else None
 
     def _join(self) -> None:
         navgrid: "NavGrid" = self._navgrid()

@@ -1,4 +1,4 @@
-"""Editor plugin of pathing_py: the NavGrid and PathUnit node types, and the button that bakes a graph.
+"""Editor plugin of pathing_py: the NavGrid, PathUnit and GroupManager node types, and the button that bakes a graph.
 
 Selecting a NavGrid shows "Bake key-point graph" in the 2D editor's toolbar,
 with a progress bar and a line saying how the last bake went. The NavGrid
@@ -37,6 +37,7 @@ ADDON_DIR = "res://addons/pathing_py/"
 NODE_TYPES = (
     ("NavGrid", "Node2D", "nav_grid.py", "icons/nav_grid.svg"),
     ("PathUnit", "Node2D", "path_unit.py", "icons/path_unit.svg"),
+    ("GroupManager", "Node", "group_manager.py", "icons/group_manager.svg"),
 )
 
 #: The script of the nodes the bake button serves.

@@ -69,6 +69,7 @@ from .bridge import (
     finite_pair,
     map_floor,
 )
+from .nav_grid_link import nav_grid_path_problem
 
 __all__ = [
     "Affine",
@@ -106,7 +107,7 @@ STATUS_NOT_DRIVEN = "NOT_DRIVEN"  # the PathUnit is not (or no longer) moved by 
 STATUS_OUT_OF_BOUNDS = "OUT_OF_BOUNDS"  # the position or cell lies outside the NavGrid's map
 STATUS_CELL_BLOCKED = "CELL_BLOCKED"  # a unit cannot stand in a blocked cell
 STATUS_CELL_HELD = "CELL_HELD"  # another unit holds the cell
-STATUS_INVALID_SETTINGS = "INVALID_SETTINGS"  # speed, radius or priority out of range
+STATUS_INVALID_SETTINGS = "INVALID_SETTINGS"  # speed, radius or priority out of range (a group's: its cohesion)
 STATUS_INVALID_TRANSFORM = "INVALID_TRANSFORM"  # a transform scaled to zero or not finite
 STATUS_NO_TILE = "NO_TILE"  # the NavGrid has no usable wall_tile / floor_tile to paint with
 
@@ -286,15 +287,11 @@ class TilePainter:
 def unit_problem(nav_grid_path: str, found: Optional[str], *, speed: float, radius: float) -> str:
     """Why a PathUnit cannot be driven, or "": its configuration warning in the editor.
 
-    ``found`` is "NavGrid" when ``nav_grid_path`` leads to one, the class of the
-    node there otherwise, None when there is no node.
+    ``found`` is what ``nav_grid_path`` leads to, as :func:`~pathing_py.godot.nav_grid_link.nav_grid_path_problem` takes it.
     """
-    if not nav_grid_path:
-        return "Set nav_grid_path to the NavGrid that moves this unit."
-    if found is None:
-        return f"nav_grid_path {nav_grid_path!r} does not point at a node."
-    if found != "NavGrid":
-        return f"nav_grid_path {nav_grid_path!r} points at a {found}, not a NavGrid."
+    problem = nav_grid_path_problem(nav_grid_path, found, "moves this unit")
+    if problem:
+        return problem
     problem = unit_settings_problem(speed, radius)
     return f"{problem}." if problem else ""
 
@@ -343,13 +340,14 @@ class UnitDriver:
         self.frame = tilemap.frame
         # Reasons reach games beside the signals' TileMap cells: they name those cells, and units by their keys.
         self.navigator.cell_label = lambda cell: str(self.frame.from_grid(cell))
-        self.navigator.unit_label = lambda unit: str(self._keys[unit.id])
+        self.navigator.unit_label = self._label
         self.painter = painter or TilePainter(problem=NO_WALL_TILE)
         grid_to_tilemap = Affine.from_points(self.frame.grid_axes())
         self._grid_to_world = Affine.from_points(tilemap_to_world) * grid_to_tilemap
         self._world_to_grid = self._grid_to_world.inverse()
         self._members: Dict[int, _Member] = {}
         self._keys: Dict[int, int] = {}  # navigator unit id -> member key
+        self._removed: Dict[int, int] = {}  # the same, for units removed since the last step
         self._queued: Deque[UnitSignal] = collections.deque()
 
     # -- units joining and leaving ----------------------------------------------------
@@ -399,6 +397,11 @@ class UnitDriver:
         self._keys[unit.id] = key
         return Answer(STATUS_OK)
 
+    def _label(self, unit: Unit) -> str:
+        """A unit by its key, also in the step after it was removed (when its group tells that it lost it)."""
+        key = self._keys.get(unit.id)
+        return str(key if key is not None else self._removed[unit.id])
+
     def _cell_refusal(self, cell: Cell, what: str) -> Optional[Answer]:
         """Why a unit cannot stand in a grid cell, or None."""
         tile_cell = self.frame.from_grid(cell)
@@ -418,7 +421,7 @@ class UnitDriver:
         member = self._members.pop(key, None)
         if member is None:
             return
-        del self._keys[member.unit.id]
+        self._removed[member.unit.id] = self._keys.pop(member.unit.id)
         self.navigator.remove_unit(member.unit)
         self._queued = collections.deque(signal for signal in self._queued if signal.key != key)
 
@@ -436,19 +439,21 @@ class UnitDriver:
             answer = self._add(key, member.node, member.parent_to_world, world, unit.speed, unit.radius, unit.priority)
             if not answer:
                 cell = previous.frame.from_grid(unit.cell)
-                centre = previous._world_centre(unit.cell)
+                centre = previous.world_centre(unit.cell)
                 reason = f"the NavGrid read its TileMap again: {answer.message}"
                 self._queued.append(UnitSignal(key, member.node, "blocked", cell, centre, reason))
                 continue
             self._members[key].sent = member.sent
             if unit.goal is None:
                 continue
-            tile_goal = previous.frame.from_grid(unit.goal)
+            goal = self.frame.to_grid(previous.frame.from_grid(unit.goal))  # the same TileMap cell
+            if not self.navigator.grid.in_bounds(goal):
+                continue
             opened = previous.navigator.retrying(unit) and self.navigator.grid.same_island(
-                self._members[key].unit.cell, self.frame.to_grid(tile_goal)
+                self._members[key].unit.cell, goal
             )
             if unit.state not in STANDING_STATES or opened:
-                self._order_cell(self._members[key], tile_goal)
+                self._members[key].unit.move_to(goal)
 
     # -- orders and state -------------------------------------------------------------
 
@@ -457,18 +462,32 @@ class UnitDriver:
         member = self._members.get(key)
         if member is None:
             return Answer(STATUS_NOT_DRIVEN, "this unit is not moved by a NavGrid (see the errors when it joined)")
+        answer, goal = self.goal_at(world_position, "move_to")
+        if goal is not None:
+            member.unit.move_to(goal)
+        return answer
+
+    def goal_at(self, world_position, doing: str) -> Tuple[Answer, Optional[Cell]]:
+        """The grid cell of the TileMap cell containing a world position, to send units to; None, with the
+        refusal (``INVALID_POSITION``, ``OUT_OF_BOUNDS``) its message starting with ``doing``, if there is none."""
         try:
             x, y = self._world_to_grid.apply(world_position)
         except CoordinateError as error:
-            return Answer(STATUS_INVALID_POSITION, f"move_to: {error}")
-        return self._order_cell(member, self.frame.from_grid((map_floor(x), map_floor(y))))
-
-    def _order_cell(self, member: _Member, tile_cell: Cell) -> Answer:
-        goal = self.frame.to_grid(tile_cell)
+            return Answer(STATUS_INVALID_POSITION, f"{doing}: {error}"), None
+        goal = (map_floor(x), map_floor(y))
         if not self.navigator.grid.in_bounds(goal):
-            return Answer(STATUS_OUT_OF_BOUNDS, f"move_to: TileMap cell {tile_cell} is outside the map")
-        member.unit.move_to(goal)
-        return Answer(STATUS_OK)
+            return Answer(STATUS_OUT_OF_BOUNDS, f"{doing}: TileMap cell {self.frame.from_grid(goal)} is outside the map"), None
+        return Answer(STATUS_OK), goal
+
+    def unit_of(self, key: int) -> Optional[Unit]:
+        """The navigator's unit of a node the driver moves, None if it moves none under ``key``."""
+        member = self._members.get(key)
+        return member.unit if member is not None else None
+
+    def key_of(self, unit: Unit) -> Optional[int]:
+        """The key of the node whose unit this is, None for a unit this driver does not move."""
+        key = self._keys.get(unit.id)
+        return key if key is not None and self._members[key].unit is unit else None
 
     def state_of(self, key: int) -> str:
         """The unit's :class:`~pathing_py.units.UnitState` value ("moving", "arrived", …); "" if not driven."""
@@ -488,6 +507,7 @@ class UnitDriver:
         The frame's signals are queued for :meth:`signals`.
         """
         self.navigator.update(delta)
+        self._removed.clear()
         for unit_id, event, cell in self.navigator.events():
             self._queue(unit_id, event, cell)
         moved = []
@@ -508,10 +528,11 @@ class UnitDriver:
         member = self._members[key]
         reason = member.unit.reason if event in REASON_SIGNALS else ""
         self._queued.append(
-            UnitSignal(key, member.node, event, self.frame.from_grid(cell), self._world_centre(cell), reason)
+            UnitSignal(key, member.node, event, self.frame.from_grid(cell), self.world_centre(cell), reason)
         )
 
-    def _world_centre(self, grid_cell: Cell) -> Position:
+    def world_centre(self, grid_cell: Cell) -> Position:
+        """The centre of a grid cell in world pixels (as signals give positions)."""
         return self._grid_to_world.apply((grid_cell[0] + 0.5, grid_cell[1] + 0.5))
 
     def signals(self) -> Iterator[UnitSignal]:

@@ -143,18 +143,25 @@ class Group:
         self._set_paces()
 
     def remove(self, unit: Unit) -> None:
-        """Let ``unit`` go: it finishes its current order on its own, at its own speed and priority."""
+        """Let ``unit`` go: it finishes its current order on its own, at its own speed and priority (a
+        member still waiting for the commander's route plans its own way to its goal)."""
         self.groups.leave(self, unit)
         self.members.remove(unit)
-        for table in (self.goals, self.slots, self.offsets):
+        goal = self.goals.pop(unit.id, None)
+        for table in (self.slots, self.offsets):
             table.pop(unit.id, None)
         unit.priority = self._priorities.pop(unit.id, unit.priority)
         unit.pace = unit.squad = None
+        navigator = self.groups.navigator
         if unit is self.commander:
             self.commander = None
             self._pick_commander()
-            if self._sharing and self.target is not None:  # its plan will not come: the new commander plans
+            if self._sharing and self.target is not None and self.members:  # its plan will not come: the new commander plans
                 self._march()
+        elif self._sharing and goal is not None and unit.state is UnitState.FIND_PATH and navigator.units.get(unit.id) is unit:
+            navigator.order(unit, goal)  # no shared route will come for it
+        if not self.members:  # nothing left to share or to wait for
+            self._sharing = self._marching = False
 
     def move_to(self, target: Cell) -> None:
         """Send the group to ``target``: the commander there, the others to their slots around it
@@ -503,7 +510,7 @@ class Groups:
 
     def disband(self, group: Group) -> None:
         """Let every member go; the group takes no more orders."""
-        for unit in list(group.members):
+        for unit in sorted(group.members, key=lambda unit: unit is group.commander):  # the commander last: no re-plan
             group.remove(unit)
         self.groups.pop(group.id, None)
 
@@ -518,7 +525,8 @@ class Groups:
         """Drop members the navigator no longer has, then update every group (the navigator calls this)."""
         units = self.navigator.units
         for group in list(self.groups.values()):
-            for unit in [unit for unit in group.members if units.get(unit.id) is not unit]:
+            lost = [unit for unit in group.members if units.get(unit.id) is not unit]
+            for unit in sorted(lost, key=lambda unit: unit is group.commander):  # a new commander is one still here
                 group.remove(unit)
                 self.announce(group, "member_lost", f"unit {self.navigator.unit_label(unit)} was removed")
             if group.members:

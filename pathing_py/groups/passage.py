@@ -78,7 +78,7 @@ def narrow_points(offsets: np.ndarray, path: Sequence[Cell], passable: np.ndarra
     ends and in the middle of each narrow stretch (a door in a wall is a stretch's middle)."""
     if not len(path):
         return []
-    swept = np.array(sorted(_swept(np.asarray(offsets, dtype=np.int64).reshape(-1, 2))), dtype=np.int64)
+    swept = np.array(sorted(_swept(np.asarray(offsets, dtype=np.int64).reshape(-1, 2))), dtype=np.int64).reshape(-1, 2)
     cells = np.asarray(path, dtype=np.int64)[:, None, :] + swept[None, :, :]
     fits: np.ndarray = np.asarray(passable_at(passable, cells.reshape(-1, 2)).reshape(len(path), len(swept)).all(axis=1))
     edges = np.flatnonzero(np.diff(np.concatenate(([True], fits, [True])).astype(np.int8)))

@@ -547,8 +547,8 @@ class Navigator:
             waypoint = route.current
             if route.reached(unit.cell):
                 route.advance()
-                if route.kind is RouteKind.HIGH_LEVEL:
-                    self._events.append((unit.id, "waypoint_reached", waypoint))
+                if route.kind is RouteKind.HIGH_LEVEL:  # the cell reached: a group member passes its key point aside
+                    self._events.append((unit.id, "waypoint_reached", unit.cell))
                 continue
             if route.kind is RouteKind.HIGH_LEVEL:
                 if not self._plan_next_leg(unit, route):

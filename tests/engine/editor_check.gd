@@ -9,6 +9,7 @@ extends EditorPlugin
 
 const NAV_GRID_SCRIPT = "res://addons/pathing_py/nav_grid.py"
 const PATH_UNIT_SCRIPT = "res://addons/pathing_py/path_unit.py"
+const GROUP_MANAGER_SCRIPT = "res://addons/pathing_py/group_manager.py"
 const BAKE_BUTTON_TEXT = "Bake key-point graph"
 const SCENES_FOLDER = "res://scenes/"
 const DEMO_SCENE = "res://scenes/demo.tscn"
@@ -54,6 +55,8 @@ func _run(check):
 		yield(_bake(options["scene"]), "completed")
 	elif check == "bounds":
 		yield(_bounds_outline(), "completed")
+	elif check == "group_manager":
+		yield(_group_manager(options["scene"]), "completed")
 	else:
 		_report({"error": "unknown --check=%s" % check})
 		return 1
@@ -134,7 +137,7 @@ func _scenes():
 func _nodes_of_ours(node):
 	var found = []
 	var script = node.get_script()
-	if script != null and script.resource_path in [NAV_GRID_SCRIPT, PATH_UNIT_SCRIPT]:
+	if script != null and script.resource_path in [NAV_GRID_SCRIPT, PATH_UNIT_SCRIPT, GROUP_MANAGER_SCRIPT]:
 		found.append(node)
 	for child in node.get_children():
 		found += _nodes_of_ours(child)
@@ -314,3 +317,22 @@ func _bounds_outline():
 		_report({"bounds": [rect.position.x, rect.position.y, rect.size.x, rect.size.y], "draws": draws,
 			"warning": navgrid.call("_get_configuration_warning")})
 		navgrid.call("_draw")
+
+
+func _group_manager(scene_path):
+	# The scene's GroupManager selected (the inspector reads its properties, the Scene dock shows its icon), then its
+	# configuration warning for each [cohesion, nav_grid_path] set in turn.
+	get_editor_interface().open_scene_from_path(scene_path)
+	yield(_frames(5), "completed")
+	var scene = get_editor_interface().get_edited_scene_root()
+	var manager = scene.get_node("GroupManager")
+	_select(manager)
+	yield(_frames(5), "completed")
+	_report({"selected": str(scene.get_path_to(manager)), "script": manager.get_script().resource_path,
+		"inspected": _inspected_properties(manager), "icon": _scene_dock_icon(manager),
+		"toolbar_visible": _bake_button().is_visible_in_tree()})
+	for settings in [["arrival", "../Demo/NavGrid"], ["fast", "../Demo/NavGrid"], ["speed", "../Demo/TileMap"],
+			["route", "../Nothing"], ["route", ""]]:
+		manager.cohesion = settings[0]
+		manager.nav_grid_path = NodePath(settings[1])
+		_report({"settings": settings, "warning": manager.call("_get_configuration_warning")})

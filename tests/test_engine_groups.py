@@ -1,0 +1,105 @@
+"""A GroupManager in the real engine with pythonscript, ordering six PathUnits as one group for a GDScript game.
+
+``tests/engine/group_game.gd`` (unit_game.gd's game, with scenarios of its
+own) adds a GroupManager and six PathUnits to the demo map at ``--fixed-fps
+60``, orders them with ``order_move`` and prints the manager's signals besides
+what unit_game.gd prints of each unit (tests/test_engine_units.py reads it).
+"""
+
+import functools
+from typing import List
+
+import pytest
+
+from engine_runs import run_game
+from test_engine_units import Game, assert_moved_frame_by_frame, cell, chebyshev
+
+#: Where group_game.gd sends the squad, and the squad's units.
+TARGET = (10, 9)
+SQUAD = [f"Unit{index}" for index in range(6)]
+
+
+@pytest.fixture(scope="module")
+def play(godot_python):
+    """One engine run per scenario, shared by the tests that read it."""
+    return functools.lru_cache(maxsize=None)(lambda scenario: Game(run_game(godot_python, "group_game.gd", scenario=scenario)))
+
+
+def group_signals(game: Game) -> List[dict]:
+    return game.named("group_signal")
+
+
+def assert_squad_arrived(game: Game, squad: List[str]) -> None:
+    """Every unit arrived once and walked frame by frame to a cell of its own by the target (a member that
+    arrived first may have made way for the others since: it need not stand where it arrived)."""
+    ends = {unit: cell(game.ends[unit]["cell"]) for unit in squad}
+    assert len(set(ends.values())) == len(squad), ends
+    assert all(chebyshev(end, TARGET) <= 2 for end in ends.values()), ends
+    for unit in squad:
+        assert_moved_frame_by_frame(game, unit)
+        names = [signal["signal"] for signal in game.signals[unit]]
+        assert names[-1] == "arrived" and names.count("arrived") == 1 and game.ends[unit]["state"] == "arrived", names
+
+
+def test_a_group_order_brings_six_units_to_cells_by_the_target_with_one_signal_each_way(play):
+    game = play("group")
+    [order] = game.named("group_order")
+    assert (order["status"], order["last_status"]) == ("OK", "OK")
+    assert set(order["states"].values()) == {"find_path"}, order  # every unit ordered at once
+    ordered, arrived = group_signals(game)
+    assert (ordered["group_signal"], ordered["group_id"], cell(ordered["cell"])) == ("group_ordered", 1, TARGET)
+    assert ordered["position"] == pytest.approx(ordered["centre"])
+    assert ordered["frame"] == order["frame"] + 1  # emitted in the manager's first physics frame after the order
+    assert (arrived["group_signal"], arrived["group_id"], arrived["arrived"], arrived["members"]) == (
+        "group_arrived", 1, 6, 6)
+    assert_squad_arrived(game, SQUAD)
+    assert arrived["frame"] >= max(game.signals[unit][-1]["frame"] for unit in SQUAD)  # after the last one stood
+    assert game.error_lines("Squad") == []
+
+
+def test_bad_orders_get_a_status_and_one_error_line_and_move_no_unit(play):
+    game = play("group_bad_orders")
+    orders = game.named("group_order")
+    assert [(order["group_order"], order["status"]) for order in orders] == [
+        ("Squad", "EMPTY_SELECTION"),
+        ("Squad", "NOT_DRIVEN"),
+        ("Squad", "INVALID_POSITION"),
+        ("Squad", "OUT_OF_BOUNDS"),
+        ("Squad", "INVALID_SETTINGS"),
+        ("LostManager", "NOT_DRIVEN"),
+        ("Squad", "OK"),
+    ]
+    assert all(order["last_status"] == order["status"] for order in orders)
+    assert all(set(order["states"].values()) == {"idle"} for order in orders[:-1]), orders
+    expected = [
+        "order_move: the selection is empty",
+        "order_move: units[1] (instance ",
+        "order_move: position",
+        "order_move: TileMap cell (500, 500) is outside the map",
+        "order_move: cohesion 'fast' is not one of 'speed', 'route', 'arrival'",
+    ]
+    lines = game.error_lines("Squad")
+    assert len(lines) == len(expected) and all(text in line for text, line in zip(expected, lines)), lines
+    assert "is not a PathUnit of this NavGrid: nothing was ordered" in lines[1] and "not finite" in lines[2]
+    [lost] = game.error_lines("LostManager")
+    assert "order_move: nav_grid_path '../Nothing' does not point at a node." in lost
+    ordered, arrived = group_signals(game)  # the refused orders took no group id
+    assert (ordered["group_id"], cell(ordered["cell"])) == (1, TARGET)
+    assert (arrived["group_id"], arrived["arrived"], arrived["members"]) == (1, 6, 6)
+    assert_squad_arrived(game, SQUAD)
+
+
+def test_a_group_loses_a_freed_member_and_goes_on_over_a_rebuilt_grid(play):
+    game = play("group_changes")
+    [freed] = game.named("queue_free")
+    [rebuilt] = game.named("rebuilt")
+    assert (rebuilt["rebuilt"], rebuilt["status"]) == (True, "BUILT")
+    assert rebuilt["used_after"] != rebuilt["used_before"], rebuilt  # a new grid: units and groups handed over
+    signals = group_signals(game)
+    assert [(signal["group_signal"], signal["group_id"]) for signal in signals] == [
+        ("group_ordered", 1), ("member_lost", 1), ("group_arrived", 1)]
+    lost, arrived = signals[1], signals[2]
+    assert lost["reason"] == f"unit {freed['id']} was removed" and lost["frame"] <= freed["frame"] + 2, lost
+    assert (arrived["arrived"], arrived["members"]) == (5, 5) and arrived["frame"] > rebuilt["frame"]
+    assert game.ends["Unit2"] == {"end": "Unit2", "freed": True}
+    assert_squad_arrived(game, [unit for unit in SQUAD if unit != "Unit2"])

@@ -1,0 +1,316 @@
+"""pathing_py.godot.groups: what a GroupManager hands its NavGrid and gets back, driven without the engine.
+
+The fakes of tests/test_godot_units.py stand in for the TileMap and the
+PathUnit nodes; a GroupDriver sits beside the UnitDriver as in NavGrid, and
+frames run as NavGrid._physics_process and GroupManager._physics_process run
+them: the units' step, then each manager's group signals.
+"""
+
+import math
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import pytest
+
+from pathing_py.godot.bridge import STATUS_INVALID_POSITION
+from pathing_py.godot.groups import (
+    GROUP_SIGNALS,
+    STATUS_EMPTY_SELECTION,
+    GroupDriver,
+    GroupSettings,
+    GroupSignal,
+    manager_problem,
+)
+from pathing_py.godot.units import (
+    STATUS_INVALID_SETTINGS,
+    STATUS_NOT_DRIVEN,
+    STATUS_OK,
+    STATUS_OUT_OF_BOUNDS,
+    UnitDriver,
+)
+from pathing_py.groups import Cohesion
+from test_godot_units import CELL_SIZE, FakeTileMap, add, make_driver, tile_cell_of, world_centre, world_of
+
+#: Open ground with a wall in the way: TileMap cells (-4, -2) to (11, 4), the wall at x = 2.
+FIELD = [
+    "................",
+    "................",
+    "......#.........",
+    "......#.........",
+    "......#.........",
+    "................",
+    "................",
+]
+#: Where the six units of a squad stand, and where they are sent (past the wall).
+SQUAD = [(-4, -2), (-3, -2), (-4, -1), (-3, -1), (-4, 0), (-3, 0)]
+TARGET = (9, 1)
+#: World pixels a unit at 4 cells per second may move in one 60th of a second (the fake TileMap is scaled twice).
+STEP_LIMIT = 4.0 * CELL_SIZE[0] * 2.0 / 60 * 1.001
+MANAGER = 1000
+
+
+def settings(cohesion: str = "route"):
+    """A manager's exports, read by name."""
+    return {"cohesion": cohesion}.get
+
+
+def make_squad(keys: Sequence[int] = tuple(range(1, 7)), cells=SQUAD, tilemap: Optional[FakeTileMap] = None):
+    driver = make_driver(tilemap or FakeTileMap(FIELD))
+    nodes = {key: add(driver, key, cell)[0] for key, cell in zip(keys, cells)}
+    return driver, GroupDriver(driver), nodes
+
+
+def play(driver: UnitDriver, groups: GroupDriver, seconds: float, owners=(MANAGER,), delta: float = 1 / 60):
+    """Frames: the moves, and each owner's group signals in order."""
+    moves: list = []
+    heard: Dict[int, List[GroupSignal]] = {owner: [] for owner in owners}
+    for _ in range(round(seconds / delta)):
+        moves += driver.step(delta)
+        list(driver.signals())
+        for owner in owners:
+            heard[owner] += groups.signals(owner)
+    return moves, heard
+
+
+def summary(signals: List[GroupSignal]) -> List[Tuple]:
+    return [(signal.group_id, signal.name) + tuple(signal.arguments(lambda *pair: pair)[1:]) for signal in signals]
+
+
+def chebyshev(a, b) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+# -- one order -----------------------------------------------------------------------------------
+
+
+def test_a_group_order_brings_every_unit_to_its_own_cell_by_the_target_with_two_signals():
+    driver, groups, nodes = make_squad()
+    answer = groups.order(MANAGER, list(nodes), world_centre(TARGET), settings())
+    assert answer and answer.status == STATUS_OK and answer.message == ""
+    moves, heard = play(driver, groups, 12.0)
+    assert summary(heard[MANAGER]) == [(1, "group_ordered", TARGET, world_centre(TARGET)), (1, "group_arrived", 6, 6)]
+    assert all(driver.state_of(key) == "arrived" for key in nodes)
+    ends = {key: tile_cell_of(world_of(move)) for move in moves for key, node in nodes.items() if move[0] is node}
+    assert len(set(ends.values())) == 6 and all(chebyshev(cell, TARGET) <= 2 for cell in ends.values()), ends
+    last: Dict[int, Tuple[float, float]] = {key: world_centre(cell) for key, cell in zip(nodes, SQUAD)}
+    for move in moves:  # frame by frame: no jump
+        key = next(key for key, node in nodes.items() if move[0] is node)
+        assert math.dist(last[key], world_of(move)) <= STEP_LIMIT
+        last[key] = world_of(move)
+
+
+@pytest.mark.parametrize("name", ["speed", "route", "arrival"])
+def test_the_cohesion_named_is_the_groups(name):
+    driver, groups, nodes = make_squad()
+    assert groups.order(MANAGER, list(nodes), world_centre(TARGET), settings(name))
+    group = groups.groups.group_of(driver.unit_of(1))
+    assert group is not None and group.cohesion is Cohesion(name) and len(group.members) == 6
+    _, heard = play(driver, groups, 12.0)
+    assert summary(heard[MANAGER])[-1] == (1, "group_arrived", 6, 6)
+
+
+def test_a_selection_of_one_unit_is_a_group_of_one():
+    driver, groups, nodes = make_squad()
+    assert groups.order(MANAGER, [3], world_centre(TARGET), settings())
+    _, heard = play(driver, groups, 12.0)
+    assert summary(heard[MANAGER]) == [(1, "group_ordered", TARGET, world_centre(TARGET)), (1, "group_arrived", 1, 1)]
+    assert driver.frame.from_grid(driver.unit_of(3).cell) == TARGET
+
+
+def test_a_unit_selected_twice_counts_once():
+    driver, groups, nodes = make_squad()
+    assert groups.order(MANAGER, [1, 2, 1, 3], world_centre(TARGET), settings())
+    _, heard = play(driver, groups, 12.0)
+    assert summary(heard[MANAGER])[-1] == (1, "group_arrived", 3, 3)
+
+
+# -- refusals ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("keys, target, cohesion, status, message", [
+    ([], world_centre(TARGET), "route", STATUS_EMPTY_SELECTION, "order_move: the selection is empty"),
+    ([1, None, 2], world_centre(TARGET), "route", STATUS_NOT_DRIVEN, "order_move: units[1] is not a node: nothing"),
+    ([1, 2, 99], world_centre(TARGET), "route", STATUS_NOT_DRIVEN,
+     "order_move: units[2] (instance 99) is not a PathUnit of this NavGrid: nothing was ordered"),
+    ([1, 2], (math.nan, 0.0), "route", STATUS_INVALID_POSITION, "order_move: position"),
+    ([1, 2], (0.0, -math.inf), "route", STATUS_INVALID_POSITION, "not finite"),
+    ([1, 2], world_centre((40, 0)), "route", STATUS_OUT_OF_BOUNDS, "order_move: TileMap cell (40, 0) is outside the map"),
+    ([1, 2], world_centre(TARGET), "fast", STATUS_INVALID_SETTINGS,
+     "order_move: cohesion 'fast' is not one of 'speed', 'route', 'arrival'"),
+])
+def test_a_bad_order_is_refused_whole_and_a_good_one_still_works(keys, target, cohesion, status, message):
+    driver, groups, nodes = make_squad()
+    answer = groups.order(MANAGER, keys, target, settings(cohesion))
+    assert not answer and answer.status == status and message in answer.message, answer
+    assert all(driver.state_of(key) == "idle" and groups.groups.group_of(driver.unit_of(key)) is None for key in nodes)
+    assert list(groups.signals(MANAGER)) == []
+    assert groups.order(MANAGER, [1, 2], world_centre(TARGET), settings())
+    _, heard = play(driver, groups, 12.0)
+    assert summary(heard[MANAGER]) == [(1, "group_ordered", TARGET, world_centre(TARGET)), (1, "group_arrived", 2, 2)]
+
+
+@pytest.mark.parametrize("path, found, cohesion, warning", [
+    ("", None, "route", "Set nav_grid_path to the NavGrid that moves the units this manager orders."),
+    ("../Nav", None, "route", "nav_grid_path '../Nav' does not point at a node."),
+    ("../TileMap", "TileMap", "route", "nav_grid_path '../TileMap' points at a TileMap, not a NavGrid."),
+    ("../NavGrid", "NavGrid", "Route", "Cohesion 'Route' is not one of 'speed', 'route', 'arrival'."),
+    ("../NavGrid", "NavGrid", "arrival", ""),
+])
+def test_manager_problem_is_the_configuration_warning(path, found, cohesion, warning):
+    assert manager_problem(path, found, settings(cohesion)) == warning
+
+
+def test_settings_are_the_keyword_arguments_of_add_group():
+    assert GroupSettings.read(settings("speed")).add_group_options() == {"cohesion": Cohesion.SPEED}
+
+
+# -- the selection is the group ------------------------------------------------------------------------
+
+
+def test_units_ordered_again_leave_their_group_which_goes_on_without_them():
+    driver, groups, nodes = make_squad()
+    groups.order(MANAGER, list(nodes), world_centre(TARGET), settings())
+    _, before = play(driver, groups, 0.5)
+    assert groups.order(MANAGER, [1, 2, 3], world_centre((9, -2)), settings())
+    _, heard = play(driver, groups, 12.0)
+    signals = summary(before[MANAGER] + heard[MANAGER])
+    assert signals[:2] == [(1, "group_ordered", TARGET, world_centre(TARGET)),
+                           (2, "group_ordered", (9, -2), world_centre((9, -2)))]
+    assert sorted(signals[2:]) == [(1, "group_arrived", 3, 3), (2, "group_arrived", 3, 3)]
+    assert all(driver.state_of(key) == "arrived" for key in nodes)
+
+
+def test_a_group_whose_every_unit_is_ordered_again_is_dropped_without_a_signal():
+    """Two orders in one frame, before the first group's commander planned (its members wait for its route)."""
+    driver, groups, nodes = make_squad()
+    groups.order(MANAGER, list(nodes), world_centre(TARGET), settings())
+    groups.order(MANAGER, list(nodes)[::-1], world_centre((9, -2)), settings("arrival"))
+    assert list(groups.groups.groups) == [2]
+    _, heard = play(driver, groups, 30.0)  # into the map's top edge: about 16 s of making way for each other
+    assert [(s.group_id, s.name) for s in heard[MANAGER]] == [(1, "group_ordered"), (2, "group_ordered"),
+                                                             (2, "group_arrived")]
+    assert summary(heard[MANAGER])[-1] == (2, "group_arrived", 6, 6)
+
+
+def test_each_manager_hears_its_own_groups_and_a_manager_that_leaves_lets_its_units_finish():
+    driver, groups, nodes = make_squad()
+    other = 2000
+    groups.order(MANAGER, [1, 2, 3], world_centre(TARGET), settings())
+    groups.order(other, [4, 5, 6], world_centre((9, -2)), settings())
+    play(driver, groups, 0.5, owners=(MANAGER, other))
+    groups.forget_owner(other)
+    assert list(groups.signals(other)) == []
+    _, heard = play(driver, groups, 12.0, owners=(MANAGER, other))
+    assert summary(heard[MANAGER]) == [(1, "group_arrived", 3, 3)] and heard[other] == []
+    assert all(driver.state_of(key) == "arrived" for key in nodes)  # the other's units finished on their own
+    assert all(groups.groups.group_of(driver.unit_of(key)) is None for key in (4, 5, 6))
+
+
+# -- members lost, and the NavGrid reading its TileMap again ----------------------------------------------
+
+
+def test_a_member_that_leaves_is_lost_and_the_rest_arrive():
+    driver, groups, nodes = make_squad()
+    groups.order(MANAGER, list(nodes), world_centre(TARGET), settings())
+    play(driver, groups, 0.5)
+    driver.remove(4)  # its PathUnit left the tree
+    _, heard = play(driver, groups, 12.0)
+    assert summary(heard[MANAGER]) == [(1, "member_lost", "unit 4 was removed"), (1, "group_arrived", 5, 5)]
+
+
+def test_a_group_that_lost_every_member_is_gone():
+    driver, groups, nodes = make_squad()
+    groups.order(MANAGER, [1, 2], world_centre(TARGET), settings())
+    driver.remove(1)
+    driver.remove(2)
+    _, heard = play(driver, groups, 1.0)
+    assert [signal.name for signal in heard[MANAGER]] == ["group_ordered", "member_lost", "member_lost"]
+    assert groups.groups.groups == {}
+
+
+def grown(field: List[str]) -> FakeTileMap:
+    """The field with a row more on top: the NavGrid builds a new grid, and a new driver takes over."""
+    return FakeTileMap(["." * len(field[0])] + field, origin=(-4, -3))
+
+
+def take_over(driver: UnitDriver, groups: GroupDriver, tilemap: FakeTileMap) -> Tuple[UnitDriver, GroupDriver]:
+    """What NavGrid._drive_units does after a rebuild that changed the map's size."""
+    successor = make_driver(tilemap)
+    successor_groups = GroupDriver(successor)
+    successor.take_over(driver)
+    successor_groups.take_over(groups)
+    return successor, successor_groups
+
+
+def test_groups_are_made_again_by_the_driver_that_takes_over_and_arrive_under_their_ids():
+    driver, groups, nodes = make_squad()
+    groups.order(MANAGER, [1, 2, 3], world_centre((9, -2)), settings())
+    groups.order(MANAGER, [4, 5, 6], world_centre(TARGET), settings("arrival"))
+    _, before = play(driver, groups, 0.5)
+    driver, groups = take_over(driver, groups, grown(FIELD))
+    for key in nodes:
+        assert groups.groups.group_of(driver.unit_of(key)).cohesion is (Cohesion.ROUTE if key <= 3 else Cohesion.ARRIVAL)
+    _, after = play(driver, groups, 12.0)
+    assert [s.name for s in before[MANAGER]] == ["group_ordered", "group_ordered"]
+    assert sorted(summary(after[MANAGER])) == [(1, "group_arrived", 3, 3), (2, "group_arrived", 3, 3)]
+    assert groups.order(MANAGER, [1], world_centre((0, 4)), settings())  # ids go on where they were
+    [ordered] = groups.signals(MANAGER)
+    assert (ordered.group_id, ordered.name, ordered.cell) == (3, "group_ordered", (0, 4))
+    assert ordered.position == pytest.approx(world_centre((0, 4)))
+
+
+def test_a_member_that_cannot_stand_on_the_new_grid_is_lost_and_a_group_that_had_arrived_stays_still():
+    driver, groups, nodes = make_squad()
+    groups.order(MANAGER, list(nodes), world_centre(TARGET), settings())
+    _, heard = play(driver, groups, 12.0)
+    assert summary(heard[MANAGER])[-1] == (1, "group_arrived", 6, 6)
+    walled = grown(FIELD)
+    walled.set_cell(*driver.frame.from_grid(driver.unit_of(6).cell), 1)  # a wall where unit 6 stands
+    driver, groups = take_over(driver, groups, walled)
+    moves, heard = play(driver, groups, 2.0)
+    assert summary(heard[MANAGER]) == [(1, "member_lost", "unit 6 could not stand on the grid the NavGrid read again")]
+    assert moves == [] and all(driver.state_of(key) == "idle" for key in range(1, 6))  # not sent again
+    assert len(groups.groups.group_of(driver.unit_of(1)).members) == 5
+
+
+def test_a_member_removed_in_the_frame_of_the_take_over_is_lost_and_the_rest_arrive():
+    driver, groups, nodes = make_squad()
+    groups.order(MANAGER, list(nodes), world_centre(TARGET), settings())
+    _, before = play(driver, groups, 0.5)
+    driver.remove(2)
+    driver, groups = take_over(driver, groups, grown(FIELD))
+    _, after = play(driver, groups, 12.0)
+    assert summary(before[MANAGER] + after[MANAGER])[1:] == [(1, "member_lost", "unit 2 was removed"),
+                                                              (1, "group_arrived", 5, 5)]
+
+
+def test_a_group_under_way_whose_target_left_the_map_ends_with_none_arrived():
+    driver, groups, nodes = make_squad()
+    groups.order(MANAGER, list(nodes), world_centre((11, 1)), settings())
+    play(driver, groups, 0.5)
+    driver, groups = take_over(driver, groups, FakeTileMap([row[:-1] for row in FIELD]))  # one column less
+    _, heard = play(driver, groups, 2.0)
+    assert summary(heard[MANAGER]) == [(1, "group_arrived", 0, 6)]
+
+
+# -- signals ---------------------------------------------------------------------------------------
+
+
+def test_signal_arguments_follow_the_table():
+    def vector(x, y):
+        return ("Vector2", x, y)
+
+    assert set(GROUP_SIGNALS) == {"group_ordered", "group_arrived", "member_lost"}
+    assert GroupSignal(3, "group_ordered", (9, 1), (8.0, 24.0)).arguments(vector) == [
+        3, ("Vector2", 9, 1), ("Vector2", 8.0, 24.0)]
+    assert GroupSignal(3, "group_arrived", arrived=4, members=6).arguments(vector) == [3, 4, 6]
+    assert GroupSignal(3, "member_lost", detail="unit 7 was removed").arguments(vector) == [3, "unit 7 was removed"]
+
+
+def test_an_event_without_a_signal_is_an_error_not_silence():
+    """Formations will add events: each needs its GroupManager signal (and its GROUP_SIGNALS row) first."""
+    driver, groups, nodes = make_squad()
+    groups.order(MANAGER, list(nodes), world_centre(TARGET), settings())
+    group = groups.groups.group_of(driver.unit_of(1))
+    groups.groups.announce(group, "formation_formed", "")
+    with pytest.raises(ValueError, match="no signal for: 'formation_formed'"):
+        driver.step(1 / 60)

@@ -103,3 +103,21 @@ def test_a_group_loses_a_freed_member_and_goes_on_over_a_rebuilt_grid(play):
     assert (arrived["arrived"], arrived["members"]) == (5, 5) and arrived["frame"] > rebuilt["frame"]
     assert game.ends["Unit2"] == {"end": "Unit2", "freed": True}
     assert_squad_arrived(game, [unit for unit in SQUAD if unit != "Unit2"])
+
+
+def test_a_formation_order_forms_the_squad_then_marches_it_and_says_so(play):
+    """formation = "box", spacing = 2 on the manager: the squad forms where it stands, then marches; the
+    manager's signals follow the group's states in order, one per frame's events."""
+    game = play("group_formation")
+    signals = group_signals(game)
+    names = [signal["group_signal"] for signal in signals]
+    assert names[:3] == ["group_ordered", "formation_forming", "formation_formed"] and names[-1] == "group_arrived", names
+    assert signals[1]["detail"] == "box" and all(name.startswith("formation_") for name in names[3:-1]), names
+    assert (signals[-1]["arrived"], signals[-1]["members"]) == (6, 6)
+    assert [signal["frame"] for signal in signals] == sorted(signal["frame"] for signal in signals)
+    ends = {unit: cell(game.ends[unit]["cell"]) for unit in SQUAD}
+    assert len(set(ends.values())) == 6 and all(chebyshev(end, TARGET) <= 3 for end in ends.values()), ends
+    for unit in SQUAD:
+        assert_moved_frame_by_frame(game, unit)
+        assert game.ends[unit]["state"] == "arrived"
+    assert game.error_lines("Squad") == []

@@ -48,9 +48,9 @@ STEP_LIMIT = 4.0 * CELL_SIZE[0] * 2.0 / 60 * 1.001
 MANAGER = 1000
 
 
-def settings(cohesion: str = "route"):
+def settings(cohesion: str = "route", formation: str = "none", spacing: float = 1.0):
     """A manager's exports, read by name."""
-    return {"cohesion": cohesion}.get
+    return {"cohesion": cohesion, "formation": formation, "spacing": spacing}.get
 
 
 def make_squad(keys: Sequence[int] = tuple(range(1, 7)), cells=SQUAD, tilemap: Optional[FakeTileMap] = None):
@@ -160,7 +160,31 @@ def test_manager_problem_is_the_configuration_warning(path, found, cohesion, war
 
 
 def test_settings_are_the_keyword_arguments_of_add_group():
-    assert GroupSettings.read(settings("speed")).add_group_options() == {"cohesion": Cohesion.SPEED}
+    assert GroupSettings.read(settings("speed")).add_group_options() == {"cohesion": Cohesion.SPEED, "formation": None, "spacing": 1.0}
+    options = GroupSettings.read(settings("route", "wedge", 2)).add_group_options()
+    assert options == {"cohesion": Cohesion.ROUTE, "formation": "wedge", "spacing": 2.0}
+
+
+@pytest.mark.parametrize("formation, spacing, message", [
+    ("ring", 1.0, "formation 'ring' is not one of 'none', 'line', 'column', 'box', 'wedge'"),
+    ("box", 0.5, "spacing must be a number of cells >= 1, got 0.5"),
+    ("box", math.nan, "spacing must be a number of cells >= 1, got nan"),
+])
+def test_a_bad_formation_setting_is_refused_and_warned_about(formation, spacing, message):
+    driver, groups, nodes = make_squad()
+    answer = groups.order(MANAGER, list(nodes), world_centre(TARGET), settings(formation=formation, spacing=spacing))
+    assert answer.status == STATUS_INVALID_SETTINGS and message in answer.message
+    assert manager_problem("../NavGrid", "NavGrid", settings(formation=formation, spacing=spacing)) == f"{message[:1].upper()}{message[1:]}."
+
+
+def test_a_formation_order_signals_each_state_and_arrives_in_shape():
+    driver, groups, nodes = make_squad()
+    assert groups.order(MANAGER, list(nodes), world_centre(TARGET), settings(formation="line", spacing=2.0))
+    _, heard = play(driver, groups, 20.0)
+    names = [signal.name for signal in heard[MANAGER]]  # a line 11 cells wide in a field 7 high: it parts or breaks
+    assert names[:3] == ["group_ordered", "formation_forming", "formation_formed"] and names[-1] == "group_arrived", names
+    assert all(name.startswith("formation_") for name in names[3:-1]) and heard[MANAGER][1].detail == "line"
+    assert heard[MANAGER][-1].arrived == 6
 
 
 # -- the selection is the group ------------------------------------------------------------------------
@@ -299,7 +323,8 @@ def test_signal_arguments_follow_the_table():
     def vector(x, y):
         return ("Vector2", x, y)
 
-    assert set(GROUP_SIGNALS) == {"group_ordered", "group_arrived", "member_lost"}
+    assert set(GROUP_SIGNALS) == {"group_ordered", "group_arrived", "member_lost", "formation_forming", "formation_formed",
+                                  "formation_scaled", "formation_halved", "formation_broken"}  # fmt: skip
     assert GroupSignal(3, "group_ordered", (9, 1), (8.0, 24.0)).arguments(vector) == [
         3, ("Vector2", 9, 1), ("Vector2", 8.0, 24.0)]
     assert GroupSignal(3, "group_arrived", arrived=4, members=6).arguments(vector) == [3, 4, 6]
@@ -307,10 +332,10 @@ def test_signal_arguments_follow_the_table():
 
 
 def test_an_event_without_a_signal_is_an_error_not_silence():
-    """Formations will add events: each needs its GroupManager signal (and its GROUP_SIGNALS row) first."""
+    """A new event of the groups needs its GroupManager signal (and its GROUP_SIGNALS row) first."""
     driver, groups, nodes = make_squad()
     groups.order(MANAGER, list(nodes), world_centre(TARGET), settings())
     group = groups.groups.group_of(driver.unit_of(1))
-    groups.groups.announce(group, "formation_formed", "")
-    with pytest.raises(ValueError, match="no signal for: 'formation_formed'"):
+    groups.groups.announce(group, "formation_dancing", "")
+    with pytest.raises(ValueError, match="no signal for: 'formation_dancing'"):
         driver.step(1 / 60)

@@ -1,4 +1,4 @@
-"""GroupManager: orders a selection of PathUnits as one group, and says when the group has arrived (SPEC E1, E2, F1, F2).
+"""GroupManager: orders a selection of PathUnits as one group, in formation if asked, and says when it has arrived (SPEC E1, E2, F1-F5).
 
 Add a GroupManager to the scene and point ``nav_grid_path`` at the NavGrid
 that moves the units. ``order_move(units, world_target)`` sends an Array of
@@ -14,12 +14,16 @@ on stderr; a refused order moves no unit: ``EMPTY_SELECTION``, ``NOT_DRIVEN``
 (an item that is not a PathUnit of the NavGrid, or no NavGrid at
 ``nav_grid_path``), ``INVALID_POSITION`` (NaN or infinite target),
 ``OUT_OF_BOUNDS`` (target off the map), ``INVALID_SETTINGS`` (unknown
-``cohesion``). ``get_last_status()`` gives the last one.
+``cohesion`` or ``formation``, ``spacing`` below 1). ``get_last_status()``
+gives the last one.
 
-Exported: ``nav_grid_path``; ``cohesion``, read at each order: ``speed``
+Exported: ``nav_grid_path``; read at each order: ``cohesion``: ``speed``
 (one speed, each member on a route of its own), ``route`` (one speed and the
 commander's route) or ``arrival`` (one route, and the front slows down so
-that the group arrives together).
+that the group arrives together); ``formation``: ``none``, ``line``,
+``column``, ``box`` or ``wedge`` (the group forms first, then marches in
+shape to its slots around the target); ``spacing``: cells between slots (2
+marches at full speed; at 1 units hold neighbouring cells and move in waves).
 
 Signals, emitted once per physics frame for the frame's events (group ids
 count from 1 for each NavGrid and stay when the NavGrid reads its TileMap
@@ -31,7 +35,13 @@ again):
   ``arrived`` of its ``members`` stand in their cells (the others are blocked
   or unreachable: see their PathUnits' signals);
 - ``member_lost(group_id, reason)``: a member left the tree or the map; a
-  group that lost every member is gone.
+  group that lost every member is gone;
+- ``formation_forming(group_id, detail)``, ``formation_formed(group_id, detail)``:
+  the group forms (detail: the shape) and is formed (the shape, or the TileMap
+  cell past which it is whole again after breaking);
+- ``formation_scaled``, ``formation_halved``, ``formation_broken`` ``(group_id, cell)``:
+  the front reaches a place the shape does not fit, and the shape draws its slots
+  in, parts around an obstacle, or breaks to file through (detail: the TileMap cell).
 
 The NavGrid keeps the groups and does the work (:mod:`pathing_py.godot.groups`,
 which plain Python tests cover); this script converts and forwards.
@@ -53,9 +63,16 @@ class GroupManager(NodeProperties, NavGridLink, Node):  # NodeProperties first: 
     group_ordered = signal("group_ordered")
     group_arrived = signal("group_arrived")
     member_lost = signal("member_lost")
+    formation_forming = signal("formation_forming")
+    formation_formed = signal("formation_formed")
+    formation_scaled = signal("formation_scaled")
+    formation_halved = signal("formation_halved")
+    formation_broken = signal("formation_broken")
 
     nav_grid_path = export(NodePath, default=NodePath("../NavGrid"))
     cohesion = export(str, default="route", hint=PropertyHint.ENUM, hint_string="speed,route,arrival")
+    formation = export(str, default="none", hint=PropertyHint.ENUM, hint_string="none,line,column,box,wedge")
+    spacing = export(float, default=1.0)
 
     #: Outcome of the last order: "OK" or why not; "" before the first.
     last_status = ""

@@ -3,7 +3,9 @@
 A GroupManager sends a selection of PathUnits to a world position as one
 :class:`~pathing_py.groups.Group`: the commander plans, the others share its
 route, all walk at the slowest member's speed (``cohesion`` says how closely
-they keep together). The NavGrid of those units keeps the groups, in a
+they keep together), in ``formation`` with slots ``spacing`` cells apart if
+it names a shape (F3-F5: the formation_* signals say how it forms and passes
+what it does not fit). The NavGrid of those units keeps the groups, in a
 :class:`GroupDriver` beside its :class:`~pathing_py.godot.units.UnitDriver`,
 whose navigator the groups steer; each GroupManager takes the signals of its
 own groups once per physics frame (:meth:`GroupDriver.signals`).
@@ -15,7 +17,7 @@ dropped without a signal (its units are in the new group). An order is
 refused whole, nothing ordered, when the selection is empty
 (``EMPTY_SELECTION``), holds anything that is not a PathUnit of this NavGrid
 (``NOT_DRIVEN``), the target is not finite (``INVALID_POSITION``) or off the
-map (``OUT_OF_BOUNDS``), or the manager's settings are unknown
+map (``OUT_OF_BOUNDS``), or the manager's settings are unknown or out of range
 (``INVALID_SETTINGS``).
 
 When the NavGrid reads its TileMap anew, the new driver re-makes the groups
@@ -24,8 +26,8 @@ a group under way is sent to its target again.
 
 The manager's settings reach ``Groups.add_group`` as :class:`GroupSettings`,
 read from its exports by name, and the groups' events become its signals
-through :data:`GROUP_SIGNALS`: a new ``add_group`` option (a formation) is a
-field of GroupSettings and an export of GroupManager, a new event a row of
+through :data:`GROUP_SIGNALS`: a new ``add_group`` option is a field of
+GroupSettings and an export of GroupManager, a new event a row of
 GROUP_SIGNALS and a signal of GroupManager; an event without its row is an error.
 
 Quick start, on a row of twelve 16-pixel cells at the canvas origin (keys are
@@ -42,22 +44,23 @@ the PathUnits' instance ids, owners the GroupManagers')::
     ...     at = ((8.0, y), (9.0, y), (8.0, y + 1))
     ...     _ = units.add(key, f"unit {key}", at, at, speed=4.0)
     >>> groups = GroupDriver(units)
-    >>> groups.order("manager", [1, 2, 3], (180.0, 20.0), {"cohesion": "route"}.get)
+    >>> groups.order("manager", [1, 2, 3], (180.0, 20.0), {"cohesion": "route", "formation": "none", "spacing": 1.0}.get)
     Answer(status='OK', message='')
     >>> for _ in range(120):
     ...     _ = units.step(1 / 30)
     >>> [(signal.name, signal.group_id, signal.cell, signal.arrived) for signal in groups.signals("manager")]
     [('group_ordered', 1, (11, 1), 0), ('group_arrived', 1, (0, 0), 3)]
-    >>> groups.order("manager", [], (180.0, 20.0), {"cohesion": "route"}.get)
+    >>> groups.order("manager", [], (180.0, 20.0), {"cohesion": "route", "formation": "none", "spacing": 1.0}.get)
     Answer(status='EMPTY_SELECTION', message='order_move: the selection is empty')
 """
 
 import collections
+import math
 from dataclasses import dataclass, fields
 from typing import Any, Callable, Deque, Dict, Hashable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from ..grid import Cell
-from ..groups import Cohesion, Group, Groups
+from ..groups import SHAPES, Cohesion, Group, Groups
 from ..units import Unit, UnitState
 from .bridge import Position
 from .nav_grid_link import nav_grid_path_problem
@@ -78,7 +81,14 @@ GROUP_SIGNALS: Dict[str, Tuple[str, ...]] = {
     "group_ordered": ("cell", "position"),
     "group_arrived": ("arrived", "members"),
     "member_lost": ("detail",),
+    "formation_forming": ("detail",),
+    "formation_formed": ("detail",),
+    "formation_scaled": ("detail",),
+    "formation_halved": ("detail",),
+    "formation_broken": ("detail",),
 }
+#: A GroupManager's ``formation`` export for a group without formation.
+NO_FORMATION = "none"
 
 #: An order for no unit at all (the other refusals share the statuses of :mod:`pathing_py.godot.units`).
 STATUS_EMPTY_SELECTION = "EMPTY_SELECTION"
@@ -95,6 +105,8 @@ class GroupSettings:
     """What a GroupManager's exports ask of its groups, checked: the keyword arguments of ``Groups.add_group``."""
 
     cohesion: Cohesion = Cohesion.ROUTE
+    formation: Optional[str] = None  #: a shape of :data:`~pathing_py.groups.SHAPES`, or None
+    spacing: float = 1.0
 
     @classmethod
     def read(cls, export: ExportReader) -> "GroupSettings":
@@ -105,7 +117,14 @@ class GroupSettings:
         except ValueError:
             known = ", ".join(repr(known.value) for known in Cohesion)
             raise ValueError(f"cohesion {name!r} is not one of {known}") from None
-        return cls(cohesion)
+        shape = str(export("formation"))
+        if shape != NO_FORMATION and shape not in SHAPES:
+            known = ", ".join(repr(known) for known in (NO_FORMATION, *SHAPES))
+            raise ValueError(f"formation {shape!r} is not one of {known}")
+        spacing = export("spacing")
+        if isinstance(spacing, bool) or not isinstance(spacing, (int, float)) or not (math.isfinite(spacing) and spacing >= 1):
+            raise ValueError(f"spacing must be a number of cells >= 1, got {spacing!r}")
+        return cls(cohesion, None if shape == NO_FORMATION else shape, float(spacing))
 
     def add_group_options(self) -> Dict[str, Any]:
         return {setting.name: getattr(self, setting.name) for setting in fields(self)}
@@ -270,8 +289,7 @@ class GroupDriver:
         """Send a group to a grid cell (in bounds)."""
         ordered = self._ordered[group_id]
         ordered.group.move_to(goal)
-        ordered.under_way = True
-        self._take_events()  # the move's own group_ordered is dropped: order() queues one with the cell
+        ordered.under_way = True  # its events (formation_forming, ...) are taken at the next step, after group_ordered
 
     def _ordered_signal(self, group_id: int) -> GroupSignal:
         target = self._ordered[group_id].group.target

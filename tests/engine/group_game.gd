@@ -4,7 +4,7 @@ extends "res://tests/engine/unit_game.gd"
 #
 #   godot3-server --no-window --path COPY --fixed-fps 60 -s res://tests/engine/group_game.gd --scenario=group
 #
-# Scenarios: group, group_bad_orders, group_changes (the _start_* and _frame_* functions).
+# Scenarios: group, group_bad_orders, group_changes, group_formation (the _start_* and _frame_* functions).
 # Prints, besides unit_game.gd's lines, {"group_order"} for each order_move (with every unit's state just after
 # it) and {"group_signal"} for each GroupManager signal with its arguments. The run goes on until every group
 # ordered has said it arrived.
@@ -23,6 +23,10 @@ const TARGET = Vector2(10, 9)
 
 func _start_group():
 	order_group(add_manager("Squad"), add_squad(), centre_of(TARGET))
+
+
+func _start_group_formation():
+	order_group(add_manager("Squad", {"formation": "box", "spacing": 2.0}), add_squad(), centre_of(TARGET))
 
 
 func _start_group_bad_orders():
@@ -69,6 +73,8 @@ func add_manager(name, settings = {}):
 	for signal_name in ["group_ordered", "group_arrived"]:
 		manager.connect(signal_name, self, "_on_group_signal", [name, signal_name])
 	manager.connect("member_lost", self, "_on_member_lost", [name])
+	for signal_name in ["formation_forming", "formation_formed", "formation_scaled", "formation_halved", "formation_broken"]:
+		manager.connect(signal_name, self, "_on_formation_signal", [name, signal_name])
 	return manager
 
 
@@ -106,6 +112,11 @@ func _on_group_signal(group_id, first, second, manager, signal_name):
 		line["members"] = second
 		remembered["groups_under_way"] -= 1
 	print(to_json(line))
+
+
+func _on_formation_signal(group_id, detail, manager, signal_name):
+	print(to_json({"group_signal": signal_name, "manager": manager, "frame": frame, "group_id": group_id,
+		"detail": detail}))
 
 
 func _on_member_lost(group_id, reason, manager):

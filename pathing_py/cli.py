@@ -675,7 +675,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.command == "demo" and args.scenario is not None:
         given = [option for dest, option in UNIT_DEMO_ONLY if getattr(args, dest) != demo.get_default(dest)]
         if given:
-            demo.error(f"--scenario {args.scenario} runs on a map and with units of its own: {', '.join(given)} do not apply")
+            demo.error(f"--scenario {args.scenario} runs on a map and with units of its own; leave out {', '.join(given)}")
     run = {"demo": run_formations if args.command == "demo" and args.scenario else run_demo, "paths": run_paths,
            "bake": run_bake, "render": run_render}[args.command]  # fmt: skip
     try:

@@ -100,8 +100,8 @@ def test_a_run_cut_short_by_the_time_cap_says_so(tmp_path, capsys):
     "args, message",
     [
         (["--scenario", "moat"], "invalid choice: 'moat' (choose from 'gap', 'turn', 'lake', 'all')"),
-        (["--scenario", "gap", "--units", "3"], "--scenario gap runs on a map and with units of its own: --units do not apply"),
-        (["level.txt", "--scenario", "lake", "--no-graph"], "MAP, --no-graph do not apply"),
+        (["--scenario", "gap", "--units", "3"], "--scenario gap runs on a map and with units of its own; leave out --units"),
+        (["level.txt", "--scenario", "lake", "--no-graph"], "leave out MAP, --no-graph"),
     ],
 )
 def test_bad_scenario_options_are_refused(capsys, args, message):

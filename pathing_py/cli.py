@@ -10,6 +10,15 @@ into an animated GIF (a progress bar of the frames drawn on stderr) and prints
 how each unit ended, the length it walked against the optimal one, its
 re-planning, and the time per update.
 
+``pathing-py demo --scenario NAME [--out demo.gif]`` runs a group in formation
+on a small map made for one thing formations do (``gap``: a box scales down
+through a gap; ``turn``: a line forms again when it turns; ``lake``: a box
+halves around a lake; ``all``: the three side by side), draws it the same way
+with each group's commander marked, and prints each group's events with their
+game times, its time to form, the spread of its members' arrivals, its
+searches per order and how many pairs of units overlapped (checked after
+every update).
+
 ``pathing-py paths [MAP]`` answers a few seeded path orders on a map, prints
 what each cost, and draws the map with the paths into a PNG.
 
@@ -42,7 +51,8 @@ import numpy as np
 
 from .animation import GifWriter
 from .changing_map import FINAL_STATES, Order, Wall, drop_wall, free_cells, give_orders, update_ms
-from .debug import NEW_WALL, draw_cells, draw_grid, draw_units, paths_picture, write_png
+from .debug import draw_commander, draw_grid, paths_picture, side_by_side, units_picture, write_png
+from .formation_scenarios import SCENARIOS, FormationRun
 from .godot.bridge import load_graph
 from .godot.scene_files import TileMapData, nav_grid_settings, read_tilemap
 from .godot.tile_data import UNKNOWN_TILES, CellRect, cell_rect, tiles_that_cannot_block
@@ -265,50 +275,149 @@ def run_demo(args: argparse.Namespace) -> int:
     orders = give_orders(navigator, args.units, args.seed, args.speed)
     print(f"{len(orders)} units at {args.speed:g} cells/s, seed {args.seed}; walls to put up across their routes: {args.walls}")
     background, built = draw_grid(grid, args.scale, **terrain), grid.passable.copy()
-    trails: Dict[int, List[Tuple[float, float]]] = {order.unit.id: [] for order in orders}
-    progress, drawn = ProgressBar(sys.stderr, "frames drawn"), 0
-    most_frames = demo_frames_at_most(args.max_time)
-
-    def picture() -> np.ndarray:
-        """The map, the walls put up so far, and the units with their trails to where they are now; one more on the bar."""
-        nonlocal drawn
-        for order in orders:
-            trails[order.unit.id].append(order.unit.position)
-        image = background.copy()
-        draw_cells(image, [(int(x), int(y)) for y, x in np.argwhere(built & ~grid.passable)], NEW_WALL, args.scale)
-        draw_units(image, navigator, args.scale, trails)
-        drawn += 1
-        progress(drawn, max(drawn, most_frames))
-        return image
-
-    gif_path, png_path = animation_paths(Path(args.out))
+    trails: Dict[int, List[Tuple[float, float]]] = {}
     rng = random.Random(args.seed)
     walls: List[Wall] = []
     wall_lines: List[str] = []  # printed after the run, so that they do not break into the progress bar
-    with GifWriter(gif_path) as gif:
-        gif.add(picture(), FRAME_SECONDS)
-        while navigator.time < args.max_time and any(order.unit.state not in FINAL_STATES for order in orders):
-            if len(walls) < args.walls and navigator.time >= FIRST_WALL_SECONDS + len(walls) * WALL_EVERY_SECONDS - 1e-9:
-                wall = drop_wall(navigator, rng, WALL_AHEAD, WALL_LENGTH)
-                if wall is not None:  # else try again next update
-                    walls.append(wall)
-                    refused = f"; refused (held by units): {cell_list(grid, wall.refused)}" if wall.refused else ""
-                    wall_lines.append(f"t={navigator.time:.2f} s: wall {cell_list(grid, wall.cells)} across unit {wall.unit.id}'s route{refused}")
-            navigator.update(UPDATE_SECONDS)
-            if navigator.stats.updates % UPDATES_PER_FRAME == 0:
-                gif.add(picture(), FRAME_SECONDS)
-        last = picture()
-        gif.add(last, LAST_FRAME_SECONDS)
-        progress(drawn, drawn)  # the run ended, at its time cap or before: the bar ends full
+
+    def picture() -> np.ndarray:
+        """The map, the walls put up so far, and the units with their trails to where they are now."""
+        new_walls = [(int(x), int(y)) for y, x in np.argwhere(built & ~grid.passable)]
+        return units_picture(background, navigator, args.scale, trails, new_walls)
+
+    def step() -> None:
+        """Put up the next wall once its time has come (if no unit has the steps for it, try again next update); update."""
+        if len(walls) < args.walls and navigator.time >= FIRST_WALL_SECONDS + len(walls) * WALL_EVERY_SECONDS - 1e-9:
+            wall = drop_wall(navigator, rng, WALL_AHEAD, WALL_LENGTH)
+            if wall is not None:
+                walls.append(wall)
+                refused = f"; refused (held by units): {cell_list(grid, wall.refused)}" if wall.refused else ""
+                wall_lines.append(f"t={navigator.time:.2f} s: wall {cell_list(grid, wall.cells)} across unit {wall.unit.id}'s route{refused}")
+        navigator.update(UPDATE_SECONDS)
+
+    def under_way() -> bool:
+        return navigator.time < args.max_time and any(order.unit.state not in FINAL_STATES for order in orders)
+
+    gif_path, png_path = animation_paths(Path(args.out))
+    gif, last = write_animation(gif_path, picture, step, under_way, demo_frames_at_most(args.max_time))
     for line in wall_lines:
         print(line)
     print_units(grid, orders)
     print_run_summary(navigator, orders, walls)
+    print_animation(gif_path, png_path, gif, last)
+    return 0
+
+
+def write_animation(
+    gif_path: Path, picture: Callable[[], np.ndarray], step: Callable[[], None], under_way: Callable[[], bool], most_frames: int
+) -> Tuple[GifWriter, np.ndarray]:
+    """Draw a run into an animated GIF: a ``picture()`` first, then ``step()`` (one update of UPDATE_SECONDS) while
+    ``under_way()``, a picture every UPDATES_PER_FRAME steps, and the last picture held LAST_FRAME_SECONDS; the
+    frames drawn as a progress bar on stderr (out of ``most_frames``). The writer, closed, and the last picture."""
+    progress, drawn, steps = ProgressBar(sys.stderr, "frames drawn"), 0, 0
+
+    def frame() -> np.ndarray:
+        nonlocal drawn
+        image = picture()
+        drawn += 1
+        progress(drawn, max(drawn, most_frames))
+        return image
+
+    with GifWriter(gif_path) as gif:
+        gif.add(frame(), FRAME_SECONDS)
+        while under_way():
+            step()
+            steps += 1
+            if steps % UPDATES_PER_FRAME == 0:
+                gif.add(frame(), FRAME_SECONDS)
+        last = frame()
+        gif.add(last, LAST_FRAME_SECONDS)
+        progress(drawn, drawn)  # the run ended, at its time cap or before: the bar ends full
+    return gif, last
+
+
+def print_animation(gif_path: Path, png_path: Optional[Path], gif: GifWriter, last: np.ndarray) -> None:
+    """Say where the animation went, with its frames and size; write the last picture as a PNG if asked."""
     print(f"animation: {gif_path} ({gif.frames} frames of {last.shape[1]}x{last.shape[0]}, {gif_path.stat().st_size / 1024:.1f} KB)")
     if png_path is not None:
         write_png(png_path, last)
         print(f"last picture: {png_path}")
+
+
+# -- the formations demo ------------------------------------------------------------
+
+#: ``demo --scenario`` runs one of SCENARIOS, or this for all of them side by side.
+ALL_SCENARIOS = "all"
+#: The demo's options that the formation scenarios, with maps and units of their own, do not take: (dest, as written).
+UNIT_DEMO_ONLY = (
+    ("map", "MAP"), ("units", "--units"), ("walls", "--walls"), ("speed", "--speed"), ("no_graph", "--no-graph"),
+    ("tilemap", "--tilemap"), ("blocking", "--blocking"), ("bounds", "--bounds"), ("connectivity", "--connectivity"),
+    ("unknown_tiles", "--unknown-tiles"),
+)  # fmt: skip
+
+
+def run_formations(args: argparse.Namespace) -> int:
+    names = list(SCENARIOS) if args.scenario == ALL_SCENARIOS else [args.scenario]
+    runs = [FormationRun(SCENARIOS[name], args.seed) for name in names]
+    for run in runs:
+        grid = run.navigator.grid
+        print(f"scenario {run.scenario.name}: {run.scenario.description} ({grid.width}x{grid.height} cells, seed {args.seed})")
+    if len(runs) > 1:
+        print(f"drawn side by side, left to right: {', '.join(names)}")
+    backgrounds = [draw_grid(run.navigator.grid, args.scale, **run.scenario.terrain()) for run in runs]
+    trails: List[Dict[int, List[Tuple[float, float]]]] = [{} for _ in runs]
+
+    def picture() -> np.ndarray:
+        """Each scenario's units with their trails and goals (the slots they head for), its commander marked."""
+        panels = []
+        for run, background, trail in zip(runs, backgrounds, trails):
+            panel = units_picture(background, run.navigator, args.scale, trail)
+            if run.group.commander is not None:
+                draw_commander(panel, run.group.commander, args.scale)
+            panels.append(panel)
+        return side_by_side(panels, gap=args.scale)
+
+    def running(run: FormationRun) -> bool:
+        return not run.done and run.navigator.time < args.max_time
+
+    def step() -> None:
+        for run in runs:
+            if running(run):
+                run.update(UPDATE_SECONDS)
+
+    gif_path, png_path = animation_paths(Path(args.out))
+    gif, last = write_animation(gif_path, picture, step, lambda: any(running(run) for run in runs), demo_frames_at_most(args.max_time))
+    for run in runs:
+        print_formation_run(run)
+    print_animation(gif_path, png_path, gif, last)
     return 0
+
+
+def print_formation_run(run: FormationRun) -> None:
+    """The group's events with their game times, a line per order (time to form, arrival, spread of the
+    members' arrivals, searches), and the run's figures: members arrived, searches per order, overlaps, update times."""
+    group, scenario, navigator = run.group, run.scenario, run.navigator
+    speeds = "/".join(f"{speed:g}" for speed in sorted(set(scenario.speeds)))
+    print(
+        f"scenario {scenario.name}, group {group.id}: {scenario.shape} of {scenario.members} at spacing {scenario.spacing:g}, "
+        f"members at {speeds} cells/s, the group at {group.speed:g}"
+    )
+    print(f"{'t s':>7}  {'event':<18} detail")
+    for at, name, detail in run.events:
+        print(f"{at:7.2f}  {name:<18} {detail}")
+    print(f"{'order':>5}  {'target':>10}  {'given s':>7} {'formed in s':>11} {'arrived s':>9} {'spread s':>8} {'searches':>8}")
+    for number, order in enumerate(run.orders, start=1):
+        formed_in = f"{order.formed_in:11.2f}" if order.formed_in is not None else f"{'-':>11}"
+        arrived_at = f"{order.ended:9.2f}" if order.ended is not None else f"{'-':>9}"
+        spread = f"{order.spread:8.2f}" if order.spread is not None else f"{'-':>8}"
+        print(f"{number:>5}  {str(order.target):>10}  {order.given:7.2f} {formed_in} {arrived_at} {spread} {order.searches:>8}")
+    arrived = sum(unit.state is UnitState.ARRIVED for unit in group.members)
+    per_order = sum(order.searches for order in run.orders) / len(run.orders)
+    under_way = "" if run.done else f"; still under way after {navigator.time:.2f} s"
+    print(
+        f"{arrived} of {len(group.members)} members arrived{under_way}; searches per order: {per_order:.2f}; "
+        f"overlaps: {run.overlaps} (pairs of units, checked after each of {navigator.stats.updates} updates); {update_times(navigator)}"
+    )
 
 
 def demo_frames_at_most(max_time: float) -> int:
@@ -352,8 +461,7 @@ def print_run_summary(navigator: Navigator, orders: Sequence[Order], walls: Sequ
     )  # fmt: skip
     refused = sum(len(wall.refused) for wall in walls)
     print(f"walls: {len(walls)} put up, {sum(len(w.cells) for w in walls) - refused} cells blocked, {refused} refused (held by units)")
-    mean, p99, longest = update_ms(navigator)
-    print(f"update: mean {mean:.2f} ms, p99 {p99:.2f} ms, max {longest:.2f} ms")
+    print(update_times(navigator))
     stats = navigator.stats
     plans, splices = sum(o.unit.stats.plans for o in orders), sum(o.unit.stats.splices for o in orders)
     print(
@@ -365,6 +473,12 @@ def print_run_summary(navigator: Navigator, orders: Sequence[Order], walls: Sequ
         f"queue: {queue.submitted} requests, {queue.served} served, {queue.cancelled} cancelled, at most {queue.longest} waiting; "
         f"latency mean {queue.mean_latency:.3f} s, max {queue.max_latency:.3f} s"
     )
+
+
+def update_times(navigator: Navigator) -> str:
+    """The navigator's time per update so far, as the demos print it."""
+    mean, p99, longest = update_ms(navigator)
+    return f"update: mean {mean:.2f} ms, p99 {p99:.2f} ms, max {longest:.2f} ms"
 
 
 class ProgressBar:
@@ -500,6 +614,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     demo.add_argument("--no-graph", action="store_true", help="plan with find_path alone, even if the map has a baked graph")
     demo.add_argument("--scale", type=_at_least(1), default=8, help="pixels per cell in the pictures (default 8)")
     demo.add_argument(
+        "--scenario", choices=(*SCENARIOS, ALL_SCENARIOS),
+        help="run a formation scenario instead, on a map of its own: "
+        + "; ".join(f"{name}: {scenario.description}" for name, scenario in SCENARIOS.items())
+        + f"; {ALL_SCENARIOS}: the three side by side. Prints each group's events with their times, its time to form, "
+        "the spread of its members' arrivals and its searches per order. Takes --seed (where members start), "
+        "--max-time, --scale and --out",
+    )  # fmt: skip
+    demo.add_argument(
         "--out", type=_picture_path, default="demo.gif",
         help=f"animated GIF to write (default demo.gif; a frame every {FRAME_SECONDS:g} s of the run, played in real time); "
         "a .png path gets the last picture, and the animation goes beside it with suffix .gif",
@@ -550,7 +672,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             args.bounds = cell_rect(args.bounds, "--bounds")
         except ValueError as error:
             parser.error(str(error))
-    run = {"demo": run_demo, "paths": run_paths, "bake": run_bake, "render": run_render}[args.command]
+    if args.command == "demo" and args.scenario is not None:
+        given = [option for dest, option in UNIT_DEMO_ONLY if getattr(args, dest) != demo.get_default(dest)]
+        if given:
+            demo.error(f"--scenario {args.scenario} runs on a map and with units of its own; leave out {', '.join(given)}")
+    run = {"demo": run_formations if args.command == "demo" and args.scenario else run_demo, "paths": run_paths,
+           "bake": run_bake, "render": run_render}[args.command]  # fmt: skip
     try:
         if args.command in PICTURE_COMMANDS:
             pillow_image()  # the pictures come last: say that Pillow is missing before the work

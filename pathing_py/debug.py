@@ -5,7 +5,7 @@ optional extra ``pictures`` (:mod:`pathing_py.pillow`).
 """
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "draw_cells",
+    "draw_commander",
     "draw_grid",
     "draw_graph",
     "draw_lines",
@@ -26,7 +27,9 @@ __all__ = [
     "draw_units",
     "paths_picture",
     "planned_cells",
+    "side_by_side",
     "unit_colour",
+    "units_picture",
     "write_png",
     "PATH_COLOURS",
 ]
@@ -49,6 +52,9 @@ KEY_POINT = (120, 20, 90)
 NEW_WALL = (120, 50, 30)
 UNIT_RIM = (20, 20, 24)
 STOPPED_CROSS = (0, 0, 0)
+#: Groups: the dot on a group's commander; what lies between pictures put side by side.
+COMMANDER_DOT = (255, 255, 255)
+PANEL_GAP = (255, 255, 255)
 
 Colour = Tuple[int, int, int]
 
@@ -206,6 +212,40 @@ def draw_units(
             arm = unit.radius * scale * 0.7
             ends = centre + np.array([(-arm, -arm), (arm, arm), (-arm, arm), (arm, -arm)])
             draw_lines(image, ends[::2], ends[1::2], STOPPED_CROSS, max(scale // 4, 1))
+
+
+def units_picture(
+    background: np.ndarray, navigator: "Navigator", scale: int, trails: Dict[int, List[Tuple[float, float]]], new_walls: Iterable[Cell] = ()
+) -> np.ndarray:
+    """A frame of units walking a map: a copy of ``background`` (made by :func:`draw_grid`) with ``new_walls``
+    filled as walls put up during the run and the units drawn by :func:`draw_units`, each unit's
+    position now added to its trail in ``trails`` first."""
+    for unit in navigator.units.values():
+        trails.setdefault(unit.id, []).append(unit.position)
+    image = background.copy()
+    draw_cells(image, new_walls, NEW_WALL, scale)
+    draw_units(image, navigator, scale, trails)
+    return image
+
+
+def draw_commander(image: np.ndarray, unit: "Unit", scale: int = 4) -> None:
+    """Mark a group's commander (SPEC F1), drawn by :func:`draw_units`, with a light dot in its middle."""
+    _draw_disc(image, np.asarray(unit.position) * scale, max(unit.radius * scale * 0.4, 1.0), COMMANDER_DOT)
+
+
+def side_by_side(images: Sequence[np.ndarray], gap: int) -> np.ndarray:
+    """RGB images left to right, ``gap`` pixels apart, their tops level; shorter ones are padded below."""
+    if not images or gap < 0:
+        raise ValueError(f"side_by_side needs at least one picture and a gap of 0 or more pixels, got {len(images)} and {gap}")
+    height = max(image.shape[0] for image in images)
+    width = sum(image.shape[1] for image in images) + gap * (len(images) - 1)
+    picture = np.empty((height, width, 3), np.uint8)
+    picture[:] = PANEL_GAP
+    left = 0
+    for image in images:
+        picture[: image.shape[0], left : left + image.shape[1]] = image
+        left += image.shape[1] + gap
+    return picture
 
 
 def _draw_disc(image: np.ndarray, centre: np.ndarray, radius: float, colour: Colour) -> None:

@@ -200,7 +200,7 @@ class Group:
         commander = self.commander
         if self._sharing and commander is not None and commander.state is not UnitState.FIND_PATH:
             self._share(commander)
-        if self._marching and self._passage:
+        if self._marching and (self._passage or self._reform_at is not None):
             self._pass_obstacles()
         self._set_paces()
         if self._marching and not self._sharing and all(unit.state in FINAL_STATES for unit in self.members):
@@ -234,8 +234,9 @@ class Group:
         self._reform_at = None
 
     def _pass_obstacles(self) -> None:
-        """Announce each choice of the passage (F5) as the front reaches its key point; a broken
-        formation is whole again once every member is past the next key point where it fits."""
+        """Announce each choice of the passage (F5) as the front reaches its key point; a broken or
+        halved formation is whole again (formation_formed) once every member is past the next key
+        point where it fits."""
         progress = [self._progress(unit) for unit in self.members if unit is not self.commander]
         front, rear = max(progress, default=len(self._key_points)), min(progress, default=len(self._key_points))
         label = self.groups.navigator.cell_label
@@ -243,12 +244,17 @@ class Group:
             point, index, choice = self._passage.pop(0)
             if choice == "broken":
                 self._set_state(GroupState.BROKEN, label(point))
-                later = [k for _, k, _ in self._passage]
-                self._reform_at = next((k for k in range(index + 1, len(self._key_points)) if k not in later), None)
             else:
                 self.groups.announce(self, f"formation_{choice}", label(point))
-        if self.state is GroupState.BROKEN and self._reform_at is not None and rear > self._reform_at:
-            self._set_state(GroupState.FORMED, label(self._key_points[self._reform_at]))
+            if choice != "scaled":
+                later = {k for _, k, _ in self._passage}
+                self._reform_at = next((k for k in range(index + 1, len(self._key_points)) if k not in later), None)
+        if self._reform_at is not None and rear > self._reform_at:
+            place = label(self._key_points[self._reform_at])
+            if self.state is GroupState.BROKEN:
+                self._set_state(GroupState.FORMED, place)
+            else:
+                self.groups.announce(self, "formation_formed", place)
             self._reform_at = None
 
     def _progress(self, unit: Unit) -> int:

@@ -11,7 +11,7 @@ extends SceneTree
 # play: a wall refused on a unit and an order refused with nothing selected; a box dragged over the blue squad;
 # debug drawing on (D); a right-click across the river; once the squad has formed and marches, a wall (W) on its
 # route; the formations cycled (F); debug drawing off; after the group has arrived, the gates shut and opened (G).
-# screenshot: the same up to the wall, then the viewport saved as a PNG 40 frames later (needs a display).
+# screenshot: the same up to the wall, then the viewport saved as a PNG 60 frames later (needs a display).
 # Prints one JSON object a line: {"step": name, ...} as each step is done, {"group_signal": name, ...} for each
 # GroupManager signal, {"end": unit, ...} per blue unit, then {"done": frame}. Cells are TileMap cells.
 
@@ -23,7 +23,7 @@ const LAST_FRAME = 3000
 #: Frames of debug drawing counted, on and then off.
 const DRAW_FRAMES = 30
 #: Frames after the wall that the screenshot is taken.
-const SHOT_FRAMES = 40
+const SHOT_FRAMES = 150
 
 var options = {}
 var frame = 0
@@ -85,9 +85,10 @@ func _play():
 			"target": pair(TARGET)})
 	elif _since("formation_formed") == 20 and not marks.has("wall"):
 		_drop_wall_on_route()
-	elif _since("wall") == SHOT_FRAMES and options["scenario"] == "screenshot":
-		_screenshot(options["out"])
-		return true
+	elif options["scenario"] == "screenshot":
+		if _since("wall") == SHOT_FRAMES:
+			_screenshot(options["out"])
+			return true
 	elif _since("wall") == DRAW_FRAMES:
 		_step("debug_counted", {"draws": draws, "frames": frame - marks["debug_on"]})
 		navgrid._draw()  # outside a draw: the engine names each draw call it refuses (the test counts them)

@@ -15,10 +15,10 @@ extends Node2D
 const FORMATIONS = ["none", "line", "box", "wedge"]
 #: Pixels around a click (or a short drag) that still select the unit under the mouse.
 const CLICK_SLOP = 6.0
-const SELECTED_RING = Color(1.0, 0.95, 0.3)
+const SELECTED_RING = Color(1.0, 1.0, 1.0)
 const SELECTION_FILL = Color(0.4, 0.8, 1.0, 0.15)
 const SELECTION_EDGE = Color(0.4, 0.8, 1.0, 0.9)
-const GATE_OPEN = Color(1.0, 0.85, 0.2, 0.9)
+const GATE_OPEN = Color(0.2, 0.9, 0.8, 0.9)
 const GATE_SHUT = Color(0.9, 0.3, 0.2, 0.9)
 
 #: TileMap cells of the bases' gates: openings in their walls that G shuts with wall tiles.
@@ -141,7 +141,7 @@ func _draw_overlay():
 		var rect = Rect2(corner_to_overlay.xform(tilemap.map_to_world(cell)), tilemap.cell_size)
 		overlay.draw_rect(rect, GATE_SHUT if gates_shut else GATE_OPEN, false, 1.0)
 	for unit in selected:
-		overlay.draw_arc(overlay.to_local(unit.global_position), 9.0, 0.0, TAU, 20, SELECTED_RING, 1.5)
+		overlay.draw_arc(overlay.to_local(unit.global_position), 9.0, 0.0, TAU, 20, SELECTED_RING, 2.0)
 	if drag_start != null:
 		var box = Rect2(overlay.to_local(drag_start), Vector2.ZERO).expand(overlay.get_local_mouse_position())
 		overlay.draw_rect(box, SELECTION_FILL)

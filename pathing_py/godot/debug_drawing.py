@@ -40,8 +40,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 from ..debug import plan_ahead
 from ..grid import Cell
 from ..groups import Group, GroupState
-from ..units import Navigator, Unit, UnitState
-from ..units.path_stack import RouteKind
+from ..units import Navigator, RouteKind, Unit, UnitState
 from ..units.unit import STANDING_STATES
 from .bridge import Position, TileFrame, positions
 from .editor import rect_outlines
@@ -49,10 +48,13 @@ from .groups import GroupDriver
 from .units import UnitDriver
 
 __all__ = [
+    "FORMING_SLOT_COLOUR",
     "LOOKS",
     "LOOK_COLOURS",
     "Layer",
+    "ROUTE_COLOUR",
     "Rgba",
+    "TARGET_SLOT_COLOUR",
     "UnitsDrawing",
     "drawing_of",
     "making_way",

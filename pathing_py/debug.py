@@ -26,6 +26,7 @@ __all__ = [
     "draw_path",
     "draw_units",
     "paths_picture",
+    "plan_ahead",
     "planned_cells",
     "side_by_side",
     "unit_colour",
@@ -179,6 +180,14 @@ def planned_cells(unit: "Unit") -> List[Cell]:
     return [cell for route in routes if route.kind is not RouteKind.HIGH_LEVEL for cell in route.remaining]
 
 
+def plan_ahead(unit: "Unit") -> List[Tuple[float, float]]:
+    """A unit's plan ahead as a polyline in cell units: where it stands, then the centres of the cells
+    (:func:`planned_cells`) and key points still to pass. Just its position when it has no plan."""
+    high = unit.stack.find(RouteKind.HIGH_LEVEL)
+    ahead = planned_cells(unit) + list(high.remaining if high else ())
+    return [unit.position] + [(x + 0.5, y + 0.5) for x, y in ahead]
+
+
 def draw_units(
     image: np.ndarray, navigator: "Navigator", scale: int = 4, trails: Mapping[int, Sequence[Tuple[float, float]]] = {}
 ) -> None:
@@ -197,9 +206,7 @@ def draw_units(
         light = ((red + 255) // 2, (green + 255) // 2, (blue + 255) // 2)
         draw_lines(image, trail[:-1], trail[1:], light, max(scale // 4, 1))
     for unit in units:
-        high = unit.stack.find(RouteKind.HIGH_LEVEL)
-        plan = [unit.position] + [(x + 0.5, y + 0.5) for x, y in planned_cells(unit) + list(high.remaining if high else ())]
-        points = np.asarray(plan, dtype=float) * scale
+        points = np.asarray(plan_ahead(unit), dtype=float) * scale
         draw_lines(image, points[:-1], points[1:], unit_colour(unit.id))
         if unit.goal is not None:
             x, y = unit.goal

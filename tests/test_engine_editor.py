@@ -203,6 +203,8 @@ def test_saving_every_scene_keeps_our_nodes_properties_and_meta(editor):
     assert demo["meta:_editor_description_"].startswith('"Walls and deep water')  # lost before NodeProperties
     units_navgrid = saved["res://scenes/units_demo.tscn"]["after"]["Demo/NavGrid"]
     assert units_navgrid["wall_tile"] == '"wall"'  # an override of the instanced demo's NavGrid
+    rts_manager = saved["res://scenes/rts_demo.tscn"]["after"]["GroupManager"]
+    assert (rts_manager["formation"], rts_manager["spacing"]) == ('"box"', "2.0")
     for path in (ROOT / "scenes").glob("*.py"):  # with the README's indent settings, scripts stay as written
         assert (editor.project / "scenes" / path.name).read_text() == path.read_text(), path.name
 

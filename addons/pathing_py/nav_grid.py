@@ -41,6 +41,13 @@ cell it can reach; when a wall comes down (``set_cell_blocked`` or a
 ``rebuild()``) within ``retry_time`` seconds and opens a way, it goes on
 (``path_found`` again, then ``arrived``).
 
+Debug drawing (SPEC E4): with ``debug_draw`` on (off by default; a game
+toggles it at run time), the NavGrid draws over the map, redrawn every physics
+frame while on: the graph's key points, each unit's route ahead, the cells it
+holds and the one it moves into in the colour of how it is doing (moving,
+waiting, making way, blocked or unreachable, standing), and each group's slot
+cells where it forms and at its target.
+
 ``connectivity`` says how units move from cell to cell: 8 (the default:
 diagonal steps too, but never across a blocked cell's corner) or 4 (straight
 steps only, for games that move in four directions); paths, units and the
@@ -57,8 +64,9 @@ position is the centre of the cell ``world_to_map`` finds); half-offset
 (hexagonal) TileMaps are refused with a configuration warning.
 
 This script only reads Godot objects and converts Godot types; the work is
-done in :mod:`pathing_py.godot.bridge`, :mod:`pathing_py.godot.editor` and
-:mod:`pathing_py.godot.units`, which plain Python tests cover.
+done in :mod:`pathing_py.godot.bridge`, :mod:`pathing_py.godot.editor`,
+:mod:`pathing_py.godot.units` and :mod:`pathing_py.godot.debug_drawing`, which
+plain Python tests cover.
 """
 
 import math
@@ -86,7 +94,7 @@ from godot import (
 )
 from godot.bindings import _File
 
-from pathing_py.godot import bridge, editor, groups, units
+from pathing_py.godot import bridge, debug_drawing, editor, groups, units
 from pathing_py.godot.node_properties import NodeProperties
 from pathing_py.godot.scene_files import navgrid_bounds
 from pathing_py.godot.tile_data import CellRect
@@ -175,6 +183,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
     _navigator = None
     _graph_path = ""
     _show_graph = False
+    _debug_draw = False
     _bounds = Rect2(0, 0, 0, 0)
     _connectivity = 8
     _graph_warning = ""  # why the graph file was not used as is: shown as a configuration warning
@@ -210,6 +219,17 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
             self._forget_grid()  # the map may have been painted since: read it and the graph again
         else:
             self.update()
+
+    @export(bool, default=False)
+    @property
+    def debug_draw(self) -> bool:
+        """Draw key points, units' routes, held cells and states, and group slots over the map, every frame."""
+        return self._debug_draw
+
+    @debug_draw.setter
+    def debug_draw(self, value) -> None:
+        self._debug_draw = bool(value)
+        self.update()  # once now; while on, every physics frame
 
     @export(Rect2, default=Rect2(0, 0, 0, 0))
     @property
@@ -443,14 +463,17 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
     # -- drawing -----------------------------------------------------------------------------
 
     def _draw(self) -> None:
-        """The bounds' outline (in the editor) and the graph (``show_graph``), in TileMap-local pixels."""
+        """The bounds' outline (in the editor), the graph (``show_graph``; its key points for ``debug_draw``)
+        and the units and groups (``debug_draw``), in TileMap-local pixels."""
         path = str(self.tilemap_path)
         tilemap: TileMap = self.get_node_or_null(self.tilemap_path) if path else None
         if tilemap is None or not tilemap.is_class("TileMap"):
             return
         layers = self._bounds_layers(tilemap) if Engine.is_editor_hint() else []
-        if self._show_graph:
-            layers += self._graph_layers()
+        if self._show_graph or self._debug_draw:
+            layers += self._graph_layers(everything=self._show_graph)
+        if self._debug_draw:
+            layers += self._debug_layers()
         if not layers:
             return
         to_tilemap = self.get_global_transform().affine_inverse() * tilemap.get_global_transform()
@@ -467,18 +490,25 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
             return []
         return [(outline, BOUNDS_COLOR, BOUNDS_WIDTH)] if outline else []
 
-    def _graph_layers(self) -> list:
-        """The graph's clusters, edges and key points, one layer per kind that has segments."""
+    def _graph_layers(self, everything: bool) -> list:
+        """The graph's clusters, edges and key points (or its key points only), one layer per kind that has segments."""
         drawing = self._graph_drawing()
         if drawing is None:
             return []
-        kinds = (
+        kinds = [
             (drawing.clusters, CLUSTER_COLOR),
             (drawing.inside_edges, INSIDE_EDGE_COLOR),
             (drawing.border_edges, BORDER_EDGE_COLOR),
-            (drawing.key_points, KEY_POINT_COLOR),
-        )
+        ] if everything else []
+        kinds.append((drawing.key_points, KEY_POINT_COLOR))
         return [(segments, color, GRAPH_LINE_WIDTH) for segments, color in kinds if segments]
+
+    def _debug_layers(self) -> list:
+        """The units and groups this NavGrid drives, one layer per colour that has segments."""
+        if self._units is None:
+            return []
+        layers = debug_drawing.units_drawing(self._units, self._groups).layers()
+        return [(segments, Color(*rgba), width) for segments, rgba, width in layers]
 
     def _graph_drawing(self) -> Optional[editor.GraphDrawing]:
         if self._drawing is None:
@@ -553,6 +583,8 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         for emitted in driver.signals():
             node = emitted.node
             node.call("emit_signal", emitted.name, *emitted.arguments(Vector2))
+        if self._debug_draw:
+            self.update()
 
     def set_cell_blocked(self, cell: Vector2, blocked: bool) -> bool:
         """Block (or free) a TileMap cell for the units and paint it with ``wall_tile`` (or ``floor_tile``).

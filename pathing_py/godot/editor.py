@@ -6,7 +6,8 @@ when ``show_graph`` is on. Everything that can be decided without Godot is
 decided here, where CPython tests reach it: where the file goes
 (:func:`graph_file_for_scene`), baking on a worker thread with progress and
 one line of outcome (:class:`BakeJob`), and the line segments to draw
-(:func:`graph_drawing`).
+(:func:`graph_drawing`, made of :func:`rect_outlines` and :func:`point_crosses`,
+which the run-time debug drawing of :mod:`pathing_py.godot.debug_drawing` uses too).
 
 Quick start, with a grid read from a TileMap whose cells are 16 pixels wide::
 
@@ -49,6 +50,8 @@ __all__ = [
     "GraphDrawing",
     "graph_drawing",
     "graph_file_for_scene",
+    "point_crosses",
+    "rect_outlines",
 ]
 
 #: Suffix of baked key-point graphs; the export presets' include filter packs ``*.kpg``.
@@ -189,6 +192,25 @@ class GraphDrawing:
 
 #: The four sides of a rectangle as corner pairs, corners numbered (x0, y0), (x1, y0), (x1, y1), (x0, y1).
 _OUTLINE = np.array([0, 1, 1, 2, 2, 3, 3, 0])
+#: A cross's two strokes, as offsets from its centre in units of its arm.
+_CROSS = np.array([[-1.0, -1.0], [1.0, 1.0], [-1.0, 1.0], [1.0, -1.0]])
+
+
+def rect_outlines(rects, frame: TileFrame) -> List[Position]:
+    """The four sides of each grid rectangle ``(x, y, width, height)`` (cells, fractions allowed) as
+    segment ends in pairs, in TileMap-local pixels: on an isometric TileMap, the parallelograms they cover."""
+    rects = np.asarray(rects, dtype=np.float64).reshape(-1, 4)
+    x0, y0 = rects[:, 0], rects[:, 1]
+    x1, y1 = x0 + rects[:, 2], y0 + rects[:, 3]
+    corners = np.stack([np.stack(pair, axis=1) for pair in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))], axis=1)
+    return positions(frame.grid_to_pixels(corners[:, _OUTLINE]))
+
+
+def point_crosses(points, arm: float, frame: TileFrame) -> List[Position]:
+    """A small diagonal cross on each grid point (cells), ``arm`` cells from its centre to each tip, as
+    segment ends in pairs in TileMap-local pixels."""
+    centres = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    return positions(frame.grid_to_pixels(centres[:, None, :] + float(arm) * _CROSS[None, :, :]))
 
 
 def graph_drawing(graph: KeyPointGraph, frame: TileFrame, *, cross_size: float = 0.3) -> GraphDrawing:
@@ -196,24 +218,14 @@ def graph_drawing(graph: KeyPointGraph, frame: TileFrame, *, cross_size: float =
 
     ``cross_size`` is the half-width of a key point's cross, in cells.
     """
-    rects = np.asarray(graph.cluster_rects(), dtype=np.float64).reshape(-1, 4)
-    x0, y0 = rects[:, 0], rects[:, 1]
-    x1, y1 = x0 + rects[:, 2], y0 + rects[:, 3]
-    corners = np.stack([np.stack(pair, axis=1) for pair in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))], axis=1)
-    outlines = frame.grid_to_pixels(corners[:, _OUTLINE])
-
     centres = np.asarray(graph.key_points(), dtype=np.float64).reshape(-1, 2) + 0.5
     pairs, _costs, inside = graph.edges()
     pairs = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
     inside = np.asarray(inside, dtype=bool)
     ends = centres[pairs]  # (E, 2 ends, 2 coordinates)
-
-    arm = float(cross_size)
-    cross = np.array([[-arm, -arm], [arm, arm], [-arm, arm], [arm, -arm]])
-    crosses = centres[:, None, :] + cross[None, :, :]
     return GraphDrawing(
-        clusters=positions(outlines),
+        clusters=rect_outlines(graph.cluster_rects(), frame),
         inside_edges=positions(frame.grid_to_pixels(ends[inside])),
         border_edges=positions(frame.grid_to_pixels(ends[~inside])),
-        key_points=positions(frame.grid_to_pixels(crosses)),
+        key_points=point_crosses(centres, cross_size, frame),
     )

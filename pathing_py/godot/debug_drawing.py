@@ -1,0 +1,180 @@
+"""What a NavGrid draws at run time when ``debug_draw`` is on (SPEC E4), in plain Python: no engine needed.
+
+Per unit, in TileMap-local pixels: its plan ahead as a polyline (where it
+stands, then the cells and key points still to pass, as ``pathing-py demo``
+draws it), the cells it holds outlined in the colour of how it is doing
+(:func:`unit_look`: moving, waiting, making way, blocked, standing), and the
+cell it is moving into outlined again, smaller. Per group: the slot cells
+where it forms, while it forms, and its members' cells at the target while it
+is under way. The graph's key points come from
+:func:`pathing_py.godot.editor.graph_drawing`, as the editor draws them.
+
+SPEC U5/U6 predicted positions and collision states do not exist yet: units
+hold whole cells and wait, go round or make way for each other (U3, U7), so
+the held and next cells, and the colours, show what the units know.
+
+Quick start, on a row of eight 16-pixel cells at the canvas origin::
+
+    >>> from pathing_py.godot.bridge import TileInfo, TileMapNavigator
+    >>> from pathing_py.godot.units import UnitDriver
+    >>> from pathing_py.godot.debug_drawing import units_drawing
+    >>> tilemap = TileMapNavigator.from_tilemap([word for x in range(8) for word in (x, 0, 0)], (16, 16),
+    ...                                         [TileInfo(0, "ground")])
+    >>> driver = UnitDriver(tilemap, ((0.0, 0.0), (1.0, 0.0), (0.0, 1.0)))
+    >>> at = ((8.0, 8.0), (9.0, 8.0), (8.0, 9.0))
+    >>> driver.add(1, "scout", at, at, speed=4.0), driver.order(1, (120.0, 8.0))
+    (Answer(status='OK', message=''), Answer(status='OK', message=''))
+    >>> _ = driver.step(1 / 30)
+    >>> drawing = units_drawing(driver)
+    >>> drawing.routes[:4]                        # from the scout through the cells ahead
+    [(10.133333333333333, 8.0), (40.0, 8.0), (40.0, 8.0), (56.0, 8.0)]
+    >>> len(drawing.held["moving"]) // 8          # cells held (four sides, two ends each)
+    2
+    >>> [(len(segments), colour) for segments, colour, _width in drawing.layers()][:2]
+    [(14, (1.0, 1.0, 1.0, 0.75)), (16, (0.3, 0.9, 0.35, 1.0))]
+"""
+
+from dataclasses import dataclass
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+from ..debug import plan_ahead
+from ..grid import Cell
+from ..groups import Group, GroupState
+from ..units import Navigator, RouteKind, Unit, UnitState
+from ..units.unit import STANDING_STATES
+from .bridge import Position, TileFrame, positions
+from .editor import rect_outlines
+from .groups import GroupDriver
+from .units import UnitDriver
+
+__all__ = [
+    "FORMING_SLOT_COLOUR",
+    "LOOKS",
+    "LOOK_COLOURS",
+    "Layer",
+    "ROUTE_COLOUR",
+    "Rgba",
+    "TARGET_SLOT_COLOUR",
+    "UnitsDrawing",
+    "drawing_of",
+    "making_way",
+    "unit_look",
+    "units_drawing",
+]
+
+#: A colour as Godot's ``Color(r, g, b, a)`` takes it, each from 0 to 1.
+Rgba = Tuple[float, float, float, float]
+#: What one ``draw_multiline`` call draws: segment ends in pairs (TileMap-local pixels), colour, width in pixels.
+Layer = Tuple[List[Position], Rgba, float]
+
+#: How a unit is doing, as :func:`unit_look` names it, and the colour of its cells.
+LOOKS = ("moving", "waiting", "making_way", "blocked", "standing")
+LOOK_COLOURS: Dict[str, Rgba] = {
+    "moving": (0.3, 0.9, 0.35, 1.0),
+    "waiting": (1.0, 0.85, 0.1, 1.0),
+    "making_way": (0.2, 0.75, 1.0, 1.0),
+    "blocked": (1.0, 0.1, 0.6, 1.0),
+    "standing": (0.85, 0.85, 0.85, 0.6),
+}
+ROUTE_COLOUR: Rgba = (1.0, 1.0, 1.0, 0.75)
+FORMING_SLOT_COLOUR: Rgba = (1.0, 0.55, 0.0, 1.0)
+TARGET_SLOT_COLOUR: Rgba = (0.75, 0.45, 1.0, 1.0)
+#: Line widths, pixels.
+ROUTE_WIDTH = 1.0
+HELD_WIDTH = 1.0
+NEXT_WIDTH = 2.0
+SLOT_WIDTH = 1.5
+#: Insets of the smaller squares, in cells from each side: the next cell inside its held outline, slots
+#: inside the cells their members will hold.
+NEXT_INSET = 0.25
+SLOT_INSET = 0.1
+
+
+def making_way(unit: Unit) -> bool:
+    """Whether the unit is stepping aside for another unit, waiting there, or going back (SPEC U7, U9):
+    a route of its stack waits before a waypoint for the other to pass."""
+    return any(route.kind is RouteKind.AVOIDANCE and route.wait_at >= 0 for route in unit.stack)
+
+
+def unit_look(unit: Unit) -> str:
+    """How a unit is drawn: one of :data:`LOOKS`.
+
+    ``blocked``: it stopped short of its goal (BLOCKED or UNREACHABLE);
+    ``making_way`` (:func:`making_way`); ``waiting``: for a cell another unit
+    holds; ``standing``: idle or arrived; ``moving`` otherwise (planning, or
+    on its way).
+    """
+    if unit.state in (UnitState.BLOCKED, UnitState.UNREACHABLE):
+        return "blocked"
+    if making_way(unit):
+        return "making_way"
+    if unit.state is UnitState.WAITING:
+        return "waiting"
+    return "standing" if unit.state in STANDING_STATES else "moving"
+
+
+@dataclass(frozen=True)
+class UnitsDrawing:
+    """Units and groups as line segments in TileMap-local pixels, ends in pairs, for ``draw_multiline``.
+
+    ``routes``: each unit's plan ahead; ``held`` and ``next_cells``: by
+    look, the outlines of the cells units hold and, smaller, of the cells they
+    move into; ``forming_slots`` and ``target_slots``: the slot cells of
+    groups forming, and the members' cells at the target of groups under way.
+    """
+
+    routes: List[Position]
+    held: Dict[str, List[Position]]
+    next_cells: Dict[str, List[Position]]
+    forming_slots: List[Position]
+    target_slots: List[Position]
+
+    def layers(self) -> List[Layer]:
+        """One layer per colour that has segments, in drawing order: slots, routes, held cells, next cells."""
+        kinds: List[Layer] = [
+            (self.forming_slots, FORMING_SLOT_COLOUR, SLOT_WIDTH),
+            (self.target_slots, TARGET_SLOT_COLOUR, SLOT_WIDTH),
+            (self.routes, ROUTE_COLOUR, ROUTE_WIDTH),
+        ]
+        kinds += [(self.held[look], LOOK_COLOURS[look], HELD_WIDTH) for look in LOOKS]
+        kinds += [(self.next_cells[look], LOOK_COLOURS[look], NEXT_WIDTH) for look in LOOKS]
+        return [kind for kind in kinds if kind[0]]
+
+
+def units_drawing(units: UnitDriver, groups: Optional[GroupDriver] = None) -> UnitsDrawing:
+    """The drawing of a NavGrid's PathUnits and of the groups its GroupManagers ordered."""
+    return drawing_of(units.navigator, units.frame, groups.groups.groups.values() if groups is not None else ())
+
+
+def drawing_of(navigator: Navigator, frame: TileFrame, groups: Iterable[Group] = ()) -> UnitsDrawing:
+    """The drawing of a navigator's units and of ``groups`` over a TileMap whose cells ``frame`` maps to pixels."""
+    units = sorted(navigator.units.values(), key=lambda unit: unit.id)
+    ends: List[Tuple[float, float]] = []
+    held: Dict[str, List[Cell]] = {look: [] for look in LOOKS}
+    moving_into: Dict[str, List[Cell]] = {look: [] for look in LOOKS}
+    for unit in units:
+        plan = plan_ahead(unit)
+        ends += [end for step in zip(plan, plan[1:]) for end in step]
+        look = unit_look(unit)
+        held[look] += sorted(unit.held)
+        if unit.next_cell is not None:
+            moving_into[look].append(unit.next_cell)
+    forming: List[Cell] = []
+    targets: List[Cell] = []
+    for group in groups:
+        if group.state is GroupState.FORMING:
+            forming += [cell for cell in map(group.slot_cell, group.members) if cell is not None]
+        elif any(unit.state not in STANDING_STATES for unit in group.members):
+            targets += group.goals.values()
+    return UnitsDrawing(
+        routes=positions(frame.grid_to_pixels(ends)),
+        held={look: _squares(cells, 0.0, frame) for look, cells in held.items()},
+        next_cells={look: _squares(cells, NEXT_INSET, frame) for look, cells in moving_into.items()},
+        forming_slots=_squares(forming, SLOT_INSET, frame),
+        target_slots=_squares(targets, SLOT_INSET, frame),
+    )
+
+
+def _squares(cells: Sequence[Cell], inset: float, frame: TileFrame) -> List[Position]:
+    """The outlines of grid cells drawn ``inset`` cells inside each side."""
+    return rect_outlines([(x + inset, y + inset, 1.0 - 2 * inset, 1.0 - 2 * inset) for x, y in cells], frame)

@@ -111,13 +111,20 @@ def test_a_formation_order_forms_the_squad_then_marches_it_and_says_so(play):
     game = play("group_formation")
     signals = group_signals(game)
     names = [signal["group_signal"] for signal in signals]
-    assert names[:3] == ["group_ordered", "formation_forming", "formation_formed"] and names[-1] == "group_arrived", names
-    assert signals[1]["detail"] == "box" and all(name.startswith("formation_") for name in names[3:-1]), names
-    assert (signals[-1]["arrived"], signals[-1]["members"]) == (6, 6)
+    assert names[:3] == ["group_ordered", "formation_forming", "formation_formed"] and "group_arrived" in names, names
+    arrival = names.index("group_arrived")
+    assert signals[1]["detail"] == "box" and all(name.startswith("formation_") for name in names[3:arrival]), names
+    assert (signals[arrival]["arrived"], signals[arrival]["members"]) == (6, 6)
+    # Then order_formation("line"): the squad forms a line where it stands (a ring is refused, the line kept).
+    [line] = game.named("formation_order")
+    assert (line["status"], line["refused"], line["formation"]) == ("OK", "INVALID_SETTINGS", "line"), line
+    assert [(s["group_signal"], s.get("detail")) for s in signals[arrival + 1 :]] == [
+        ("formation_forming", "line"), ("formation_formed", "line")]
     assert [signal["frame"] for signal in signals] == sorted(signal["frame"] for signal in signals)
     ends = {unit: cell(game.ends[unit]["cell"]) for unit in SQUAD}
-    assert len(set(ends.values())) == 6 and all(chebyshev(end, TARGET) <= 3 for end in ends.values()), ends
+    assert len(set(ends.values())) == 6 and all(chebyshev(end, TARGET) <= 6 for end in ends.values()), ends  # a line 11 wide
     for unit in SQUAD:
         assert_moved_frame_by_frame(game, unit)
         assert game.ends[unit]["state"] == "arrived"
-    assert game.error_lines("Squad") == []
+    [refusal] = game.error_lines("Squad")
+    assert "order_formation: formation 'ring' is not one of" in refusal

@@ -339,3 +339,17 @@ def test_an_event_without_a_signal_is_an_error_not_silence():
     groups.groups.announce(group, "formation_dancing", "")
     with pytest.raises(ValueError, match="no signal for: 'formation_dancing'"):
         driver.step(1 / 60)
+
+
+def test_a_manager_changes_the_formation_of_its_groups_where_they_stand():
+    driver, groups, nodes = make_squad()
+    assert groups.order(MANAGER, list(nodes), world_centre(TARGET), settings())
+    play(driver, groups, 12.0)
+    refused = groups.change_formation(MANAGER, settings(formation="ring"))
+    assert refused.status == STATUS_INVALID_SETTINGS and refused.message.startswith("order_formation: formation 'ring'")
+    assert groups.change_formation(MANAGER, settings(formation="box", spacing=2.0))
+    _, heard = play(driver, groups, 6.0)
+    assert [signal.name for signal in heard[MANAGER]] == ["formation_forming", "formation_formed"]  # no order open: it stays
+    group = groups.groups.group_of(driver.unit_of(1))
+    assert group.formation.name == "box" and all(unit.cell == group.slot_cell(unit) for unit in group.members)
+    assert groups.change_formation(MANAGER + 1, settings(formation="line"))  # a manager without groups: nothing to do

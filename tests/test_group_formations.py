@@ -179,3 +179,29 @@ def test_a_formation_passes_what_it_does_not_fit_and_arrives_in_shape(kind, choi
     commander = squad.commander
     assert all(tuple(np.subtract(unit.cell, commander.cell)) == squad.offsets[unit.id] for unit in squad.members)
     assert sum(unit.stats.plans for unit in squad.members) == 1
+
+
+def test_a_group_takes_another_formation_where_it_stands():
+    navigator, groups, squad = squad_on(OPEN, None)
+    squad.set_formation("line", spacing=2)
+    events = march(navigator, groups, squad, updates=100)
+    assert [name for _, name in events] == ["formation_forming", "formation_formed"]  # no order: it stays formed
+    assert squad.state is GroupState.FORMED and all(unit.cell == squad.slot_cell(unit) for unit in squad.members)
+    squad.set_formation(None)
+    assert squad.state is GroupState.BROKEN and groups.events() == [(squad.id, "formation_broken", "no formation")]
+    with pytest.raises(ValueError, match="unknown formation"):
+        squad.set_formation("ring")
+    assert squad.shape is None and squad.state is GroupState.BROKEN  # a refused shape changes nothing
+
+
+def test_a_group_under_way_forms_anew_and_goes_on_with_its_order():
+    navigator, groups, squad = squad_on(OPEN, "box")
+    squad.move_to((34, 18))
+    for _ in range(30):
+        navigator.update(0.1)
+    squad.set_formation("wedge")
+    events = march(navigator, groups, squad)
+    names = [name for _, name in events]
+    assert names[names.index("formation_forming") :][:2] == ["formation_forming", "formation_formed"] and names[-1] == "group_arrived", names
+    assert squad.formation.name == "wedge" and all(unit.state is UnitState.ARRIVED for unit in squad.members)
+    assert all(unit.cell == squad.goals[unit.id] for unit in squad.members)  # its cells of the wedge at the target

@@ -9,6 +9,9 @@ free cells around the target, all at the slowest member's speed. The
 selection is the group, as in RTS games: units ordered again leave their old
 group for the new one.
 
+``order_formation(shape)`` sets ``formation`` and has the manager's groups
+take it where they stand: each forms anew and goes on with its order.
+
 ``order_move`` returns "OK" or why the order was refused, with one error line
 on stderr; a refused order moves no unit: ``EMPTY_SELECTION``, ``NOT_DRIVEN``
 (an item that is not a PathUnit of the NavGrid, or no NavGrid at
@@ -102,14 +105,30 @@ class GroupManager(NodeProperties, NavGridLink, Node):  # NodeProperties first: 
 
     def order_move(self, units: Array, world_target: Vector2) -> str:
         """Send the PathUnits of ``units`` to the cell containing a global position as a new group; "OK" or why not."""
+        navgrid: "NavGrid" = self._navgrid_or_refusal(groups.ORDER)
+        if navgrid is not None:
+            self.last_status = str(navgrid.call("order_group", self, units, world_target))
+        return self.last_status
+
+    def order_formation(self, shape: str) -> str:
+        """Set ``formation`` to ``shape`` and have this manager's groups take it where they stand (each
+        forms anew and goes on with its order); "OK" or why not (then nothing changes)."""
+        navgrid: "NavGrid" = self._navgrid_or_refusal(groups.FORMATION_ORDER)
+        if navgrid is not None:
+            before, self.formation = self.formation, str(shape)
+            self.last_status = str(navgrid.call("reform_groups", self))
+            if self.last_status != "OK":
+                self.formation = before
+        return self.last_status
+
+    def _navgrid_or_refusal(self, method: str) -> "NavGrid":
+        """The NavGrid, or None with last_status NOT_DRIVEN and the reason printed."""
         navgrid: "NavGrid" = self._navgrid()
         if navgrid is None:
             self.last_status = STATUS_NOT_DRIVEN
             path, found = self._navgrid_found()
-            report_error(str(self.get_name()), f"{groups.ORDER}: {groups.manager_problem(path, found, self.get)}")
-            return self.last_status
-        self.last_status = str(navgrid.call("order_group", self, units, world_target))
-        return self.last_status
+            report_error(str(self.get_name()), f"{method}: {groups.manager_problem(path, found, self.get)}")
+        return navgrid
 
     def get_last_status(self) -> str:
         """``last_status`` for GDScript callers."""

@@ -662,6 +662,16 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
             bridge.report_error(str(manager.get_name()), answer.message)
         return answer.status
 
+    def reform_groups(self, manager: "GroupManager") -> str:
+        """The manager's groups take the formation its exports now name, where they stand; "OK" or why not."""
+        if self._groups is None:
+            answer = units.Answer(units.STATUS_NOT_DRIVEN, f"{groups.FORMATION_ORDER}: the NavGrid moves no units (see its errors)")
+        else:
+            answer = self._groups.change_formation(node_key(manager), manager.get)
+        if not answer:
+            bridge.report_error(str(manager.get_name()), answer.message)
+        return answer.status
+
     def take_group_signals(self, manager: "GroupManager") -> Array:
         """The signals of the manager's groups since it last took them, oldest first: ``[name, arguments…]`` each."""
         if self._groups is None:

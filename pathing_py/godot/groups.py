@@ -95,6 +95,7 @@ STATUS_EMPTY_SELECTION = "EMPTY_SELECTION"
 
 #: What the GroupManager's refusals start with: the method the game called.
 ORDER = "order_move"
+FORMATION_ORDER = "order_formation"
 
 #: Reads a GroupManager's export by name.
 ExportReader = Callable[[str], Any]
@@ -224,6 +225,19 @@ class GroupDriver:
         group_id = self._make_group(owner, members, settings)
         self._send(group_id, goal)
         self._queues[owner].append(self._ordered_signal(group_id))
+        return Answer(STATUS_OK)
+
+    def change_formation(self, owner: Hashable, export: ExportReader) -> Answer:
+        """Every group of ``owner`` takes the formation its settings (read by ``export``) now name, where it
+        stands (:meth:`~pathing_py.groups.Group.set_formation`): it forms anew and goes on with its order."""
+        try:
+            settings = GroupSettings.read(export)
+        except ValueError as error:
+            return Answer(STATUS_INVALID_SETTINGS, f"{FORMATION_ORDER}: {error}")
+        for ordered in self._ordered.values():
+            if ordered.owner == owner:
+                ordered.group.set_formation(settings.formation, settings.spacing)
+                ordered.settings = settings  # a rebuild re-makes the group so
         return Answer(STATUS_OK)
 
     def signals(self, owner: Hashable) -> Iterator[GroupSignal]:

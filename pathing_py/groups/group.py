@@ -121,7 +121,8 @@ class Group:
         self._passage: List[Tuple[Cell, int, str]] = []  #: (key point, its index, F5 choice) the front has yet to reach
         self._reform_at: Optional[int] = None  #: the key point past which a broken formation is whole again
         self._choices_at: List[int] = []  #: the key points where the formation does not fit as it is
-        self._marching = False  #: an order whose members have not all stopped
+        self._marching = False  #: members are on their way to the target
+        self._order_open = False  #: an order has been given whose group_arrived has not come yet
         for unit in units:
             self.add(unit)
 
@@ -161,7 +162,7 @@ class Group:
         elif self._sharing and goal is not None and unit.state is UnitState.FIND_PATH and navigator.units.get(unit.id) is unit:
             navigator.order(unit, goal)  # no shared route will come for it
         if not self.members:  # nothing left to share or to wait for
-            self._sharing = self._marching = False
+            self._sharing = self._marching = self._order_open = False
 
     def move_to(self, target: Cell) -> None:
         """Send the group to ``target``: the commander there, the others to their slots around it
@@ -173,7 +174,7 @@ class Group:
             raise ValueError(f"group {self.id} has no members")
         if not navigator.grid.in_bounds(target):
             raise ValueError(f"target {target} is outside the {navigator.grid.width}x{navigator.grid.height} map")
-        self.target = target
+        self.target, self._order_open = target, True
         self.groups.announce(self, "group_ordered", navigator.cell_label(target))
         if self.shape is None:
             self._pick_commander(fresh=True)
@@ -193,6 +194,26 @@ class Group:
         self.formation, self.heading = make_formation(self.shape, len(self.members), self.spacing), heading
         self._form()
 
+    def set_formation(self, shape: Optional[FormationShape], spacing: Optional[float] = None) -> None:
+        """Take another formation (None: none; ``spacing`` as before unless given) where the group stands:
+        it forms again facing as it faced, and goes on with its order, if it has one, once formed. A
+        group let out of formation goes on as a group without one."""
+        spacing = self.spacing if spacing is None else spacing
+        formation = None if shape is None else make_formation(shape, len(self.members), spacing)  # refuses a bad one
+        if not self.members:
+            raise ValueError(f"group {self.id} has no members")
+        self.shape, self.spacing = shape, spacing
+        if formation is not None:
+            self.formation = formation
+            self._form()
+            return
+        self.formation = None
+        self._restore_priorities()
+        self._set_state(GroupState.BROKEN, "no formation")
+        if self._order_open and not self._marching:  # it was forming: it marches now
+            self._pick_commander(fresh=True)
+            self._march()
+
     def update(self) -> None:
         """Form, share the commander's route once planned, set paces, and tell when the order is done."""
         if self.state is GroupState.FORMING:
@@ -204,7 +225,7 @@ class Group:
             self._pass_obstacles()
         self._set_paces()
         if self._marching and not self._sharing and all(unit.state in FINAL_STATES for unit in self.members):
-            self._marching = False
+            self._marching = self._order_open = False
             for unit in self.members:
                 unit.squad = None
             if self.formation is not None and all(unit.cell == self.goals[unit.id] for unit in self.members):
@@ -293,7 +314,8 @@ class Group:
 
     def _check_forming(self) -> None:
         """Members in their slots get top priority; a member that stopped short of its slot is left out
-        of the formation; once every slotted member stands in its slot, the group is FORMED and marches."""
+        of the formation; once every slotted member stands in its slot, the group is FORMED and marches
+        on with its order, if it has one."""
         top = max(self._priorities.values(), default=0) + 1
         for unit in self.members:
             if unit.id not in self.slots or unit.next_cell is not None:
@@ -305,7 +327,8 @@ class Group:
         if all(unit.cell == self.slot_cell(unit) and unit.next_cell is None for unit in self.members if unit.id in self.slots):
             self._restore_priorities()
             self._set_state(GroupState.FORMED)
-            self._march()
+            if self._order_open:
+                self._march()
 
     def slot_cell(self, unit: Unit) -> Optional[Cell]:
         """The cell of the member's slot where the group formed last (None without a slot)."""

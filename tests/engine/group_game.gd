@@ -29,6 +29,18 @@ func _start_group_formation():
 	order_group(add_manager("Squad", {"formation": "box", "spacing": 2.0}), add_squad(), centre_of(TARGET))
 
 
+func _frame_group_formation():
+	# Once the squad has arrived, the player asks for a line: it forms where it stands.
+	if remembered.get("groups_under_way", 0) == 0 and not remembered.has("line_ordered"):
+		var manager = demo.get_node("Squad")
+		remembered["line_ordered"] = manager.order_formation("line")
+		var refused = manager.order_formation("ring")
+		print(to_json({"formation_order": "line", "frame": frame, "status": remembered["line_ordered"],
+			"refused": refused, "formation": manager.formation}))
+	if remembered.has("line_ordered") and not remembered.has("line_formed") and frame < LAST_FRAME - 2:
+		busy_until = frame + 2  # the run ends once the line has formed and its signal came
+
+
 func _start_group_bad_orders():
 	var manager = add_manager("Squad", {"cohesion": "arrival"})
 	var squad = add_squad()
@@ -115,6 +127,8 @@ func _on_group_signal(group_id, first, second, manager, signal_name):
 
 
 func _on_formation_signal(group_id, detail, manager, signal_name):
+	if signal_name == "formation_formed" and detail == "line":
+		remembered["line_formed"] = frame
 	print(to_json({"group_signal": signal_name, "manager": manager, "frame": frame, "group_id": group_id,
 		"detail": detail}))
 

@@ -101,9 +101,9 @@ class Route:
         if self.loop and self.index >= len(self.waypoints) and self.waypoints:
             self.index = 0
 
-    def shared(self, aims: Optional[Sequence[Cell]] = None) -> "Route":
-        """A route over the same waypoint tuple, from its start: for another unit to walk, at ``aims``."""
-        return Route(self.kind, self.waypoints, loop=self.loop, aims=aims)
+    def shared(self) -> "Route":
+        """A route over the same waypoint tuple, from its start: for another unit to walk."""
+        return Route(self.kind, self.waypoints, loop=self.loop)
 
     def __repr__(self) -> str:
         return f"Route({self.kind.name}, {self.index}/{len(self.waypoints)}{', loop' if self.loop else ''})"

@@ -184,9 +184,11 @@ class RunResult(NamedTuple):
     finished: bool  #: every order ended before the time limit
     orders: int
     plans: int  #: full searches, all units
+    planned_once: int  #: orders that cost one search (a group's: its members' together)
     form_seconds: List[float]  #: each formation_forming to its formation_formed
     unformed: int  #: groups forming at the end
     spreads: List[float]  #: per group whose members all arrived: last arrival - first arrival
+    units: int
     arrived: int
     reachable: int  #: units whose target is on the island they start on
     blocked: int
@@ -230,9 +232,9 @@ def add_units(navigator: Navigator, scenario: Scenario) -> List[List[Unit]]:
     return [[navigator.add_unit((x + 0.5, y + 0.5), speed=DEFAULT_SPEED) for x, y in cells] for cells in scenario.starts]
 
 
-def result(label: str, scenario: Scenario, members: List[List[Unit]], trace: Trace, orders: int, forming: Tuple[List[float], int],
-           started: float) -> RunResult:  # fmt: skip
-    """The run's figures from its units and trace."""
+def result(label: str, scenario: Scenario, members: List[List[Unit]], ordered: List[List[Unit]], trace: Trace,
+           forming: Tuple[List[float], int], started: float) -> RunResult:  # fmt: skip
+    """The run's figures from its units (``members`` by group, ``ordered`` by order) and trace."""
     units = [unit for group in members for unit in group]
     grid = scenario.grid
     reachable = sum(grid.same_island(cell, target) for cells, target in zip(scenario.starts, scenario.targets) for cell in cells)
@@ -243,8 +245,9 @@ def result(label: str, scenario: Scenario, members: List[List[Unit]], trace: Tra
             spreads.append(max(times) - min(times))
     return RunResult(
         label=label, python=f"{platform.python_implementation()} {platform.python_version()}", tick_ms=trace.tick_ms,
-        game_seconds=trace.game_seconds, finished=trace.finished, orders=orders, plans=sum(unit.stats.plans for unit in units),
-        form_seconds=forming[0], unformed=forming[1], spreads=spreads,
+        game_seconds=trace.game_seconds, finished=trace.finished, orders=len(ordered), plans=sum(unit.stats.plans for unit in units),
+        planned_once=sum(sum(unit.stats.plans for unit in order) == 1 for order in ordered),
+        form_seconds=forming[0], unformed=forming[1], spreads=spreads, units=len(units),
         arrived=sum(unit.state is UnitState.ARRIVED for unit in units), reachable=reachable,
         blocked=sum(unit.state is UnitState.BLOCKED for unit in units),
         unreachable=sum(unit.state is UnitState.UNREACHABLE for unit in units),
@@ -277,7 +280,7 @@ def run_groups(scenario: Scenario, graph: Optional[KeyPointGraph], spacing: floa
     read_events()
     units = [unit for group in members for unit in group]
     trace = simulate(navigator, units, lambda: len(done) == len(group_list), delta, seconds, read_events)
-    return result("groups", scenario, members, trace, len(group_list), (form_seconds, len(forming_since)), started)
+    return result("groups", scenario, members, members, trace, (form_seconds, len(forming_since)), started)
 
 
 def run_individual(scenario: Scenario, graph: Optional[KeyPointGraph], delta: float, seconds: float) -> RunResult:
@@ -293,7 +296,7 @@ def run_individual(scenario: Scenario, graph: Optional[KeyPointGraph], delta: fl
         return all(unit.state in FINAL_STATES for unit in units)
 
     trace = simulate(navigator, units, finished, delta, seconds, lambda: None)
-    return result("individual", scenario, members, trace, len(units), ([], 0), started)
+    return result("individual", scenario, members, [[unit] for unit in units], trace, ([], 0), started)
 
 
 def run_under_pythonscript(args: argparse.Namespace) -> RunResult:
@@ -353,10 +356,11 @@ def figures() -> List[Figure]:
         Figure("updates / game s until every order ended",
                lambda r: f"{len(r.tick_ms)} / {r.game_seconds:.1f}" + ("" if r.finished else " (time limit)"), lambda r: r.game_seconds),
         Figure("searches per order", lambda r: f"{searches(r):.2f}", searches),
+        Figure("orders that cost one search", lambda r: f"{r.planned_once} / {r.orders}"),
         Figure("time to form s: median / max", forming),
         Figure("arrival spread s: median / max", spreads, spread),
         Figure("arrived / reachable", lambda r: f"{r.arrived} / {r.reachable}"),
-        Figure("BLOCKED / UNREACHABLE", lambda r: f"{r.blocked} / {r.unreachable}"),
+        Figure("BLOCKED / UNREACHABLE / under way", lambda r: f"{r.blocked} / {r.unreachable} / {r.units - r.arrived - r.blocked - r.unreachable}"),
         Figure("overlapping pairs", lambda r: str(r.overlapping_pairs)),
         Figure("run wall-clock s", lambda r: f"{r.run_s:.1f}"),
     ]  # fmt: skip

@@ -478,9 +478,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print(f"individual: done in {individual.run_s:.1f} s", file=sys.stderr, flush=True)
     runs.append(individual)
     distances = [math.dist(cells[0], target) for cells, target in zip(scenario.starts, scenario.targets)]
+    shape = "no formation" if formation is None else f"formation {args.formation} at spacing {args.spacing:g}"
     planning = f"key-point graph (baked in {bake_s:.2f} s, once for all runs)" if graph is not None else "find_path only"
     print(f"{path.stem} ({grid.width}x{grid.height}): {args.groups} groups of {args.size} units at {DEFAULT_SPEED:g} cells/s, "
-          f"formation {args.formation} at spacing {args.spacing:g}, each ordered {np.median(distances):.0f} cells away "
+          f"{shape}, each ordered {np.median(distances):.0f} cells away "
           f"(straight line, median; {min(distances):.0f} to {max(distances):.0f}); {1 / args.delta:.0f} updates a second; "
           f"{planning}; {groups.python}\n")  # fmt: skip
     print(table(runs, groups, individual, args.markdown))

@@ -26,14 +26,17 @@ the game time.
 
 Printed per run: median, p99 and longest ms per update; updates and game
 seconds until every order ended; full searches per order (``unit.stats.plans``
-summed over the units, over the orders: one group order should cost one);
-time to form (game seconds from ``formation_forming`` to
-``formation_formed``); arrival spread (game seconds between a group's first
-and last member arriving, over the groups whose members all arrived);
-arrivals over the units whose target is on their island; overlapping pairs
-(must be 0: the benchmark then exits 1). ``--pythonscript`` runs the groups
-once more under pythonscript 0.50's embedded CPython 3.8 (its
-``bin/python3``, outside the engine), in a subprocess.
+summed over the units, over the orders: one group order should cost one; a
+unit stuck in a jam searches the whole map again) and the orders that cost
+one; time to form (game seconds from ``formation_forming`` to
+``formation_formed``); how often formations passed what they do not fit
+(``formation_scaled``, ``formation_halved``, ``formation_broken``); arrival
+spread (game seconds between a group's first and last member arriving, over
+the groups whose members all arrived); arrivals over the units whose target
+is on their island; overlapping pairs (must be 0: the benchmark then exits
+1). ``--pythonscript`` runs the groups once more under pythonscript 0.50's
+embedded CPython 3.8 (its ``bin/python3``, outside the engine), in a
+subprocess.
 
 Usage::
 
@@ -74,6 +77,8 @@ from pathing_py.units.unit import FINAL_STATES  # noqa: E402
 from report import command_line, render  # noqa: E402
 
 FORMATIONS = ("none", "line", "column", "box", "wedge")
+#: The events of formations passing what they do not fit (SPEC F5), counted.
+PASSAGES = ("formation_scaled", "formation_halved", "formation_broken")
 #: Targets of issue 10.
 TARGET_MS = 8.0
 TARGET_UNITS = 1000
@@ -185,8 +190,6 @@ class RunResult(NamedTuple):
     orders: int
     plans: int  #: full searches, all units
     planned_once: int  #: orders that cost one search (a group's: its members' together)
-    form_seconds: List[float]  #: each formation_forming to its formation_formed
-    unformed: int  #: groups forming at the end
     spreads: List[float]  #: per group whose members all arrived: last arrival - first arrival
     units: int
     arrived: int
@@ -195,6 +198,9 @@ class RunResult(NamedTuple):
     unreachable: int
     overlapping_pairs: int  #: distinct pairs of units that ever overlapped after an update
     run_s: float
+    form_seconds: Sequence[float] = ()  #: each formation_forming to its formation_formed (groups in formation)
+    unformed: int = 0  #: groups forming at the end
+    passages: Sequence[int] = ()  #: how many events of each of PASSAGES (groups)
 
 
 class Trace:
@@ -232,8 +238,7 @@ def add_units(navigator: Navigator, scenario: Scenario) -> List[List[Unit]]:
     return [[navigator.add_unit((x + 0.5, y + 0.5), speed=DEFAULT_SPEED) for x, y in cells] for cells in scenario.starts]
 
 
-def result(label: str, scenario: Scenario, members: List[List[Unit]], ordered: List[List[Unit]], trace: Trace,
-           forming: Tuple[List[float], int], started: float) -> RunResult:  # fmt: skip
+def result(label: str, scenario: Scenario, members: List[List[Unit]], ordered: List[List[Unit]], trace: Trace, started: float) -> RunResult:
     """The run's figures from its units (``members`` by group, ``ordered`` by order) and trace."""
     units = [unit for group in members for unit in group]
     grid = scenario.grid
@@ -247,7 +252,7 @@ def result(label: str, scenario: Scenario, members: List[List[Unit]], ordered: L
         label=label, python=f"{platform.python_implementation()} {platform.python_version()}", tick_ms=trace.tick_ms,
         game_seconds=trace.game_seconds, finished=trace.finished, orders=len(ordered), plans=sum(unit.stats.plans for unit in units),
         planned_once=sum(sum(unit.stats.plans for unit in order) == 1 for order in ordered),
-        form_seconds=forming[0], unformed=forming[1], spreads=spreads, units=len(units),
+        spreads=spreads, units=len(units),
         arrived=sum(unit.state is UnitState.ARRIVED for unit in units), reachable=reachable,
         blocked=sum(unit.state is UnitState.BLOCKED for unit in units),
         unreachable=sum(unit.state is UnitState.UNREACHABLE for unit in units),
@@ -265,6 +270,7 @@ def run_groups(scenario: Scenario, graph: Optional[KeyPointGraph], spacing: floa
     for group, target in zip(group_list, scenario.targets):
         group.move_to(target)
     forming_since: Dict[int, float] = {}
+    passages = dict.fromkeys(PASSAGES, 0)
     form_seconds: List[float] = []
     done: Set[int] = set()
 
@@ -272,15 +278,18 @@ def run_groups(scenario: Scenario, graph: Optional[KeyPointGraph], spacing: floa
         for group_id, event, _detail in groups.events():
             if event == "formation_forming":
                 forming_since[group_id] = navigator.time
-            elif event == "formation_formed":
+            elif event == "formation_formed" and group_id in forming_since:  # formed, not formed again past a passage
                 form_seconds.append(navigator.time - forming_since.pop(group_id))
+            elif event in PASSAGES:
+                passages[event] += 1
             elif event == "group_arrived":
                 done.add(group_id)
 
     read_events()
     units = [unit for group in members for unit in group]
     trace = simulate(navigator, units, lambda: len(done) == len(group_list), delta, seconds, read_events)
-    return result("groups", scenario, members, members, trace, (form_seconds, len(forming_since)), started)
+    figures = result("groups", scenario, members, members, trace, started)
+    return figures._replace(form_seconds=form_seconds, unformed=len(forming_since), passages=[passages[name] for name in PASSAGES])
 
 
 def run_individual(scenario: Scenario, graph: Optional[KeyPointGraph], delta: float, seconds: float) -> RunResult:
@@ -296,7 +305,7 @@ def run_individual(scenario: Scenario, graph: Optional[KeyPointGraph], delta: fl
         return all(unit.state in FINAL_STATES for unit in units)
 
     trace = simulate(navigator, units, finished, delta, seconds, lambda: None)
-    return result("individual", scenario, members, [[unit] for unit in units], trace, ([], 0), started)
+    return result("individual", scenario, members, [[unit] for unit in units], trace, started)
 
 
 def run_under_pythonscript(args: argparse.Namespace) -> RunResult:
@@ -358,6 +367,7 @@ def figures() -> List[Figure]:
         Figure("searches per order", lambda r: f"{searches(r):.2f}", searches),
         Figure("orders that cost one search", lambda r: f"{r.planned_once} / {r.orders}"),
         Figure("time to form s: median / max", forming),
+        Figure("formations scaled / halved / broken", lambda r: " / ".join(map(str, r.passages)) or "-"),
         Figure("arrival spread s: median / max", spreads, spread),
         Figure("arrived / reachable", lambda r: f"{r.arrived} / {r.reachable}"),
         Figure("BLOCKED / UNREACHABLE / under way", lambda r: f"{r.blocked} / {r.unreachable} / {r.units - r.arrived - r.blocked - r.unreachable}"),

@@ -201,6 +201,7 @@ class RunResult(NamedTuple):
     form_seconds: Sequence[float] = ()  #: each formation_forming to its formation_formed (groups in formation)
     unformed: int = 0  #: groups forming at the end
     passages: Sequence[int] = ()  #: how many events of each of PASSAGES (groups)
+    bake_s: Optional[float] = None  #: the key-point graph's bake, shared by the runs of one interpreter (None: no graph)
 
 
 class Trace:
@@ -358,6 +359,7 @@ def figures() -> List[Figure]:
         return median_max(r.spreads) + (f" ({groups} groups)" if groups is not None and groups < r.orders else "")
 
     return [
+        Figure("graph bake s", lambda r: "-" if r.bake_s is None else f"{r.bake_s:.2f}"),
         Figure("orders", lambda r: str(r.orders)),
         Figure("ms per update: median", lambda r: f"{ms(50)(r):.2f}", ms(50)),
         Figure("ms per update: p99", lambda r: f"{ms(99)(r):.2f}", ms(99)),
@@ -475,7 +477,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     started = time.perf_counter()
     graph = KeyPointGraph.bake(grid) if args.graph == "on" else None
     bake_s = time.perf_counter() - started
-    groups = run_groups(scenario, graph, args.spacing, args.delta, args.seconds)
+    groups = run_groups(scenario, graph, args.spacing, args.delta, args.seconds)._replace(bake_s=bake_s if graph else None)
     if args.json:
         print(json.dumps(groups._asdict()))
         return 0
@@ -484,12 +486,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.pythonscript:
         runs.append(run_under_pythonscript(args))
         print(f"groups under pythonscript: done in {runs[-1].run_s:.1f} s", file=sys.stderr, flush=True)
-    individual = run_individual(scenario, graph, args.delta, args.seconds)
+    individual = run_individual(scenario, graph, args.delta, args.seconds)._replace(bake_s=groups.bake_s)
     print(f"individual: done in {individual.run_s:.1f} s", file=sys.stderr, flush=True)
     runs.append(individual)
     distances = [math.dist(cells[0], target) for cells, target in zip(scenario.starts, scenario.targets)]
     shape = "no formation" if formation is None else f"formation {args.formation} at spacing {args.spacing:g}"
-    planning = f"key-point graph (baked in {bake_s:.2f} s, once for all runs)" if graph is not None else "find_path only"
+    planning = "key-point graph (baked once per interpreter, timed apart)" if graph is not None else "find_path only"
     print(f"{path.stem} ({grid.width}x{grid.height}): {args.groups} groups of {args.size} units at {DEFAULT_SPEED:g} cells/s, "
           f"{shape}, each ordered {np.median(distances):.0f} cells away "
           f"(straight line, median; {min(distances):.0f} to {max(distances):.0f}); {1 / args.delta:.0f} updates a second; "

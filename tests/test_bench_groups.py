@@ -68,6 +68,7 @@ def test_a_tiny_run_prints_figures_that_add_up(tiny_map, capsys):
         assert "time limit" not in rows["updates / game s until every order ended"][run]
         median, p99 = float(rows["ms per update: median"][run]), float(rows["ms per update: p99"][run])
         assert 0 < median <= p99
+    assert rows["graph bake s"]["groups"] == rows["graph bake s"]["individual"] != "-"
     assert rows["searches per order"]["groups"] == "1.00" and rows["orders that cost one search"]["groups"] == f"{GROUPS} / {GROUPS}"
     assert rows["time to form s: median / max"]["groups"] != "-" and rows["time to form s: median / max"]["individual"] == "-"
     spread_median, spread_max = (float(v) for v in rows["arrival spread s: median / max"]["groups"].split(" / "))
@@ -84,7 +85,7 @@ def test_the_json_run_holds_the_groups_figures(tiny_map, capsys):
     figures = bench_groups.RunResult(**json.loads(capsys.readouterr().out))
     assert (figures.label, figures.orders, figures.plans, figures.planned_once) == ("groups", 1, 1, 1)
     assert (figures.units, figures.arrived, figures.reachable, figures.blocked, figures.unreachable) == (3, 3, 3, 0, 0)
-    assert figures.finished and figures.overlapping_pairs == 0 and len(figures.form_seconds) == 1
+    assert figures.finished and figures.overlapping_pairs == 0 and len(figures.form_seconds) == 1 and figures.bake_s is None
     assert figures.game_seconds == pytest.approx(len(figures.tick_ms) / 60)
 
 
@@ -102,7 +103,7 @@ def test_under_pythonscript_the_groups_play_the_same_game(tiny_map, capsys, monk
     rows = table(out)
     embedded = next(column for column in rows["orders"] if column.startswith("groups, pythonscript's CPython 3.8."))
     for figure in ("orders", "updates / game s until every order ended", "searches per order", "time to form s: median / max",
-                   "arrival spread s: median / max", "arrived / reachable", "BLOCKED / UNREACHABLE / under way", "orders that cost one search",
+                   "formations scaled / halved / broken", "arrival spread s: median / max", "arrived / reachable", "BLOCKED / UNREACHABLE / under way", "orders that cost one search",
                    "overlapping pairs"):  # fmt: skip
         assert rows[figure][embedded] == rows[figure]["groups"], figure
     assert "(CPython 3.8." in out.split("Targets (issue 10):")[1]

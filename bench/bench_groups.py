@@ -24,7 +24,10 @@ hold whole cells, so two units closer than a cell share one) and arrivals
 (the navigator's ``arrived`` events) and formation events are stamped with
 the game time.
 
-Printed per run: median, p99 and longest ms per update; updates and game
+Printed per run: median, p99 and longest ms per update, and the median over
+the updates before the first order ended (while every unit was under way: a
+run's later updates move fewer units, and its last ones maybe a handful, which
+pulls the whole run's median down); updates and game
 seconds until every order ended; full searches per order (``unit.stats.plans``
 summed over the units, over the orders: one group order should cost one; a
 unit stuck in a jam searches the whole map again) and the orders that cost
@@ -187,6 +190,7 @@ class RunResult(NamedTuple):
     tick_ms: List[float]  #: wall time of each navigator.update
     game_seconds: float
     finished: bool  #: every order ended before the time limit
+    all_under_way: int  #: updates before the first order ended
     orders: int
     plans: int  #: full searches, all units
     planned_once: int  #: orders that cost one search (a group's: its members' together)
@@ -212,16 +216,20 @@ class Trace:
         self.arrival: Dict[int, float] = {}  #: unit id -> game time of its last "arrived" event
         self.pairs: Set[Tuple[int, int]] = set()  #: ids of units that overlapped
         self.finished = False  #: every order ended before the time limit
+        self.all_under_way = 0  #: updates before the first order ended
         self.game_seconds = 0.0
 
 
-def simulate(navigator: Navigator, units: List[Unit], finished: Callable[[], bool], delta: float, seconds: float,
+def simulate(navigator: Navigator, units: List[Unit], orders: int, ended: Callable[[], int], delta: float, seconds: float,
              after_update: Callable[[], None]) -> Trace:  # fmt: skip
-    """Update until ``finished()`` or ``seconds`` of game time, timing each update and checking after it."""
+    """Update until ``ended()`` says all ``orders`` ended, or ``seconds`` of game time, timing each update and
+    checking after it."""
     trace = Trace()
     radii = np.full(len(units), 0.5)
     ids = [unit.id for unit in units]
-    while not finished() and navigator.time < seconds - 1e-9:
+    while ended() < orders and navigator.time < seconds - 1e-9:
+        if not ended():
+            trace.all_under_way = len(trace.tick_ms)
         started = time.perf_counter()
         navigator.update(delta)
         trace.tick_ms.append((time.perf_counter() - started) * 1000.0)
@@ -231,7 +239,7 @@ def simulate(navigator: Navigator, units: List[Unit], finished: Callable[[], boo
         pairs = overlapping_pairs(np.array([unit.position for unit in units]), radii)
         trace.pairs.update((ids[a], ids[b]) for a, b in pairs.tolist())
         after_update()
-    trace.finished, trace.game_seconds = finished(), navigator.time
+    trace.finished, trace.game_seconds = ended() == orders, navigator.time
     return trace
 
 
@@ -251,7 +259,7 @@ def result(label: str, scenario: Scenario, members: List[List[Unit]], ordered: L
             spreads.append(max(times) - min(times))
     return RunResult(
         label=label, python=f"{platform.python_implementation()} {platform.python_version()}", tick_ms=trace.tick_ms,
-        game_seconds=trace.game_seconds, finished=trace.finished, orders=len(ordered), plans=sum(unit.stats.plans for unit in units),
+        game_seconds=trace.game_seconds, finished=trace.finished, all_under_way=trace.all_under_way, orders=len(ordered), plans=sum(unit.stats.plans for unit in units),
         planned_once=sum(sum(unit.stats.plans for unit in order) == 1 for order in ordered),
         spreads=spreads, units=len(units),
         arrived=sum(unit.state is UnitState.ARRIVED for unit in units), reachable=reachable,
@@ -288,7 +296,7 @@ def run_groups(scenario: Scenario, graph: Optional[KeyPointGraph], spacing: floa
 
     read_events()
     units = [unit for group in members for unit in group]
-    trace = simulate(navigator, units, lambda: len(done) == len(group_list), delta, seconds, read_events)
+    trace = simulate(navigator, units, len(group_list), lambda: len(done), delta, seconds, read_events)
     figures = result("groups", scenario, members, members, trace, started)
     return figures._replace(form_seconds=form_seconds, unformed=len(forming_since), passages=[passages[name] for name in PASSAGES])
 
@@ -302,10 +310,10 @@ def run_individual(scenario: Scenario, graph: Optional[KeyPointGraph], delta: fl
     for unit, goal in zip(units, (goal for goals in scenario.goals for goal in goals)):
         unit.move_to(goal)
 
-    def finished() -> bool:
-        return all(unit.state in FINAL_STATES for unit in units)
+    def ended() -> int:
+        return sum(unit.state in FINAL_STATES for unit in units)
 
-    trace = simulate(navigator, units, finished, delta, seconds, lambda: None)
+    trace = simulate(navigator, units, len(units), ended, delta, seconds, lambda: None)
     return result("individual", scenario, members, [[unit] for unit in units], trace, started)
 
 
@@ -345,6 +353,9 @@ def figures() -> List[Figure]:
     def ms(percentile: float) -> Callable[[RunResult], float]:
         return lambda r: float(np.percentile(r.tick_ms, percentile)) if r.tick_ms else math.nan
 
+    def crowded(r: RunResult) -> float:
+        return float(np.median(r.tick_ms[: r.all_under_way])) if r.all_under_way else math.nan
+
     def searches(r: RunResult) -> float:
         return r.plans / r.orders
 
@@ -362,6 +373,7 @@ def figures() -> List[Figure]:
         Figure("graph bake s", lambda r: "-" if r.bake_s is None else f"{r.bake_s:.2f}"),
         Figure("orders", lambda r: str(r.orders)),
         Figure("ms per update: median", lambda r: f"{ms(50)(r):.2f}", ms(50)),
+        Figure("ms per update: median while no order had ended", lambda r: f"{crowded(r):.2f}", crowded),
         Figure("ms per update: p99", lambda r: f"{ms(99)(r):.2f}", ms(99)),
         Figure("ms per update: max", lambda r: f"{ms(100)(r):.1f}", ms(100)),
         Figure("updates / game s until every order ended",
@@ -398,12 +410,13 @@ def target_lines(runs: Sequence[RunResult], units: int) -> List[str]:
     groups = runs[0]
     checks = []
     for run in runs[:-1]:  # the groups, under each interpreter
-        median = float(np.median(run.tick_ms)) if run.tick_ms else math.nan
-        text = f"median ms per update <= {TARGET_MS:g} with {TARGET_UNITS:,} units in groups ({run.python})"
-        if units < TARGET_UNITS:
-            checks.append((text, "not measured", f"{units} units"))
-        else:
-            checks.append((text, "met" if median <= TARGET_MS else "MISSED", f"{median:.2f} ms, {median / TARGET_MS - 1:+.0%}"))
+        for when, ticks in (("", run.tick_ms), (", while no order had ended", run.tick_ms[: run.all_under_way])):
+            median = float(np.median(ticks)) if ticks else math.nan
+            text = f"median ms per update{when} <= {TARGET_MS:g} with {TARGET_UNITS:,} units in groups ({run.python})"
+            if units < TARGET_UNITS:
+                checks.append((text, "not measured", f"{units} units"))
+            else:
+                checks.append((text, "met" if median <= TARGET_MS else "MISSED", f"{median:.2f} ms, {median / TARGET_MS - 1:+.0%}"))
     overlaps = sum(run.overlapping_pairs for run in runs)
     checks += [
         ("one search per group order", "met" if groups.plans == groups.orders else "MISSED", f"{groups.plans} searches for {groups.orders} orders"),

@@ -67,7 +67,7 @@ def test_a_tiny_run_prints_figures_that_add_up(tiny_map, capsys):
         assert rows["BLOCKED / UNREACHABLE / under way"][run] == "0 / 0 / 0"
         assert "time limit" not in rows["updates / game s until every order ended"][run]
         median, p99 = float(rows["ms per update: median"][run]), float(rows["ms per update: p99"][run])
-        assert 0 < median <= p99
+        assert 0 < median <= p99 and float(rows["ms per update: median while no order had ended"][run]) > 0
     assert rows["graph bake s"]["groups"] == rows["graph bake s"]["individual"] != "-"
     assert rows["searches per order"]["groups"] == "1.00" and rows["orders that cost one search"]["groups"] == f"{GROUPS} / {GROUPS}"
     assert rows["time to form s: median / max"]["groups"] != "-" and rows["time to form s: median / max"]["individual"] == "-"
@@ -86,7 +86,7 @@ def test_the_json_run_holds_the_groups_figures(tiny_map, capsys):
     assert (figures.label, figures.orders, figures.plans, figures.planned_once) == ("groups", 1, 1, 1)
     assert (figures.units, figures.arrived, figures.reachable, figures.blocked, figures.unreachable) == (3, 3, 3, 0, 0)
     assert figures.finished and figures.overlapping_pairs == 0 and len(figures.form_seconds) == 1 and figures.bake_s is None
-    assert figures.game_seconds == pytest.approx(len(figures.tick_ms) / 60)
+    assert figures.game_seconds == pytest.approx(len(figures.tick_ms) / 60) and figures.all_under_way == len(figures.tick_ms) - 1
 
 
 def test_a_map_without_room_for_the_groups_is_refused(tiny_map, capsys):

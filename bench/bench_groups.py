@@ -194,6 +194,7 @@ class RunResult(NamedTuple):
     orders: int
     plans: int  #: full searches, all units
     planned_once: int  #: orders that cost one search (a group's: its members' together)
+    groups: int
     spreads: List[float]  #: per group whose members all arrived: last arrival - first arrival
     units: int
     arrived: int
@@ -261,7 +262,7 @@ def result(label: str, scenario: Scenario, members: List[List[Unit]], ordered: L
         label=label, python=f"{platform.python_implementation()} {platform.python_version()}", tick_ms=trace.tick_ms,
         game_seconds=trace.game_seconds, finished=trace.finished, all_under_way=trace.all_under_way, orders=len(ordered), plans=sum(unit.stats.plans for unit in units),
         planned_once=sum(sum(unit.stats.plans for unit in order) == 1 for order in ordered),
-        spreads=spreads, units=len(units),
+        groups=len(members), spreads=spreads, units=len(units),
         arrived=sum(unit.state is UnitState.ARRIVED for unit in units), reachable=reachable,
         blocked=sum(unit.state is UnitState.BLOCKED for unit in units),
         unreachable=sum(unit.state is UnitState.UNREACHABLE for unit in units),
@@ -341,6 +342,12 @@ def median_max(values: Sequence[float]) -> str:
     return f"{np.median(values):.1f} / {max(values):.1f}" if len(values) else "-"
 
 
+def median_ms(run: RunResult, under_way: bool = False) -> float:
+    """The run's median ms per update; ``under_way``: over the updates before the first order ended."""
+    ticks = run.tick_ms[: run.all_under_way] if under_way else run.tick_ms
+    return float(np.median(ticks)) if ticks else math.nan
+
+
 class Figure(NamedTuple):
     """A row of the table: its name, how to read it off a run, and the number groups / individual compares."""
 
@@ -353,8 +360,8 @@ def figures() -> List[Figure]:
     def ms(percentile: float) -> Callable[[RunResult], float]:
         return lambda r: float(np.percentile(r.tick_ms, percentile)) if r.tick_ms else math.nan
 
-    def crowded(r: RunResult) -> float:
-        return float(np.median(r.tick_ms[: r.all_under_way])) if r.all_under_way else math.nan
+    def under_way(r: RunResult) -> float:
+        return median_ms(r, under_way=True)
 
     def searches(r: RunResult) -> float:
         return r.plans / r.orders
@@ -366,14 +373,13 @@ def figures() -> List[Figure]:
         return median_max(r.form_seconds) + (f" ({r.unformed} forming at the end)" if r.unformed else "")
 
     def spreads(r: RunResult) -> str:
-        groups = len(r.spreads) if r.label != "individual" else None
-        return median_max(r.spreads) + (f" ({groups} groups)" if groups is not None and groups < r.orders else "")
+        return median_max(r.spreads) + (f" ({len(r.spreads)} of {r.groups} groups)" if len(r.spreads) < r.groups else "")
 
     return [
         Figure("graph bake s", lambda r: "-" if r.bake_s is None else f"{r.bake_s:.2f}"),
         Figure("orders", lambda r: str(r.orders)),
-        Figure("ms per update: median", lambda r: f"{ms(50)(r):.2f}", ms(50)),
-        Figure("ms per update: median while no order had ended", lambda r: f"{crowded(r):.2f}", crowded),
+        Figure("ms per update: median", lambda r: f"{median_ms(r):.2f}", median_ms),
+        Figure("ms per update: median while no order had ended", lambda r: f"{under_way(r):.2f}", under_way),
         Figure("ms per update: p99", lambda r: f"{ms(99)(r):.2f}", ms(99)),
         Figure("ms per update: max", lambda r: f"{ms(100)(r):.1f}", ms(100)),
         Figure("updates / game s until every order ended",
@@ -410,8 +416,7 @@ def target_lines(runs: Sequence[RunResult], units: int) -> List[str]:
     groups = runs[0]
     checks = []
     for run in runs[:-1]:  # the groups, under each interpreter
-        for when, ticks in (("", run.tick_ms), (", while no order had ended", run.tick_ms[: run.all_under_way])):
-            median = float(np.median(ticks)) if ticks else math.nan
+        for when, median in (("", median_ms(run)), (", while no order had ended", median_ms(run, under_way=True))):
             text = f"median ms per update{when} <= {TARGET_MS:g} with {TARGET_UNITS:,} units in groups ({run.python})"
             if units < TARGET_UNITS:
                 checks.append((text, "not measured", f"{units} units"))

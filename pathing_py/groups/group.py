@@ -221,9 +221,10 @@ class Group:
         commander = self.commander
         if self._sharing and commander is not None and commander.state is not UnitState.FIND_PATH:
             self._share(commander)
-        if self._marching and (self._passage or self._reform_at is not None):
-            self._pass_obstacles()
-        self._set_paces()
+        span = self._front_and_rear() if self._marching and self._choices_at else None  # once an update: it reads every stack
+        if span is not None and (self._passage or self._reform_at is not None):
+            self._pass_obstacles(*span)
+        self._set_paces(span)
         if self._marching and not self._sharing and all(unit.state in FINAL_STATES for unit in self.members):
             self._marching = self._order_open = False
             for unit in self.members:
@@ -254,12 +255,10 @@ class Group:
         self._choices_at = [k for k, _ in passage.choices]
         self._reform_at = None
 
-    def _pass_obstacles(self) -> None:
+    def _pass_obstacles(self, front: int, rear: int) -> None:
         """Announce each choice of the passage (F5) as the front reaches its key point; a broken or
         halved formation is whole again (formation_formed) once every member is past the next key
         point where it fits."""
-        progress = [self._progress(unit) for unit in self.members if unit is not self.commander]
-        front, rear = max(progress, default=len(self._key_points)), min(progress, default=len(self._key_points))
         label = self.groups.navigator.cell_label
         while self._passage and self._passage[0][1] < front:
             point, index, choice = self._passage.pop(0)
@@ -277,6 +276,11 @@ class Group:
             else:
                 self.groups.announce(self, "formation_formed", place)
             self._reform_at = None
+
+    def _front_and_rear(self) -> Tuple[int, int]:
+        """How many of the shared key points the foremost and the hindmost member (the commander aside) have passed."""
+        progress = [self._progress(unit) for unit in self.members if unit is not self.commander] or [len(self._key_points)]
+        return max(progress), min(progress)
 
     def _progress(self, unit: Unit) -> int:
         """How many of the shared key points the member has passed."""
@@ -424,12 +428,13 @@ class Group:
             cx, cy = self.centroid
             self.commander = min(self.members, key=lambda u: (math.hypot(u.position[0] - cx, u.position[1] - cy), u.id))
 
-    def _set_paces(self) -> None:
+    def _set_paces(self, span: Optional[Tuple[int, int]] = None) -> None:
         """Every member at the group's speed. Marching in formation, but for while it passes what it
         does not fit (F5), a member behind its slot walks at its own speed, one ahead of it slows down,
         and the commander slows down while one lags. With ARRIVAL cohesion, the front slows down for
         the rear, and the rear, if it lags, walks at its own speed. A member that others of the group
-        follow close behind is never slowed down: that would hold them back too."""
+        follow close behind is never slowed down: that would hold them back too. ``span``: the
+        members' front and rear on the shared key points, where the group may pass what it does not fit."""
         if not self.members:
             return
         speed = self.speed
@@ -437,7 +442,8 @@ class Group:
             unit.pace = speed
         if not self._marching or self._sharing:
             return
-        if self.state is GroupState.FORMED and not self._passing():
+        passing = span is not None and span[0] > self._choices_at[0] and span[1] <= self._choices_at[-1]
+        if self.state is GroupState.FORMED and not passing:
             self._hold_slots(speed)
         elif self.cohesion is Cohesion.ARRIVAL:
             self._arrive_together(speed)
@@ -464,13 +470,6 @@ class Group:
                 unit.pace = speed * MIN_PACE
         if commander.state not in FINAL_STATES and max(lags.values()) > 2 * SLOT_SLACK and not _followed(commander, lags, holder):
             commander.pace = speed * MIN_PACE
-
-    def _passing(self) -> bool:
-        """Whether the group is between the first and the last key point where its shape does not fit."""
-        if not self._choices_at:
-            return False
-        progress = [self._progress(unit) for unit in self.members if unit is not self.commander]
-        return max(progress, default=0) > self._choices_at[0] and min(progress, default=0) <= self._choices_at[-1]
 
     def _arrive_together(self, speed: float) -> None:
         left = {unit.id: _way_left(unit) for unit in self.members}

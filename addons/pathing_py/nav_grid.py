@@ -70,7 +70,7 @@ plain Python tests cover.
 """
 
 import math
-from typing import Optional
+from typing import Callable, Optional
 
 from godot import (
     Array,
@@ -653,21 +653,20 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
     def order_group(self, manager: "GroupManager", selection: Array, world_target: Vector2) -> str:
         """Send the PathUnits of ``selection`` to the cell containing a global position as a new group of the
         manager's, with its settings; "OK" or the status saying why not (then no unit is ordered)."""
-        if self._groups is None:
-            answer = units.Answer(units.STATUS_NOT_DRIVEN, f"{groups.ORDER}: the NavGrid moves no units (see its errors)")
-        else:
-            keys = [node_key(item) if isinstance(item, Object) else None for item in selection]
-            answer = self._groups.order(node_key(manager), keys, (world_target.x, world_target.y), manager.get)
-        if not answer:
-            bridge.report_error(str(manager.get_name()), answer.message)
-        return answer.status
+        keys = [node_key(item) if isinstance(item, Object) else None for item in selection]
+        target = (world_target.x, world_target.y)
+        return self._answer_manager(manager, groups.ORDER, lambda driver: driver.order(node_key(manager), keys, target, manager.get))
 
     def reform_groups(self, manager: "GroupManager") -> str:
         """The manager's groups take the formation its exports now name, where they stand; "OK" or why not."""
+        return self._answer_manager(manager, groups.FORMATION_ORDER, lambda driver: driver.change_formation(node_key(manager), manager.get))
+
+    def _answer_manager(self, manager: "GroupManager", method: str, ask: Callable[[groups.GroupDriver], units.Answer]) -> str:
+        """What the groups answer a manager's call ``method`` (NOT_DRIVEN without units), with one error line if refused."""
         if self._groups is None:
-            answer = units.Answer(units.STATUS_NOT_DRIVEN, f"{groups.FORMATION_ORDER}: the NavGrid moves no units (see its errors)")
+            answer = units.Answer(units.STATUS_NOT_DRIVEN, f"{method}: the NavGrid moves no units (see its errors)")
         else:
-            answer = self._groups.change_formation(node_key(manager), manager.get)
+            answer = ask(self._groups)
         if not answer:
             bridge.report_error(str(manager.get_name()), answer.message)
         return answer.status

@@ -36,7 +36,7 @@ def run_demo(tmp_path, capsys, scenario, *options):
     return capsys.readouterr().out, decode_gif(out.read_bytes())[0]
 
 
-@pytest.mark.parametrize("name, passes", [("gap", "formation_scaled"), ("turn", None), ("lake", "formation_halved")])
+@pytest.mark.parametrize("name, passes", [("gap", "formation_scaled"), ("turn", None), ("bend", None), ("lake", "formation_halved")])
 def test_each_scenario_ends_with_every_member_arrived_in_one_search_per_order(tmp_path, capsys, name, passes):
     printed, frames = run_demo(tmp_path, capsys, name)
     scenario = SCENARIOS[name]
@@ -51,9 +51,11 @@ def test_each_scenario_ends_with_every_member_arrived_in_one_search_per_order(tm
         assert passes in names
         where = [detail for _, event, detail in events if event == passes]
         assert all(re.fullmatch(r"\(\d+, \d+\)", cell) for cell in where)  # says where
-    else:  # the line is ordered south after east: it forms again before it marches on
+    elif name == "turn":  # the line is ordered south after east: it forms again before it marches on
         second = names.index("group_ordered", 1)
         assert names[second:] == ["group_ordered", "formation_forming", "formation_formed", "group_arrived"]
+    else:  # one order, and the line halts to form again where its route bends (east, south, west)
+        assert names.count("formation_forming") >= 3 and names.count("group_ordered") == 1
     # Time to form and the arrival as the events say them; each member arrived at or before the group said so.
     times: dict = {}
     for at, event, _ in events[: names.index("group_arrived") + 1]:
@@ -101,7 +103,7 @@ def test_a_run_cut_short_by_the_time_cap_says_so(tmp_path, capsys):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--scenario", "moat"], "invalid choice: 'moat' (choose from 'gap', 'turn', 'lake', 'all')"),
+        (["--scenario", "moat"], "invalid choice: 'moat' (choose from 'gap', 'turn', 'bend', 'lake', 'all')"),
         (["--scenario", "gap", "--units", "3"], "--scenario gap runs on a map and with units of its own; leave out --units"),
         (["level.txt", "--scenario", "lake", "--no-graph"], "leave out MAP, --no-graph"),
     ],

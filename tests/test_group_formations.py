@@ -105,6 +105,38 @@ def test_a_small_turn_does_not_form_a_line_again():
     assert [name for _, name in events] == ["group_ordered", "group_arrived"]
 
 
+#: Open ground above a wall from the west edge: from the north-west to behind the wall, a route runs east, south, then west.
+BEND = "\n".join("".join("#" if 12 <= y <= 19 and x < 26 else "." for x in range(40)) for y in range(34))
+
+
+def angle(heading):
+    return math.atan2(heading[1], heading[0])
+
+
+def turned(a, b):
+    return abs(math.remainder(angle(a) - angle(b), 2 * math.pi))
+
+
+@pytest.mark.parametrize("shape, halts", [("line", True), ("column", True), ("box", False)])
+def test_a_line_halts_and_forms_again_where_its_route_bends_and_a_box_marches_on(shape, halts):
+    """F4 along one order: where the route turns more than 45 degrees away from the facing, a line halts, forms again
+    facing the way on, and walks on along the same route (no new search); a box keeps its facing."""
+    navigator, groups, squad = squad_on(BEND, shape, units=6)
+    facings = []
+    squad.move_to((6, 27))
+    events = march(navigator, groups, squad, updates=2000, on_event=lambda name: facings.append((name, squad.heading)))
+    assert events[-1][1] == "group_arrived" and all(unit.state is UnitState.ARRIVED for unit in squad.members)
+    assert sum(unit.stats.plans for unit in squad.members) == 1
+    formings = [heading for name, heading in facings if name == "formation_forming"]
+    if halts:
+        assert len(formings) >= 3 and all(turned(a, b) > math.pi / 4 for a, b in zip(formings, formings[1:])), formings
+        assert turned(squad.heading, (-1, 0)) <= math.pi / 4 + 1e-9  # facing the last leg, west or south-west
+    else:
+        assert len(formings) == 1 and {heading for _, heading in facings} == {formings[0]}
+    commander = squad.commander
+    assert all(tuple(np.subtract(unit.cell, commander.cell)) == squad.offsets[unit.id] for unit in squad.members)
+
+
 def test_a_slot_in_a_wall_at_the_target_sends_its_member_to_a_free_cell_beside_the_formation():
     rows = [list("." * 40) for _ in range(24)]
     for x, y in ((31, 12), (32, 12), (31, 13), (32, 13)):

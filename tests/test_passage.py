@@ -58,6 +58,15 @@ def test_a_line_passes_a_pillar_in_its_way_on_both_sides():
     assert len(set(aims)) == 5 and all(grid.is_passable(cell) for cell in aims)
 
 
+def test_a_member_beside_a_thick_wall_does_not_go_round_it_to_the_ground_behind():
+    """Halving goes round an obstacle close by; ground behind a wall that only a long way round reaches is no place to pass."""
+    rows = [["#" if 8 <= y <= 15 and x < 25 else "." for x in range(30)] for y in range(20)]  # ground behind, reached at x >= 25
+    grid = Grid.from_ascii("\n".join("".join(row) for row in rows))
+    passage = plan_passage(LINE, (2, 6), [(10, 6)], grid)
+    assert passage.choices == [(0, "broken")]
+    assert all(y < 8 for _, y in cells(passage.aims[0])) and all(grid.is_passable(cell) for cell in cells(passage.aims[0]))
+
+
 def test_narrow_points_are_where_the_formation_begins_and_ends_not_fitting():
     grid = wall_across(gap_rows=(6, 7, 8))
     path = [(x, 7) for x in range(2, 18)]

@@ -192,6 +192,12 @@ class Formation:
         The first is the commander's."""
         return self._nearest_first
 
+    @property
+    def reach(self) -> float:
+        """How far the farthest slot lies from the centre (cells): a route's jogs shorter than this
+        are not turns the formation follows (F4)."""
+        return float(np.hypot(self._offsets[:, 0], self._offsets[:, 1]).max(initial=0.0))
+
     def __len__(self) -> int:
         return len(self._offsets)
 

@@ -96,7 +96,10 @@ class Group:
     centre slot, leads along its route and every other member walks it its
     slot's offset aside, at a pace that keeps it level with its slot, to its
     slot around the target. A new order in a new direction forms the group
-    again, but for a shape that turns in place (a box), which keeps its facing.
+    again, but for a shape that turns in place (a box), which keeps its facing;
+    so does a route that turns away from the formation's facing (F4): the
+    group halts where it turns, forms again facing the way on, and walks on
+    along the same route (no new search).
     """
 
     def __init__(self, groups: "Groups", group_id: int, units: List[Unit], cohesion: Cohesion, shape: Optional[FormationShape], spacing: float):
@@ -121,6 +124,9 @@ class Group:
         self._passage: List[Tuple[Cell, int, str]] = []  #: (key point, its index, F5 choice) the front has yet to reach
         self._reform_at: Optional[int] = None  #: the key point past which a broken formation is whole again
         self._choices_at: List[int] = []  #: the key points where the formation does not fit as it is
+        #: Where the route turns away from the formation's facing: the key points past the turn and the
+        #: heading there, kept while the group halts at the turn to form again facing that way.
+        self._after_turn: Optional[Tuple[Tuple[Cell, ...], Tuple[float, float]]] = None
         self._marching = False  #: members are on their way to the target
         self._order_open = False  #: an order has been given whose group_arrived has not come yet
         for unit in units:
@@ -174,7 +180,7 @@ class Group:
             raise ValueError(f"group {self.id} has no members")
         if not navigator.grid.in_bounds(target):
             raise ValueError(f"target {target} is outside the {navigator.grid.width}x{navigator.grid.height} map")
-        self.target, self._order_open = target, True
+        self.target, self._order_open, self._after_turn = target, True, None
         self.groups.announce(self, "group_ordered", navigator.cell_label(target))
         if self.shape is None:
             self._pick_commander(fresh=True)
@@ -226,6 +232,10 @@ class Group:
             self._pass_obstacles(*span)
         self._set_paces(span)
         if self._marching and not self._sharing and all(unit.state in FINAL_STATES for unit in self.members):
+            if self._after_turn is not None:  # halted where the route turns: form again facing the way on
+                self.heading = self._after_turn[1]
+                self._form()
+                return
             self._marching = self._order_open = False
             for unit in self.members:
                 unit.squad = None
@@ -234,18 +244,24 @@ class Group:
             arrived = sum(unit.state is UnitState.ARRIVED for unit in self.members)
             self.groups.announce(self, "group_arrived", f"{arrived} of {len(self.members)} members arrived")
 
-    def _share(self, commander: Unit) -> None:
-        """F1, F5: every member follows the commander's key points, each at its own cells beside them
-        (its offset from the commander, or where the formation passes what lies there)."""
+    def _share(self, commander: Unit, known: Optional[Tuple[Cell, ...]] = None) -> None:
+        """F1, F5: every member follows the commander's key points (``known``, or its plan's), each
+        at its own cells beside them (its offset from the commander, or where the formation passes
+        what lies there). F4: up to where the route turns away from the formation's facing, if it does."""
         navigator = self.groups.navigator
         self._sharing = False
         members = [unit for unit in self.members if unit is not commander and unit.state is UnitState.FIND_PATH]
         offsets = np.array([self.offsets[unit.id] for unit in members], dtype=np.int64).reshape(-1, 2)
-        key_points = _key_points(commander, offsets, navigator.grid.passable)
+        key_points = known if known is not None else _key_points(commander, offsets, navigator.grid.passable)
         if key_points is None:  # the commander's goal was cut off: each plans its own way
             for unit in members:
                 navigator.order(unit, self.goals[unit.id])
             return
+        turn = self._first_turn(commander.anchor, key_points, self.goals[commander.id], resumed=known is not None)
+        if turn is not None:
+            key_points = self._halt_at_turn(commander, key_points, *turn)
+            if key_points is None:
+                return
         passage = plan_passage(offsets, commander.anchor, key_points, navigator.grid)
         for index, unit in enumerate(members):
             aims = [(int(x), int(y)) for x, y in passage.aims[:, index]]
@@ -254,6 +270,40 @@ class Group:
         self._passage = [(key_points[k], k, choice) for k, choice in passage.choices] if self.formation is not None else []
         self._choices_at = [k for k, _ in passage.choices]
         self._reform_at = None
+
+    def _first_turn(self, start: Cell, key_points: Tuple[Cell, ...], goal: Cell, resumed: bool) -> Optional[Tuple[int, Tuple[float, float]]]:
+        """Where the route from ``start`` through ``key_points`` to ``goal`` first turns away from the
+        formation's facing (F4; never for a shape that turns in place): the index of the point it turns
+        at (0: ``start``, i: key point i - 1) and the heading on, towards the first later point at least
+        the formation's reach away (so that a short jog is no turn). Not at the start once ``resumed``
+        past a turn: the group formed for the way on where it stood, maybe off the route."""
+        formation = self.formation
+        if formation is None or formation.turns_in_place:
+            return None
+        points = [start, *key_points, goal]
+        reach = max(formation.reach, 1.0)
+        for index in range(1 if resumed else 0, len(points) - 1):
+            ax, ay = points[index]
+            bx, by = next((p for p in points[index + 1 :] if _distance(p, points[index]) >= reach), points[-1])
+            way_on = (float(bx - ax), float(by - ay))
+            if way_on != (0.0, 0.0) and needs_reforming(formation, self.heading, way_on):
+                return index, way_on
+        return None
+
+    def _halt_at_turn(self, commander: Unit, key_points: Tuple[Cell, ...], index: int, heading: Tuple[float, float]) -> Optional[Tuple[Cell, ...]]:
+        """Keep the route past the turn for later and send the group to halt in shape where it turns:
+        the key points before the turn, for the members to share; None when it turns at the start (the
+        group forms again where it stands)."""
+        self._after_turn = (key_points[index:], heading)
+        if index == 0:
+            self.heading = heading
+            self._form()
+            return None
+        halt = key_points[index - 1]
+        self.goals, _ = self._march_goals(halt, commander)
+        before = key_points[: index - 1]
+        self.groups.navigator.follow(commander, self.goals[commander.id], before)
+        return before
 
     def _pass_obstacles(self, front: int, rear: int) -> None:
         """Announce each choice of the passage (F5) as the front reaches its key point; a broken or
@@ -384,7 +434,12 @@ class Group:
         for unit in self.members:  # members wait for one another rather than leave their places (Squad)
             unit.squad = self
         self._set_paces()
-        navigator.order(commander, self.goals[commander.id])
+        after_turn, self._after_turn = self._after_turn, None
+        resumed = None if after_turn is None else _from_nearest(after_turn[0], commander.anchor)
+        if resumed is None:
+            navigator.order(commander, self.goals[commander.id])
+        else:  # on past a turn along the route already planned
+            navigator.follow(commander, self.goals[commander.id], resumed)
         self._sharing = self.cohesion is not Cohesion.SPEED or self.formation is not None
         for unit in self.members:
             if unit is commander:
@@ -393,6 +448,8 @@ class Group:
                 navigator.await_route(unit, self.goals[unit.id])
             else:
                 navigator.order(unit, self.goals[unit.id])
+        if resumed is not None and self._sharing:
+            self._share(commander, resumed)
 
     def _march_goals(self, target: Cell, commander: Unit) -> Tuple[Dict[int, Cell], Dict[int, Cell]]:
         """Member id -> its cell at the target, and -> where it marches from the commander: in formation,
@@ -661,6 +718,15 @@ def _key_points(commander: Unit, offsets: np.ndarray, passable: np.ndarray) -> O
         narrow = set(narrow_points(offsets, path[:-1], passable)) - {0}
         return tuple(path[i] for i in sorted(turns | narrow))
     return high.waypoints[high.index : -1]
+
+
+def _from_nearest(key_points: Tuple[Cell, ...], cell: Cell) -> Tuple[Cell, ...]:
+    """The key points from the one nearest ``cell`` on: a group that formed again where it fits, maybe
+    along the route already, does not walk back to the key points behind it."""
+    if not key_points:
+        return key_points
+    nearest = min(range(len(key_points)), key=lambda index: _distance(key_points[index], cell))
+    return key_points[nearest:]
 
 
 def _followed(unit: Unit, behind: Dict[int, float], holder: Callable[[Cell], Optional[Unit]]) -> bool:

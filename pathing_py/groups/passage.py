@@ -37,6 +37,7 @@ import numpy as np
 
 from ..grid import Cell, Grid, passable_at, step_corners
 from ..line import line_cells, line_of_sight
+from ..search import find_path
 
 __all__ = ["Passage", "narrow_points", "plan_passage"]
 
@@ -145,8 +146,9 @@ def _spaced(offsets: np.ndarray) -> bool:
 def _past_the_obstacle(cell: Cell, point: Cell, offset: np.ndarray, heading: Cell, grid: Grid, taken: Set[Cell]) -> Optional[Cell]:
     """From the member's ``cell``, outwards across the route (away from the key point, on the member's
     side of it), the first free cell not ``taken`` within HALVING_REACH that the key point's island
-    reaches: the member goes round the obstacle on its own side. None for a member on the route's line
-    (it has no side) or without such a cell."""
+    reaches by a way round within HALVING_REACH of both: the member goes round the obstacle on its own
+    side (not across a wall to ground that only a long way round reaches). None for a member on the
+    route's line (it has no side) or without such a cell."""
     hx, hy = heading
     side = hx * int(offset[1]) - hy * int(offset[0])  # > 0: right of the heading (y grows downwards)
     if side == 0 or (hx == 0 and hy == 0):
@@ -155,6 +157,13 @@ def _past_the_obstacle(cell: Cell, point: Cell, offset: np.ndarray, heading: Cel
     norm = math.hypot(*out)
     for step in range(1, HALVING_REACH + 1):
         beyond = (cell[0] + int(round(out[0] * step / norm)), cell[1] + int(round(out[1] * step / norm)))
-        if beyond not in taken and grid.is_passable(beyond) and grid.same_island(point, beyond):
+        if beyond not in taken and grid.is_passable(beyond) and _way_round(grid, point, beyond):
             return beyond
     return None
+
+
+def _way_round(grid: Grid, point: Cell, beyond: Cell) -> bool:
+    """Whether a path from ``point`` to ``beyond`` stays within HALVING_REACH cells of both."""
+    left, top = min(point[0], beyond[0]) - HALVING_REACH, min(point[1], beyond[1]) - HALVING_REACH
+    right, bottom = max(point[0], beyond[0]) + HALVING_REACH, max(point[1], beyond[1]) + HALVING_REACH
+    return grid.same_island(point, beyond) and bool(find_path(grid, point, beyond, bounds=(left, top, right - left + 1, bottom - top + 1)))

@@ -203,6 +203,23 @@ def test_units_ordered_again_leave_their_group_which_goes_on_without_them():
     assert all(driver.state_of(key) == "arrived" for key in nodes)
 
 
+def test_a_member_ordered_on_its_own_leaves_its_group_which_arrives_without_it():
+    """PathUnit.move_to on a member: it goes where it was sent, and the group no longer waits for it or steers it."""
+    driver, groups, nodes = make_squad()
+    groups.order(MANAGER, list(nodes), world_centre(TARGET), settings("arrival", "box", 2.0))
+    _, before = play(driver, groups, 0.5)
+    alone = groups.groups.groups[1].members[-1]
+    key = driver.key_of(alone)
+    assert groups.order_alone(key, world_centre((-4, 4))).status == STATUS_OK
+    assert groups.groups.group_of(alone) is None and alone.squad is None and alone.pace is None
+    moves, heard = play(driver, groups, 30.0)
+    assert summary(heard[MANAGER])[-1] == (1, "group_arrived", 5, 5)
+    last = [move for move in moves if move[0] is nodes[key]][-1]
+    assert tile_cell_of(world_of(last)) == (-4, 4) and driver.state_of(key) == "arrived"
+    refused = groups.order_alone(key, (math.nan, 0.0))
+    assert refused.status == STATUS_INVALID_POSITION and driver.state_of(key) == "arrived"
+
+
 def test_a_group_whose_every_unit_is_ordered_again_is_dropped_without_a_signal():
     """Two orders in one frame, before the first group's commander planned (its members wait for its route)."""
     driver, groups, nodes = make_squad()

@@ -633,7 +633,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         """Send a PathUnit to the cell containing a global position; "OK" or the status saying why not."""
         if self._units is None:
             return units.STATUS_NOT_DRIVEN
-        answer = self._units.order(node_key(unit), (world_position.x, world_position.y))
+        answer = self._groups.order_alone(node_key(unit), (world_position.x, world_position.y))  # it leaves its group
         if not answer:
             bridge.report_error(str(unit.get_name()), answer.message)
         return answer.status

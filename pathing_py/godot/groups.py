@@ -12,8 +12,9 @@ own groups once per physics frame (:meth:`GroupDriver.signals`).
 
 The selection is the group, as in RTS games: every accepted order makes a new
 group of exactly the units selected (a unit selected twice counts once),
-taken out of the groups they were in; a group left without members is
-dropped without a signal (its units are in the new group). An order is
+taken out of the groups they were in, as a unit ordered on its own
+(:meth:`GroupDriver.order_alone`) is; a group left without members is
+dropped without a signal (its units are elsewhere now). An order is
 refused whole, nothing ordered, when the selection is empty
 (``EMPTY_SELECTION``), holds anything that is not a PathUnit of this NavGrid
 (``NOT_DRIVEN``), the target is not finite (``INVALID_POSITION``) or off the
@@ -226,6 +227,16 @@ class GroupDriver:
         self._send(group_id, goal)
         self._queues[owner].append(self._ordered_signal(group_id))
         return Answer(STATUS_OK)
+
+    def order_alone(self, key: int, world_position) -> Answer:
+        """Send one PathUnit to the cell containing ``world_position`` on its own (``PathUnit.move_to``):
+        it leaves its group first, as a unit picked out of a group and ordered elsewhere does in RTS games
+        (a group left empty is dropped). A refused order changes nothing."""
+        _, goal = self.units.goal_at(world_position, "move_to")
+        unit = self.units.unit_of(key)
+        if goal is not None and unit is not None:
+            self._leave_group(unit)
+        return self.units.order(key, world_position)
 
     def change_formation(self, owner: Hashable, export: ExportReader) -> Answer:
         """Every group of ``owner`` takes the formation its settings (read by ``export``) now name, where it

@@ -103,7 +103,8 @@ class PathUnit(NodeProperties, NavGridLink, Node2D):  # NodeProperties first: se
         report_error(str(self.get_name()), doing + self._problem())
 
     def move_to(self, world_position: Vector2) -> bool:
-        """Send the unit to the cell containing a global position; False if refused (see ``get_last_status()``)."""
+        """Send the unit to the cell containing a global position, out of its group if it is in one; False if
+        refused (see ``get_last_status()``)."""
         navgrid: "NavGrid" = self._navgrid()
         if navgrid is None:
             self._not_driven("move_to: ")

@@ -264,7 +264,7 @@ def result(label: str, scenario: Scenario, members: List[List[Unit]], ordered: L
         planned_once=sum(sum(unit.stats.plans for unit in order) == 1 for order in ordered),
         groups=len(members), spreads=spreads, units=len(units),
         arrived=sum(unit.state is UnitState.ARRIVED for unit in units), reachable=reachable,
-        blocked=sum(unit.state is UnitState.BLOCKED for unit in units),
+        blocked=sum(unit.state is UnitState.HELD_UP for unit in units),
         unreachable=sum(unit.state is UnitState.UNREACHABLE for unit in units),
         overlapping_pairs=len(trace.pairs), run_s=time.perf_counter() - started,
     )  # fmt: skip

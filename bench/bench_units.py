@@ -160,13 +160,13 @@ class Figure(NamedTuple):
 
 def figures(results: Sequence[RunResult]) -> List[Figure]:
     """The table's rows; one per BLOCKED reason kind seen in any run."""
-    kinds = sorted({reason_kind(o.unit.reason) for r in results for o in r.orders if o.unit.state is UnitState.BLOCKED})
+    kinds = sorted({reason_kind(o.unit.reason) for r in results for o in r.orders if o.unit.state is UnitState.HELD_UP})
 
     def count(state: UnitState) -> Callable[[RunResult], str]:
         return lambda r: str(sum(o.unit.state is state for o in r.orders))
 
     def blocked(kind: str) -> Callable[[RunResult], str]:
-        return lambda r: str(sum(o.unit.state is UnitState.BLOCKED and reason_kind(o.unit.reason) == kind for o in r.orders))
+        return lambda r: str(sum(o.unit.state is UnitState.HELD_UP and reason_kind(o.unit.reason) == kind for o in r.orders))
 
     def plans(r: RunResult) -> int:
         return sum(o.unit.stats.plans for o in r.orders)
@@ -182,7 +182,7 @@ def figures(results: Sequence[RunResult]) -> List[Figure]:
         Figure("walls put up / cells refused (held by units)", lambda r: f"{len(r.walls)} / {sum(len(w.refused) for w in r.walls)}"),
         Figure("simulated s / updates", lambda r: f"{r.navigator.time:.1f} / {r.navigator.stats.updates}"),
         Figure("ARRIVED", count(UnitState.ARRIVED)),
-        Figure("BLOCKED", count(UnitState.BLOCKED)),
+        Figure("BLOCKED", count(UnitState.HELD_UP)),
         *(Figure(f"  BLOCKED: {kind}", blocked(kind)) for kind in kinds),
         Figure("UNREACHABLE", count(UnitState.UNREACHABLE)),
         Figure("  of which reachable after all (wrong)", lambda r: str(len(wrongly_unreachable(r)))),
@@ -207,7 +207,7 @@ def target_lines(results: Sequence[RunResult]) -> List[str]:
     """The issue 4 targets, met or missed per run."""
     checks = (
         ("every unit ends ARRIVED, BLOCKED (with a reason) or UNREACHABLE",
-         lambda r: all(o.unit.state in FINAL_STATES and (o.unit.state is not UnitState.BLOCKED or o.unit.reason) for o in r.orders)),
+         lambda r: all(o.unit.state in FINAL_STATES and (o.unit.state is not UnitState.HELD_UP or o.unit.reason) for o in r.orders)),
         ("every UNREACHABLE unit is truly cut off from its goal", lambda r: not wrongly_unreachable(r)),
         ("a splice expands fewer nodes than a full plan, on average (seed 004)",
          lambda r: not sum(o.unit.stats.splices for o in r.orders)

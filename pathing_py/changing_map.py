@@ -19,7 +19,7 @@ a few steps in front of walking units, then how each order ended::
     >>> while any(order.unit.state not in FINAL_STATES for order in orders):
     ...     navigator.update(0.05)
     >>> [order.unit.state.value for order in orders]
-    ['arrived', 'arrived']
+    ['ARRIVED', 'ARRIVED']
 """
 
 import random

@@ -215,7 +215,7 @@ def draw_units(
     for unit in units:
         centre = np.asarray(unit.position) * scale
         _draw_disc(image, centre, unit.radius * scale, unit_colour(unit.id))
-        if unit.state in (UnitState.BLOCKED, UnitState.UNREACHABLE):
+        if unit.state in (UnitState.HELD_UP, UnitState.UNREACHABLE):
             arm = unit.radius * scale * 0.7
             ends = centre + np.array([(-arm, -arm), (arm, arm), (-arm, arm), (arm, -arm)])
             draw_lines(image, ends[::2], ends[1::2], STOPPED_CROSS, max(scale // 4, 1))

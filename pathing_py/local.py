@@ -67,6 +67,7 @@ import numpy as np
 from .grid import Cell, Grid, step_allowed
 from .line import line_cells, path_cost, prefix_costs, ray_cells
 from .search import as_cell
+from .status import Status
 
 __all__ = ["Sense", "WalkResult", "WalkStatus", "shortcut", "walk_line"]
 
@@ -89,11 +90,13 @@ class Sense(enum.Enum):
 
 
 class WalkStatus(enum.Enum):
-    ARRIVED = "arrived"
-    UNREACHABLE = "unreachable"
-    LIMIT_REACHED = "limit_reached"
-    OUT_OF_BOUNDS = "out_of_bounds"
-    START_BLOCKED = "start_blocked"
+    """How a walk ended, in the names of :class:`~pathing_py.status.Status`."""
+
+    ARRIVED = Status.ARRIVED.value
+    UNREACHABLE = Status.UNREACHABLE.value
+    LIMIT_REACHED = Status.LIMIT_REACHED.value
+    OUT_OF_BOUNDS = Status.OUT_OF_BOUNDS.value
+    START_BLOCKED = Status.START_BLOCKED.value
 
 
 class WalkResult:

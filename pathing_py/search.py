@@ -14,7 +14,7 @@ Quick start::
     >>> result.cells[0], result.cells[-1]
     ((0, 1), (4, 1))
     >>> find_path(grid, (0, 0), (2, 1)).status
-    <PathStatus.GOAL_BLOCKED: 'goal_blocked'>
+    <PathStatus.GOAL_BLOCKED: 'GOAL_BLOCKED'>
 
 Movement: 8 neighbours; a straight step costs 1, a diagonal sqrt(2); a
 diagonal step needs both orthogonal cells free (no corner cutting: the corner
@@ -51,6 +51,7 @@ import numpy as np
 
 from .grid import Cell, Grid, corner_offsets, is_move
 from .jump_tables import DIRECTIONS, JumpTables, pad
+from .status import Status
 
 __all__ = [
     "PathStatus", "PathResult", "diagonal_saving", "find_path", "grid_distance", "grid_distances", "octile_distance", "prepare",
@@ -61,12 +62,14 @@ TIE_BREAK = 1.0 + 1e-9
 
 
 class PathStatus(enum.Enum):
-    FOUND = "found"
-    START_BLOCKED = "start_blocked"
-    GOAL_BLOCKED = "goal_blocked"
-    UNREACHABLE = "unreachable"
-    OUT_OF_BOUNDS = "out_of_bounds"
-    LIMIT_REACHED = "limit_reached"
+    """How a search ended, in the names of :class:`~pathing_py.status.Status`."""
+
+    FOUND = Status.FOUND.value
+    START_BLOCKED = Status.START_BLOCKED.value
+    GOAL_BLOCKED = Status.GOAL_BLOCKED.value
+    UNREACHABLE = Status.UNREACHABLE.value
+    OUT_OF_BOUNDS = Status.OUT_OF_BOUNDS.value
+    LIMIT_REACHED = Status.LIMIT_REACHED.value
 
 
 class PathResult:

@@ -34,7 +34,7 @@ class UnitsDemo(Node2D):
             unit = squad.get_child(index)
             name = str(unit.get_name())
             unit.connect("arrived", self, "_on_unit_arrived", Array([name]))
-            unit.connect("blocked", self, "_on_unit_stopped", Array([name]))
+            unit.connect("held_up", self, "_on_unit_stopped", Array([name]))
             unit.connect("unreachable", self, "_on_unit_stopped", Array([name]))
             unit.call("move_to", tilemap.to_global(navgrid.call("cell_to_world", self.targets[index])))
         self._walls_left = list(self.wall_cells)

@@ -15,7 +15,7 @@ def open_navigator(width: int, height: int) -> Navigator:
 
 
 def test_final_states_are_the_units_in_the_order_of_their_enum():
-    assert FINAL_STATES == (UnitState.ARRIVED, UnitState.BLOCKED, UnitState.UNREACHABLE)
+    assert FINAL_STATES == (UnitState.ARRIVED, UnitState.HELD_UP, UnitState.UNREACHABLE)
     assert set(FINAL_STATES) == unit_module.FINAL_STATES
 
 

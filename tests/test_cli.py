@@ -126,9 +126,9 @@ def test_demo_runs_units_and_says_why_one_cannot_arrive(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "no islands.kpg beside the map: units plan with find_path alone" in printed
     rows = unit_rows(printed)
-    assert rows[3] == ("unreachable", 2.0, None, 1, "goal (4, 3) cannot be reached from (9, 3) (no path at order time)")
-    assert [rows[unit][:4] for unit in (1, 2, 4)] == [("arrived", 2.41, 2.41, 1), ("arrived", 1.0, 1.0, 1), ("arrived", 4.0, 4.0, 1)]
-    assert "4 units: 3 arrived, 0 blocked, 1 unreachable; 1.00 s simulated in 20 updates of 0.05 s" in printed
+    assert rows[3] == ("UNREACHABLE", 2.0, None, 1, "goal (4, 3) cannot be reached from (9, 3) (no path at order time)")
+    assert [rows[unit][:4] for unit in (1, 2, 4)] == [("ARRIVED", 2.41, 2.41, 1), ("ARRIVED", 1.0, 1.0, 1), ("ARRIVED", 4.0, 4.0, 1)]
+    assert "4 units: 3 ARRIVED, 0 HELD_UP, 1 UNREACHABLE; 1.00 s simulated in 20 updates of 0.05 s" in printed
     assert "update: mean " in printed and "queue: 4 requests, 4 served" in printed
     frames, _ = decode_gif(out.read_bytes())
     assert frames[0][0].shape == (20, 40, 3)
@@ -157,7 +157,7 @@ def test_demo_on_the_scene_puts_walls_on_routes_and_writes_a_png_with_the_animat
     assert len(orders) == 8
     assert all(grid.same_island(to_grid(start), to_grid(goal)) for start, goal in orders.values()), "the walls cut routes, not goals off"
     rows = unit_rows(printed)
-    assert {unit: row[0] for unit, row in rows.items()} == {unit: "arrived" for unit in orders}
+    assert {unit: row[0] for unit, row in rows.items()} == {unit: "ARRIVED" for unit in orders}
     assert all(walked >= optimal - 1e-9 for _, walked, optimal, _, _ in rows.values())
     assert sum(plans for _, _, _, plans, _ in rows.values()) >= 8
     frames, _ = decode_gif(out.with_suffix(".gif").read_bytes())
@@ -229,7 +229,7 @@ def test_units_are_drawn_with_their_plans_goals_and_crosses_when_stopped_short()
     walker.move_to((8, 2))
     stopped.move_to((8, 0))
     navigator.update(0.05)
-    stopped.state = UnitState.BLOCKED
+    stopped.state = UnitState.HELD_UP
     scale = 10
     image = draw_grid(grid, scale)
     draw_units(image, navigator, scale, trails={walker.id: [(0.5, 1.5), walker.position]})

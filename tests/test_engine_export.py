@@ -155,4 +155,4 @@ def test_the_shipped_linux_game_plays_the_units_demo_with_the_packed_graph(godot
     play = Play(GameRun(lines, output))
     assert play.frames == SECONDS * FPS
     units_demo_intent(play)
-    assert play.ends and all(end["state"] == "arrived" for end in play.ends.values()), play.ends
+    assert play.ends and all(end["state"] == "ARRIVED" for end in play.ends.values()), play.ends

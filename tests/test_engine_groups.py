@@ -38,14 +38,14 @@ def assert_squad_arrived(game: Game, squad: List[str]) -> None:
     for unit in squad:
         assert_moved_frame_by_frame(game, unit)
         names = [signal["signal"] for signal in game.signals[unit]]
-        assert names[-1] == "arrived" and names.count("arrived") == 1 and game.ends[unit]["state"] == "arrived", names
+        assert names[-1] == "arrived" and names.count("arrived") == 1 and game.ends[unit]["state"] == "ARRIVED", names
 
 
 def test_a_group_order_brings_six_units_to_cells_by_the_target_with_one_signal_each_way(play):
     game = play("group")
     [order] = game.named("group_order")
     assert (order["status"], order["last_status"]) == ("OK", "OK")
-    assert set(order["states"].values()) == {"find_path"}, order  # every unit ordered at once
+    assert set(order["states"].values()) == {"FIND_PATH"}, order  # every unit ordered at once
     ordered, arrived = group_signals(game)
     assert (ordered["group_signal"], ordered["group_id"], cell(ordered["cell"])) == ("group_ordered", 1, TARGET)
     assert ordered["position"] == pytest.approx(ordered["centre"])
@@ -70,7 +70,7 @@ def test_bad_orders_get_a_status_and_one_error_line_and_move_no_unit(play):
         ("Squad", "OK"),
     ]
     assert all(order["last_status"] == order["status"] for order in orders)
-    assert all(set(order["states"].values()) == {"idle"} for order in orders[:-1]), orders
+    assert all(set(order["states"].values()) == {"IDLE"} for order in orders[:-1]), orders
     expected = [
         "order_move: the selection is empty",
         "order_move: units[1] (instance ",
@@ -125,6 +125,6 @@ def test_a_formation_order_forms_the_squad_then_marches_it_and_says_so(play):
     assert len(set(ends.values())) == 6 and all(chebyshev(end, TARGET) <= 6 for end in ends.values()), ends  # a line 11 wide
     for unit in SQUAD:
         assert_moved_frame_by_frame(game, unit)
-        assert game.ends[unit]["state"] == "arrived"
+        assert game.ends[unit]["state"] == "ARRIVED"
     [refusal] = game.error_lines("Squad")
     assert "order_formation: formation 'ring' is not one of" in refusal

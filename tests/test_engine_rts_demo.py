@@ -82,7 +82,7 @@ def test_a_right_click_forms_the_selection_up_and_marches_it_to_the_target(play)
     assert (arrived["arrived"], arrived["members"]) == (8, 8)
     ends = {unit: cell(end["cell"]) for unit, end in play.ends.items()}
     assert len(ends) == 8 and len(set(ends.values())) == 8, ends
-    assert all(end["state"] == "arrived" for end in play.ends.values())
+    assert all(end["state"] == "ARRIVED" for end in play.ends.values())
     assert all(chebyshev(end, TARGET) <= 3 for end in ends.values()), ends
 
 

@@ -63,7 +63,7 @@ def test_units_move_frame_by_frame_and_stop_on_cell_centres(played):
     _, play = played
     for unit, end in play.ends.items():
         start = play.starts[unit]
-        if end["state"] == "idle":
+        if end["state"] == "IDLE":
             assert end["position"] == start["position"] and not play.signals[unit], unit
             continue
         pixels_per_frame = start["speed"] * max(start["cell_size"]) / FPS
@@ -73,8 +73,8 @@ def test_units_move_frame_by_frame_and_stop_on_cell_centres(played):
         events = play.signals[unit]
         assert events[0]["signal"] == "path_found", (unit, events)
         final = events[-1]
-        assert final["signal"] == end["state"] and cell(final["cell"]) == cell(end["cell"]), (unit, final, end)
-        assert sum(event["signal"] in ("arrived", "blocked", "unreachable") for event in events) == 1, events
+        assert final["signal"] == end["state"].lower() and cell(final["cell"]) == cell(end["cell"]), (unit, final, end)
+        assert sum(event["signal"] in ("arrived", "held_up", "unreachable") for event in events) == 1, events
         for event in events:  # a signal's position is the centre of its cell
             assert event["position"] == pytest.approx(event["centre"]), (unit, event)
 
@@ -87,7 +87,7 @@ def test_units_end_as_the_scene_intends(played):
 
 def any_unit_arrives_or_stays(play: Play) -> None:
     for unit, end in play.ends.items():
-        assert end["state"] in ("idle", "arrived"), (unit, end, play.signals[unit])
+        assert end["state"] in ("IDLE", "ARRIVED"), (unit, end, play.signals[unit])
 
 
 def units_demo_intent(play: Play) -> None:
@@ -113,9 +113,9 @@ def units_demo_intent(play: Play) -> None:
     for unit, target in zip(units, targets):
         end, start = play.ends[unit], cell(play.starts[unit]["cell"])
         if island(start) == island(target):
-            assert end["state"] == "arrived" and cell(end["cell"]) == target, (unit, target, end, play.signals[unit])
+            assert end["state"] == "ARRIVED" and cell(end["cell"]) == target, (unit, target, end, play.signals[unit])
         else:
-            assert end["state"] == "unreachable" and island(cell(end["cell"])) != island(target), (unit, end)
+            assert end["state"] == "UNREACHABLE" and island(cell(end["cell"])) != island(target), (unit, end)
 
 
 INTENTS: Dict[str, Callable[[Play], None]] = {"scenes/units_demo.tscn": units_demo_intent}

@@ -87,14 +87,15 @@ def assert_moved_frame_by_frame(game: Game, unit: str) -> None:
 
 def assert_walked(game: Game, unit: str, final_state: str, final_cell: Cell, stops: int = 1) -> None:
     """The unit moved frame by frame (:func:`assert_moved_frame_by_frame`) to the final cell, where it stands,
-    having stopped (arrived, blocked, unreachable) ``stops`` times: once per order, and again after going on."""
+    having stopped (arrived, held_up, unreachable) ``stops`` times: once per order, and again after going on.
+    ``final_state`` is the unit's state name; its signal is that name in lower case."""
     end = game.ends[unit]
     assert end["state"] == final_state and cell(end["cell"]) == final_cell, (unit, end, game.signals[unit])
     assert_moved_frame_by_frame(game, unit)
     signals = game.signals[unit]
-    assert signals[-1]["signal"] == final_state and cell(signals[-1]["cell"]) == final_cell, signals
+    assert signals[-1]["signal"] == final_state.lower() and cell(signals[-1]["cell"]) == final_cell, signals
     assert signals[-1]["at"] == pytest.approx(signals[-1]["centre"]) and signals[-1]["reason"] == end["reason"]
-    assert sum(signal["signal"] in ("arrived", "blocked", "unreachable") for signal in signals) == stops, signals
+    assert sum(signal["signal"] in ("arrived", "held_up", "unreachable") for signal in signals) == stops, signals
 
 
 def test_a_trip_finds_its_path_passes_waypoints_and_arrives(play):
@@ -106,13 +107,13 @@ def test_a_trip_finds_its_path_passes_waypoints_and_arrives(play):
     assert names[0] == "path_found" and cell(signals[0]["cell"]) == GOAL, signals
     assert names[1:-1] and set(names[1:-1]) == {"waypoint_reached"}, names
     assert names[-1] == "arrived" and cell(signals[-2]["cell"]) == GOAL  # the goal is the last waypoint
-    assert_walked(game, "Scout", "arrived", GOAL)
+    assert_walked(game, "Scout", "ARRIVED", GOAL)
     end = game.ends["Scout"]
     assert end["reason"] == "" and end["status"] == "OK"
     travel = signals[-1]["frame"] - signals[0]["frame"]
     assert end["moved_frames"] >= travel, (end, travel)  # a step every frame, none skipped
     states = game.states["Scout"]
-    assert states[0] == "find_path" and "moving" in states and states[-1] == "arrived", states
+    assert states[0] == "FIND_PATH" and "MOVING" in states and states[-1] == "ARRIVED", states
 
 
 def test_a_goal_walled_in_mid_trip_is_unreachable(play):
@@ -128,7 +129,7 @@ def test_a_goal_walled_in_mid_trip_is_unreachable(play):
     assert chebyshev(nearest, GOAL) == 2, replans
     stop = signals[-1]
     assert stop["signal"] == "unreachable" and stop["reason"].startswith("goal (10, 9) cannot be reached from ("), stop
-    assert_walked(game, "Scout", "unreachable", nearest)
+    assert_walked(game, "Scout", "UNREACHABLE", nearest)
     assert game.ends["Scout"]["reason"] == stop["reason"]
 
 
@@ -144,15 +145,15 @@ def test_a_unit_walled_off_its_goal_goes_on_when_the_game_opens_a_door(play):
     assert before[-1] == "unreachable" and before.count("unreachable") == 1, before
     assert [s["signal"] for s in after] == ["path_found", "arrived"], after
     assert cell(after[0]["cell"]) == GOAL and after[-1]["reason"] == ""
-    assert_walked(game, "Scout", "arrived", GOAL, stops=2)
+    assert_walked(game, "Scout", "ARRIVED", GOAL, stops=2)
     assert door in [cell(entry) for entry in game.ends["Scout"]["visited"]]
 
 
 def test_a_unit_ordered_onto_an_idle_unit_gets_the_cell_and_the_idle_unit_makes_way(play):
     game = play("blocked")
-    assert_walked(game, "Walker", "arrived", GOAL)
+    assert_walked(game, "Walker", "ARRIVED", GOAL)
     holder = game.ends["Holder"]  # pushed aside (SPEC U7): it moves silently and stays beside the goal
-    assert holder["state"] == "idle" and holder["moved_frames"] > 0 and not game.signals["Holder"], holder
+    assert holder["state"] == "IDLE" and holder["moved_frames"] > 0 and not game.signals["Holder"], holder
     assert cell(holder["cell"]) != GOAL and holder["position"] == pytest.approx(holder["centre"]), holder
 
 
@@ -181,8 +182,8 @@ def test_bad_orders_get_a_status_and_one_error_line(play):
         lines = game.error_lines(unit)
         assert len(lines) == len(texts) and all(text in line for text, line in zip(texts, lines)), (unit, lines)
     assert good_order["accepted"] and good_order["status"] == "OK"  # a refused order leaves the unit usable
-    assert_walked(game, "NanOrder", "arrived", (0, 3))
-    assert game.ends["OffMap"]["state"] == "idle" and game.ends["OffMap"]["moved_frames"] == 0
+    assert_walked(game, "NanOrder", "ARRIVED", (0, 3))
+    assert game.ends["OffMap"]["state"] == "IDLE" and game.ends["OffMap"]["moved_frames"] == 0
 
 
 def test_units_join_leave_and_come_back_at_run_time(play):
@@ -193,13 +194,13 @@ def test_units_join_leave_and_come_back_at_run_time(play):
     assert game.ends["Leaver"] == {"end": "Leaver", "freed": True}
     assert all(signal["frame"] <= freed["frame"] for signal in game.signals["Leaver"]), game.signals["Leaver"]
     # The freed unit's cell is free at once: another unit is sent there and stands in it.
-    assert_walked(game, "Follower", "arrived", cell(freed["cell"]))
+    assert_walked(game, "Follower", "ARRIVED", cell(freed["cell"]))
     [rejoined] = game.named("rejoined")
     assert (rejoined["status"], rejoined["state"]) == ("OK", "idle"), rejoined  # joins again from where it stands
     before = [entry for entry in game.ends["Returner"]["visited"] if entry[2] <= rejoined["frame"]]
     assert cell(rejoined["cell"]) == cell(before[-1]), (rejoined, before)
-    assert_walked(game, "Returner", "arrived", (12, 9))
-    assert_walked(game, "Stayer", "arrived", GOAL)
+    assert_walked(game, "Returner", "ARRIVED", (12, 9))
+    assert_walked(game, "Stayer", "ARRIVED", GOAL)
 
 
 def test_units_follow_a_rebuild_while_they_move(play):
@@ -208,7 +209,7 @@ def test_units_follow_a_rebuild_while_they_move(play):
     assert first["rebuilt"] is True and second["rebuilt"] is True and first["status"] == second["status"] == "BUILT"
     gate = {(3, 0), (3, 1), (3, 2)}  # the walls the game painted before the first rebuild
     for unit, goal in (("North", GOAL), ("Middle", (10, 11)), ("South", (12, 9))):
-        assert_walked(game, unit, "arrived", goal)
+        assert_walked(game, unit, "ARRIVED", goal)
         after = {cell(entry) for entry in game.ends[unit]["visited"] if entry[2] >= first["frame"]}
         assert not after & gate, (unit, after & gate)
     trip = play("trip").ends["Scout"]["visited"]

@@ -11,7 +11,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pathing_py.godot.bridge import (
-    STATUS_INVALID_POSITION,
     CoordinateError,
     GraphLoad,
     PathAnswer,
@@ -30,6 +29,7 @@ from pathing_py import Grid, KeyPointGraph, Navigator, find_path, smooth_path
 from pathing_py.grid import MapFormatError
 from pathing_py.godot.tile_data import CellRect
 from pathing_py.godot.tile_geometry import MODE_ISOMETRIC, WORLD_TO_MAP_EPSILON, TileGeometry
+from pathing_py.status import Status
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -385,7 +385,7 @@ def test_find_path_reports_unreachable_islands(with_graph):
 def test_find_path_refuses_non_finite_positions(bad):
     nav = navigator()
     for answer in (nav.find_path(bad, (0.0, 0.0)), nav.find_path((0.0, 0.0), bad)):
-        assert answer.status == STATUS_INVALID_POSITION and not answer
+        assert answer.status == Status.INVALID_POSITION.value and not answer
         assert "not finite" in answer.message and answer.points == []
 
 

@@ -85,8 +85,8 @@ def looks_over(driver: UnitDriver, seconds: float) -> Dict[int, List[str]]:
         (UnitState.RUN, "moving"),
         (UnitState.MOVING, "moving"),
         (UnitState.WAITING, "waiting"),
-        (UnitState.BLOCKED, "blocked"),
-        (UnitState.UNREACHABLE, "blocked"),
+        (UnitState.HELD_UP, "stopped"),
+        (UnitState.UNREACHABLE, "stopped"),
     ],
 )
 def test_each_state_has_its_look(state, look):
@@ -103,8 +103,8 @@ def test_a_route_that_waits_for_another_unit_to_pass_is_making_way_whatever_the_
     for state in (UnitState.RUN, UnitState.WAITING, UnitState.IDLE):
         unit.state = state
         assert making_way(unit) and unit_look(unit) == "making_way"
-    unit.state = UnitState.BLOCKED  # stopped short is what a player must see first
-    assert unit_look(unit) == "blocked"
+    unit.state = UnitState.HELD_UP  # stopped short is what a player must see first
+    assert unit_look(unit) == "stopped"
 
 
 def test_a_standing_unit_that_makes_way_looks_so_until_it_is_back():
@@ -134,7 +134,7 @@ def test_a_unit_whose_goal_is_walled_in_ends_blocked():
     driver.order(1, world_centre((0, 0)))
     looks = looks_over(driver, 3.0)
     unit = driver.unit_of(1)
-    assert unit.state is UnitState.UNREACHABLE and looks[unit.id][-1] == "blocked"
+    assert unit.state is UnitState.UNREACHABLE and looks[unit.id][-1] == "stopped"
 
 
 # -- units ------------------------------------------------------------------------------------------

@@ -11,23 +11,16 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import pytest
 
-from pathing_py.godot.bridge import STATUS_INVALID_POSITION
 from pathing_py.godot.groups import (
     GROUP_SIGNALS,
-    STATUS_EMPTY_SELECTION,
     GroupDriver,
     GroupSettings,
     GroupSignal,
     manager_problem,
 )
-from pathing_py.godot.units import (
-    STATUS_INVALID_SETTINGS,
-    STATUS_NOT_DRIVEN,
-    STATUS_OK,
-    STATUS_OUT_OF_BOUNDS,
-    UnitDriver,
-)
+from pathing_py.godot.units import UnitDriver
 from pathing_py.groups import Cohesion
+from pathing_py.status import Status
 from test_godot_units import CELL_SIZE, FakeTileMap, add, make_driver, tile_cell_of, world_centre, world_of
 
 #: Open ground with a wall in the way: TileMap cells (-4, -2) to (11, 4), the wall at x = 2.
@@ -85,10 +78,10 @@ def chebyshev(a, b) -> int:
 def test_a_group_order_brings_every_unit_to_its_own_cell_by_the_target_with_two_signals():
     driver, groups, nodes = make_squad()
     answer = groups.order(MANAGER, list(nodes), world_centre(TARGET), settings())
-    assert answer and answer.status == STATUS_OK and answer.message == ""
+    assert answer and answer.status == Status.OK.value and answer.message == ""
     moves, heard = play(driver, groups, 12.0)
     assert summary(heard[MANAGER]) == [(1, "group_ordered", TARGET, world_centre(TARGET)), (1, "group_arrived", 6, 6)]
-    assert all(driver.state_of(key) == "arrived" for key in nodes)
+    assert all(driver.state_of(key) == "ARRIVED" for key in nodes)
     ends = {key: tile_cell_of(world_of(move)) for move in moves for key, node in nodes.items() if move[0] is node}
     assert len(set(ends.values())) == 6 and all(chebyshev(cell, TARGET) <= 2 for cell in ends.values()), ends
     last: Dict[int, Tuple[float, float]] = {key: world_centre(cell) for key, cell in zip(nodes, SQUAD)}
@@ -127,21 +120,21 @@ def test_a_unit_selected_twice_counts_once():
 
 
 @pytest.mark.parametrize("keys, target, cohesion, status, message", [
-    ([], world_centre(TARGET), "route", STATUS_EMPTY_SELECTION, "order_move: the selection is empty"),
-    ([1, None, 2], world_centre(TARGET), "route", STATUS_NOT_DRIVEN, "order_move: units[1] is not a node: nothing"),
-    ([1, 2, 99], world_centre(TARGET), "route", STATUS_NOT_DRIVEN,
+    ([], world_centre(TARGET), "route", Status.EMPTY_SELECTION.value, "order_move: the selection is empty"),
+    ([1, None, 2], world_centre(TARGET), "route", Status.NOT_DRIVEN.value, "order_move: units[1] is not a node: nothing"),
+    ([1, 2, 99], world_centre(TARGET), "route", Status.NOT_DRIVEN.value,
      "order_move: units[2] (instance 99) is not a PathUnit of this NavGrid: nothing was ordered"),
-    ([1, 2], (math.nan, 0.0), "route", STATUS_INVALID_POSITION, "order_move: position"),
-    ([1, 2], (0.0, -math.inf), "route", STATUS_INVALID_POSITION, "not finite"),
-    ([1, 2], world_centre((40, 0)), "route", STATUS_OUT_OF_BOUNDS, "order_move: TileMap cell (40, 0) is outside the map"),
-    ([1, 2], world_centre(TARGET), "fast", STATUS_INVALID_SETTINGS,
+    ([1, 2], (math.nan, 0.0), "route", Status.INVALID_POSITION.value, "order_move: position"),
+    ([1, 2], (0.0, -math.inf), "route", Status.INVALID_POSITION.value, "not finite"),
+    ([1, 2], world_centre((40, 0)), "route", Status.OUT_OF_BOUNDS.value, "order_move: TileMap cell (40, 0) is outside the map"),
+    ([1, 2], world_centre(TARGET), "fast", Status.INVALID_SETTINGS.value,
      "order_move: cohesion 'fast' is not one of 'speed', 'route', 'arrival'"),
 ])
 def test_a_bad_order_is_refused_whole_and_a_good_one_still_works(keys, target, cohesion, status, message):
     driver, groups, nodes = make_squad()
     answer = groups.order(MANAGER, keys, target, settings(cohesion))
     assert not answer and answer.status == status and message in answer.message, answer
-    assert all(driver.state_of(key) == "idle" and groups.groups.group_of(driver.unit_of(key)) is None for key in nodes)
+    assert all(driver.state_of(key) == "IDLE" and groups.groups.group_of(driver.unit_of(key)) is None for key in nodes)
     assert list(groups.signals(MANAGER)) == []
     assert groups.order(MANAGER, [1, 2], world_centre(TARGET), settings())
     _, heard = play(driver, groups, 12.0)
@@ -173,7 +166,7 @@ def test_settings_are_the_keyword_arguments_of_add_group():
 def test_a_bad_formation_setting_is_refused_and_warned_about(formation, spacing, message):
     driver, groups, nodes = make_squad()
     answer = groups.order(MANAGER, list(nodes), world_centre(TARGET), settings(formation=formation, spacing=spacing))
-    assert answer.status == STATUS_INVALID_SETTINGS and message in answer.message
+    assert answer.status == Status.INVALID_SETTINGS.value and message in answer.message
     assert manager_problem("../NavGrid", "NavGrid", settings(formation=formation, spacing=spacing)) == f"{message[:1].upper()}{message[1:]}."
 
 
@@ -200,7 +193,7 @@ def test_units_ordered_again_leave_their_group_which_goes_on_without_them():
     assert signals[:2] == [(1, "group_ordered", TARGET, world_centre(TARGET)),
                            (2, "group_ordered", (9, -2), world_centre((9, -2)))]
     assert sorted(signals[2:]) == [(1, "group_arrived", 3, 3), (2, "group_arrived", 3, 3)]
-    assert all(driver.state_of(key) == "arrived" for key in nodes)
+    assert all(driver.state_of(key) == "ARRIVED" for key in nodes)
 
 
 def test_a_member_ordered_on_its_own_leaves_its_group_which_arrives_without_it():
@@ -210,14 +203,14 @@ def test_a_member_ordered_on_its_own_leaves_its_group_which_arrives_without_it()
     _, before = play(driver, groups, 0.5)
     alone = groups.groups.groups[1].members[-1]
     key = driver.key_of(alone)
-    assert groups.order_alone(key, world_centre((-4, 4))).status == STATUS_OK
+    assert groups.order_alone(key, world_centre((-4, 4))).status == Status.OK.value
     assert groups.groups.group_of(alone) is None and alone.squad is None and alone.pace is None
     moves, heard = play(driver, groups, 30.0)
     assert summary(heard[MANAGER])[-1] == (1, "group_arrived", 5, 5)
     last = [move for move in moves if move[0] is nodes[key]][-1]
     assert tile_cell_of(world_of(last)) == (-4, 4) and driver.state_of(key) == "arrived"
     refused = groups.order_alone(key, (math.nan, 0.0))
-    assert refused.status == STATUS_INVALID_POSITION and driver.state_of(key) == "arrived"
+    assert refused.status == Status.INVALID_POSITION.value and driver.state_of(key) == "ARRIVED"
 
 
 def test_a_group_whose_every_unit_is_ordered_again_is_dropped_without_a_signal():
@@ -242,7 +235,7 @@ def test_each_manager_hears_its_own_groups_and_a_manager_that_leaves_lets_its_un
     assert list(groups.signals(other)) == []
     _, heard = play(driver, groups, 12.0, owners=(MANAGER, other))
     assert summary(heard[MANAGER]) == [(1, "group_arrived", 3, 3)] and heard[other] == []
-    assert all(driver.state_of(key) == "arrived" for key in nodes)  # the other's units finished on their own
+    assert all(driver.state_of(key) == "ARRIVED" for key in nodes)  # the other's units finished on their own
     assert all(groups.groups.group_of(driver.unit_of(key)) is None for key in (4, 5, 6))
 
 
@@ -309,7 +302,7 @@ def test_a_member_that_cannot_stand_on_the_new_grid_is_lost_and_a_group_that_had
     driver, groups = take_over(driver, groups, walled)
     moves, heard = play(driver, groups, 2.0)
     assert summary(heard[MANAGER]) == [(1, "member_lost", "unit 6 could not stand on the grid the NavGrid read again")]
-    assert moves == [] and all(driver.state_of(key) == "idle" for key in range(1, 6))  # not sent again
+    assert moves == [] and all(driver.state_of(key) == "IDLE" for key in range(1, 6))  # not sent again
     assert len(groups.groups.group_of(driver.unit_of(1)).members) == 5
 
 
@@ -363,7 +356,7 @@ def test_a_manager_changes_the_formation_of_its_groups_where_they_stand():
     assert groups.order(MANAGER, list(nodes), world_centre(TARGET), settings())
     play(driver, groups, 12.0)
     refused = groups.change_formation(MANAGER, settings(formation="ring"))
-    assert refused.status == STATUS_INVALID_SETTINGS and refused.message.startswith("order_formation: formation 'ring'")
+    assert refused.status == Status.INVALID_SETTINGS.value and refused.message.startswith("order_formation: formation 'ring'")
     assert groups.change_formation(MANAGER, settings(formation="box", spacing=2.0))
     _, heard = play(driver, groups, 6.0)
     assert [signal.name for signal in heard[MANAGER]] == ["formation_forming", "formation_formed"]  # no order open: it stays

@@ -16,21 +16,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pathing_py import Grid
-from pathing_py.godot.bridge import STATUS_INVALID_POSITION, TileFrame, TileInfo, TileMapNavigator
+from pathing_py.godot.bridge import TileFrame, TileInfo, TileMapNavigator
 from pathing_py.godot.scene_files import read_tilemap
 from pathing_py.godot.text import parse_file
 from pathing_py.godot.units import (
     EMPTY_TILE,
     NO_WALL_TILE,
     REASON_SIGNALS,
-    STATUS_CELL_BLOCKED,
-    STATUS_CELL_HELD,
-    STATUS_INVALID_SETTINGS,
-    STATUS_INVALID_TRANSFORM,
-    STATUS_NO_TILE,
-    STATUS_NOT_DRIVEN,
-    STATUS_OK,
-    STATUS_OUT_OF_BOUNDS,
     UNIT_SIGNALS,
     Affine,
     CellEdit,
@@ -39,7 +31,9 @@ from pathing_py.godot.units import (
     UnitSignal,
     unit_problem,
 )
+from pathing_py.status import Status
 from pathing_py.units import UnitState
+from pathing_py.units.unit import FINAL_STATES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -188,21 +182,21 @@ def test_a_transform_that_is_not_three_finite_points_is_refused(bad):
 def test_a_unit_joins_where_it_stands_and_is_not_moved_until_it_walks():
     driver = make_driver()
     node, answer = add(driver, 7, (0, 0), rotation(30, (5.0, 7.0)))
-    assert answer and answer.status == STATUS_OK and answer.message == ""
-    assert driver.state_of(7) == "idle" and driver.reason_of(7) == ""
+    assert answer and answer.status == Status.OK.value and answer.message == ""
+    assert driver.state_of(7) == "IDLE" and driver.reason_of(7) == ""
     assert driver.step(0.5) == [] and list(driver.signals()) == []
 
 
 @pytest.mark.parametrize(
     "cell, kwargs, status, message",
     [
-        ((1, 0), {}, STATUS_CELL_BLOCKED, "TileMap cell (1, 0), which is blocked"),
-        ((7, 0), {}, STATUS_OUT_OF_BOUNDS, "TileMap cell (7, 0), outside the map"),
-        ((-4, -2), {}, STATUS_CELL_HELD, "TileMap cell (-4, -2), which unit 1 holds"),
-        ((0, 2), {"speed": 0.0}, STATUS_INVALID_SETTINGS, "speed must be a positive number of cells per second"),
-        ((0, 2), {"speed": math.nan}, STATUS_INVALID_SETTINGS, "speed must be"),
-        ((0, 2), {"radius": 0.8}, STATUS_INVALID_SETTINGS, "radius must be in (0, 0.5] cells"),
-        ((0, 2), {"priority": 1.5}, STATUS_INVALID_SETTINGS, "priority must be an int"),
+        ((1, 0), {}, Status.CELL_BLOCKED.value, "TileMap cell (1, 0), which is blocked"),
+        ((7, 0), {}, Status.OUT_OF_BOUNDS.value, "TileMap cell (7, 0), outside the map"),
+        ((-4, -2), {}, Status.CELL_HELD.value, "TileMap cell (-4, -2), which unit 1 holds"),
+        ((0, 2), {"speed": 0.0}, Status.INVALID_SETTINGS.value, "speed must be a positive number of cells per second"),
+        ((0, 2), {"speed": math.nan}, Status.INVALID_SETTINGS.value, "speed must be"),
+        ((0, 2), {"radius": 0.8}, Status.INVALID_SETTINGS.value, "radius must be in (0, 0.5] cells"),
+        ((0, 2), {"priority": 1.5}, Status.INVALID_SETTINGS.value, "priority must be an int"),
     ],
 )
 def test_a_unit_that_cannot_join_says_why(cell, kwargs, status, message):
@@ -211,7 +205,7 @@ def test_a_unit_that_cannot_join_says_why(cell, kwargs, status, message):
     _, answer = add(driver, 2, cell, **kwargs)
     assert not answer and answer.status == status
     assert message in answer.message
-    assert driver.state_of(2) == "" and driver.order(2, world_centre((0, 0))).status == STATUS_NOT_DRIVEN
+    assert driver.state_of(2) == "" and driver.order(2, world_centre((0, 0))).status == Status.NOT_DRIVEN.value
 
 
 @pytest.mark.parametrize("global_points, local_points", [
@@ -220,7 +214,7 @@ def test_a_unit_that_cannot_join_says_why(cell, kwargs, status, message):
 ])
 def test_a_unit_with_a_broken_transform_is_refused(global_points, local_points):
     answer = make_driver().add(1, Node("u"), global_points, local_points, speed=4.0)
-    assert answer.status == STATUS_INVALID_TRANSFORM and "transform" in answer.message
+    assert answer.status == Status.INVALID_TRANSFORM.value and "transform" in answer.message
 
 
 def test_a_tilemap_scaled_to_zero_cannot_carry_units():
@@ -240,7 +234,7 @@ def test_joining_again_with_bad_settings_leaves_the_unit_driven_as_it_was():
     driver = make_driver()
     add(driver, 1, (-4, -2))
     _, answer = add(driver, 1, (-4, -1), speed=-1.0)
-    assert answer.status == STATUS_INVALID_SETTINGS
+    assert answer.status == Status.INVALID_SETTINGS.value
     assert len(driver.navigator.units) == 1
     assert driver.navigator.holder(driver.frame.to_grid((-4, -2))) is not None
 
@@ -282,16 +276,16 @@ def test_a_non_finite_order_is_refused_with_a_clear_status(world):
     driver = make_driver()
     add(driver, 1, (-4, -2))
     answer = driver.order(1, world)
-    assert answer.status == STATUS_INVALID_POSITION
+    assert answer.status == Status.INVALID_POSITION.value
     assert "move_to: position" in answer.message and ("not finite" in answer.message or "pair" in answer.message)
-    assert driver.state_of(1) == "idle"
+    assert driver.state_of(1) == "IDLE"
 
 
 def test_an_order_off_the_map_is_refused():
     driver = make_driver()
     add(driver, 1, (-4, -2))
     answer = driver.order(1, world_centre((20, 0)))
-    assert answer.status == STATUS_OUT_OF_BOUNDS and "TileMap cell (20, 0) is outside the map" in answer.message
+    assert answer.status == Status.OUT_OF_BOUNDS.value and "TileMap cell (20, 0) is outside the map" in answer.message
 
 
 def test_several_units_cross_without_sharing_a_cell_and_each_hears_its_own_signals():
@@ -311,7 +305,7 @@ def test_several_units_cross_without_sharing_a_cell_and_each_hears_its_own_signa
             assert signal.node is nodes[signal.key]
             heard[signal.key].append(signal.name)
     for key, goal in enumerate(goals):
-        assert driver.state_of(key) == "arrived" and where[key] == goal
+        assert driver.state_of(key) == "ARRIVED" and where[key] == goal
         assert heard[key][0] == "path_found" and heard[key][-1] == "arrived"
 
 
@@ -324,7 +318,7 @@ def test_a_unit_ordered_to_a_blocked_cell_stops_nearby_and_says_why():
     assert (found.name, stopped.name) == ("path_found", "unreachable")
     assert found.cell == stopped.cell and found.cell in ((0, 1), (0, 0), (2, 1))  # next to the wall, on this side
     assert stopped.reason and driver.reason_of(1) == stopped.reason  # the navigator's own words
-    assert driver.state_of(1) == "unreachable"
+    assert driver.state_of(1) == "UNREACHABLE"
 
 
 def test_a_unit_ordered_onto_a_standing_unit_arrives_and_the_standing_unit_makes_way():
@@ -334,7 +328,7 @@ def test_a_unit_ordered_onto_a_standing_unit_arrives_and_the_standing_unit_makes
     driver.order(1, world_centre((-2, 0)))
     _, signals = run(driver, 3.0)
     assert signals[-1].key == 1 and signals[-1].name == "arrived" and signals[-1].cell == (-2, 0)
-    assert all(signal.key == 1 for signal in signals) and driver.state_of(2) == "idle"  # it makes way silently
+    assert all(signal.key == 1 for signal in signals) and driver.state_of(2) == "IDLE"  # it makes way silently
 
 
 #: A dead end one cell wide: TileMap cells (-4, -1) to (3, -1).
@@ -352,7 +346,7 @@ def test_reasons_name_tilemap_cells_and_units_by_their_keys():
     driver.order(30, world_centre((0, -2)))  # the wall
     _, signals = run(driver, 40.0)
     stops = {signal.key: signal for signal in signals if signal.name in REASON_SIGNALS}
-    assert stops[10].name == "blocked" and stops[10].cell == (2, -1), stops
+    assert stops[10].name == "held_up" and stops[10].cell == (2, -1), stops
     assert re.fullmatch(r"waited \d+\.\d s for unit\(s\) 20 at \(3, -1\)", stops[10].reason), stops[10].reason
     assert stops[30].reason == "goal (0, -2) is blocked" and driver.reason_of(30) == stops[30].reason
 
@@ -370,10 +364,9 @@ def test_signal_arguments_are_cell_and_position_plus_the_reason_when_stopped():
         assert signal.arguments(vector) == expected
 
 
-def test_every_final_state_but_idle_has_a_signal():
-    finals = {UnitState.ARRIVED, UnitState.BLOCKED, UnitState.UNREACHABLE}
-    assert {state.value for state in finals} <= set(UNIT_SIGNALS)
-    assert REASON_SIGNALS == {UnitState.BLOCKED.value, UnitState.UNREACHABLE.value}
+def test_every_final_state_has_a_signal_named_as_it_in_lower_case():
+    assert {state.value.lower() for state in FINAL_STATES} <= set(UNIT_SIGNALS)
+    assert REASON_SIGNALS == {UnitState.HELD_UP.value.lower(), UnitState.UNREACHABLE.value.lower()}
 
 
 def test_an_event_without_a_signal_is_an_error_not_silence():
@@ -406,9 +399,9 @@ def test_a_unit_removed_by_a_signal_handler_gets_no_more_signals():
 def test_set_cell_blocked_names_the_tile_and_blocks_the_grid():
     driver = make_driver()
     edit = driver.set_cell_blocked((2.0, -1.0), True)
-    assert edit and edit == CellEdit(STATUS_OK, "", (2, -1), 1) and edit.error == ""
+    assert edit and edit == CellEdit(Status.OK.value, "", (2, -1), 1) and edit.error == ""
     assert not driver.navigator.grid.is_passable(driver.frame.to_grid((2, -1)))
-    assert driver.set_cell_blocked((2, -1), False) == CellEdit(STATUS_OK, "", (2, -1), EMPTY_TILE)
+    assert driver.set_cell_blocked((2, -1), False) == CellEdit(Status.OK.value, "", (2, -1), EMPTY_TILE)
     assert driver.navigator.grid.is_passable(driver.frame.to_grid((2, -1)))
 
 
@@ -416,7 +409,7 @@ def test_set_cell_blocked_is_refused_where_a_unit_stands_and_succeeds_once_it_le
     driver = make_driver()
     add(driver, 5, (-4, -2))
     edit = driver.set_cell_blocked((-4, -2), True)
-    assert not edit and edit.status == STATUS_CELL_HELD
+    assert not edit and edit.status == Status.CELL_HELD.value
     assert edit.message == "set_cell_blocked: unit 5 holds TileMap cell (-4, -2)" and edit.error == ""
     assert driver.navigator.grid.is_passable(driver.frame.to_grid((-4, -2)))
     driver.order(5, world_centre((-4, 2)))
@@ -425,8 +418,8 @@ def test_set_cell_blocked_is_refused_where_a_unit_stands_and_succeeds_once_it_le
 
 
 @pytest.mark.parametrize("cell, status, message", [
-    ((math.nan, 0.0), STATUS_INVALID_POSITION, "set_cell_blocked: cell (nan, 0.0) is not finite"),
-    ((9, 9), STATUS_OUT_OF_BOUNDS, "TileMap cell (9, 9) is outside the map"),
+    ((math.nan, 0.0), Status.INVALID_POSITION.value, "set_cell_blocked: cell (nan, 0.0) is not finite"),
+    ((9, 9), Status.OUT_OF_BOUNDS.value, "TileMap cell (9, 9) is outside the map"),
 ])
 def test_set_cell_blocked_refuses_cells_it_cannot_name(cell, status, message):
     edit = make_driver().set_cell_blocked(cell, True)
@@ -436,7 +429,7 @@ def test_set_cell_blocked_refuses_cells_it_cannot_name(cell, status, message):
 def test_set_cell_blocked_without_a_wall_tile_is_refused():
     driver = UnitDriver(FakeTileMap(MAP).navigator(), points(Affine()))
     edit = driver.set_cell_blocked((0, 0), True)
-    assert edit.status == STATUS_NO_TILE and NO_WALL_TILE in edit.message and edit.error
+    assert edit.status == Status.NO_TILE.value and NO_WALL_TILE in edit.message and edit.error
 
 
 @pytest.mark.parametrize("floor_tile, empty_passable", [("", True), ("ground", False)])
@@ -519,7 +512,7 @@ def test_a_unit_cut_off_goes_on_with_a_new_path_found_when_set_cell_blocked_open
     driver.order(1, world_centre((4, -1)))
     _, signals = run(driver, 3.0)
     assert [s.name for s in signals if s.name != "waypoint_reached"] == ["path_found", "unreachable"]
-    assert driver.state_of(1) == "unreachable"
+    assert driver.state_of(1) == "UNREACHABLE"
     assert driver.set_cell_blocked((1, -1), False)
     moves, signals = run(driver, 3.0)
     assert [s.name for s in signals if s.name != "waypoint_reached"] == ["path_found", "arrived"]
@@ -531,7 +524,7 @@ def test_a_unit_cut_off_goes_on_when_the_tilemap_read_again_opens_a_way():
     add(driver, 1, (-4, -1))
     driver.order(1, world_centre((4, -1)))
     run(driver, 3.0)
-    assert driver.state_of(1) == "unreachable"
+    assert driver.state_of(1) == "UNREACHABLE"
     grown = FakeTileMap(["." * 13] + [row + ".." for row in DOOR_MAP], origin=(-4, -3))  # a way round the wall's top
     successor = make_driver(grown)
     successor.take_over(driver)
@@ -548,7 +541,7 @@ def test_a_unit_cut_off_longer_than_retry_time_stays_when_the_door_opens():
     run(driver, 1.5)
     assert driver.set_cell_blocked((1, -1), False)
     _, signals = run(driver, 3.0)
-    assert signals == [] and driver.state_of(1) == "unreachable"
+    assert signals == [] and driver.state_of(1) == "UNREACHABLE"
 
 
 # -- the NavGrid reading its TileMap again -------------------------------------------------------
@@ -566,7 +559,7 @@ def test_a_new_driver_takes_over_units_with_their_orders():
     successor = make_driver(grown)
     successor.take_over(driver)
     signals = list(successor.signals())
-    assert [(s.key, s.name, s.cell) for s in signals] == [(2, "blocked", (6, 2))]
+    assert [(s.key, s.name, s.cell) for s in signals] == [(2, "unreachable", (6, 2))]
     assert "read its TileMap again" in signals[0].reason and "which is blocked" in signals[0].reason
     assert successor.state_of(2) == ""
     moves, later = run(successor, 4.0)
@@ -624,9 +617,8 @@ def test_the_units_demo_sends_six_units_across_new_walls():
         if left and step * frame >= next_try:
             left = [cell for cell in left if not driver.set_cell_blocked(cell, True)]
             next_try += retry
-        if not left and all(unit.state.value in ("arrived", "blocked", "unreachable")
-                            for unit in driver.navigator.units.values()):
+        if not left and all(unit.state in FINAL_STATES for unit in driver.navigator.units.values()):
             break
     assert not left, "every wall goes up"
-    assert all(driver.state_of(key) == "arrived" for key in range(6))
+    assert all(driver.state_of(key) == "ARRIVED" for key in range(6))
     assert all(unit.stats.encounters >= 1 for unit in driver.navigator.units.values()), "walls on every route"

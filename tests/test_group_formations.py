@@ -171,7 +171,7 @@ def test_an_unreachable_target_stops_the_formation_near_it():
     squad.move_to((35, 12))
     events = march(navigator, groups, squad)
     assert events[-1][1] == "group_arrived"
-    assert all(unit.state in (UnitState.UNREACHABLE, UnitState.BLOCKED) and unit.cell[0] < 30 for unit in squad.members)
+    assert all(unit.state in (UnitState.UNREACHABLE, UnitState.HELD_UP) and unit.cell[0] < 30 for unit in squad.members)
 
 
 def test_formations_are_deterministic():

@@ -10,7 +10,7 @@ from pathing_py.groups import Cohesion, Groups, GroupState, gathering_cells
 from pathing_py.units import Navigator, RouteKind, UnitState
 from test_navigator import check_world
 
-FINAL = {UnitState.ARRIVED, UnitState.BLOCKED, UnitState.UNREACHABLE}
+FINAL = {UnitState.ARRIVED, UnitState.HELD_UP, UnitState.UNREACHABLE}
 
 #: Two rooms joined by two doors: routes between them pass key points.
 ROOMS = "\n".join(

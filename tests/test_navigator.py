@@ -8,7 +8,7 @@ from pathing_py import Grid, KeyPointGraph, scenarios
 from pathing_py.search import find_path
 from pathing_py.units import Navigator, PathRequestQueue, PathStack, Route, RouteKind, UnitState
 
-FINAL = {UnitState.ARRIVED, UnitState.BLOCKED, UnitState.UNREACHABLE}
+FINAL = {UnitState.ARRIVED, UnitState.HELD_UP, UnitState.UNREACHABLE}
 
 
 def check_world(navigator):
@@ -309,8 +309,8 @@ def test_head_on_in_a_corridor_gives_up_with_a_reason():
     a.move_to((7, 1))
     b.move_to((0, 1))
     run(navigator, 0.1, 100)
-    assert {a.state, b.state} <= FINAL and UnitState.BLOCKED in {a.state, b.state}
-    blocked = a if a.state is UnitState.BLOCKED else b
+    assert {a.state, b.state} <= FINAL and UnitState.HELD_UP in {a.state, b.state}
+    blocked = a if a.state is UnitState.HELD_UP else b
     assert "waited" in blocked.reason
 
 

@@ -56,7 +56,7 @@ from pathing_py.godot import groups
 from pathing_py.godot.bridge import keep_script_loaded, report_error
 from pathing_py.godot.nav_grid_link import NavGridLink
 from pathing_py.godot.node_properties import NodeProperties
-from pathing_py.godot.units import STATUS_NOT_DRIVEN
+from pathing_py.status import Status
 
 
 @exposed(tool=True)
@@ -117,7 +117,7 @@ class GroupManager(NodeProperties, NavGridLink, Node):  # NodeProperties first: 
         if navgrid is not None:
             before, self.formation = self.formation, str(shape)
             self.last_status = str(navgrid.call("reform_groups", self))
-            if self.last_status != "OK":
+            if self.last_status != Status.OK.value:
                 self.formation = before
         return self.last_status
 
@@ -125,7 +125,7 @@ class GroupManager(NodeProperties, NavGridLink, Node):  # NodeProperties first: 
         """The NavGrid, or None with last_status NOT_DRIVEN and the reason printed."""
         navgrid: "NavGrid" = self._navgrid()
         if navgrid is None:
-            self.last_status = STATUS_NOT_DRIVEN
+            self.last_status = Status.NOT_DRIVEN.value
             path, found = self._navgrid_found()
             report_error(str(self.get_name()), f"{method}: {groups.manager_problem(path, found, self.get)}")
         return navgrid

@@ -36,7 +36,7 @@ wall up (or takes one down) for the units and on the TileMap together, painting
 ``wall_tile`` or ``floor_tile`` (no tile when ``floor_tile`` is empty); it is
 refused while a unit holds the cell. Path planning for units is spread over
 frames, ``plan_budget_ms`` a frame (0: every request at once). A unit whose
-goal the map cuts off stops ``unreachable`` (or ``blocked``) at the nearest
+goal the map cuts off stops ``UNREACHABLE`` (or ``HELD_UP``) at the nearest
 cell it can reach; when a wall comes down (``set_cell_blocked`` or a
 ``rebuild()``) within ``retry_time`` seconds and opens a way, it goes on
 (``path_found`` again, then ``arrived``).
@@ -100,6 +100,7 @@ from pathing_py.godot.scene_files import navgrid_bounds
 from pathing_py.godot.tile_data import CellRect
 from pathing_py.godot.tile_geometry import GeometryError, TileGeometry
 from pathing_py.grid import check_connectivity
+from pathing_py.status import Status
 
 #: Colours of the graph drawing.
 CLUSTER_COLOR = Color(1.0, 1.0, 1.0, 0.35)
@@ -178,8 +179,8 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
     #: Seconds a unit that stopped short of a goal the map cut off goes on as soon as a way opens; 0: never.
     retry_time = export(float, default=30.0)
 
-    #: Outcome of the last build or query: a ``PathStatus`` name or a ``bridge.STATUS_*`` value.
-    last_status = bridge.STATUS_NO_GRID
+    #: Outcome of the last build or query: a :class:`pathing_py.status.Status` name.
+    last_status = Status.NO_GRID.value
     _navigator = None
     _graph_path = ""
     _show_graph = False
@@ -301,7 +302,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         problem = self._read_tilemap()
         if problem:
             self._navigator = previous  # units and queries go on with the grid read before
-            self.last_status = bridge.STATUS_NO_GRID
+            self.last_status = Status.NO_GRID.value
             if problem != self._read_problem:  # once, not on every query a game makes
                 self._read_problem = problem
                 bridge.report_error(str(self.get_name()), problem)
@@ -314,11 +315,11 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
                 self._navigator = previous
                 if refused:
                     bridge.report_error(str(self.get_name()), f"units stand in grid cells {refused}: not blocked yet")
-                self.last_status = bridge.STATUS_BUILT
+                self.last_status = Status.BUILT.value
                 return True
         self._load_graph()
         self._drive_units()
-        self.last_status = bridge.STATUS_BUILT
+        self.last_status = Status.BUILT.value
         return True
 
     def _built(self) -> bool:
@@ -530,7 +531,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
             (from_position.x, from_position.y), (to_position.x, to_position.y), smooth=bool(self.smooth_paths)
         )
         self.last_status = answer.status
-        if answer.status == bridge.STATUS_INVALID_POSITION:
+        if answer.status == Status.INVALID_POSITION.value:
             bridge.report_error(str(self.get_name()), answer.message)
         return PoolVector2Array([Vector2(x, y) for x, y in answer.points])
 
@@ -552,7 +553,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         try:
             return self._navigator.is_blocked((cell.x, cell.y))
         except bridge.CoordinateError as error:
-            self._fail(bridge.STATUS_INVALID_POSITION, str(error))
+            self._fail(Status.INVALID_POSITION.value, str(error))
             return True
 
     def _convert(self, conversion: str, value: Vector2) -> Vector2:
@@ -562,7 +563,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         try:
             x, y = getattr(self._navigator, conversion)((value.x, value.y))
         except bridge.CoordinateError as error:
-            self._fail(bridge.STATUS_INVALID_POSITION, str(error))
+            self._fail(Status.INVALID_POSITION.value, str(error))
             return Vector2(math.nan, math.nan)
         return Vector2(x, y)
 
@@ -611,7 +612,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
     def add_path_unit(self, unit: "PathUnit") -> str:
         """Start moving a PathUnit from where it stands; "OK" or the status saying why not."""
         if not self._built() or self._units is None:
-            return bridge.STATUS_NO_GRID
+            return Status.NO_GRID.value
         answer = self._units.add(
             node_key(unit),
             unit,
@@ -632,7 +633,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
     def order_path_unit(self, unit: "PathUnit", world_position: Vector2) -> str:
         """Send a PathUnit to the cell containing a global position; "OK" or the status saying why not."""
         if self._units is None:
-            return units.STATUS_NOT_DRIVEN
+            return Status.NOT_DRIVEN.value
         answer = self._groups.order_alone(node_key(unit), (world_position.x, world_position.y))  # it leaves its group
         if not answer:
             bridge.report_error(str(unit.get_name()), answer.message)
@@ -664,7 +665,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
     def _answer_manager(self, manager: "GroupManager", method: str, ask: Callable[[groups.GroupDriver], units.Answer]) -> str:
         """What the groups answer a manager's call ``method`` (NOT_DRIVEN without units), with one error line if refused."""
         if self._groups is None:
-            answer = units.Answer(units.STATUS_NOT_DRIVEN, f"{method}: the NavGrid moves no units (see its errors)")
+            answer = units.Answer(Status.NOT_DRIVEN.value, f"{method}: the NavGrid moves no units (see its errors)")
         else:
             answer = ask(self._groups)
         if not answer:

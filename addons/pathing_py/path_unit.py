@@ -12,11 +12,13 @@ re-plans around walls that appear on its way (``NavGrid.set_cell_blocked``).
 position (as ``get_global_mouse_position()`` gives); it returns False when
 the order is refused, with ``get_last_status()`` saying why
 (``INVALID_POSITION`` for NaN, ``OUT_OF_BOUNDS``, ``NOT_DRIVEN``, …).
-``get_state()`` gives ``idle``, ``find_path``, ``run``, ``moving``,
-``waiting``, or how the last order ended: ``arrived``, ``blocked``,
-``unreachable``, with ``get_reason()`` saying why for the last two (the
-cells it names are TileMap cells, other units are named by their instance
-id: ``instance_from_id()``).
+``get_state()`` gives ``IDLE``, ``FIND_PATH``, ``RUN``, ``MOVING``,
+``WAITING``, or how the last order ended: ``ARRIVED``, ``HELD_UP`` (other
+units keep the way shut), ``UNREACHABLE`` (walls do), with ``get_reason()``
+saying why for the last two (the cells it names are TileMap cells, other
+units are named by their instance id: ``instance_from_id()``). Every status
+name is one of :class:`pathing_py.status.Status`; the signals of the final
+states are their names in lower case.
 
 Signals (``cell`` is a TileMap cell, ``position`` its centre in global pixels):
 
@@ -26,7 +28,7 @@ Signals (``cell`` is a TileMap cell, ``position`` its centre in global pixels):
   the NavGrid's graph, or the goal) was reached; ``cell`` is where the unit
   stands (a group member passes its group's key points aside);
 - ``arrived(cell, position)``: the unit stands in its goal cell;
-- ``blocked(cell, position, reason)``: the unit stopped at ``cell`` because
+- ``held_up(cell, position, reason)``: the unit stopped at ``cell`` because
   units keep the way or the goal shut;
 - ``unreachable(cell, position, reason)``: the goal cannot be reached; the
   unit stopped at the reachable cell nearest to it.
@@ -42,6 +44,7 @@ from pathing_py.godot import units
 from pathing_py.godot.bridge import keep_script_loaded, report_error
 from pathing_py.godot.nav_grid_link import NavGridLink
 from pathing_py.godot.node_properties import NodeProperties
+from pathing_py.status import Status
 
 
 @exposed(tool=True)
@@ -51,7 +54,7 @@ class PathUnit(NodeProperties, NavGridLink, Node2D):  # NodeProperties first: se
     path_found = signal("path_found")
     waypoint_reached = signal("waypoint_reached")
     arrived = signal("arrived")
-    blocked = signal("blocked")
+    held_up = signal("held_up")
     unreachable = signal("unreachable")
 
     nav_grid_path = export(NodePath, default=NodePath("../NavGrid"))
@@ -61,8 +64,8 @@ class PathUnit(NodeProperties, NavGridLink, Node2D):  # NodeProperties first: se
     radius = export(float, default=0.5)
     priority = export(int, default=0)
 
-    #: Outcome of joining the NavGrid or of the last order: ``units.STATUS_OK`` or why not.
-    last_status = units.STATUS_NOT_DRIVEN
+    #: Outcome of joining the NavGrid or of the last order: ``OK`` or why not (:class:`pathing_py.status.Status`).
+    last_status = Status.NOT_DRIVEN.value
     _was_ready = False
 
     def _ready(self) -> None:
@@ -99,7 +102,7 @@ class PathUnit(NodeProperties, NavGridLink, Node2D):  # NodeProperties first: se
 
     def _not_driven(self, doing: str) -> None:
         """No NavGrid to drive this unit: the status, and one error line saying why."""
-        self.last_status = units.STATUS_NOT_DRIVEN
+        self.last_status = Status.NOT_DRIVEN.value
         report_error(str(self.get_name()), doing + self._problem())
 
     def move_to(self, world_position: Vector2) -> bool:
@@ -110,15 +113,15 @@ class PathUnit(NodeProperties, NavGridLink, Node2D):  # NodeProperties first: se
             self._not_driven("move_to: ")
             return False
         self.last_status = str(navgrid.call("order_path_unit", self, world_position))
-        return self.last_status == units.STATUS_OK
+        return self.last_status == Status.OK.value
 
     def get_state(self) -> str:
-        """The unit's state (``moving``, ``arrived``, …); "" while no NavGrid moves it."""
+        """The unit's state (``MOVING``, ``ARRIVED``, …); "" while no NavGrid moves it."""
         navgrid: "NavGrid" = self._navgrid()
         return str(navgrid.call("path_unit_state", self)) if navgrid is not None else ""
 
     def get_reason(self) -> str:
-        """Why the unit stopped (``blocked``, ``unreachable``), or ""."""
+        """Why the unit stopped (``HELD_UP``, ``UNREACHABLE``), or ""."""
         navgrid: "NavGrid" = self._navgrid()
         return str(navgrid.call("path_unit_reason", self)) if navgrid is not None else ""
 

@@ -40,6 +40,7 @@ from ..grid import Cell, Grid
 from ..hierarchy import GraphFileError, KeyPointGraph
 from ..line import smooth_path
 from ..search import find_path
+from ..status import Status
 from .tile_geometry import WORLD_TO_MAP_EPSILON, TileGeometry
 from .tile_data import CellRect, grid_from_tile_data, tiles_that_cannot_block
 
@@ -47,9 +48,6 @@ __all__ = [
     "CoordinateError",
     "GraphLoad",
     "PathAnswer",
-    "STATUS_BUILT",
-    "STATUS_INVALID_POSITION",
-    "STATUS_NO_GRID",
     "TileFrame",
     "TileInfo",
     "TileMapNavigator",
@@ -77,11 +75,6 @@ TILE_MODE_ATLAS = 2
 
 #: Godot's ``Error.OK``: what ``File.open`` returns when the file could be opened.
 GODOT_OK = 0
-
-#: Statuses a node reports besides the names of ``pathing_py.PathStatus``.
-STATUS_BUILT = "BUILT"  # the grid was (re)built from the TileMap
-STATUS_NO_GRID = "NO_GRID"  # no grid: the TileMap is missing or could not be read
-STATUS_INVALID_POSITION = "INVALID_POSITION"  # a position or cell was NaN or infinite
 
 _UINT64 = 1 << 64
 _INT64_MAX = (1 << 63) - 1
@@ -314,7 +307,7 @@ class PathAnswer:
     """A path query answered in positions.
 
     ``status`` is a ``PathStatus`` name (``"FOUND"``, ``"UNREACHABLE"``, …) or
-    :data:`STATUS_INVALID_POSITION`; ``points`` are cell centres from the
+    ``INVALID_POSITION``; ``points`` are cell centres from the
     start cell to the goal cell, empty unless found; ``message`` says why not.
     """
 
@@ -442,7 +435,7 @@ class TileMapNavigator:
             start_cell = self.frame.to_grid(self.frame.cell_of(start))
             goal_cell = self.frame.to_grid(self.frame.cell_of(goal))
         except CoordinateError as error:
-            return PathAnswer(STATUS_INVALID_POSITION, [], str(error))
+            return PathAnswer(Status.INVALID_POSITION.value, [], str(error))
         if self._graph is None:
             result = find_path(self.grid, start_cell, goal_cell)
         else:  # smoothed below, as exact paths are

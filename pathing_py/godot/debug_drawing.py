@@ -68,12 +68,12 @@ Rgba = Tuple[float, float, float, float]
 Layer = Tuple[List[Position], Rgba, float]
 
 #: How a unit is doing, as :func:`unit_look` names it, and the colour of its cells.
-LOOKS = ("moving", "waiting", "making_way", "blocked", "standing")
+LOOKS = ("moving", "waiting", "making_way", "stopped", "standing")
 LOOK_COLOURS: Dict[str, Rgba] = {
     "moving": (0.3, 0.9, 0.35, 1.0),
     "waiting": (1.0, 0.85, 0.1, 1.0),
     "making_way": (0.2, 0.75, 1.0, 1.0),
-    "blocked": (1.0, 0.1, 0.6, 1.0),
+    "stopped": (1.0, 0.1, 0.6, 1.0),
     "standing": (0.85, 0.85, 0.85, 0.6),
 }
 ROUTE_COLOUR: Rgba = (1.0, 1.0, 1.0, 0.75)
@@ -99,13 +99,13 @@ def making_way(unit: Unit) -> bool:
 def unit_look(unit: Unit) -> str:
     """How a unit is drawn: one of :data:`LOOKS`.
 
-    ``blocked``: it stopped short of its goal (BLOCKED or UNREACHABLE);
+    ``stopped``: it stopped short of its goal (HELD_UP or UNREACHABLE);
     ``making_way`` (:func:`making_way`); ``waiting``: for a cell another unit
     holds; ``standing``: idle or arrived; ``moving`` otherwise (planning, or
     on its way).
     """
-    if unit.state in (UnitState.BLOCKED, UnitState.UNREACHABLE):
-        return "blocked"
+    if unit.state in (UnitState.HELD_UP, UnitState.UNREACHABLE):
+        return "stopped"
     if making_way(unit):
         return "making_way"
     if unit.state is UnitState.WAITING:

@@ -65,14 +65,14 @@ from ..groups import SHAPES, Cohesion, Group, Groups
 from ..units import Unit, UnitState
 from .bridge import Position
 from .nav_grid_link import nav_grid_path_problem
-from .units import STATUS_INVALID_SETTINGS, STATUS_NOT_DRIVEN, STATUS_OK, Answer, UnitDriver
+from ..status import Status
+from .units import Answer, UnitDriver
 
 __all__ = [
     "GROUP_SIGNALS",
     "GroupDriver",
     "GroupSettings",
     "GroupSignal",
-    "STATUS_EMPTY_SELECTION",
     "manager_problem",
 ]
 
@@ -90,9 +90,6 @@ GROUP_SIGNALS: Dict[str, Tuple[str, ...]] = {
 }
 #: A GroupManager's ``formation`` export for a group without formation.
 NO_FORMATION = "none"
-
-#: An order for no unit at all (the other refusals share the statuses of :mod:`pathing_py.godot.units`).
-STATUS_EMPTY_SELECTION = "EMPTY_SELECTION"
 
 #: What the GroupManager's refusals start with: the method the game called.
 ORDER = "order_move"
@@ -208,15 +205,15 @@ class GroupDriver:
         that is not a node; ``export`` reads the manager's settings by name.
         """
         if not keys:
-            return Answer(STATUS_EMPTY_SELECTION, f"{ORDER}: the selection is empty")
+            return Answer(Status.EMPTY_SELECTION.value, f"{ORDER}: the selection is empty")
         try:
             settings = GroupSettings.read(export)
         except ValueError as error:
-            return Answer(STATUS_INVALID_SETTINGS, f"{ORDER}: {error}")
+            return Answer(Status.INVALID_SETTINGS.value, f"{ORDER}: {error}")
         strangers = [_stranger(index, key) for index, key in enumerate(keys)
                      if key is None or self.units.unit_of(key) is None]  # fmt: skip
         if strangers:
-            return Answer(STATUS_NOT_DRIVEN, f"{ORDER}: {'; '.join(strangers)}: nothing was ordered")
+            return Answer(Status.NOT_DRIVEN.value, f"{ORDER}: {'; '.join(strangers)}: nothing was ordered")
         answer, goal = self.units.goal_at(world_target, ORDER)
         if goal is None:
             return answer
@@ -226,7 +223,7 @@ class GroupDriver:
         group_id = self._make_group(owner, members, settings)
         self._send(group_id, goal)
         self._queues[owner].append(self._ordered_signal(group_id))
-        return Answer(STATUS_OK)
+        return Answer(Status.OK.value)
 
     def order_alone(self, key: int, world_position) -> Answer:
         """Send one PathUnit to the cell containing ``world_position`` on its own (``PathUnit.move_to``):
@@ -244,12 +241,12 @@ class GroupDriver:
         try:
             settings = GroupSettings.read(export)
         except ValueError as error:
-            return Answer(STATUS_INVALID_SETTINGS, f"{FORMATION_ORDER}: {error}")
+            return Answer(Status.INVALID_SETTINGS.value, f"{FORMATION_ORDER}: {error}")
         for ordered in self._ordered.values():
             if ordered.owner == owner:
                 ordered.group.set_formation(settings.formation, settings.spacing)
                 ordered.settings = settings  # a rebuild re-makes the group so
-        return Answer(STATUS_OK)
+        return Answer(Status.OK.value)
 
     def signals(self, owner: Hashable) -> Iterator[GroupSignal]:
         """The signals of ``owner``'s groups, oldest first, each taken off the queue as it is yielded."""

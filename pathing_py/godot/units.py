@@ -57,10 +57,10 @@ from dataclasses import dataclass
 from typing import Any, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from ..grid import Cell
+from ..status import Status
 from ..units import Navigator, Unit
 from ..units.unit import STANDING_STATES, unit_settings_problem
 from .bridge import (
-    STATUS_INVALID_POSITION,
     TILE_MODE_SINGLE,
     CoordinateError,
     Position,
@@ -77,14 +77,6 @@ __all__ = [
     "CellEdit",
     "EMPTY_TILE",
     "REASON_SIGNALS",
-    "STATUS_CELL_BLOCKED",
-    "STATUS_CELL_HELD",
-    "STATUS_INVALID_SETTINGS",
-    "STATUS_INVALID_TRANSFORM",
-    "STATUS_NOT_DRIVEN",
-    "STATUS_NO_TILE",
-    "STATUS_OK",
-    "STATUS_OUT_OF_BOUNDS",
     "TilePainter",
     "TransformPoints",
     "UNIT_SIGNALS",
@@ -93,24 +85,13 @@ __all__ = [
     "unit_problem",
 ]
 
-#: The signals of a PathUnit, named as the navigator's events.
-UNIT_SIGNALS = ("path_found", "waypoint_reached", "arrived", "blocked", "unreachable")
+#: The signals of a PathUnit, named as the navigator's events (a final state's: its name in lower case).
+UNIT_SIGNALS = ("path_found", "waypoint_reached", "arrived", "held_up", "unreachable")
 #: Signals that also carry the reason the unit stopped.
-REASON_SIGNALS = frozenset({"blocked", "unreachable"})
+REASON_SIGNALS = frozenset({"held_up", "unreachable"})
 
 #: What ``TileMap.set_cell`` writes to leave a cell without a tile.
 EMPTY_TILE = -1
-
-#: Statuses of unit requests and map edits (``STATUS_INVALID_POSITION`` comes from the bridge).
-STATUS_OK = "OK"
-STATUS_NOT_DRIVEN = "NOT_DRIVEN"  # the PathUnit is not (or no longer) moved by a NavGrid
-STATUS_OUT_OF_BOUNDS = "OUT_OF_BOUNDS"  # the position or cell lies outside the NavGrid's map
-STATUS_CELL_BLOCKED = "CELL_BLOCKED"  # a unit cannot stand in a blocked cell
-STATUS_CELL_HELD = "CELL_HELD"  # another unit holds the cell
-STATUS_INVALID_SETTINGS = "INVALID_SETTINGS"  # speed, radius or priority out of range (a group's: its cohesion)
-STATUS_INVALID_TRANSFORM = "INVALID_TRANSFORM"  # a transform scaled to zero or not finite
-STATUS_NO_TILE = "NO_TILE"  # the NavGrid has no usable wall_tile / floor_tile to paint with
-
 
 #: Why map edits are off when the NavGrid names no wall tile.
 NO_WALL_TILE = "Set wall_tile to the tile set_cell_blocked paints on blocked cells."
@@ -180,7 +161,7 @@ class Answer:
     message: str = ""
 
     def __bool__(self) -> bool:
-        return self.status == STATUS_OK
+        return self.status == Status.OK.value
 
 
 @dataclass(frozen=True)
@@ -193,12 +174,12 @@ class CellEdit:
     tile: Optional[int] = None
 
     def __bool__(self) -> bool:
-        return self.status == STATUS_OK
+        return self.status == Status.OK.value
 
     @property
     def error(self) -> str:
         """The message to report as an error: none for a cell a unit holds, which games retry as routine."""
-        return "" if self.status in (STATUS_OK, STATUS_CELL_HELD) else self.message
+        return "" if self.status in (Status.OK.value, Status.CELL_HELD.value) else self.message
 
 
 @dataclass(frozen=True)
@@ -214,7 +195,7 @@ class UnitSignal:
 
     def arguments(self, vector) -> List[Any]:
         """The signal's arguments, with ``vector`` (Godot's ``Vector2``) making the pairs engine values:
-        ``(cell, position)``, plus ``reason`` for ``blocked`` and ``unreachable``."""
+        ``(cell, position)``, plus ``reason`` for ``held_up`` and ``unreachable``."""
         arguments = [vector(*self.cell), vector(*self.position)]
         return arguments + [self.reason] if self.name in REASON_SIGNALS else arguments
 
@@ -374,17 +355,17 @@ class UnitDriver:
             unit_to_world = Affine.from_points(global_transform)
             parent_to_world = unit_to_world * Affine.from_points(transform).inverse()
         except ValueError as error:  # CoordinateError included
-            return Answer(STATUS_INVALID_TRANSFORM, f"the unit's transform: {error}")
+            return Answer(Status.INVALID_TRANSFORM.value, f"the unit's transform: {error}")
         return self._add(key, node, parent_to_world, unit_to_world.origin, speed, radius, priority)
 
     def _add(self, key, node, parent_to_world: Affine, world: Position, speed, radius, priority) -> Answer:
         problem = unit_settings_problem(speed, radius)
         if problem or not isinstance(priority, int):  # refused before anything changes
-            return Answer(STATUS_INVALID_SETTINGS, problem or f"priority must be an int, got {priority!r}.")
+            return Answer(Status.INVALID_SETTINGS.value, problem or f"priority must be an int, got {priority!r}.")
         try:
             grid_to_parent = parent_to_world.inverse() * self._grid_to_world
         except ValueError as error:
-            return Answer(STATUS_INVALID_TRANSFORM, f"the unit's parent: {error}")
+            return Answer(Status.INVALID_TRANSFORM.value, f"the unit's parent: {error}")
         if key in self._members:  # joining again: from where it stands now
             self.remove(key)
         position = self._world_to_grid.apply(world)
@@ -395,7 +376,7 @@ class UnitDriver:
         unit = self.navigator.add_unit(position, speed=float(speed), radius=float(radius), priority=priority)
         self._members[key] = _Member(node, unit, parent_to_world, grid_to_parent, grid_to_parent.apply(position))
         self._keys[unit.id] = key
-        return Answer(STATUS_OK)
+        return Answer(Status.OK.value)
 
     def _label(self, unit: Unit) -> str:
         """A unit by its key, also in the step after it was removed (when its group tells that it lost it)."""
@@ -407,12 +388,12 @@ class UnitDriver:
         tile_cell = self.frame.from_grid(cell)
         grid = self.navigator.grid
         if not grid.in_bounds(cell):
-            return Answer(STATUS_OUT_OF_BOUNDS, f"{what} is in TileMap cell {tile_cell}, outside the map")
+            return Answer(Status.OUT_OF_BOUNDS.value, f"{what} is in TileMap cell {tile_cell}, outside the map")
         if not grid.is_passable(cell):
-            return Answer(STATUS_CELL_BLOCKED, f"{what} is in TileMap cell {tile_cell}, which is blocked")
+            return Answer(Status.CELL_BLOCKED.value, f"{what} is in TileMap cell {tile_cell}, which is blocked")
         holder = self.navigator.holder(cell)
         if holder is not None:
-            return Answer(STATUS_CELL_HELD, f"{what} is in TileMap cell {tile_cell}, which "
+            return Answer(Status.CELL_HELD.value, f"{what} is in TileMap cell {tile_cell}, which "
                                             f"unit {self._keys[holder.id]} holds")
         return None
 
@@ -431,7 +412,8 @@ class UnitDriver:
         Each unit joins from where it stands and walks on to its goal, as does
         a unit that stopped short of a goal the map cut off if the new grid
         opens a way to it within the previous navigator's ``retry_time``; a
-        unit that cannot stand on the new grid is dropped and told so with ``blocked``.
+        unit that cannot stand on the new grid is dropped and told so: ``held_up`` if a unit
+        holds its cell, ``unreachable`` if a wall stands there or the cell left the map.
         """
         for key, member in previous._members.items():
             unit = member.unit
@@ -441,7 +423,9 @@ class UnitDriver:
                 cell = previous.frame.from_grid(unit.cell)
                 centre = previous.world_centre(unit.cell)
                 reason = f"the NavGrid read its TileMap again: {answer.message}"
-                self._queued.append(UnitSignal(key, member.node, "blocked", cell, centre, reason))
+                held = answer.status == Status.CELL_HELD.value
+                name = "held_up" if held else "unreachable"
+                self._queued.append(UnitSignal(key, member.node, name, cell, centre, reason))
                 continue
             self._members[key].sent = member.sent
             if unit.goal is None:
@@ -461,7 +445,7 @@ class UnitDriver:
         """Send a unit to the cell containing a world position."""
         member = self._members.get(key)
         if member is None:
-            return Answer(STATUS_NOT_DRIVEN, "this unit is not moved by a NavGrid (see the errors when it joined)")
+            return Answer(Status.NOT_DRIVEN.value, "this unit is not moved by a NavGrid (see the errors when it joined)")
         answer, goal = self.goal_at(world_position, "move_to")
         if goal is not None:
             member.unit.move_to(goal)
@@ -473,11 +457,11 @@ class UnitDriver:
         try:
             x, y = self._world_to_grid.apply(world_position)
         except CoordinateError as error:
-            return Answer(STATUS_INVALID_POSITION, f"{doing}: {error}"), None
+            return Answer(Status.INVALID_POSITION.value, f"{doing}: {error}"), None
         goal = (map_floor(x), map_floor(y))
         if not self.navigator.grid.in_bounds(goal):
-            return Answer(STATUS_OUT_OF_BOUNDS, f"{doing}: TileMap cell {self.frame.from_grid(goal)} is outside the map"), None
-        return Answer(STATUS_OK), goal
+            return Answer(Status.OUT_OF_BOUNDS.value, f"{doing}: TileMap cell {self.frame.from_grid(goal)} is outside the map"), None
+        return Answer(Status.OK.value), goal
 
     def unit_of(self, key: int) -> Optional[Unit]:
         """The navigator's unit of a node the driver moves, None if it moves none under ``key``."""
@@ -490,12 +474,12 @@ class UnitDriver:
         return key if key is not None and self._members[key].unit is unit else None
 
     def state_of(self, key: int) -> str:
-        """The unit's :class:`~pathing_py.units.UnitState` value ("moving", "arrived", …); "" if not driven."""
+        """The unit's :class:`~pathing_py.units.UnitState` value ("MOVING", "ARRIVED", …); "" if not driven."""
         member = self._members.get(key)
         return member.unit.state.value if member is not None else ""
 
     def reason_of(self, key: int) -> str:
-        """Why the unit stopped (blocked, unreachable), or ""."""
+        """Why the unit stopped (HELD_UP, UNREACHABLE), or ""."""
         member = self._members.get(key)
         return member.unit.reason if member is not None else ""
 
@@ -552,17 +536,17 @@ class UnitDriver:
         Refused (``CELL_HELD``) when a unit holds the cell: try again later.
         """
         if self.painter.problem:
-            return CellEdit(STATUS_NO_TILE, f"set_cell_blocked: {self.painter.problem}")
+            return CellEdit(Status.NO_TILE.value, f"set_cell_blocked: {self.painter.problem}")
         try:
             x, y = finite_pair(cell, "cell")
         except CoordinateError as error:
-            return CellEdit(STATUS_INVALID_POSITION, f"set_cell_blocked: {error}")
+            return CellEdit(Status.INVALID_POSITION.value, f"set_cell_blocked: {error}")
         tile_cell = (math.floor(x), math.floor(y))
         grid_cell = self.frame.to_grid(tile_cell)
         if not self.navigator.grid.in_bounds(grid_cell):
-            return CellEdit(STATUS_OUT_OF_BOUNDS, f"set_cell_blocked: TileMap cell {tile_cell} is outside the map")
+            return CellEdit(Status.OUT_OF_BOUNDS.value, f"set_cell_blocked: TileMap cell {tile_cell} is outside the map")
         if self.navigator.set_blocked([grid_cell], bool(blocked)):
             holder = self.navigator.holder(grid_cell)
             assert holder is not None, "set_blocked refuses only cells a unit holds"
-            return CellEdit(STATUS_CELL_HELD, f"set_cell_blocked: unit {self._keys[holder.id]} holds TileMap cell {tile_cell}")
-        return CellEdit(STATUS_OK, cell=tile_cell, tile=self.painter.tile(bool(blocked)))
+            return CellEdit(Status.CELL_HELD.value, f"set_cell_blocked: unit {self._keys[holder.id]} holds TileMap cell {tile_cell}")
+        return CellEdit(Status.OK.value, cell=tile_cell, tile=self.painter.tile(bool(blocked)))

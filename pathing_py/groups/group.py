@@ -40,6 +40,7 @@ import numpy as np
 
 from ..grid import Cell, Grid
 from ..search import as_cell
+from ..status import Status
 from ..units import Navigator, Unit, UnitState
 from ..units.path_stack import RouteKind
 from ..units.unit import FINAL_STATES
@@ -81,9 +82,9 @@ class Cohesion(enum.Enum):
 class GroupState(enum.Enum):
     """A group's formation state (SPEC F3); a group without formation is always BROKEN."""
 
-    BROKEN = "broken"
-    FORMING = "forming"
-    FORMED = "formed"
+    BROKEN = Status.BROKEN.value
+    FORMING = Status.FORMING.value
+    FORMED = Status.FORMED.value
 
 
 class Group:
@@ -420,7 +421,7 @@ class Group:
     def _set_state(self, state: GroupState, detail: str = "") -> None:
         if state is not self.state:
             self.state = state
-            self.groups.announce(self, f"formation_{state.value}", detail or (self.formation.name if self.formation else ""))
+            self.groups.announce(self, f"formation_{state.value.lower()}", detail or (self.formation.name if self.formation else ""))
 
     # -- marching ---------------------------------------------------------------------
 

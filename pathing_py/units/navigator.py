@@ -271,7 +271,7 @@ class Navigator:
                     unit.reroutes = REROUTES_PER_TRIP  # no way around: the next stall ends it
             else:
                 target = self.cell_label(destination)  # what progress is measured against
-                self.finish(unit, UnitState.BLOCKED, f"came no closer to {target} for {limit:.0f} s among other units")
+                self.finish(unit, UnitState.HELD_UP, f"came no closer to {target} for {limit:.0f} s among other units")
 
     # -- orders and plans ---------------------------------------------------------------
 
@@ -591,7 +591,7 @@ class Navigator:
             unit.retry_until = self.time + self.retry_time
         if not unit.announced and state is not UnitState.IDLE:
             unit.announced = True
-            self._events.append((unit.id, state.value, unit.cell))
+            self._events.append((unit.id, state.value.lower(), unit.cell))  # the signal: the state in lower case
 
 
 def _route_ahead(unit: Unit) -> Tuple[List[Cell], List[Cell]]:

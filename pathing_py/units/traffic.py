@@ -203,7 +203,7 @@ class Traffic:
         destination = unit.stack.destination()
         if stuck and destination is not None and self.route_around_units(unit, destination) is False:
             holders = ", ".join(self.host.unit_label(b) for b in sorted(blockers, key=lambda b: b.id))
-            self.host.finish(unit, UnitState.BLOCKED,
+            self.host.finish(unit, UnitState.HELD_UP,
                              f"waited {unit.waiting_for:.1f} s for unit(s) {holders} at {self.host.cell_label(cell)}")
 
     def route_around_units(self, unit: Unit, target: Cell) -> Optional[bool]:

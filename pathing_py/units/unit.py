@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, FrozenSet, List, Optional, Protocol, Set, Tupl
 
 from ..grid import Cell
 from ..search import as_cell
+from ..status import Status
 from .path_stack import PathStack
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -19,17 +20,19 @@ __all__ = ["FINAL_STATES", "STANDING_STATES", "Unit", "UnitState", "UnitStats", 
 
 
 class UnitState(enum.Enum):
-    IDLE = "idle"  #: no order ("stillness")
-    FIND_PATH = "find_path"  #: waiting for a path (may still be finishing a step)
-    RUN = "run"  #: at a cell centre, taking the next waypoint
-    MOVING = "moving"  #: between two cell centres
-    WAITING = "waiting"  #: the next cell is held by another unit
-    ARRIVED = "arrived"  #: final: at the goal
-    BLOCKED = "blocked"  #: final: units keep the way or the goal shut (see ``reason``)
-    UNREACHABLE = "unreachable"  #: final: at the reachable cell nearest the goal (see ``reason``)
+    """What a unit is doing, in the names of :class:`~pathing_py.status.Status` (SPEC U2)."""
+
+    IDLE = Status.IDLE.value  #: no order ("stillness")
+    FIND_PATH = Status.FIND_PATH.value  #: waiting for a path (may still be finishing a step)
+    RUN = Status.RUN.value  #: at a cell centre, taking the next waypoint
+    MOVING = Status.MOVING.value  #: between two cell centres
+    WAITING = Status.WAITING.value  #: the next cell is held by another unit
+    ARRIVED = Status.ARRIVED.value  #: final: at the goal
+    HELD_UP = Status.HELD_UP.value  #: final: units keep the way or the goal shut (see ``reason``)
+    UNREACHABLE = Status.UNREACHABLE.value  #: final: at the reachable cell nearest the goal (see ``reason``)
 
 
-FINAL_STATES = frozenset({UnitState.ARRIVED, UnitState.BLOCKED, UnitState.UNREACHABLE})
+FINAL_STATES = frozenset({UnitState.ARRIVED, UnitState.HELD_UP, UnitState.UNREACHABLE})
 STANDING_STATES = FINAL_STATES | {UnitState.IDLE}
 
 

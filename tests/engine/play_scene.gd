@@ -36,7 +36,7 @@ func _init():
 		units.append(node)
 		for name in ["path_found", "waypoint_reached", "arrived"]:
 			node.connect(name, self, "_on_unit_signal", [node, name])
-		for name in ["blocked", "unreachable"]:
+		for name in ["held_up", "unreachable"]:
 			node.connect(name, self, "_on_unit_stopped", [node, name])
 		last_positions[node] = node.global_position
 		moved_frames[node] = 0

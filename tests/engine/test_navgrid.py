@@ -589,7 +589,7 @@ def test_a_unit_on_its_way_walks_around_a_new_wall(root, capsys, graph, edit):
 
     physics_frames(navgrid, 60)
     here = unit_cell()
-    assert here != DEMO_START and str(unit.call("get_state")) == "moving"
+    assert here != DEMO_START and str(unit.call("get_state")) == "MOVING"
     navgrid.set("smooth_paths", False)
     ahead = path_cells(navgrid.call("find_path", navgrid.call("cell_to_world", Vector2(*here)), navgrid.call("cell_to_world", Vector2(*DEMO_GOAL))), tilemap)
     wall = edit(navgrid, tilemap, {cell for step in ahead[4:8] for cell in around(step) if engine.walkable(cell)}, True)
@@ -598,9 +598,9 @@ def test_a_unit_on_its_way_walks_around_a_new_wall(root, capsys, graph, edit):
     for _ in range(3000):
         physics_frames(navgrid, 1)
         visited.add(unit_cell())
-        if str(unit.call("get_state")) == "arrived":
+        if str(unit.call("get_state")) == "ARRIVED":
             break
-    assert str(unit.call("get_state")) == "arrived" and unit_cell() == DEMO_GOAL
+    assert str(unit.call("get_state")) == "ARRIVED" and unit_cell() == DEMO_GOAL
     assert not visited & wall
     assert errors(capsys) == []
 

@@ -79,7 +79,7 @@ func _start_door_opens():
 
 func _frame_door_opens():
 	_frame_walled_in()
-	if frame > 30 and states["Scout"] == "unreachable" and not remembered.has("door"):
+	if frame > 30 and states["Scout"] == "UNREACHABLE" and not remembered.has("door"):
 		# the scout stopped at the nearest cell it could reach: open the wall cell between it and the goal
 		var away = cell_of(units["Scout"]) - Vector2(10, 9)
 		var door = Vector2(sign(away.x), 0) if abs(away.x) >= abs(away.y) else Vector2(0, sign(away.y))
@@ -162,7 +162,7 @@ func add_unit(name, cell, settings = {}):
 	demo.add_child(unit)  # the unit joins its NavGrid in _ready
 	for signal_name in ["path_found", "waypoint_reached", "arrived"]:
 		unit.connect(signal_name, self, "_on_unit_signal", [name, signal_name])
-	for signal_name in ["blocked", "unreachable"]:
+	for signal_name in ["held_up", "unreachable"]:
 		unit.connect(signal_name, self, "_on_unit_stopped", [name, signal_name])
 	units[name] = unit
 	last_positions[name] = unit.global_position
@@ -233,7 +233,7 @@ func _watch():
 
 func _all_standing():
 	for name in _live_units():
-		if not states[name] in ["", "idle", "arrived", "blocked", "unreachable"]:
+		if not states[name] in ["", "IDLE", "ARRIVED", "HELD_UP", "UNREACHABLE"]:
 			return false
 	return true
 

@@ -3,7 +3,7 @@
 
 Each scenario of :mod:`pathing_py.scenarios` runs at 30 updates a second
 (delta 1/30 s) until every ordered unit is in a final state (ARRIVED,
-BLOCKED, UNREACHABLE) and idle units are back at their places, or a tick
+HELD_UP, UNREACHABLE) and idle units are back at their places, or a tick
 limit (twice the longest trip at the unit's speed, plus a minute). Three
 runs, each in a subprocess of its own:
 
@@ -30,7 +30,7 @@ cell or off the map (in walls). A navigator that refuses a scenario's units
 
 Printed per scenario and run: median and p99 ms per tick, ticks run, the
 tick at which all ordered units had arrived, how many arrived, ended
-BLOCKED / UNREACHABLE or were still under way, distinct overlapping pairs
+HELD_UP / UNREACHABLE or were still under way, distinct overlapping pairs
 and the most in one tick, units ever in a wall, idle units not back at their
 place at the end (given SETTLE_SECONDS after the last order ended; in
 occupied_spot the idle unit cannot be: the mover stands there), and the
@@ -130,7 +130,7 @@ class Outcome(NamedTuple):
     tick_ms: np.ndarray = np.zeros(0)
     all_arrived_tick: Optional[int] = None
     arrived: int = 0
-    blocked: int = 0
+    held_up: int = 0
     unreachable: int = 0
     under_way: int = 0  #: RVO2: not arrived at the end (stuck for good if ``stuck``)
     stuck: bool = False
@@ -203,8 +203,8 @@ def run_navigator(label: str, setting: Setting, package_root: Path) -> Outcome:
     overlaps, worst, walled, final = check_positions(positions, setting.scenario, len(tick_ms))
     return Outcome(
         label, tick_ms=tick_ms, all_arrived_tick=result["all_arrived_tick"], arrived=int((states == "ARRIVED").sum()),
-        blocked=int((states == "BLOCKED").sum()), unreachable=int((states == "UNREACHABLE").sum()),
-        under_way=int((~np.isin(states, ["ARRIVED", "BLOCKED", "UNREACHABLE"])).sum()),
+        held_up=int((states == "HELD_UP").sum()), unreachable=int((states == "UNREACHABLE").sum()),
+        under_way=int((~np.isin(states, ["ARRIVED", "HELD_UP", "UNREACHABLE"])).sum()),
         overlapping_pairs=overlaps, worst_tick=worst, in_walls=walled, idle_away=idle_away(setting.scenario, final),
     )  # fmt: skip
 
@@ -279,7 +279,7 @@ def row(name: str, outcome: Outcome, ordered: int, rvo2: Optional[Outcome]) -> L
         str(len(outcome.tick_ms)),
         "-" if outcome.all_arrived_tick is None else str(outcome.all_arrived_tick),
         f"{outcome.arrived}/{ordered}",
-        "-" if is_rvo2 else f"{outcome.blocked}/{outcome.unreachable}",
+        "-" if is_rvo2 else f"{outcome.held_up}/{outcome.unreachable}",
         f"{outcome.under_way}" + (" stuck" if outcome.stuck else ""),
         str(outcome.overlapping_pairs),
         str(outcome.worst_tick),
@@ -290,7 +290,7 @@ def row(name: str, outcome: Outcome, ordered: int, rvo2: Optional[Outcome]) -> L
 
 
 COLUMNS = [
-    "scenario", "run", "median ms", "p99 ms", "ticks", "all arrived at", "arrived", "blocked/unreach.", "under way",
+    "scenario", "run", "median ms", "p99 ms", "ticks", "all arrived at", "arrived", "held up/unreach.", "under way",
     "overlapping pairs", "worst tick", "in walls", "idle away", "x RVO2",
 ]  # fmt: skip
 

@@ -16,7 +16,7 @@ none is that far). Two runs on the same map (and key-point graph, baked once):
   groups gets.
 
 Both run at ``--delta`` seconds an update until every order ended (every
-group announced ``group_arrived``; every unit ARRIVED, BLOCKED or
+group announced ``group_arrived``; every unit ARRIVED, HELD_UP or
 UNREACHABLE) or ``--seconds`` of game time. Only ``navigator.update`` is
 timed (groups steer inside it). After every update, outside the timing, every
 pair of units is checked for overlap (:mod:`pathing_py.crowd_checks`: units
@@ -199,7 +199,7 @@ class RunResult(NamedTuple):
     units: int
     arrived: int
     reachable: int  #: units whose target is on the island they start on
-    blocked: int
+    held_up: int
     unreachable: int
     overlapping_pairs: int  #: distinct pairs of units that ever overlapped after an update
     run_s: float
@@ -264,7 +264,7 @@ def result(label: str, scenario: Scenario, members: List[List[Unit]], ordered: L
         planned_once=sum(sum(unit.stats.plans for unit in order) == 1 for order in ordered),
         groups=len(members), spreads=spreads, units=len(units),
         arrived=sum(unit.state is UnitState.ARRIVED for unit in units), reachable=reachable,
-        blocked=sum(unit.state is UnitState.HELD_UP for unit in units),
+        held_up=sum(unit.state is UnitState.HELD_UP for unit in units),
         unreachable=sum(unit.state is UnitState.UNREACHABLE for unit in units),
         overlapping_pairs=len(trace.pairs), run_s=time.perf_counter() - started,
     )  # fmt: skip
@@ -390,7 +390,7 @@ def figures() -> List[Figure]:
         Figure("formations scaled / halved / broken", lambda r: " / ".join(map(str, r.passages)) or "-"),
         Figure("arrival spread s: median / max", spreads, spread),
         Figure("arrived / reachable", lambda r: f"{r.arrived} / {r.reachable}"),
-        Figure("BLOCKED / UNREACHABLE / under way", lambda r: f"{r.blocked} / {r.unreachable} / {r.units - r.arrived - r.blocked - r.unreachable}"),
+        Figure("HELD_UP / UNREACHABLE / under way", lambda r: f"{r.held_up} / {r.unreachable} / {r.units - r.arrived - r.held_up - r.unreachable}"),
         Figure("overlapping pairs", lambda r: str(r.overlapping_pairs)),
         Figure("run wall-clock s", lambda r: f"{r.run_s:.1f}"),
     ]  # fmt: skip

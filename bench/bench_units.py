@@ -5,7 +5,7 @@ On one Moving AI map: seeded units on distinct free cells, each ordered to
 another free cell; while they walk, seeded walls go up across the routes of
 units picked at random, a few steps in front of them (``drop_wall``, as
 ``pathing-py demo`` does), one every EDIT_EVERY seconds. The run goes on
-until every unit is in a final state (ARRIVED, BLOCKED, UNREACHABLE) or the
+until every unit is in a final state (ARRIVED, HELD_UP, UNREACHABLE) or the
 simulated time cap (``--bystanders`` adds seeded units that are never
 ordered and stand in the way, off every goal: what traffic rules cost among
 many units); once with find_path alone and once with the key-point
@@ -128,7 +128,7 @@ def add_bystanders(navigator: Navigator, count: int, seed: int, goals: Set[Cell]
 
 
 def reason_kind(reason: str) -> str:
-    """A BLOCKED unit's reason with its numbers and cells taken out, so that reasons of one kind count together."""
+    """A HELD_UP unit's reason with its numbers and cells taken out, so that reasons of one kind count together."""
     return re.sub(r"\d+(\.\d+)?(, \d+)*", "N", re.sub(r"\(-?\d+, -?\d+\)", "(x, y)", reason))
 
 
@@ -159,13 +159,13 @@ class Figure(NamedTuple):
 
 
 def figures(results: Sequence[RunResult]) -> List[Figure]:
-    """The table's rows; one per BLOCKED reason kind seen in any run."""
+    """The table's rows; one per HELD_UP reason kind seen in any run."""
     kinds = sorted({reason_kind(o.unit.reason) for r in results for o in r.orders if o.unit.state is UnitState.HELD_UP})
 
     def count(state: UnitState) -> Callable[[RunResult], str]:
         return lambda r: str(sum(o.unit.state is state for o in r.orders))
 
-    def blocked(kind: str) -> Callable[[RunResult], str]:
+    def held_up(kind: str) -> Callable[[RunResult], str]:
         return lambda r: str(sum(o.unit.state is UnitState.HELD_UP and reason_kind(o.unit.reason) == kind for o in r.orders))
 
     def plans(r: RunResult) -> int:
@@ -182,8 +182,8 @@ def figures(results: Sequence[RunResult]) -> List[Figure]:
         Figure("walls put up / cells refused (held by units)", lambda r: f"{len(r.walls)} / {sum(len(w.refused) for w in r.walls)}"),
         Figure("simulated s / updates", lambda r: f"{r.navigator.time:.1f} / {r.navigator.stats.updates}"),
         Figure("ARRIVED", count(UnitState.ARRIVED)),
-        Figure("BLOCKED", count(UnitState.HELD_UP)),
-        *(Figure(f"  BLOCKED: {kind}", blocked(kind)) for kind in kinds),
+        Figure("HELD_UP", count(UnitState.HELD_UP)),
+        *(Figure(f"  HELD_UP: {kind}", held_up(kind)) for kind in kinds),
         Figure("UNREACHABLE", count(UnitState.UNREACHABLE)),
         Figure("  of which reachable after all (wrong)", lambda r: str(len(wrongly_unreachable(r)))),
         Figure("still under way at the cap", lambda r: str(sum(o.unit.state not in FINAL_STATES for o in r.orders))),
@@ -206,7 +206,7 @@ def figures(results: Sequence[RunResult]) -> List[Figure]:
 def target_lines(results: Sequence[RunResult]) -> List[str]:
     """The issue 4 targets, met or missed per run."""
     checks = (
-        ("every unit ends ARRIVED, BLOCKED (with a reason) or UNREACHABLE",
+        ("every unit ends ARRIVED, HELD_UP (with a reason) or UNREACHABLE",
          lambda r: all(o.unit.state in FINAL_STATES and (o.unit.state is not UnitState.HELD_UP or o.unit.reason) for o in r.orders)),
         ("every UNREACHABLE unit is truly cut off from its goal", lambda r: not wrongly_unreachable(r)),
         ("a splice expands fewer nodes than a full plan, on average (seed 004)",

@@ -23,10 +23,17 @@ from typing import List, Optional, Sequence
 
 import numpy as np
 
-#: UnitState names that end an order (the older navigator has the same).
-FINAL = {"ARRIVED", "BLOCKED", "UNREACHABLE"}
+#: UnitState names that end an order.
+FINAL = {"ARRIVED", "HELD_UP", "UNREACHABLE"}
+#: The older navigator's names of states since renamed, as this runner reports them.
+RENAMED = {"BLOCKED": "HELD_UP"}
 #: An idle unit is back at its place while its centre is this close to its cell's centre (cells).
 HOME_TOLERANCE = 0.1
+
+
+def state_name(unit) -> str:
+    """The unit's state in today's names, whichever navigator runs."""
+    return RENAMED.get(unit.state.name, unit.state.name)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -65,7 +72,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             navigator.update(args.delta)
             tick_ms.append((time.perf_counter() - started) * 1000.0)
             np.array([unit.position for unit in units], dtype=np.float32).tofile(positions)
-            states = [unit.state.name for unit in ordered]
+            states = [state_name(unit) for unit in ordered]
             if all_arrived_tick is None and all(state == "ARRIVED" for state in states):
                 all_arrived_tick = len(tick_ms)
             if all_final_tick is None and all(state in FINAL for state in states):
@@ -75,7 +82,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print(json.dumps({
         "package": pathing_py.__file__,
         "tick_ms": tick_ms,
-        "states": [unit.state.name for unit in units],
+        "states": [state_name(unit) for unit in units],
         "all_arrived_tick": all_arrived_tick,
         "all_final_tick": all_final_tick,
     }))  # fmt: skip

@@ -84,7 +84,7 @@ def test_the_json_run_holds_the_groups_figures(tiny_map, capsys):
     assert bench_groups.main(arguments) == 0
     figures = bench_groups.RunResult(**json.loads(capsys.readouterr().out))
     assert (figures.label, figures.orders, figures.plans, figures.planned_once) == ("groups", 1, 1, 1)
-    assert (figures.units, figures.arrived, figures.reachable, figures.blocked, figures.unreachable) == (3, 3, 3, 0, 0)
+    assert (figures.units, figures.arrived, figures.reachable, figures.held_up, figures.unreachable) == (3, 3, 3, 0, 0)
     assert (figures.groups, len(figures.spreads)) == (1, 1)
     assert figures.finished and figures.overlapping_pairs == 0 and len(figures.form_seconds) == 1 and figures.bake_s is None
     assert figures.game_seconds == pytest.approx(len(figures.tick_ms) / 60) and figures.all_under_way == len(figures.tick_ms) - 1

@@ -314,7 +314,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
             if refused is not None:
                 self._navigator = previous
                 if refused:
-                    bridge.report_error(str(self.get_name()), f"units stand in grid cells {refused}: not blocked yet")
+                    bridge.report_error(str(self.get_name()), f"units stand in TileMap cells {refused}: not blocked yet")
                 self.last_status = Status.BUILT.value
                 return True
         self._load_graph()

@@ -316,7 +316,7 @@ class PathAnswer:
     message: str = ""
 
     def __bool__(self) -> bool:
-        return self.status == "FOUND"
+        return self.status == Status.FOUND.value
 
 
 class TileMapNavigator:
@@ -349,8 +349,8 @@ class TileMapNavigator:
         Only the cells that changed are blocked or freed, through ``edit``
         (a :meth:`pathing_py.Navigator.set_blocked`, so that units and graph
         follow) or, without one, on the grid and its graph: a map painted at
-        run time needs no re-bake. Returns the grid cells that could not be
-        blocked because units hold them, or None when the TileMap's used
+        run time needs no re-bake. Returns the TileMap cells that could not be
+        blocked because units hold them (a game is told of them), or None when the TileMap's used
         rectangle, its geometry or the grid's connectivity changed: then ``fresh`` must replace this one.
         """
         if fresh.grid.passable.shape != self.grid.passable.shape or fresh.grid.origin != self.grid.origin:
@@ -364,7 +364,7 @@ class TileMapNavigator:
         to_free = [(int(x), int(y)) for y, x in zip(*np.nonzero(changed & fresh.grid.passable))]
         if edit is not None:
             edit(to_free, False)
-            return edit(to_block, True)
+            return [self.frame.from_grid(cell) for cell in edit(to_block, True)]
         for cells, blocked in ((to_free, False), (to_block, True)):
             self.grid.set_blocked(cells, blocked)
             if self.graph is not None and cells:

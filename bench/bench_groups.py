@@ -235,7 +235,7 @@ def simulate(navigator: Navigator, units: List[Unit], orders: int, ended: Callab
         navigator.update(delta)
         trace.tick_ms.append((time.perf_counter() - started) * 1000.0)
         for unit_id, event, _cell in navigator.events():
-            if event == UnitState.ARRIVED.value:
+            if event == UnitState.ARRIVED.value.lower():  # a final state's event is its name in lower case
                 trace.arrival[unit_id] = navigator.time
         pairs = overlapping_pairs(np.array([unit.position for unit in units]), radii)
         trace.pairs.update((ids[a], ids[b]) for a, b in pairs.tolist())

@@ -42,8 +42,8 @@ def test_the_quick_run_prints_every_figure():
     ticks = int(row["ticks"])
     assert ticks > 0
     arrived, ordered = (int(v) for v in row["arrived"].split("/"))
-    blocked, unreachable = (int(v) for v in row["blocked/unreach."].split("/"))
-    assert ordered == units and arrived + blocked + unreachable + int(row["under way"]) == units
+    held_up, unreachable = (int(v) for v in row["held up/unreach."].split("/"))
+    assert ordered == units and arrived + held_up + unreachable + int(row["under way"]) == units
     assert row["all arrived at"] == "-" or int(row["all arrived at"]) <= ticks
     for column in ("overlapping pairs", "worst tick", "in walls", "idle away"):
         assert int(row[column]) >= 0

@@ -64,7 +64,7 @@ def test_a_tiny_run_prints_figures_that_add_up(tiny_map, capsys):
     for run in ("groups", "individual"):
         assert rows["overlapping pairs"][run] == "0"
         assert rows["arrived / reachable"][run] == f"{GROUPS * SIZE} / {GROUPS * SIZE}"
-        assert rows["BLOCKED / UNREACHABLE / under way"][run] == "0 / 0 / 0"
+        assert rows["HELD_UP / UNREACHABLE / under way"][run] == "0 / 0 / 0"
         assert "time limit" not in rows["updates / game s until every order ended"][run]
         median, p99 = float(rows["ms per update: median"][run]), float(rows["ms per update: p99"][run])
         assert 0 < median <= p99 and float(rows["ms per update: median while no order had ended"][run]) > 0
@@ -105,7 +105,7 @@ def test_under_pythonscript_the_groups_play_the_same_game(tiny_map, capsys, monk
     embedded = next(column for column in rows["orders"] if column.startswith("groups, pythonscript's CPython 3.8."))
     same = ("orders", "updates / game s until every order ended", "searches per order", "orders that cost one search",
             "time to form s: median / max", "formations scaled / halved / broken", "arrival spread s: median / max",
-            "arrived / reachable", "BLOCKED / UNREACHABLE / under way", "overlapping pairs")  # fmt: skip
+            "arrived / reachable", "HELD_UP / UNREACHABLE / under way", "overlapping pairs")  # fmt: skip
     for figure in same:
         assert rows[figure][embedded] == rows[figure]["groups"], figure
     assert "(CPython 3.8." in out.split("Targets (issue 10):")[1]

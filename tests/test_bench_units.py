@@ -18,7 +18,7 @@ def test_a_tiny_run_prints_every_figure_and_meets_the_targets(movingai_dir):
     rows = {cells[0]: cells[1] for cells in (line.strip("|").split("|") for line in done.stdout.splitlines() if line.startswith("|"))}
     rows = {name.strip(): value.strip() for name, value in rows.items()}
     assert rows["walls put up / cells refused (held by units)"].startswith("1 / ")
-    ended = sum(int(rows[state]) for state in ("ARRIVED", "BLOCKED", "UNREACHABLE", "still under way at the cap"))
+    ended = sum(int(rows[state]) for state in ("ARRIVED", "HELD_UP", "UNREACHABLE", "still under way at the cap"))
     assert ended == UNITS
     assert rows["invariant violations"] == "0"
     assert "MISSED" not in done.stdout

@@ -101,7 +101,7 @@ def assert_walked(game: Game, unit: str, final_state: str, final_cell: Cell, sto
 def test_a_trip_finds_its_path_passes_waypoints_and_arrives(play):
     game = play("trip")
     [order] = game.orders["Scout"]
-    assert order["accepted"] is True and order["status"] == "OK" and order["state"] == "find_path"
+    assert order["accepted"] is True and order["status"] == "OK" and order["state"] == "FIND_PATH"
     signals = game.signals["Scout"]
     names = [signal["signal"] for signal in signals]
     assert names[0] == "path_found" and cell(signals[0]["cell"]) == GOAL, signals
@@ -160,9 +160,9 @@ def test_a_unit_ordered_onto_an_idle_unit_gets_the_cell_and_the_idle_unit_makes_
 def test_bad_orders_get_a_status_and_one_error_line(play):
     game = play("bad_orders")
     nan_order, good_order = game.orders["NanOrder"]
-    assert (nan_order["accepted"], nan_order["status"], nan_order["state"]) == (False, "INVALID_POSITION", "idle")
+    assert (nan_order["accepted"], nan_order["status"], nan_order["state"]) == (False, "INVALID_POSITION", "IDLE")
     [off_map] = game.orders["OffMap"]
-    assert (off_map["accepted"], off_map["status"], off_map["state"]) == (False, "OUT_OF_BOUNDS", "idle")
+    assert (off_map["accepted"], off_map["status"], off_map["state"]) == (False, "OUT_OF_BOUNDS", "IDLE")
     [lost] = game.orders["NoNavGrid"]
     assert (lost["accepted"], lost["status"], lost["state"]) == (False, "NOT_DRIVEN", "")
     assert game.joined["NoNavGrid"]["status"] == "NOT_DRIVEN"
@@ -196,7 +196,7 @@ def test_units_join_leave_and_come_back_at_run_time(play):
     # The freed unit's cell is free at once: another unit is sent there and stands in it.
     assert_walked(game, "Follower", "ARRIVED", cell(freed["cell"]))
     [rejoined] = game.named("rejoined")
-    assert (rejoined["status"], rejoined["state"]) == ("OK", "idle"), rejoined  # joins again from where it stands
+    assert (rejoined["status"], rejoined["state"]) == ("OK", "IDLE"), rejoined  # joins again from where it stands
     before = [entry for entry in game.ends["Returner"]["visited"] if entry[2] <= rejoined["frame"]]
     assert cell(rejoined["cell"]) == cell(before[-1]), (rejoined, before)
     assert_walked(game, "Returner", "ARRIVED", (12, 9))

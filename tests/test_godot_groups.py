@@ -208,7 +208,7 @@ def test_a_member_ordered_on_its_own_leaves_its_group_which_arrives_without_it()
     moves, heard = play(driver, groups, 30.0)
     assert summary(heard[MANAGER])[-1] == (1, "group_arrived", 5, 5)
     last = [move for move in moves if move[0] is nodes[key]][-1]
-    assert tile_cell_of(world_of(last)) == (-4, 4) and driver.state_of(key) == "arrived"
+    assert tile_cell_of(world_of(last)) == (-4, 4) and driver.state_of(key) == "ARRIVED"
     refused = groups.order_alone(key, (math.nan, 0.0))
     assert refused.status == Status.INVALID_POSITION.value and driver.state_of(key) == "ARRIVED"
 

@@ -46,6 +46,7 @@ from godot import (
 
 from pathing_py import Grid, KeyPointGraph
 from pathing_py.movingai import Scenario, read_scenarios
+from pathing_py.status import Status
 
 SETTINGS_PREFIX = "--bench-settings="
 #: TileMap cells are CELL x CELL pixels; the NavGrid answers in pixels, AStar2D in cells.
@@ -119,7 +120,7 @@ def add_navgrid(parent: Node, script: Script, name: str, graph_path: str) -> Tup
     navgrid.set("graph_path", graph_path)
     elapsed, _ = timed(lambda: parent.add_child(navgrid))  # _ready reads the TileMap and loads the graph
     problem = str(navgrid.call("_get_configuration_warning"))
-    if str(navgrid.call("get_last_status")) != "BUILT" or problem:
+    if str(navgrid.call("get_last_status")) != Status.BUILT.value or problem:
         raise RuntimeError(f"{name} did not read the TileMap as it should: {problem}")
     return navgrid, elapsed
 
@@ -366,7 +367,7 @@ class NavigationBench(Node):
         # Planning: frames until no unit waits for its plan (the NavGrid spends plan_budget_ms a frame on
         # orders, and at least one order a frame). Then moving: the timed frames of the target.
         planning: List[float] = []
-        while any(str(unit.call("get_state")) == "find_path" for unit in units):
+        while any(str(unit.call("get_state")) == Status.FIND_PATH.value for unit in units):
             yield
             seconds, _ = timed(lambda: navgrid.call("_physics_process", self._delta))
             planning.append(seconds * 1000.0)

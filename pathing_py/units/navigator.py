@@ -15,7 +15,7 @@ Quick start::
     >>> for _ in range(40):
     ...     navigator.update(0.1)
     >>> tank.state, tank.cell
-    (<UnitState.ARRIVED: 'arrived'>, (9, 1))
+    (<UnitState.ARRIVED: 'ARRIVED'>, (9, 1))
 
 Positions are floats in cell units: cell (x, y) covers [x, x+1) x [y, y+1)
 and a unit standing in it is at (x + 0.5, y + 0.5); speed is in cells per

@@ -251,6 +251,18 @@ def test_a_member_that_leaves_is_lost_and_the_rest_arrive():
     assert summary(heard[MANAGER]) == [(1, "member_lost", "unit 4 was removed"), (1, "group_arrived", 5, 5)]
 
 
+@pytest.mark.parametrize("formation", ["none", "box"])
+def test_a_member_removed_in_the_frame_of_the_order_is_lost_and_the_rest_arrive(formation):
+    """In formation, members get their routes (slots) with the order itself: a member removed before the next
+    frame must take its route's signals with it."""
+    driver, groups, nodes = make_squad()
+    groups.order(MANAGER, list(nodes), world_centre(TARGET), settings(formation=formation, spacing=2.0))
+    driver.remove(6)
+    _, heard = play(driver, groups, 20.0)
+    assert ("member_lost", "unit 6 was removed") in [(s.name, s.detail) for s in heard[MANAGER]]
+    assert summary(heard[MANAGER])[-1] == (1, "group_arrived", 5, 5)
+
+
 def test_a_group_that_lost_every_member_is_gone():
     driver, groups, nodes = make_squad()
     groups.order(MANAGER, [1, 2], world_centre(TARGET), settings())

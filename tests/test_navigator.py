@@ -387,6 +387,17 @@ def test_time_budget_is_honoured():
     assert queue.stats.max_latency == pytest.approx(0.2)
 
 
+def test_a_removed_unit_leaves_no_events_behind():
+    """Events a unit made before it was removed (a route given to it at once) are not handed out after."""
+    navigator = Navigator(Grid.from_ascii("\n".join(["." * 8] * 3)))
+    staying, leaving = (navigator.add_unit((0.5, y + 0.5), speed=4.0) for y in (0, 2))
+    for unit in (staying, leaving):
+        navigator.follow(unit, (7, unit.cell[1]), ())
+    navigator.remove_unit(leaving)
+    navigator.update(0.1)
+    assert {unit_id for unit_id, _, _ in navigator.events()} == {staying.id}
+
+
 def test_path_stack_is_last_in_first_out_and_shares_routes():
     stack = PathStack()
     high = Route(RouteKind.HIGH_LEVEL, [(5, 5), (9, 9)])

@@ -181,9 +181,10 @@ class Navigator:
         return unit
 
     def remove_unit(self, unit: Unit) -> None:
-        """Take a unit off the map: its cells are free again and its requests dropped."""
+        """Take a unit off the map: its cells are free again, its requests and the events not yet taken dropped."""
         if self.units.pop(unit.id, None) is None:
             raise ValueError(f"unit {unit.id} is not in this navigator")
+        self._events = [event for event in self._events if event[0] != unit.id]
         self.occupancy.release(unit, keep=None)
         self.requests.cancel(unit.id)
         self.watcher.unsubscribe(unit.id)

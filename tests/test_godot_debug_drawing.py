@@ -23,7 +23,6 @@ from pathing_py.godot.debug_drawing import (
     TARGET_SLOT_COLOUR,
     UnitsDrawing,
     drawing_of,
-    making_way,
     unit_look,
     units_drawing,
 )
@@ -92,17 +91,17 @@ def looks_over(driver: UnitDriver, seconds: float) -> Dict[int, List[str]]:
 def test_each_state_has_its_look(state, look):
     unit = Navigator(Grid.from_ascii("....")).add_unit((0.5, 0.5), speed=4.0)
     unit.state = state
-    assert unit_look(unit) == look and look in LOOKS and not making_way(unit)
+    assert unit_look(unit) == look and look in LOOKS and not unit.making_way
 
 
 def test_a_route_that_waits_for_another_unit_to_pass_is_making_way_whatever_the_state():
     unit = Navigator(Grid.from_ascii("....")).add_unit((0.5, 0.5), speed=4.0)
     unit.stack.push(Route(RouteKind.AVOIDANCE, [(1, 0)]))  # a detour of its own: not making way
-    assert not making_way(unit)
+    assert not unit.making_way
     unit.stack.push(Route(RouteKind.AVOIDANCE, [(1, 0), (0, 0)], wait_at=1, wait_while=lambda: True))
     for state in (UnitState.RUN, UnitState.WAITING, UnitState.IDLE):
         unit.state = state
-        assert making_way(unit) and unit_look(unit) == "making_way"
+        assert unit.making_way and unit_look(unit) == "making_way"
     unit.state = UnitState.HELD_UP  # stopped short is what a player must see first
     assert unit_look(unit) == "stopped"
 

@@ -40,7 +40,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 from ..debug import plan_ahead
 from ..grid import Cell
 from ..groups import Group, GroupState
-from ..units import Navigator, RouteKind, Unit, UnitState
+from ..units import Navigator, Unit, UnitState
 from ..units.unit import STANDING_STATES
 from .bridge import Position, TileFrame, positions
 from .editor import rect_outlines
@@ -90,23 +90,17 @@ NEXT_INSET = 0.25
 SLOT_INSET = 0.1
 
 
-def making_way(unit: Unit) -> bool:
-    """Whether the unit is stepping aside for another unit, waiting there, or going back (SPEC U7, U9):
-    a route of its stack waits before a waypoint for the other to pass."""
-    return any(route.kind is RouteKind.AVOIDANCE and route.wait_at >= 0 for route in unit.stack)
-
-
 def unit_look(unit: Unit) -> str:
     """How a unit is drawn: one of :data:`LOOKS`.
 
     ``stopped``: it stopped short of its goal (HELD_UP or UNREACHABLE);
-    ``making_way`` (:func:`making_way`); ``waiting``: for a cell another unit
+    ``making_way`` (:attr:`Unit.making_way`); ``waiting``: for a cell another unit
     holds; ``standing``: idle or arrived; ``moving`` otherwise (planning, or
     on its way).
     """
     if unit.state in (UnitState.HELD_UP, UnitState.UNREACHABLE):
         return "stopped"
-    if making_way(unit):
+    if unit.making_way:
         return "making_way"
     if unit.state is UnitState.WAITING:
         return "waiting"

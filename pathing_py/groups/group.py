@@ -130,6 +130,8 @@ class Group:
         self._after_turn: Optional[Tuple[Tuple[Cell, ...], Tuple[float, float]]] = None
         self._marching = False  #: members are on their way to the target
         self._order_open = False  #: an order has been given whose group_arrived has not come yet
+        #: How the group ranks against other units while under way (see ``Squad``): kept here, read by every push.
+        self.rank: Tuple[int, int] = (0, 0)
         for unit in units:
             self.add(unit)
 
@@ -223,6 +225,7 @@ class Group:
 
     def update(self) -> None:
         """Form, share the commander's route once planned, set paces, and tell when the order is done."""
+        self._rank()
         if self.state is GroupState.FORMING:
             self._check_forming()
         commander = self.commander
@@ -432,6 +435,7 @@ class Group:
         assert target is not None and commander is not None
         self.goals, self.offsets = self._march_goals(target, commander)
         self._marching = True
+        self._rank()
         for unit in self.members:  # members wait for one another rather than leave their places (Squad)
             unit.squad = self
         self._set_paces()
@@ -479,6 +483,10 @@ class Group:
             cells_left = gathering_cells(grid, target, len(left), blocked=blocked)
             goals.update(_keep_places(left, commander, cells_left, target))
         return goals, offsets
+
+    def _rank(self) -> None:
+        """The squad's rank from its members' priorities now (a game may change them under way)."""
+        self.rank = (max(unit.priority for unit in self.members), -min(unit.id for unit in self.members))
 
     def _pick_commander(self, fresh: bool = False) -> None:
         """The member nearest the centroid leads (kept between orders unless ``fresh``)."""

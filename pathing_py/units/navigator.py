@@ -253,8 +253,10 @@ class Navigator:
         self.stats.updates += 1
 
     def _stop_stalled(self, units: Iterable[Unit]) -> None:
-        """Units that have not come closer to their target for a long while stop BLOCKED:
-        every order ends, even among units that keep making way for one another."""
+        """Units that have not come closer to their target for a long while take a route around the
+        units in their way, up to REROUTES_PER_TRIP times (a squad's member, which keeps to its squad's
+        shared route, waits as long again instead), then stop HELD_UP: every order ends, even among
+        units that keep making way for one another."""
         limit = STALL_FACTOR * self.traffic.give_up
         for unit in units:
             busy = unit.state not in FINAL_STATES and unit.state not in (UnitState.IDLE, UnitState.FIND_PATH)
@@ -263,6 +265,9 @@ class Navigator:
             destination = unit.stack.destination()
             if destination is None:  # only making way: stand still again
                 self.finish(unit, unit.arrival_state, unit.reason)
+            elif unit.reroutes < REROUTES_PER_TRIP and unit.squad is not None:  # it waits on for its squad's way
+                unit.reroutes += 1
+                unit.progress_time = self.time
             elif unit.reroutes < REROUTES_PER_TRIP:
                 rerouted = self.traffic.route_around_units(unit, destination)
                 if rerouted:

@@ -36,6 +36,8 @@ REROUTES_PER_TRIP = 2
 REROUTE_INTERVAL = 10
 #: How many steps a unit may go to make way for another, pushing the units on those steps before it.
 PUSH_DEPTH = 16
+#: Units pushed aside wait at most this many times ``give_up`` for the pushing unit's squad to pass, then go back.
+PUSH_PATIENCE = 3
 #: Simulated seconds between two detour searches of one unit.
 DETOUR_INTERVAL = 0.5
 
@@ -166,7 +168,8 @@ class Traffic:
     def wait_or_detour(self, unit: Unit, route: Route, cell: Cell, blockers: Set[Unit], dt: float) -> None:
         """U3: detour around units that stand or wait, or around moving ones after waiting long
         enough; push standing units and lower ones facing this one out of the way; else wait, and
-        give up after ``give_up`` seconds of waiting for the same units. A unit that is only making
+        give up after ``give_up`` seconds of waiting for the same units (but for a squad's member, which
+        waits on: a whole-map search of its own would leave the squad's shared route). A unit that is only making
         way pushes no one: it waits, and stops where it is once a standing unit has taken its place."""
         if route.may_take is not None:  # walking a jam's plan: the cell is its next in turn, soon left
             self._wait(unit, dt)
@@ -181,6 +184,7 @@ class Traffic:
             return
         if blockers != unit.blocked_by:  # other units now: waiting starts over
             unit.blocked_by, unit.waiting_for = frozenset(blockers), 0.0
+        unit.wanted = cell
         squad = unit.squad
         if squad is not None and unit.waiting_for < self.wait_limit and not standing and all(b.squad is squad for b in blockers):
             self._wait(unit, dt)  # it keeps its place in its squad for a while: the ones ahead move on
@@ -194,11 +198,12 @@ class Traffic:
                 return
             if patience and not stopped and self._timed_detour(unit, route):
                 return
-        unit.wanted = cell
         for blocker in sorted(blockers, key=lambda b: b.id):  # U7, U9: standing and lower units make way
             if self._pushable(blocker, unit) and self._make_way(blocker, unit):
                 break
         self._wait(unit, dt)
+        if unit.squad is not None:  # a squad keeps to its shared route: the navigator's stall check ends a stuck member
+            return
         stuck = unit.waiting_for >= self.give_up and waited_for(unit) is not None
         destination = unit.stack.destination()
         if stuck and destination is not None and self.route_around_units(unit, destination) is False:
@@ -303,7 +308,7 @@ class Traffic:
         if path is None:
             return False
         occupancy = self.host.occupancy
-        cell_then = driver.cell
+        cell_then, made_at = driver.cell, self.host.time
         push = Push(frozenset(path))
         earlier = [other for other in self._pushes if not other.undone()]
         self._pushes = earlier + [push]
@@ -311,7 +316,10 @@ class Traffic:
         def not_yet() -> bool:
             """Whether the driver has yet to move on, a squad-mate of it to pass (a group passes whole;
             but for a mate that waits for a unit this push moved: it was not cleared the way), or a
-            later push across these cells to be undone."""
+            later push across these cells to be undone; never after PUSH_PATIENCE x ``give_up`` seconds
+            (units pushed aside by pushes that wait for one another would wait forever)."""
+            if self.host.time > made_at + PUSH_PATIENCE * self.give_up:
+                return False
             if driver.cell == cell_then and driver.state not in FINAL_STATES and occupancy.holder(cell_then) is driver:
                 return True
             moved = {unit for unit, _ in push.routes}
@@ -339,20 +347,21 @@ class Traffic:
 
     def _pushable(self, unit: Unit, driver: Unit) -> bool:
         """Whether ``driver`` may push ``unit`` (SPEC U7, U9): a unit at a cell centre, not on its way
-        out for an earlier push, that stands, or that ranks below the driver (priority, then the older
-        unit first; a squad's members rank as its highest) and waits making way or head-on for the
-        driver's cell. Units queueing behind others are not pushed: streams stay streams."""
+        out for an earlier push, that stands, or that ranks below the driver (:attr:`Unit.rank`: a squad's
+        members rank as the squad) and waits making way, head-on for the driver's cell, or, where a squad
+        meets others, to step against the driver's way (the file behind the one facing it backs off too). Units queueing the driver's way are not
+        pushed: streams stay streams."""
         top = unit.stack.top
         leaving = top is not None and top.wait_while is not None and top.index < top.wait_at  # pushed already
         if unit is driver or unit.next_cell is not None or leaving or (top is not None and top.may_take is not None):
             return False
         if unit.state in STANDING_STATES:
             return True
-        making_way = unit.stack.find(RouteKind.HIGH_LEVEL) is None  # pushed, on its way out or back
+        if unit.state is not UnitState.WAITING or not unit.rank < driver.rank:
+            return False
         facing = unit.wanted is not None and self.host.occupancy.holder(unit.wanted) is driver
-        rank = max(mate.priority for mate in driver.squad.members) if driver.squad is not None else driver.priority
-        lower = (unit.priority, -unit.id) < (rank, -driver.id)  # a squad pushes with its highest rank
-        return unit.state is UnitState.WAITING and (making_way or facing) and lower
+        squads = unit.squad is not None or driver.squad is not None
+        return unit.making_way or facing or squads and _against(unit, driver)
 
     def _way_out(self, unit: Unit, driver: Unit) -> Optional[List[Cell]]:
         """Orthogonal steps from the unit's cell to the nearest free cell off the driver's way (its
@@ -397,6 +406,14 @@ def _yet_to_pass(unit: Unit, cells: FrozenSet[Cell]) -> bool:
         if any(cell in cells for cell in ahead):
             return True
     return False
+
+
+def _against(unit: Unit, driver: Unit) -> bool:
+    """Whether the step ``unit`` waits to take goes against the one ``driver`` waits to take."""
+    if unit.wanted is None or driver.wanted is None:
+        return False
+    (ux, uy), (wx, wy), (dx, dy), (vx, vy) = unit.cell, unit.wanted, driver.cell, driver.wanted
+    return (wx - ux) * (vx - dx) + (wy - uy) * (vy - dy) < 0
 
 
 def _steps_to(cell: Cell, came_from: Dict[Cell, Optional[Cell]]) -> List[Cell]:

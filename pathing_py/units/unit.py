@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, FrozenSet, List, Optional, Protocol, Set, Tupl
 from ..grid import Cell
 from ..search import as_cell
 from ..status import Status
-from .path_stack import PathStack
+from .path_stack import PathStack, RouteKind
 
 if TYPE_CHECKING:  # pragma: no cover
     from .navigator import Navigator
@@ -43,6 +43,9 @@ class Squad(Protocol):
     that make way for one of them wait aside until all of them have passed (SPEC U9)."""
 
     members: List["Unit"]
+    #: How the squad ranks against other units, as :attr:`Unit.rank` does: (its members' highest priority,
+    #: minus its oldest member's id). Its members push and give way as one, whichever of them meets whom.
+    rank: Tuple[int, int]
 
 
 def unit_settings_problem(speed, radius) -> str:
@@ -124,6 +127,19 @@ class Unit:
     def current_speed(self) -> float:
         """Cells per second the unit walks at now: its group's pace, or its own speed."""
         return self.speed if self.pace is None else self.pace
+
+    @property
+    def making_way(self) -> bool:
+        """Whether the unit is stepping aside for another unit, waiting there, or going back (SPEC U7, U9):
+        a route of its stack waits before a waypoint for the other to pass."""
+        return any(route.kind is RouteKind.AVOIDANCE and route.wait_at >= 0 for route in self.stack)
+
+    @property
+    def rank(self) -> Tuple[int, int]:
+        """Who gives way to whom (SPEC U7, U9): the higher rank pushes the lower. (priority, minus the id:
+        the older unit first), or its squad's rank, so that two squads meeting rank the same way for
+        every pair of their members."""
+        return self.squad.rank if self.squad is not None else (self.priority, -self.id)
 
     @property
     def anchor(self) -> Cell:

@@ -294,3 +294,15 @@ def test_a_group_of_one_walks_without_a_graph():
     loner.move_to((10, 3))
     events, _ = walk(navigator, groups)
     assert loner.members[0].cell == (10, 3) and events[-1][1:] == ("group_arrived", "1 of 1 members arrived")
+
+
+def test_a_group_under_way_ranks_as_its_highest_priority_and_oldest_member():
+    """Squad-mates push and give way as one: every member ranks as the group (U9), whoever meets whom."""
+    navigator, groups, squad = make_squad()
+    squad.members[2].priority = 3
+    lone = navigator.add_unit((20.5, 8.5), speed=4.0, priority=3)
+    squad.move_to((25, 8))
+    navigator.update(0.1)
+    oldest = min(unit.id for unit in squad.members)
+    assert {unit.rank for unit in squad.members} == {squad.rank} == {(3, -oldest)}
+    assert lone.rank == (3, -lone.id) < squad.rank

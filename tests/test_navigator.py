@@ -408,6 +408,7 @@ def test_path_stack_is_last_in_first_out_and_shares_routes():
     assert stack.top is high and len(stack) == 1
     other = high.shared()
     assert other.waypoints is high.waypoints and other.index == 0
+    assert high in stack and other not in stack  # that very route: one over the same waypoints is another
     patrol = Route(RouteKind.HIGH_LEVEL, [(0, 0), (3, 0)], loop=True)
     patrol.advance()
     patrol.advance()

@@ -42,7 +42,7 @@ from ..grid import Cell, Grid
 from ..search import as_cell
 from ..status import Status
 from ..units import Navigator, Unit, UnitState
-from ..units.path_stack import RouteKind
+from ..units.path_stack import Route, RouteKind
 from ..units.unit import FINAL_STATES
 from .formations import FORWARD, Formation, needs_reforming, slot_cells
 from .forming import assign_slots
@@ -122,6 +122,8 @@ class Group:
         self._priorities: Dict[int, int] = {}  #: member id -> its priority before the group formed
         self._sharing = False  #: members wait for the commander's plan to share it
         self._key_points: Tuple[Cell, ...] = ()  #: the commander's, shared by the members
+        #: Member id -> the route over the shared key points it was given: its index is how far the member got.
+        self._shared_routes: Dict[int, Route] = {}
         self._passage: List[Tuple[Cell, int, str]] = []  #: (key point, its index, F5 choice) the front has yet to reach
         self._reform_at: Optional[int] = None  #: the key point past which a broken formation is whole again
         self._choices_at: List[int] = []  #: the key points where the formation does not fit as it is
@@ -267,9 +269,13 @@ class Group:
             if key_points is None:
                 return
         passage = plan_passage(offsets, commander.anchor, key_points, navigator.grid)
+        self._shared_routes = {}
         for index, unit in enumerate(members):
             aims = [(int(x), int(y)) for x, y in passage.aims[:, index]]
             navigator.follow(unit, self.goals[unit.id], key_points, aims)
+            top = unit.stack.top
+            if top is not None and top.waypoints is key_points:
+                self._shared_routes[unit.id] = top
         self._key_points = key_points
         self._passage = [(key_points[k], k, choice) for k, choice in passage.choices] if self.formation is not None else []
         self._choices_at = [k for k, _ in passage.choices]
@@ -337,9 +343,9 @@ class Group:
         return max(progress), min(progress)
 
     def _progress(self, unit: Unit) -> int:
-        """How many of the shared key points the member has passed."""
-        shared = next((route for route in unit.stack if route.waypoints is self._key_points), None)
-        return len(self._key_points) if shared is None else shared.index
+        """How many of the shared key points the member has passed (all, once it no longer walks them)."""
+        shared = self._shared_routes.get(unit.id)
+        return shared.index if shared is not None and shared in unit.stack else len(self._key_points)
 
     # -- forming ----------------------------------------------------------------------
 

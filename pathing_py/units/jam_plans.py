@@ -41,7 +41,7 @@ class _Member:
     def has_left(self, index: int) -> bool:
         """Whether the unit has left the ``index``-th cell of its walk (or left the plan)."""
         route = self.route
-        if route is None or all(other is not route for other in self.unit.stack):
+        if route is None or route not in self.unit.stack:
             return True
         arrived = route.index if self.unit.next_cell is None else route.index - 1  # walk cells reached
         return arrived > index

@@ -142,6 +142,10 @@ class PathStack:
     def __len__(self) -> int:
         return len(self._routes)
 
+    def __contains__(self, route: object) -> bool:
+        """Whether ``route`` (that very object: routes compare by identity) is on the stack."""
+        return route in self._routes
+
     def __iter__(self) -> Iterator[Route]:
         """Bottom to top."""
         return iter(self._routes)

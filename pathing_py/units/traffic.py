@@ -120,15 +120,26 @@ def waiting_aside(unit: Unit) -> bool:
 
 class Push:
     """The units one push moved (SPEC U9) and the cells they moved through: a push is undone (each
-    unit back where it stood) only after every later push across the same cells, as a stack unwinds."""
+    unit back where it stood) only after every later push across the same cells, as a stack unwinds.
 
-    def __init__(self, cells: FrozenSet[Cell]):
+    Its pushed units ask every sub-step whether they still wait (:meth:`Traffic.holds_back`); the
+    answer is worked out once an update, and the driver's squad-mates that have passed its cells are
+    dropped from ``to_pass`` for good, so that their routes are not read again."""
+
+    def __init__(self, cells: FrozenSet[Cell], driver: Unit, made_at: float):
         self.cells = cells
         self.routes: List[Tuple[Unit, Route]] = []
+        self.driver = driver
+        self.driver_cell = driver.cell  #: where the driver stood when it pushed
+        self.made_at = made_at  #: simulated seconds
+        #: The driver's squad-mates (none without a squad) that may still have to pass its cells.
+        self.to_pass: List[Unit] = [] if driver.squad is None else list(driver.squad.members)
+        self.answered_at = -1  #: the update of the last answer of ``holds_back``
+        self.holding = True  #: that answer
 
     def undone(self) -> bool:
         """Whether every unit moved is back (or dropped the route, given a new order)."""
-        return all(route.finished or all(other is not route for other in unit.stack) for unit, route in self.routes)
+        return all(route.finished or route not in unit.stack for unit, route in self.routes)
 
 
 class Traffic:
@@ -308,27 +319,9 @@ class Traffic:
         if path is None:
             return False
         occupancy = self.host.occupancy
-        cell_then, made_at = driver.cell, self.host.time
-        push = Push(frozenset(path))
+        push = Push(frozenset(path), driver, self.host.time)
         earlier = [other for other in self._pushes if not other.undone()]
         self._pushes = earlier + [push]
-
-        def not_yet() -> bool:
-            """Whether the driver has yet to move on, a squad-mate of it to pass (a group passes whole;
-            but for a mate that waits for a unit this push moved: it was not cleared the way), or a
-            later push across these cells to be undone; never after PUSH_PATIENCE x ``give_up`` seconds
-            (units pushed aside by pushes that wait for one another would wait forever)."""
-            if self.host.time > made_at + PUSH_PATIENCE * self.give_up:
-                return False
-            if driver.cell == cell_then and driver.state not in FINAL_STATES and occupancy.holder(cell_then) is driver:
-                return True
-            moved = {unit for unit, _ in push.routes}
-            if driver.squad is not None and any(
-                _yet_to_pass(mate, push.cells) for mate in driver.squad.members if mate not in moved and not mate.blocked_by & moved
-            ):
-                return True
-            later = self._pushes[self._pushes.index(push) + 1 :] if push in self._pushes else []
-            return any(not other.undone() and other.cells & push.cells for other in later)
 
         movers = [index for index, cell in enumerate(path[:-1]) if occupancy.holder(cell) is not None]
         for start, end in zip(movers, movers[1:] + [len(path) - 1]):
@@ -337,13 +330,38 @@ class Traffic:
             forward, back = path[start + 1 : end + 1], path[start:end][::-1]
             if mover.state in STANDING_STATES:  # it comes back to stand as it stood
                 mover.arrival_state = mover.state
-            route = Route(RouteKind.AVOIDANCE, forward + back, wait_at=len(forward), wait_while=not_yet)
+            route = Route(RouteKind.AVOIDANCE, forward + back, wait_at=len(forward), wait_while=lambda: self.holds_back(push))
             mover.stack.push(route)
             push.routes.append((mover, route))
             mover.stats.detours += 1
             mover.waiting_for, mover.progress_time = 0.0, self.host.time
             mover.state = UnitState.RUN
         return True
+
+    def holds_back(self, push: Push) -> bool:
+        """Whether the units ``push`` moved still wait aside: the driver has yet to move on, a squad-mate
+        of it to pass (a group passes whole; but for a mate that waits for a unit this push moved: it
+        was not cleared the way), or a later push across these cells to be undone; never after
+        PUSH_PATIENCE x ``give_up`` seconds (units pushed aside by pushes that wait for one another
+        would wait forever). Worked out once an update (see :class:`Push`)."""
+        updates = self.host.stats.updates
+        if push.answered_at != updates:
+            push.answered_at, push.holding = updates, self._holds_back(push)
+        return push.holding
+
+    def _holds_back(self, push: Push) -> bool:
+        if self.host.time > push.made_at + PUSH_PATIENCE * self.give_up:
+            return False
+        driver = push.driver
+        if driver.cell == push.driver_cell and driver.state not in FINAL_STATES and self.host.occupancy.holder(driver.cell) is driver:
+            return True
+        squad = driver.squad  # None once the squad arrived (or the driver left it): nothing more to pass
+        push.to_pass = [] if squad is None else [mate for mate in push.to_pass if mate.squad is squad and _yet_to_pass(mate, push.cells)]
+        moved = {unit for unit, _ in push.routes}
+        if any(mate not in moved and not mate.blocked_by & moved for mate in push.to_pass):
+            return True
+        later = self._pushes[self._pushes.index(push) + 1 :] if push in self._pushes else []
+        return any(not other.undone() and other.cells & push.cells for other in later)
 
     def _pushable(self, unit: Unit, driver: Unit) -> bool:
         """Whether ``driver`` may push ``unit`` (SPEC U7, U9): a unit at a cell centre, not on its way

@@ -550,3 +550,30 @@ def test_occupancy_answers_windows_as_a_scan_of_every_unit_would(seed):
             near = [unit for unit in units if any(max(abs(x - centre[0]), abs(y - centre[1])) <= reach for x, y in unit.held)]
             assert list(occupancy.units_near(centre, reach)) == near
     assert len(occupancy) == sum(len(unit.held) for unit in units)
+
+
+class FakeSquad:
+    """A squad (``pathing_py.units.unit.Squad``) whose progress the test sets."""
+
+    def __init__(self, members):
+        self.members = members
+        self.rank = (0, -min(unit.id for unit in members))
+        self.progress_time = 0.0
+
+
+@pytest.mark.parametrize("mates_get_on", [True, False])
+def test_a_squad_member_stuck_behind_mates_that_get_on_is_not_stopped_as_stalled(mates_get_on):
+    """A member waits for its squad's way: it stops BLOCKED only once no member has come closer to its
+    target for the stall limit (three times in a row), not while the squad gets on."""
+    navigator = Navigator(Grid.from_ascii("...."), give_up=1.0)
+    member = navigator.add_unit((0.5, 0.5), speed=4.0)
+    for x in (1, 2, 3):  # standing in a dead end: no way to push them out of it
+        navigator.add_unit((x + 0.5, 0.5), speed=4.0)
+    member.squad = squad = FakeSquad([member])
+    member.move_to((3, 0))
+    for _ in range(200):  # 20 s: the stall limit is 3 s
+        if mates_get_on:
+            squad.progress_time = navigator.time
+        navigator.update(0.1)
+    assert member.state is (UnitState.WAITING if mates_get_on else UnitState.HELD_UP) and member.stats.plans == 1
+    assert member.cell == (0, 0)

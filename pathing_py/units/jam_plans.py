@@ -139,7 +139,7 @@ class JamPlans:
             [_in_window(u.cell, origin) for u in ordered],
             [_in_window(goal, origin) for goal, _ in goals],
         )  # fmt: skip
-        if paths is None:
+        if paths is None or all(path[-1] == path[0] for path in paths):  # none found, or one that moves no unit
             for unit in jam:
                 self._tried[unit] = self.host.time
             return False

@@ -553,27 +553,26 @@ def test_occupancy_answers_windows_as_a_scan_of_every_unit_would(seed):
 
 
 class FakeSquad:
-    """A squad (``pathing_py.units.unit.Squad``) whose progress the test sets."""
+    """A squad of one (``pathing_py.units.unit.Squad``): the unit keeps to its orders as a group member does."""
 
     def __init__(self, members):
         self.members = members
         self.rank = (0, -min(unit.id for unit in members))
-        self.progress_time = 0.0
 
 
-@pytest.mark.parametrize("mates_get_on", [True, False])
-def test_a_squad_member_stuck_behind_mates_that_get_on_is_not_stopped_as_stalled(mates_get_on):
-    """A member waits for its squad's way: it stops BLOCKED only once no member has come closer to its
-    target for the stall limit (three times in a row), not while the squad gets on."""
+def test_a_squad_member_stuck_for_good_stops_held_up_without_a_search_of_its_own():
+    """A member waits for its squad's way rather than search the whole map around the units in it; it
+    stops HELD_UP once it came no closer for the stall limit three times in a row (jam plans that move
+    no unit do not count as getting on)."""
     navigator = Navigator(Grid.from_ascii("...."), give_up=1.0)
     member = navigator.add_unit((0.5, 0.5), speed=4.0)
     for x in (1, 2, 3):  # standing in a dead end: no way to push them out of it
         navigator.add_unit((x + 0.5, 0.5), speed=4.0)
-    member.squad = squad = FakeSquad([member])
+    member.squad = FakeSquad([member])
     member.move_to((3, 0))
+    states = []
     for _ in range(200):  # 20 s: the stall limit is 3 s
-        if mates_get_on:
-            squad.progress_time = navigator.time
         navigator.update(0.1)
-    assert member.state is (UnitState.WAITING if mates_get_on else UnitState.HELD_UP) and member.stats.plans == 1
-    assert member.cell == (0, 0)
+        states.append(member.state)
+    assert states[60] is UnitState.WAITING and member.state is UnitState.HELD_UP and "came no closer" in member.reason
+    assert member.stats.plans == 1 and member.cell == (0, 0)

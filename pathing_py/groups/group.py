@@ -134,7 +134,6 @@ class Group:
         self._order_open = False  #: an order has been given whose group_arrived has not come yet
         #: How the group ranks against other units while under way (see ``Squad``): kept here, read by every push.
         self.rank: Tuple[int, int] = (0, 0)
-        self.progress_time = 0.0  #: simulated seconds when a member last came closer to its target (see ``Squad``)
         for unit in units:
             self.add(unit)
 
@@ -492,10 +491,8 @@ class Group:
         return goals, offsets
 
     def _rank(self) -> None:
-        """The squad's rank from its members' priorities now (a game may change them under way), and when
-        it last got on."""
+        """The squad's rank from its members' priorities now (a game may change them under way)."""
         self.rank = (max(unit.priority for unit in self.members), -min(unit.id for unit in self.members))
-        self.progress_time = max(unit.progress_time for unit in self.members)
 
     def _pick_commander(self, fresh: bool = False) -> None:
         """The member nearest the centroid leads (kept between orders unless ``fresh``)."""

@@ -256,15 +256,14 @@ class Navigator:
         self.stats.updates += 1
 
     def _stop_stalled(self, units: Iterable[Unit]) -> None:
-        """Units that have not come closer to their target for a long while (nor any of their squad)
-        take a route around the units in their way, up to REROUTES_PER_TRIP times (a squad's member,
-        which keeps to its squad's shared route, waits as long again instead), then stop HELD_UP: every
-        order ends, even among units that keep making way for one another."""
+        """Units that have not come closer to their target for a long while take a route around the
+        units in their way, up to REROUTES_PER_TRIP times (a squad's member, which keeps to its squad's
+        shared route, waits as long again instead), then stop HELD_UP: every order ends, even among
+        units that keep making way for one another."""
         limit = STALL_FACTOR * self.traffic.give_up
         for unit in units:
             busy = unit.state not in FINAL_STATES and unit.state not in (UnitState.IDLE, UnitState.FIND_PATH)
-            progress_time = unit.progress_time if unit.squad is None else max(unit.progress_time, unit.squad.progress_time)
-            if not busy or unit.next_cell is not None or self.time - progress_time <= limit:
+            if not busy or unit.next_cell is not None or self.time - unit.progress_time <= limit:
                 continue
             destination = unit.stack.destination()
             if destination is None:  # only making way: stand still again

@@ -46,8 +46,6 @@ class Squad(Protocol):
     #: How the squad ranks against other units, as :attr:`Unit.rank` does: (its members' highest priority,
     #: minus its oldest member's id). Its members push and give way as one, whichever of them meets whom.
     rank: Tuple[int, int]
-    #: Simulated seconds when a member last came closer to its target: a member behind mates that get on is not stuck.
-    progress_time: float
 
 
 def unit_settings_problem(speed, radius) -> str:

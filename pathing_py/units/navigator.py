@@ -257,8 +257,8 @@ class Navigator:
 
     def _stop_stalled(self, units: Iterable[Unit]) -> None:
         """Units that have not come closer to their target for a long while take a route around the
-        units in their way, up to REROUTES_PER_TRIP times (a squad's member, which keeps to its squad's
-        shared route, waits as long again instead), then stop HELD_UP: every order ends, even among
+        units in their way, up to REROUTES_PER_TRIP times (a squad's member, or a unit following another's
+        route, which keeps to that route, waits as long again instead), then stop HELD_UP: every order ends, even among
         units that keep making way for one another."""
         limit = STALL_FACTOR * self.traffic.give_up
         for unit in units:
@@ -268,7 +268,7 @@ class Navigator:
             destination = unit.stack.destination()
             if destination is None:  # only making way: stand still again
                 self.finish(unit, unit.arrival_state, unit.reason)
-            elif unit.reroutes < REROUTES_PER_TRIP and unit.squad is not None:  # it waits on for its squad's way
+            elif unit.reroutes < REROUTES_PER_TRIP and (unit.squad is not None or unit.following):  # it waits on for its group's way
                 unit.reroutes += 1
                 unit.progress_time = self.time
             elif unit.reroutes < REROUTES_PER_TRIP:
@@ -291,7 +291,7 @@ class Navigator:
         if not self.grid.in_bounds(goal):
             raise ValueError(f"goal {goal} is outside the {self.grid.width}x{self.grid.height} map")
         unit.goal = goal
-        unit.retry_until = None
+        unit.retry_until, unit.following = None, False
         self._start_trip(unit)
 
     def await_route(self, unit: Unit, goal: Cell) -> None:
@@ -317,7 +317,7 @@ class Navigator:
         if self.units.get(unit.id) is not unit:
             raise ValueError(f"unit {unit.id} was removed")
         shared = Route(RouteKind.HIGH_LEVEL, key_points, aims=aims) if key_points else None  # checks the aims first
-        unit.goal, unit.retry_until, unit.cut_off = goal, None, False
+        unit.goal, unit.retry_until, unit.cut_off, unit.following = goal, None, False, True
         unit.reason, unit.announced, unit.trip_encounters, unit.reroutes = "", False, 0, 0
         unit.arrival_state = UnitState.ARRIVED
         self.requests.cancel(unit.id)

@@ -213,7 +213,7 @@ class Traffic:
             if self._pushable(blocker, unit) and self._make_way(blocker, unit):
                 break
         self._wait(unit, dt)
-        if unit.squad is not None:  # a squad keeps to its shared route: the navigator's stall check ends a stuck member
+        if unit.squad is not None or unit.following:  # a group keeps to its shared route: the stall check ends a stuck member
             return
         stuck = unit.waiting_for >= self.give_up and waited_for(unit) is not None
         destination = unit.stack.destination()

@@ -91,6 +91,9 @@ class Unit:
         self.pace: Optional[float] = None
         #: The units this one moves with (a group under way), or None: see :class:`Squad`.
         self.squad: Optional[Squad] = None
+        #: Whether the unit's order is to walk a route another unit's plan found (``Navigator.follow``: a group
+        #: member's): it searches the whole map for no way of its own around units in its way.
+        self.following = False
         self.cell: Cell = (int(math.floor(position[0])), int(math.floor(position[1])))
         self.next_cell: Optional[Cell] = None  #: the cell being moved into
         self.held: Set[Cell] = set()  #: cells the unit holds (see Navigator)

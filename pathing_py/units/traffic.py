@@ -179,9 +179,10 @@ class Traffic:
     def wait_or_detour(self, unit: Unit, route: Route, cell: Cell, blockers: Set[Unit], dt: float) -> None:
         """U3: detour around units that stand or wait, or around moving ones after waiting long
         enough; push standing units and lower ones facing this one out of the way; else wait, and
-        give up after ``give_up`` seconds of waiting for the same units (but for a squad's member, which
-        waits on: a whole-map search of its own would leave the squad's shared route). A unit that is only making
-        way pushes no one: it waits, and stops where it is once a standing unit has taken its place."""
+        give up after ``give_up`` seconds of waiting for the same units (but for a squad's member or a
+        unit following another's route, which waits on: a whole-map search of its own would leave the
+        group's shared route). A unit that is only making way pushes no one: it waits, and stops where
+        it is once a standing unit has taken its place."""
         if route.may_take is not None:  # walking a jam's plan: the cell is its next in turn, soon left
             self._wait(unit, dt)
             unit.waiting_for, unit.progress_time = 0.0, self.host.time
@@ -365,10 +366,10 @@ class Traffic:
 
     def _pushable(self, unit: Unit, driver: Unit) -> bool:
         """Whether ``driver`` may push ``unit`` (SPEC U7, U9): a unit at a cell centre, not on its way
-        out for an earlier push, that stands, or that ranks below the driver (:attr:`Unit.rank`: a squad's
-        members rank as the squad) and waits making way, head-on for the driver's cell, or, where a squad
-        meets others, to step against the driver's way (the file behind the one facing it backs off too). Units queueing the driver's way are not
-        pushed: streams stay streams."""
+        out for an earlier push, that stands, or that ranks below the driver (:attr:`Unit.rank`: a
+        squad's members rank as the squad) and waits making way, head-on for the driver's cell, or,
+        where a squad meets others, to step against the driver's way (the file behind the one facing
+        it backs off too). Units queueing the driver's way are not pushed: streams stay streams."""
         top = unit.stack.top
         leaving = top is not None and top.wait_while is not None and top.index < top.wait_at  # pushed already
         if unit is driver or unit.next_cell is not None or leaving or (top is not None and top.may_take is not None):

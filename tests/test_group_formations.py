@@ -137,6 +137,21 @@ def test_a_line_halts_and_forms_again_where_its_route_bends_and_a_box_marches_on
     assert all(tuple(np.subtract(unit.cell, commander.cell)) == squad.offsets[unit.id] for unit in squad.members)
 
 
+def test_a_line_let_out_of_formation_on_its_way_to_halt_at_a_bend_walks_on_without_one():
+    navigator, groups, squad = squad_on(BEND, "line", units=6)
+    squad.move_to((6, 27))
+    events = march(navigator, groups, squad, updates=2000)
+    bend = [number for number, name in events if name == "formation_forming"][1]  # where it halted at the first bend
+    navigator, groups, squad = squad_on(BEND, "line", units=6)
+    squad.move_to((6, 27))
+    march(navigator, groups, squad, updates=bend - 5)  # on its way to the halt
+    squad.set_formation(None)
+    events = march(navigator, groups, squad, updates=2000)
+    assert [name for _, name in events] == ["formation_broken", "group_arrived"]
+    assert all(unit.state is UnitState.ARRIVED for unit in squad.members) and squad.state is GroupState.BROKEN
+    assert sum(unit.stats.plans for unit in squad.members) == 1
+
+
 def test_a_slot_in_a_wall_at_the_target_sends_its_member_to_a_free_cell_beside_the_formation():
     rows = [list("." * 40) for _ in range(24)]
     for x, y in ((31, 12), (32, 12), (31, 13), (32, 13)):

@@ -239,6 +239,9 @@ class Group:
         self._set_paces(span)
         if self._marching and not self._sharing and all(unit.state in FINAL_STATES for unit in self.members):
             if self._after_turn is not None:  # halted where the route turns: form again facing the way on
+                if self.formation is None:  # let out of formation on the way there: it walks on as it is
+                    self._march()
+                    return
                 self.heading = self._after_turn[1]
                 self._form()
                 return

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from pathing_py import Grid, KeyPointGraph, scenarios
+from pathing_py.crowd_checks import overlapping_pairs, units_in_walls
 from pathing_py.search import find_path
 from pathing_py.units import Navigator, PathRequestQueue, PathStack, Route, RouteKind, UnitState
 
@@ -243,9 +244,9 @@ def test_a_standing_unit_on_the_goal_makes_way(start):
     assert idle.state is UnitState.IDLE and idle.cell != goal and idle.stats.detours >= 1
 
 
-def scenario_navigator(scenario):
-    """A navigator with a crowd scenario's units, the ordered ones sent to their goals."""
-    navigator = Navigator(scenario.grid)
+def scenario_navigator(scenario, **settings):
+    """A navigator (made with ``settings``) with a crowd scenario's units, the ordered ones sent to their goals."""
+    navigator = Navigator(scenario.grid, **settings)
     units = [
         navigator.add_unit(tuple(start), speed=float(speed), radius=float(radius), priority=int(priority))
         for start, radius, speed, priority in zip(scenario.starts.tolist(), scenario.radii, scenario.speeds, scenario.priorities)
@@ -299,6 +300,29 @@ def test_jams_are_untangled_and_every_unit_arrives(make):
     if scenario.name != "gate":  # at the gate a unit that arrived early may be pushed off its goal, and stays beside it
         assert [unit.cell for unit in units] == [tuple(goal) for goal in scenario.goals.astype(int).tolist()]
     assert sum(unit.stats.detours for unit in units) >= len(units)  # every unit walked a plan's route
+
+
+def test_units_queueing_at_a_gate_wait_while_the_queue_moves_on():
+    """A block of 25 crosses a one-cell gate with ``give_up`` 4 s: the back of the queue waits far longer than
+    that, for units that wait too, while the head of the queue moves on. That is not being stuck: every unit
+    arrives (units at the back used to end BLOCKED), with no overlap and no circle in a wall after any update,
+    and the same steps from the same start."""
+    logs = []
+    for _ in range(2):
+        scenario = scenarios.gate(25)
+        navigator, units = scenario_navigator(scenario, give_up=4.0)
+        navigator.step_log = []
+        radii = np.array([unit.radius for unit in units])
+        for _ in range(int(60 * 30)):
+            navigator.update(1 / 30)
+            positions = np.array([unit.position for unit in units])
+            assert not len(overlapping_pairs(positions, radii)) and not len(units_in_walls(scenario.grid.passable, positions, radii))
+            if all(unit.state in FINAL for unit in units):
+                break
+        assert [unit.state for unit in units] == [UnitState.ARRIVED] * len(units), [unit.reason for unit in units if unit.reason]
+        assert max(unit.stats.waited for unit in units) > 4.0  # some waited longer than give_up in all
+        logs.append(navigator.step_log)
+    assert logs[0] == logs[1]
 
 
 def test_head_on_in_a_corridor_gives_up_with_a_reason():

@@ -325,7 +325,7 @@ class Navigator:
         unit.stack.push(Route(RouteKind.HIGH_LEVEL, (goal,)))
         if shared is not None:
             unit.stack.push(shared)
-        unit.best_distance, unit.progress_time = math.inf, self.time
+        unit.best_distance, unit.progress_time, unit.closer_time = math.inf, self.time, self.time
         unit.state = UnitState.MOVING if unit.next_cell else UnitState.RUN
         self._events.append((unit.id, "path_found", goal))
         self.watch_route(unit)
@@ -369,7 +369,7 @@ class Navigator:
         unit.forget_routes()
         high = Route(RouteKind.HIGH_LEVEL, waypoints)
         unit.stack.push(high)
-        unit.best_distance, unit.progress_time = math.inf, self.time
+        unit.best_distance, unit.progress_time, unit.closer_time = math.inf, self.time, self.time
         unit.state = UnitState.MOVING if unit.next_cell else UnitState.RUN
         self._events.append((unit.id, "path_found", target))
         # The first leg is searched here, within the planning budget (without a graph it is the whole path); a
@@ -539,7 +539,7 @@ class Navigator:
         if destination is not None:
             remaining = grid_distance(unit.cell, destination, self.grid.connectivity)
             if remaining < unit.best_distance:
-                unit.best_distance, unit.progress_time = remaining, self.time
+                unit.best_distance, unit.progress_time, unit.closer_time = remaining, self.time, self.time
         if unit.state is UnitState.MOVING:
             unit.state = UnitState.RUN
         return dt - distance / speed

@@ -206,6 +206,8 @@ class Traffic:
         patience = unit.waiting_for >= (self.wait_limit if outranks else 3 * self.wait_limit)
         if self.host.time >= unit.next_detour:  # detours are searches: at most a few a second per unit
             unit.next_detour = self.host.time + DETOUR_INTERVAL
+            if standing and len(standing) == len(blockers) and self._detour(unit, route, DETOUR_HORIZON, margin=3, past=_stands):
+                return  # around units that stand, through the crowd that moves on: they need not step aside
             if (stopped or patience) and self._detour(unit, route, DETOUR_HORIZON, margin=3):
                 return
             if patience and not stopped and self._timed_detour(unit, route):
@@ -216,7 +218,9 @@ class Traffic:
         self._wait(unit, dt)
         if unit.squad is not None or unit.following:  # a group keeps to its shared route: the stall check ends a stuck member
             return
-        stuck = unit.waiting_for >= self.give_up and waited_for(unit) is not None
+        _share_progress(unit, blockers)
+        queue_still = self.host.time - unit.closer_time >= self.give_up
+        stuck = unit.waiting_for >= self.give_up and queue_still and waited_for(unit) is not None
         destination = unit.stack.destination()
         if stuck and destination is not None and self.route_around_units(unit, destination) is False:
             holders = ", ".join(self.host.unit_label(b) for b in sorted(blockers, key=lambda b: b.id))
@@ -255,13 +259,13 @@ class Traffic:
         unit.stats.waited += dt
         unit.state = UnitState.WAITING
 
-    def _detour(self, unit: Unit, route: Route, horizon: int, margin: int) -> bool:
-        """Push an avoidance route around cells other units hold, back onto ``route`` at most
-        ``horizon`` cells ahead, searched within ``margin`` cells around both ends."""
+    def _detour(self, unit: Unit, route: Route, horizon: int, margin: int, past: Callable[[Unit], bool] = lambda other: True) -> bool:
+        """Push an avoidance route around cells other units hold (those for which ``past`` is true),
+        back onto ``route`` at most ``horizon`` cells ahead, searched within ``margin`` cells around both ends."""
         ahead = route.remaining[: horizon + 1]
         for rejoin_at in range(len(ahead) - 1, 0, -1):  # the farthest free cell: past the whole queue
             holder = self.host.occupancy.holder(ahead[rejoin_at])
-            if holder is None or holder is unit:
+            if holder is None or holder is unit or not past(holder):
                 break
         else:
             return False
@@ -270,7 +274,7 @@ class Traffic:
         left, top = max(min(x0, x1) - margin, 0), max(min(y0, y1) - margin, 0)
         grid = self.host.grid
         right, bottom = min(max(x0, x1) + margin + 1, grid.width), min(max(y0, y1) + margin + 1, grid.height)
-        held = [cell for cell, holder in self.host.occupancy.held_in(left, top, right, bottom) if holder is not unit]
+        held = [cell for cell, holder in self.host.occupancy.held_in(left, top, right, bottom) if holder is not unit and past(holder)]
         found = find_path(grid_without(grid, held, left, top, right, bottom), (x0 - left, y0 - top), (x1 - left, y1 - top))
         if not found:
             return False
@@ -411,6 +415,22 @@ class Traffic:
                     reached.append(cell)
             frontier = reached
         return None if on_way is None else _steps_to(on_way, came_from)
+
+
+def _stands(unit: Unit) -> bool:
+    """Whether ``unit`` stands (no order under way): it stays where it is unless pushed."""
+    return unit.state in STANDING_STATES
+
+
+def _share_progress(unit: Unit, blockers: Set[Unit]) -> None:
+    """A unit queueing behind units that come closer to their targets comes closer too: the back of a
+    queue through a gate waits long, without giving up or stalling, while its head moves on. Only coming
+    closer is shared, not being busy on purpose (making way, walking a jam's plan), and a ring of units
+    waiting for one another shares nothing new: none of them comes closer."""
+    ahead = [b.closer_time for b in blockers if b.state not in STANDING_STATES]
+    if ahead:
+        unit.closer_time = max(unit.closer_time, max(ahead))
+        unit.progress_time = max(unit.progress_time, unit.closer_time)
 
 
 def _yet_to_pass(unit: Unit, cells: FrozenSet[Cell]) -> bool:

@@ -197,7 +197,7 @@ def draw_units(
     units) in a light shade; its plan ahead, a thin line through the cells and
     key points still to pass; its goal, a hollow square; and the unit, a disc
     of its radius with a dark rim, crossed out if it stopped short of its goal
-    (BLOCKED or UNREACHABLE). Discs go on top so that no line hides a unit.
+    (HELD_UP or UNREACHABLE). Discs go on top so that no line hides a unit.
     """
     units = sorted(navigator.units.values(), key=lambda unit: unit.id)
     for unit in units:

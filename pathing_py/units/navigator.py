@@ -63,7 +63,7 @@ __all__ = ["Navigator", "NavigatorStats"]
 UPDATES_KEPT = 20_000
 #: Encounters with new obstacles in one trip after which a unit re-plans from scratch (seed 001, H6).
 ENCOUNTERS_BEFORE_REPLAN = 3
-#: Seconds without coming closer to its target, in units of ``give_up``, after which a unit stops BLOCKED.
+#: Seconds without coming closer to its target, in units of ``give_up``, after which a unit stops HELD_UP.
 STALL_FACTOR = 3
 #: The stall check reads every STALL_SLICES-th unit an update, in turn (a stall lasts STALL_FACTOR x give_up
 #: seconds: found a few updates late, it is as good).
@@ -103,11 +103,11 @@ class Navigator:
         Seconds of path planning per update (D5); None plans every request at once.
     wait_limit, give_up : float
         Seconds of waiting before units detour, and before they take a new
-        route or stop BLOCKED: see :class:`~pathing_py.units.traffic.Traffic`.
+        route or stop HELD_UP: see :class:`~pathing_py.units.traffic.Traffic`.
     region_size : int
         Side of the regions map changes are watched by (D3).
     retry_time : float
-        Seconds after a unit stopped short of a goal the map cut off (UNREACHABLE, or BLOCKED on
+        Seconds after a unit stopped short of a goal the map cut off (UNREACHABLE, or HELD_UP on
         its way to the nearest reachable cell) during which it goes on as soon as an edit opens a
         way to the goal; 0 stops such units for good at once.
     """

@@ -30,7 +30,7 @@ __all__ = ["Traffic", "TrafficHost", "grid_without", "waited_for", "waiting_asid
 
 #: How far ahead a detour around units may rejoin the route, in cells.
 DETOUR_HORIZON = 10
-#: Whole new routes around jams a unit may take in one trip before it stops BLOCKED.
+#: Whole new routes around jams a unit may take in one trip before it stops HELD_UP.
 REROUTES_PER_TRIP = 2
 #: Updates between two routes around jams (of any units): they search the whole map.
 REROUTE_INTERVAL = 10
@@ -154,7 +154,7 @@ class Traffic:
         detours around it (U3); after three times as long any unit detours.
     give_up : float
         Seconds of waiting for the same units after which a unit takes a new route around
-        them, or, if there is none, stops with state BLOCKED.
+        them, or, if there is none, stops with state HELD_UP.
     """
 
     def __init__(self, host: TrafficHost, *, wait_limit: float, give_up: float):

@@ -268,7 +268,7 @@ class Navigator:
             destination = unit.stack.destination()
             if destination is None:  # only making way: stand still again
                 self.finish(unit, unit.arrival_state, unit.reason)
-            elif unit.reroutes < REROUTES_PER_TRIP and (unit.squad is not None or unit.following):  # it waits on for its group's way
+            elif unit.reroutes < REROUTES_PER_TRIP and unit.keeps_to_shared_route:  # it waits on for its group's way
                 unit.reroutes += 1
                 unit.progress_time = self.time
             elif unit.reroutes < REROUTES_PER_TRIP:

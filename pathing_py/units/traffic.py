@@ -216,7 +216,7 @@ class Traffic:
             if self._pushable(blocker, unit) and self._make_way(blocker, unit):
                 break
         self._wait(unit, dt)
-        if unit.squad is not None or unit.following:  # a group keeps to its shared route: the stall check ends a stuck member
+        if unit.keeps_to_shared_route:  # the stall check ends a stuck member
             return
         _share_progress(unit, blockers)
         queue_still = self.host.time - unit.closer_time >= self.give_up

@@ -139,6 +139,12 @@ class Unit:
         return any(route.kind is RouteKind.AVOIDANCE and route.wait_at >= 0 for route in self.stack)
 
     @property
+    def keeps_to_shared_route(self) -> bool:
+        """Whether the unit keeps to a route its group shares (a squad's member, or a unit following another's
+        route): it never searches the whole map for a way of its own around units in its way."""
+        return self.squad is not None or self.following
+
+    @property
     def rank(self) -> Tuple[int, int]:
         """Who gives way to whom (SPEC U7, U9): the higher rank pushes the lower. (priority, minus the id:
         the older unit first), or its squad's rank, so that two squads meeting rank the same way for

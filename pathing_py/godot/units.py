@@ -59,7 +59,7 @@ from typing import Any, Deque, Dict, Iterable, Iterator, List, Optional, Sequenc
 from ..grid import Cell
 from ..status import Status
 from ..units import Navigator, Unit
-from ..units.unit import STANDING_STATES, unit_settings_problem
+from ..units.unit import STANDING_STATES, UnitState, unit_settings_problem
 from .bridge import (
     TILE_MODE_SINGLE,
     CoordinateError,
@@ -85,10 +85,10 @@ __all__ = [
     "unit_problem",
 ]
 
-#: The signals of a PathUnit, named as the navigator's events (a final state's: its name in lower case).
-UNIT_SIGNALS = ("path_found", "waypoint_reached", "arrived", "held_up", "unreachable")
+#: The signals of a PathUnit, named as the navigator's events (a final state's: ``UnitState.signal``).
+UNIT_SIGNALS = ("path_found", "waypoint_reached", UnitState.ARRIVED.signal, UnitState.HELD_UP.signal, UnitState.UNREACHABLE.signal)
 #: Signals that also carry the reason the unit stopped.
-REASON_SIGNALS = frozenset({"held_up", "unreachable"})
+REASON_SIGNALS = frozenset({UnitState.HELD_UP.signal, UnitState.UNREACHABLE.signal})
 
 #: What ``TileMap.set_cell`` writes to leave a cell without a tile.
 EMPTY_TILE = -1
@@ -424,7 +424,7 @@ class UnitDriver:
                 centre = previous.world_centre(unit.cell)
                 reason = f"the NavGrid read its TileMap again: {answer.message}"
                 held = answer.status == Status.CELL_HELD.value
-                name = "held_up" if held else "unreachable"
+                name = (UnitState.HELD_UP if held else UnitState.UNREACHABLE).signal
                 self._queued.append(UnitSignal(key, member.node, name, cell, centre, reason))
                 continue
             self._members[key].sent = member.sent

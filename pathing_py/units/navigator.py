@@ -600,7 +600,7 @@ class Navigator:
             unit.retry_until = self.time + self.retry_time
         if not unit.announced and state is not UnitState.IDLE:
             unit.announced = True
-            self._events.append((unit.id, state.value.lower(), unit.cell))  # the signal: the state in lower case
+            self._events.append((unit.id, state.signal, unit.cell))
 
 
 def _route_ahead(unit: Unit) -> Tuple[List[Cell], List[Cell]]:

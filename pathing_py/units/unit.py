@@ -31,6 +31,11 @@ class UnitState(enum.Enum):
     HELD_UP = Status.HELD_UP.value  #: final: units keep the way or the goal shut (see ``reason``)
     UNREACHABLE = Status.UNREACHABLE.value  #: final: at the reachable cell nearest the goal (see ``reason``)
 
+    @property
+    def signal(self) -> str:
+        """The event (and PathUnit signal) that tells a game an order ended in this state: its name in lower case."""
+        return self.value.lower()
+
 
 FINAL_STATES = frozenset({UnitState.ARRIVED, UnitState.HELD_UP, UnitState.UNREACHABLE})
 STANDING_STATES = FINAL_STATES | {UnitState.IDLE}

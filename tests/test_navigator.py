@@ -8,6 +8,7 @@ from pathing_py import Grid, KeyPointGraph, scenarios
 from pathing_py.crowd_checks import overlapping_pairs, units_in_walls
 from pathing_py.search import find_path
 from pathing_py.units import Navigator, PathRequestQueue, PathStack, Route, RouteKind, UnitState
+from pathing_py.units.navigator import MAX_UPDATE_SECONDS
 
 FINAL = {UnitState.ARRIVED, UnitState.HELD_UP, UnitState.UNREACHABLE}
 
@@ -152,6 +153,17 @@ def test_no_delta_makes_a_unit_tunnel(delta):
     other.move_to((0, 4))
     run(navigator, delta, int(10 / delta))
     assert fast.state is UnitState.ARRIVED and other.state is UnitState.ARRIVED
+
+
+def test_a_huge_delta_advances_the_world_by_one_update_at_most():
+    navigator = Navigator(Grid.from_ascii("." * 40))
+    units = [navigator.add_unit((x + 0.5, 0.5), speed=1.0, radius=0.01) for x in range(0, 20, 2)]  # a cell apart
+    for unit in units:
+        unit.move_to((unit.cell[0] + 20, 0))
+    navigator.update(0.0)  # plans
+    navigator.update(1e9)  # a game paused for years: no billions of sub-steps
+    assert navigator.time == MAX_UPDATE_SECONDS
+    assert [unit.position[0] for unit in units] == pytest.approx([x + 0.5 + MAX_UPDATE_SECONDS for x in range(0, 20, 2)])
 
 
 def trajectories(seed):

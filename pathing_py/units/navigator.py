@@ -68,6 +68,8 @@ STALL_FACTOR = 3
 #: The stall check reads every STALL_SLICES-th unit an update, in turn (a stall lasts STALL_FACTOR x give_up
 #: seconds: found a few updates late, it is as good).
 STALL_SLICES = 10
+#: Seconds one update advances the world by at most (see Navigator.update).
+MAX_UPDATE_SECONDS = 1.0
 #: A unit under way plans again when a way through newly opened cells could be this fraction of its way left (D1).
 SHORTCUT_RATIO = 0.75
 
@@ -197,7 +199,8 @@ class Navigator:
         return self.occupancy.holder(cell)
 
     def events(self) -> List[Event]:
-        """(unit id, event, cell) since the last call: path_found, waypoint_reached, arrived, blocked, unreachable."""
+        """(unit id, event, cell) since the last call: path_found, waypoint_reached, and a final state's
+        :attr:`UnitState.signal` (arrived, held_up, unreachable)."""
         events, self._events = self._events, []
         return events
 
@@ -228,9 +231,12 @@ class Navigator:
     # -- the clock ----------------------------------------------------------------------
 
     def update(self, delta: float) -> None:
-        """Advance the world by ``delta`` seconds."""
+        """Advance the world by ``delta`` seconds, at most MAX_UPDATE_SECONDS of them: after a longer
+        frame (a game paused, or hitched) the world falls behind the game's clock rather than the update
+        taking as long as walking out the whole delta in sub-steps."""
         if not (isinstance(delta, (int, float)) and math.isfinite(delta) and delta >= 0):
             raise ValueError(f"delta must be a finite number of seconds >= 0, got {delta!r}")
+        delta = min(delta, MAX_UPDATE_SECONDS)
         started = self._clock()
         for unit_id in self.watcher.collect():
             unit = self.units.get(unit_id)

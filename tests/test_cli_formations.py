@@ -54,8 +54,8 @@ def test_each_scenario_ends_with_every_member_arrived_in_one_search_per_order(tm
     elif name == "turn":  # the line is ordered south after east: it forms again before it marches on
         second = names.index("group_ordered", 1)
         assert names[second:] == ["group_ordered", "formation_forming", "formation_formed", "group_arrived"]
-    else:  # one order, and the line halts to form again where its route bends (east, south, west)
-        assert names.count("formation_forming") >= 3 and names.count("group_ordered") == 1
+    else:  # one order: the line forms facing its route, and halts to form again where the route turns back west
+        assert names.count("formation_forming") >= 2 and names.count("group_ordered") == 1
     # Time to form and the arrival as the events say them; each member arrived at or before the group said so.
     times: dict = {}
     for at, event, _ in events[: names.index("group_arrived") + 1]:

@@ -91,8 +91,9 @@ class Group:
     """Units given one order. Read its fields; give orders with :meth:`move_to`.
 
     With a formation, an order first forms the group where it stands, facing
-    the target (FORMING: each slot, the centre's first, to the member that
-    reaches it soonest; members in place get top priority), and marches only
+    the way its route sets off (the commander plans it first; a box, which
+    turns in place, faces the target) (FORMING: each slot, the centre's first,
+    to the member that reaches it soonest; members in place get top priority), and marches only
     once every member stands in its slot (FORMED): the commander, in the
     centre slot, leads along its route and every other member walks it its
     slot's offset aside, at a pace that keeps it level with its slot, to its
@@ -130,6 +131,8 @@ class Group:
         #: Where the route turns away from the formation's facing: the key points past the turn and the
         #: heading there, kept while the group halts at the turn to form again facing that way.
         self._after_turn: Optional[Tuple[Tuple[Cell, ...], Tuple[float, float]]] = None
+        #: The order's route is being planned before the group forms, facing the way it sets off (F4).
+        self._form_on_route = False
         self._marching = False  #: members are on their way to the target
         self._order_open = False  #: an order has been given whose group_arrived has not come yet
         #: How the group ranks against other units while under way (see ``Squad``): kept here, read by every push.
@@ -185,7 +188,7 @@ class Group:
             raise ValueError(f"group {self.id} has no members")
         if not navigator.grid.in_bounds(target):
             raise ValueError(f"target {target} is outside the {navigator.grid.width}x{navigator.grid.height} map")
-        self.target, self._order_open, self._after_turn = target, True, None
+        self.target, self._order_open, self._after_turn, self._form_on_route = target, True, None, False
         self.groups.announce(self, "group_ordered", navigator.cell_label(target))
         if self.shape is None:
             self._pick_commander(fresh=True)
@@ -203,7 +206,11 @@ class Group:
             self._march()
             return
         self.formation, self.heading = make_formation(self.shape, len(self.members), self.spacing), heading
-        self._form()
+        if self.formation.turns_in_place:
+            self._form()
+            return
+        self._form_on_route = True  # it forms facing the way its route sets off: the route first
+        self._march()
 
     def set_formation(self, shape: Optional[FormationShape], spacing: Optional[float] = None) -> None:
         """Take another formation (None: none; ``spacing`` as before unless given) where the group stands:
@@ -218,7 +225,7 @@ class Group:
             self.formation = formation
             self._form()
             return
-        self.formation = None
+        self.formation, self._passage, self._reform_at = None, [], None  # no formation left to halve or re-form
         self._restore_priorities()
         self._set_state(GroupState.BROKEN, "no formation")
         if self._order_open and not self._marching:  # it was forming: it marches now
@@ -263,6 +270,7 @@ class Group:
         offsets = np.array([self.offsets[unit.id] for unit in members], dtype=np.int64).reshape(-1, 2)
         key_points = known if known is not None else _key_points(commander, offsets, navigator.grid.passable)
         if key_points is None:  # the commander's goal was cut off: each plans its own way
+            self._form_on_route = False
             for unit in members:
                 navigator.order(unit, self.goals[unit.id])
             return
@@ -299,6 +307,8 @@ class Group:
             ax, ay = points[index]
             bx, by = next((p for p in points[index + 1 :] if _distance(p, points[index]) >= reach), points[-1])
             way_on = (float(bx - ax), float(by - ay))
+            if index == 0 and self._form_on_route:
+                return 0, way_on if way_on != (0.0, 0.0) else self.heading
             if way_on != (0.0, 0.0) and needs_reforming(formation, self.heading, way_on):
                 return index, way_on
         return None
@@ -357,6 +367,7 @@ class Group:
         that reaches it soonest; members walk there at medium priority, the others wait at low."""
         navigator, formation = self.groups.navigator, self.formation
         assert formation is not None
+        self._form_on_route = False
         centre = self._centre_cell(formation)
         self._slot_cells, usable = self._slots_at(formation, centre)
         cells = np.array([unit.cell for unit in self.members])

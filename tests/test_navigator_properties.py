@@ -1,0 +1,98 @@
+"""Properties of the navigator on drawn rooms, crowds, orders and update deltas (issue 12).
+
+Whatever the map, the orders and the frame times: no two units ever overlap, no
+unit's circle enters a wall, no unit moves further in an update than its speed
+allows, every order ends (no unit is left moving forever), each final state
+says the truth about the map, and the same input gives the same run.
+"""
+
+import math
+
+import numpy as np
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+from strategies import maps
+
+from pathing_py import Grid
+from pathing_py.crowd_checks import overlapping_pairs, units_in_walls
+from pathing_py.units import Navigator, UnitState
+from pathing_py.units.unit import FINAL_STATES
+
+#: Seconds of waiting before units give up, short so that every drawn run ends quickly.
+GIVE_UP = 2.0
+#: Updates run at the drawn deltas; the run then goes on at STEADY_DELTA until every order ended.
+DRAWN_UPDATES = 150
+STEADY_DELTA = 0.1
+#: Simulated seconds by which every order must have ended: trips across a 10x10 room at 1 cell/s, plus the
+#: stall checks (3 x GIVE_UP each, up to three of them) and the waits of jam plans.
+TIME_LIMIT = 240.0
+
+
+@st.composite
+def crowds(draw):
+    """A room, units on distinct free cells with their speeds and radii, a goal for each (anywhere on the
+    map, walls too), and the update deltas of the run's first updates (1 ms to 500 ms, in turn)."""
+    passable = draw(maps(min_side=3, max_side=10, max_walls=0.3))
+    free = np.argwhere(passable)[:, ::-1]  # (x, y)
+    assume(len(free) >= 1)
+    count = draw(st.integers(1, min(8, len(free))))
+    picks = draw(st.lists(st.integers(0, len(free) - 1), min_size=count, max_size=count, unique=True))
+    height, width = passable.shape
+    goals = draw(st.lists(st.tuples(st.integers(0, width - 1), st.integers(0, height - 1)), min_size=count, max_size=count))
+    speeds = draw(arrays(np.float64, count, elements=st.sampled_from([1.0, 2.5, 4.0, 8.0])))
+    radii = draw(arrays(np.float64, count, elements=st.sampled_from([0.5, 0.3, 0.1])))
+    deltas = draw(arrays(np.float64, st.integers(1, 6), elements=st.floats(0.001, 0.5)))
+    return passable, free[picks], goals, speeds, radii, deltas
+
+
+def run(crowd):
+    """Order every unit, update until every order ended (or TIME_LIMIT), checking the invariants after
+    every update; the navigator, its units, their positions after each update and the cell each unit's
+    ``arrived`` event named (the first, if a unit made way and arrived again)."""
+    passable, starts, goals, speeds, radii, deltas = crowd
+    navigator = Navigator(Grid(passable), give_up=GIVE_UP, wait_limit=0.5)
+    units = [navigator.add_unit((x + 0.5, y + 0.5), speed=float(v), radius=float(r)) for (x, y), v, r in zip(starts.tolist(), speeds, radii)]
+    for unit, goal in zip(units, goals):
+        unit.move_to(goal)
+    trace = [np.array([unit.position for unit in units])]
+    arrived_at = {}
+    while navigator.time < TIME_LIMIT and not all(unit.state in FINAL_STATES for unit in units):
+        number = len(trace) - 1
+        delta = float(deltas[number % len(deltas)]) if number < DRAWN_UPDATES else STEADY_DELTA
+        navigator.update(delta)
+        positions = np.array([unit.position for unit in units])
+        assert not len(overlapping_pairs(positions, radii)), f"units overlap after update {number}"
+        assert not len(units_in_walls(passable, positions, radii)), f"a unit entered a wall at update {number}"
+        moved = np.hypot(*(positions - trace[-1]).T)
+        assert np.all(moved <= speeds * delta + 1e-9), f"a unit moved faster than its speed at update {number}"
+        trace.append(positions)
+        for unit_id, event, cell in navigator.events():
+            if event == UnitState.ARRIVED.signal:
+                arrived_at.setdefault(unit_id, cell)
+    return navigator, units, trace, arrived_at
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(crowds())
+def test_units_never_overlap_nor_enter_walls_and_every_order_ends_truthfully(crowd):
+    navigator, units, _, arrived_at = run(crowd)
+    grid = navigator.grid
+    for unit, goal, start in zip(units, crowd[2], crowd[1].tolist()):
+        assert unit.state in FINAL_STATES, f"{unit} still {unit.state.name} after {navigator.time:.0f} s"
+        if unit.state is UnitState.ARRIVED:  # it got there (and may have made way for a unit passing since)
+            assert arrived_at.get(unit.id) == goal, f"{unit} said it arrived at {arrived_at.get(unit.id)}"
+        elif unit.state is UnitState.UNREACHABLE:  # the map cuts the goal off
+            assert not (grid.is_passable(goal) and grid.same_island(tuple(start), goal)) and unit.reason, unit.reason
+        else:  # HELD_UP: units kept the way to the goal (or to the reachable cell nearest it) shut; it says which
+            assert unit.reason and unit.cell != goal, unit.reason
+        assert math.floor(unit.position[0]) == unit.cell[0] and math.floor(unit.position[1]) == unit.cell[1]
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(crowds())
+def test_the_same_crowd_and_deltas_give_the_same_run(crowd):
+    _, first_units, first, _ = run(crowd)
+    _, second_units, second, _ = run(crowd)
+    assert len(first) == len(second) and all(np.array_equal(a, b) for a, b in zip(first, second))
+    assert [(u.state, u.reason) for u in first_units] == [(u.state, u.reason) for u in second_units]

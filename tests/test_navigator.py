@@ -314,6 +314,33 @@ def test_jams_are_untangled_and_every_unit_arrives(make):
     assert sum(unit.stats.detours for unit in units) >= len(units)  # every unit walked a plan's route
 
 
+def test_a_jam_whose_plans_bring_no_unit_closer_is_not_planned_again_and_every_order_ends():
+    """Eight units in a 3x4 room, goals shared or in walls (found by tests/test_navigator_properties.py): each
+    jam plan shuffled the units round and back, walking a plan counts as progress, and the next plan followed,
+    for ever. A jam whose units all walked a plan since they last came closer is left to the stall check."""
+    grid = Grid.from_ascii(
+        """
+...
+.#.
+#..
+...
+"""
+    )
+    navigator = Navigator(grid, give_up=2.0, wait_limit=0.5)
+    starts = [(0, 3), (1, 3), (1, 0), (2, 2), (1, 2), (2, 0), (0, 0), (2, 3)]
+    goals = [(2, 1), (2, 3), (2, 3), (0, 0), (1, 1), (2, 0), (1, 1), (0, 0)]
+    speeds = [8.0, 2.5, 2.5, 8.0, 1.0, 4.0, 8.0, 1.0]
+    radii = [0.1, 0.3, 0.3, 0.3, 0.1, 0.3, 0.5, 0.5]
+    units = [navigator.add_unit((x + 0.5, y + 0.5), speed=v, radius=r) for (x, y), v, r in zip(starts, speeds, radii)]
+    for unit, goal in zip(units, goals):
+        unit.move_to(goal)
+    for number in range(150):  # the frame times drawn
+        navigator.update((0.07466425596421512, 0.28515390620462655)[number % 2])
+    run(navigator, 0.1, 2400)
+    assert all(unit.state in FINAL for unit in units), units
+    assert any(unit.stats.detours for unit in units)  # jam plans were walked before they were given up
+
+
 def test_units_queueing_at_a_gate_wait_while_the_queue_moves_on():
     """A block of 25 crosses a one-cell gate with ``give_up`` 4 s: the back of the queue waits far longer than
     that, for units that wait too, while the head of the queue moves on. That is not being stuck: every unit

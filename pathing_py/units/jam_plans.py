@@ -122,7 +122,12 @@ class JamPlans:
         return jam
 
     def _plan(self, jam: Set[Unit]) -> bool:
-        """Plan the window around ``jam``'s units; False if it cannot be planned now."""
+        """Plan the window around ``jam``'s units; False if it cannot be planned now, or if every unit
+        of it walked a plan since it last came closer to its target (plans do not help these units: a
+        plan again would shuffle them round for ever, each walk counting as progress; the stall check
+        ends their orders instead)."""
+        if all(unit.planned_time >= unit.closer_time for unit in jam):
+            return self._give_up_on(jam)
         window = self._window(jam)
         if window is None:
             return False
@@ -140,9 +145,7 @@ class JamPlans:
             [_in_window(goal, origin) for goal, _ in goals],
         )  # fmt: skip
         if paths is None or all(path[-1] == path[0] for path in paths):  # none found, or one that moves no unit
-            for unit in jam:
-                self._tried[unit] = self.host.time
-            return False
+            return self._give_up_on(jam)
         paths = [[(x + left, y + top) for x, y in path] for path in paths]
         members = []
         for unit, (goal, steps_along), path in zip(ordered, goals, paths):
@@ -157,6 +160,12 @@ class JamPlans:
             self._start(plan, number, member)
         self.plans.append(plan)
         return True
+
+    def _give_up_on(self, jam: Set[Unit]) -> bool:
+        """Leave ``jam`` to the traffic rules for RETRY_AFTER seconds: False, no plan."""
+        for unit in jam:
+            self._tried[unit] = self.host.time
+        return False
 
     def _window(self, jam: Set[Unit]) -> Optional[Tuple[int, int, int, int]]:
         """Left, top, right, bottom of the cells around ``jam`` a plan may use: the jam's bounds and a
@@ -192,6 +201,7 @@ class JamPlans:
         unit.waiting_for, unit.progress_time = 0.0, self.host.time
         unit.state = UnitState.RUN
         self._planned[unit] = plan
+        unit.planned_time = self.host.time
 
     def _end(self, plan: JamPlan) -> None:
         """Forget a plan; units still on it (it overran) drop their routes below down to the key points and plan again."""

@@ -113,6 +113,7 @@ class Unit:
         self.best_distance = math.inf  #: closest the unit has come to its target this trip
         self.progress_time = 0.0  #: simulated time it last came closer (or was busy on purpose: making way, a jam's plan)
         self.closer_time = 0.0  #: simulated time it, or the queue it waits in, last came closer to its target
+        self.planned_time = -math.inf  #: simulated time it last set off on a jam's plan (see JamPlans)
         self.wanted: Optional[Cell] = None  #: the cell a waiting unit waits for
         self.trip_encounters = 0
         self.reroutes = 0  #: routes around jams taken this trip

@@ -371,7 +371,7 @@ def test_head_on_in_a_corridor_gives_up_with_a_reason():
     b = navigator.add_unit((7.5, 1.5), speed=4.0)
     a.move_to((7, 1))
     b.move_to((0, 1))
-    run(navigator, 0.1, 100)
+    run(navigator, 0.1, 200)  # pushes, a jam plan, a search for a way round: then they give up
     assert {a.state, b.state} <= FINAL and UnitState.HELD_UP in {a.state, b.state}
     blocked = a if a.state is UnitState.HELD_UP else b
     assert "waited" in blocked.reason

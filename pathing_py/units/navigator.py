@@ -264,8 +264,9 @@ class Navigator:
     def _stop_stalled(self, units: Iterable[Unit]) -> None:
         """Units that have not come closer to their target for a long while take a route around the
         units in their way, up to REROUTES_PER_TRIP times (a squad's member, or a unit following another's
-        route, which keeps to that route, waits as long again instead), then stop HELD_UP: every order ends, even among
-        units that keep making way for one another."""
+        route, which keeps to that route, waits as long again instead), then stop HELD_UP, unless the queue
+        they wait in comes closer (``Traffic.queue_still``): every order ends, even among units that keep
+        making way for one another."""
         limit = STALL_FACTOR * self.traffic.give_up
         for unit in units:
             busy = unit.state not in FINAL_STATES and unit.state not in (UnitState.IDLE, UnitState.FIND_PATH)
@@ -284,6 +285,8 @@ class Navigator:
                     unit.progress_time = self.time
                 elif rerouted is False:
                     unit.reroutes = REROUTES_PER_TRIP  # no way around: the next stall ends it
+            elif not self.traffic.queue_still(unit, limit):  # the queue it waits in moves on: it waits on
+                unit.progress_time = self.time
             else:
                 target = self.cell_label(destination)  # what progress is measured against
                 self.finish(unit, UnitState.HELD_UP, f"came no closer to {target} for {limit:.0f} s among other units")

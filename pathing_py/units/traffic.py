@@ -219,13 +219,17 @@ class Traffic:
         if unit.keeps_to_shared_route:  # the stall check ends a stuck member
             return
         _share_progress(unit, blockers)
-        queue_still = self.host.time - unit.closer_time >= self.give_up
-        stuck = unit.waiting_for >= self.give_up and queue_still and waited_for(unit) is not None
+        stuck = unit.waiting_for >= self.give_up and waited_for(unit) is not None
         destination = unit.stack.destination()
-        if stuck and destination is not None and self.route_around_units(unit, destination) is False:
+        if stuck and destination is not None and self.route_around_units(unit, destination) is False and self.queue_still(unit):
             holders = ", ".join(self.host.unit_label(b) for b in sorted(blockers, key=lambda b: b.id))
             self.host.finish(unit, UnitState.HELD_UP,
                              f"waited {unit.waiting_for:.1f} s for unit(s) {holders} at {self.host.cell_label(cell)}")
+
+    def queue_still(self, unit: Unit, seconds: Optional[float] = None) -> bool:
+        """Whether neither ``unit`` nor the queue it waits in came closer to their targets for ``seconds``
+        (``give_up`` by default): only then does a unit with no way around the units in its way give up."""
+        return self.host.time - unit.closer_time >= (self.give_up if seconds is None else seconds)
 
     def route_around_units(self, unit: Unit, target: Cell) -> Optional[bool]:
         """Before giving up: a whole new route to ``target`` (the end of the unit's high-level
@@ -430,7 +434,6 @@ def _share_progress(unit: Unit, blockers: Set[Unit]) -> None:
     ahead = [b.closer_time for b in blockers if b.state not in STANDING_STATES]
     if ahead:
         unit.closer_time = max(unit.closer_time, max(ahead))
-        unit.progress_time = max(unit.progress_time, unit.closer_time)
 
 
 def _yet_to_pass(unit: Unit, cells: FrozenSet[Cell]) -> bool:

@@ -155,6 +155,22 @@ def test_no_delta_makes_a_unit_tunnel(delta):
     assert fast.state is UnitState.ARRIVED and other.state is UnitState.ARRIVED
 
 
+def test_each_unit_takes_sub_steps_of_its_own(monkeypatch):
+    """Sub-steps come from each unit's own speed, half a cell at most: a tiny or a fast unit costs the others none."""
+    navigator = Navigator(Grid.from_ascii("." * 40 + "\n" + "." * 40))
+    fast = navigator.add_unit((0.5, 0.5), speed=30.0, radius=0.5)
+    slow = navigator.add_unit((0.5, 1.5), speed=1.0, radius=0.02)
+    fast.move_to((39, 0))
+    slow.move_to((39, 1))
+    navigator.update(0.0)  # plans
+    calls = []
+    advance = Navigator._advance
+    monkeypatch.setattr(Navigator, "_advance", lambda self, unit, dt: (calls.append((unit.id, dt)), advance(self, unit, dt)))
+    navigator.update(0.1)
+    assert sorted(calls) == sorted([(fast.id, 0.1 / 6)] * 6 + [(slow.id, 0.1)])  # 3 cells in 6 sub-steps; 0.1 cell in one
+    assert slow.position[0] == pytest.approx(0.6) and fast.position[0] == pytest.approx(3.5)
+
+
 def test_a_huge_delta_advances_the_world_by_one_update_at_most():
     navigator = Navigator(Grid.from_ascii("." * 40))
     units = [navigator.add_unit((x + 0.5, 0.5), speed=1.0, radius=0.01) for x in range(0, 20, 2)]  # a cell apart

@@ -30,9 +30,9 @@ Each update: the units whose routes crossed changed map regions hear of it
 (once); if the map opened cells, units whose goals were cut off go on once
 they can reach them and units under way plan again where the opening may
 make their way much shorter (D1); path requests are served within the time
-budget; then every unit moves by speed x delta in sub-steps no longer than
-the smallest radius, so that no frame time lets a unit jump through a wall
-or a unit. When a unit's next cell is held, the navigator's
+budget; then every unit moves by speed x delta in sub-steps of its own, at
+most half a cell each, so that no frame time lets a unit jump through a wall
+or a unit (and a fast or small unit costs no other unit sub-steps). When a unit's next cell is held, the navigator's
 :class:`~pathing_py.units.traffic.Traffic` rules say what it does; jams they
 cannot settle (units waiting for one another, none moving) get moves planned
 for all their units at once (:class:`~pathing_py.units.jam_plans.JamPlans`).
@@ -68,6 +68,9 @@ STALL_FACTOR = 3
 #: The stall check reads every STALL_SLICES-th unit an update, in turn (a stall lasts STALL_FACTOR x give_up
 #: seconds: found a few updates late, it is as good).
 STALL_SLICES = 10
+#: Cells a unit moves at most in one sub-step, whatever its radius: units hold whole cells, and a sub-step
+#: crosses at most one cell boundary, so no frame time carries a unit into a cell it has not taken.
+SUB_STEP_CELLS = 0.5
 #: Seconds one update advances the world by at most (see Navigator.update).
 MAX_UPDATE_SECONDS = 1.0
 #: A unit under way plans again when a way through newly opened cells could be this fraction of its way left (D1).
@@ -249,13 +252,13 @@ class Navigator:
         for steer in self.steering:
             steer(delta)
         if delta > 0 and self.units:
-            fastest = max(unit.speed for unit in self.units.values())
-            smallest = min(unit.radius for unit in self.units.values())
-            steps = max(1, math.ceil(delta * fastest / smallest))
             order = sorted(self.units.values(), key=lambda u: (-u.priority, u.id))
-            for _ in range(steps):
-                for unit in order:
-                    self._advance(unit, delta / steps)
+            steps = [max(1, math.ceil(delta * unit.speed / SUB_STEP_CELLS)) for unit in order]
+            rounds = max(steps)
+            for turn in range(rounds):  # each unit's sub-steps spread evenly over the rounds, in priority order
+                for unit, count in zip(order, steps):
+                    if turn * count % rounds < count:
+                        self._advance(unit, delta / count)
             self.jams.update(order)
             self._stop_stalled(order[self.stats.updates % STALL_SLICES :: STALL_SLICES])
         self.stats.update_seconds.append(self._clock() - started)

@@ -444,6 +444,14 @@ def test_bad_input_is_refused(call, message):
         call(navigator)
 
 
+@pytest.mark.parametrize("priority", [float("nan"), 1.5, "1", True])
+def test_a_priority_that_is_no_whole_number_is_refused(priority):
+    navigator = Navigator(Grid.from_ascii("...."))
+    with pytest.raises(TypeError, match="priority"):
+        navigator.add_unit((0.5, 0.5), speed=1.0, priority=priority)
+    assert not navigator.units
+
+
 def test_bad_orders_are_refused():
     navigator = Navigator(Grid.from_ascii("...."))
     unit = navigator.add_unit((0.5, 0.5), speed=1.0)

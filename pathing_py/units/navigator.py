@@ -176,6 +176,8 @@ class Navigator:
         problem = unit_settings_problem(speed, radius)
         if problem:
             raise ValueError(problem)
+        if isinstance(priority, bool) or not isinstance(priority, (int, np.integer)):
+            raise TypeError(f"priority must be a whole number, got {priority!r}")
         cell = (int(math.floor(x)), int(math.floor(y)))
         if not self.grid.is_passable(cell):
             raise ValueError(f"position ({x}, {y}) is in cell {cell}, which is blocked or off the map")

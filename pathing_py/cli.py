@@ -19,6 +19,13 @@ game times, its time to form, the spread of its members' arrivals, its
 searches per order and how many pairs of units overlapped (checked after
 every update).
 
+``pathing-py demo --scenario armies`` (or ``crossroads``) runs a crowd of
+:mod:`pathing_py.scenarios` instead: two armies crossing a wall through its
+gates (two streams crossing at a crossroads), drawn the same way; it prints how
+the units ended (and why, for each that did not arrive), the pairs of units
+that overlapped and the circles in walls (checked after every update: both
+must be 0) and the time per update.
+
 ``pathing-py paths [MAP]`` answers a few seeded path orders on a map, prints
 what each cost, and draws the map with the paths into a PNG.
 
@@ -51,6 +58,7 @@ import numpy as np
 
 from .animation import GifWriter
 from .changing_map import FINAL_STATES, Order, Wall, drop_wall, free_cells, give_orders, update_ms
+from .crowd_runs import CrowdRun
 from .debug import draw_commander, draw_grid, paths_picture, side_by_side, units_picture, write_png
 from .formation_scenarios import SCENARIOS, FormationRun
 from .godot.bridge import load_graph
@@ -60,6 +68,7 @@ from .grid import CONNECTIVITIES, Cell, Grid, MapFormatError
 from .hierarchy import KeyPointGraph
 from .line import smooth_path
 from .pillow import PillowMissing, pillow_image
+from .scenarios import CrowdScenario, armies, crossroads
 from .search import PathResult, find_path, prepare
 from .units import Navigator, UnitState
 
@@ -393,6 +402,48 @@ def run_formations(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- the crowds demo ----------------------------------------------------------------
+
+#: The crowds ``demo --scenario`` runs (issue 12 item 10), by name: scenarios of pathing_py.scenarios at their sizes.
+CROWDS: Dict[str, Callable[[], CrowdScenario]] = {"armies": armies, "crossroads": crossroads}
+
+
+def run_crowd(args: argparse.Namespace) -> int:
+    run = CrowdRun(CROWDS[args.scenario]())
+    grid = run.navigator.grid
+    print(f"scenario {run.scenario.name}: {run.scenario.description} ({grid.width}x{grid.height} cells)")
+    background = draw_grid(grid, args.scale)
+    trails: Dict[int, List[Tuple[float, float]]] = {}
+
+    def running() -> bool:
+        return not run.done and run.navigator.time < args.max_time
+
+    gif_path, png_path = animation_paths(Path(args.out))
+    gif, last = write_animation(
+        gif_path, lambda: units_picture(background, run.navigator, args.scale, trails), lambda: run.update(UPDATE_SECONDS),
+        running, demo_frames_at_most(args.max_time),
+    )  # fmt: skip
+    print_crowd_run(run)
+    print_animation(gif_path, png_path, gif, last)
+    return 0
+
+
+def print_crowd_run(run: CrowdRun) -> None:
+    """How the ordered units ended, the checks' findings, the time per update, and why each unit that did not arrive did not."""
+    navigator = run.navigator
+    states = ", ".join(f"{sum(unit.state is state for unit in run.ordered)} {state.value}" for state in FINAL_STATES)
+    under_way = sum(unit.state not in FINAL_STATES for unit in run.ordered)
+    when = f"all arrived at {run.all_arrived_at:.2f} s" if run.all_arrived_at is not None else f"not all arrived after {navigator.time:.2f} s"
+    print(f"{run.arrived} of {len(run.ordered)} units arrived ({states}" + (f", {under_way} still under way" if under_way else "") + f"); {when}")
+    ms = np.array(run.update_ms)
+    print(
+        f"overlaps: {run.overlaps} (pairs of units), circles in walls: {run.in_walls}, checked after each of {len(ms)} updates; "
+        f"ms per update: median {np.median(ms):.2f}, p99 {np.percentile(ms, 99):.2f}, max {ms.max():.2f} ({len(run.units)} units)"
+    )
+    for unit in (unit for unit in run.ordered if unit.state is not UnitState.ARRIVED):
+        print(f"  unit {unit.id} at {tilemap_cell(navigator.grid, unit.cell)}: {unit.state.value} {unit.reason}".rstrip())
+
+
 def print_formation_run(run: FormationRun) -> None:
     """The group's events with their game times, a line per order (time to form, arrival, spread of the
     members' arrivals, searches), and the run's figures: members arrived, searches per order, overlaps, update times."""
@@ -614,12 +665,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     demo.add_argument("--no-graph", action="store_true", help="plan with find_path alone, even if the map has a baked graph")
     demo.add_argument("--scale", type=_at_least(1), default=8, help="pixels per cell in the pictures (default 8)")
     demo.add_argument(
-        "--scenario", choices=(*SCENARIOS, ALL_SCENARIOS),
+        "--scenario", choices=(*SCENARIOS, ALL_SCENARIOS, *CROWDS),
         help="run a formation scenario instead, on a map of its own: "
         + "; ".join(f"{name}: {scenario.description}" for name, scenario in SCENARIOS.items())
-        + f"; {ALL_SCENARIOS}: the three side by side. Prints each group's events with their times, its time to form, "
+        + f"; {ALL_SCENARIOS}: these side by side. Prints each group's events with their times, its time to form, "
         "the spread of its members' arrivals and its searches per order. Takes --seed (where members start), "
-        "--max-time, --scale and --out",
+        "--max-time, --scale and --out. Or a crowd: "
+        + "; ".join(f"{name}: {make().description}" for name, make in CROWDS.items())
+        + ". Prints how the units ended (why not, for each that did not arrive), the pairs of units that overlapped "
+        "and the circles in walls (checked after every update) and the time per update. Takes --max-time, --scale and --out",
     )  # fmt: skip
     demo.add_argument(
         "--out", type=_picture_path, default="demo.gif",
@@ -676,8 +730,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         given = [option for dest, option in UNIT_DEMO_ONLY if getattr(args, dest) != demo.get_default(dest)]
         if given:
             demo.error(f"--scenario {args.scenario} runs on a map and with units of its own; leave out {', '.join(given)}")
-    run = {"demo": run_formations if args.command == "demo" and args.scenario else run_demo, "paths": run_paths,
-           "bake": run_bake, "render": run_render}[args.command]  # fmt: skip
+    run = {"demo": run_demo, "paths": run_paths, "bake": run_bake, "render": run_render}[args.command]
+    if args.command == "demo" and args.scenario:
+        run = run_crowd if args.scenario in CROWDS else run_formations
     try:
         if args.command in PICTURE_COMMANDS:
             pillow_image()  # the pictures come last: say that Pillow is missing before the work

@@ -38,6 +38,7 @@ __all__ = [
     "DEFAULT_SPEED",
     "SCENARIOS",
     "CrowdScenario",
+    "armies",
     "circle_swap",
     "crossing_blocks",
     "crossroads",
@@ -234,6 +235,29 @@ def gate(units: int = 100, *, radius: float = 0.5, speed: float = DEFAULT_SPEED)
     return _scenario("gate", description, passable, starts, goals, radius, speed)
 
 
+def armies(units: int = 60, *, gates: int = 3, gate_width: int = 3, columns: int = 6, radius: float = 0.5, speed: float = DEFAULT_SPEED) -> CrowdScenario:
+    """Two armies of ``units / 2``, each packed ``columns`` deep on its side of a wall across the field, cross
+    to each other's places through ``gates`` gates ``gate_width`` cells wide, spread evenly along the wall
+    (the crowd of ``pathing-py demo --scenario armies``)."""
+    per_side = _count("units", units, 2, even=True) // 2
+    gates, gate_width, columns = _count("gates", gates, 1), _count("gate_width", gate_width, 1), _count("columns", columns, 1)
+    radius, speed = _narrow_radius(radius), _positive("speed", speed)
+    rows = math.ceil(per_side / columns)
+    height = max(2 * gates * gate_width + 1, rows + 4)
+    width = 2 * (columns + 10) + 1
+    passable = np.ones((height, width), dtype=bool)
+    wall = width // 2
+    passable[:, wall] = False
+    for number in range(gates):  # centred in equal stretches of the wall
+        first = (2 * number + 1) * height // (2 * gates) - gate_width // 2
+        passable[max(first, 0) : first + gate_width, wall] = True
+    west = _block(columns, rows, per_side, 1, (2, (height - rows) // 2))
+    east = np.array([width - 1, 0]) + np.array([-1, 1]) * west  # the west army mirrored
+    starts, goals = np.concatenate([west, east]), np.concatenate([east, west])
+    description = f"two armies of {per_side} cross a wall through {gates} gates {gate_width} cells wide, each to the other's places"
+    return _scenario("armies", description, passable, starts, goals, radius, speed)
+
+
 def packed_canyon(idle: int = 10, *, radius: float = 0.5, speed: float = DEFAULT_SPEED) -> CrowdScenario:
     """A unit drives through a canyon one cell wide that ``idle`` idle units fill end to end, into a room
     where they can step aside; they are to be back in the canyon afterwards (SPEC U9). The driver has
@@ -395,6 +419,7 @@ SCENARIOS: Dict[str, Callable[..., CrowdScenario]] = {
     "two_cell_corridor": two_cell_corridor,
     "crossroads": crossroads,
     "gate": gate,
+    "armies": armies,
     "packed_canyon": packed_canyon,
     "occupied_spot": occupied_spot,
     "circle_swap": circle_swap,

@@ -103,7 +103,7 @@ def test_a_run_cut_short_by_the_time_cap_says_so(tmp_path, capsys):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--scenario", "moat"], "invalid choice: 'moat' (choose from 'gap', 'turn', 'bend', 'lake', 'all')"),
+        (["--scenario", "moat"], "invalid choice: 'moat' (choose from 'gap', 'turn', 'bend', 'lake', 'all', 'armies', 'crossroads')"),
         (["--scenario", "gap", "--units", "3"], "--scenario gap runs on a map and with units of its own; leave out --units"),
         (["level.txt", "--scenario", "lake", "--no-graph"], "leave out MAP, --no-graph"),
     ],

@@ -214,3 +214,20 @@ def test_units_follow_a_rebuild_while_they_move(play):
         assert not after & gate, (unit, after & gate)
     trip = play("trip").ends["Scout"]["visited"]
     assert gate & {cell(entry) for entry in trip}, "the way to the goal no longer passes the gate: wall another"
+
+
+def test_two_files_cross_through_a_gate_with_debug_drawing_on_and_never_overlap(play):
+    """Issue 12 item 9: a crowd in the real engine. Six PathUnits inside the western base and six outside swap
+    places through its east gate while the NavGrid draws paths, held cells and collision states; every unit
+    arrives on its goal frame by frame, the game saw no two units overlap in any frame, and nothing failed."""
+    game = play("crowd")
+    inside = [(x, y) for y in (0, 1, 2) for x in (-5, -4)]  # as unit_game.gd places the files
+    outside = [(x, y + 2) for y in (0, 1, 2) for x in (8, 9)]
+    goals = {**{f"In{n}": outside[n] for n in range(6)}, **{f"Out{n}": inside[n] for n in range(6)}}
+    assert sorted(game.ends) == sorted(goals)
+    for name, goal in goals.items():
+        assert game.ends[name]["state"] == "ARRIVED" and cell(game.ends[name]["cell"]) == goal, game.ends[name]
+        assert [line["signal"] for line in game.signals[name]][-1] == "arrived"
+        assert_moved_frame_by_frame(game, name)
+    assert game.named("overlap") == []
+    assert "pathing_py:" not in game.output and "ERROR" not in game.output

@@ -4,8 +4,8 @@ extends SceneTree
 #
 #   godot3-server --no-window --path COPY --fixed-fps 60 -s res://tests/engine/unit_game.gd --scenario=trip
 #
-# Scenarios: trip, walled_in, door_opens, blocked, bad_orders, join_leave, rebuild (the _start_* and _frame_*
-# functions).
+# Scenarios: trip, walled_in, door_opens, blocked, bad_orders, join_leave, rebuild, crowd (the _start_* and
+# _frame_* functions).
 # Prints JSON lines: {"joined"}, {"order"}, {"signal"} and {"state"} as they happen, {"end"} per unit, then
 # {"done": frame}. Cells are TileMap cells, positions global pixels.
 
@@ -148,6 +148,32 @@ func _frame_rebuild():
 		print(to_json({"rebuilt": navgrid.rebuild(), "frame": frame, "status": navgrid.get_last_status()}))
 	elif frame == 120:  # and once more with nothing changed
 		print(to_json({"rebuilt": navgrid.rebuild(), "frame": frame, "status": navgrid.get_last_status()}))
+
+
+func _start_crowd():
+	# Two files of six cross each other through the western base's east gate (three cells wide), with the
+	# NavGrid drawing its debug layer; every frame the game checks that no two units overlap.
+	navgrid.debug_draw = true
+	var inside = []
+	var outside = []
+	for y in [0, 1, 2]:
+		inside += [Vector2(-5, y), Vector2(-4, y)]
+		outside += [Vector2(8, y + 2), Vector2(9, y + 2)]
+	for number in range(6):
+		order(add_unit("In%d" % number, inside[number]), outside[number])
+	for number in range(6):
+		order(add_unit("Out%d" % number, outside[number]), inside[number])
+
+
+func _frame_crowd():
+	var live = _live_units()
+	for i in range(live.size()):
+		for j in range(i + 1, live.size()):
+			var a = units[live[i]]
+			var b = units[live[j]]
+			var reach = (a.radius + b.radius) * tilemap.cell_size.x * 0.99
+			if a.global_position.distance_to(b.global_position) < reach:
+				print(to_json({"overlap": [live[i], live[j]], "frame": frame}))
 
 
 # -- the game's means -------------------------------------------------------------------------------------

@@ -27,11 +27,11 @@ from typing import List, NamedTuple, Optional, Tuple
 
 import numpy as np
 
-from .debug import planned_cells
 from .grid import Cell, Grid
 from .search import find_path
 from .units import Navigator, Unit, UnitState
 from .units import unit as unit_module
+from .units.prediction import route_cells
 
 __all__ = ["FINAL_STATES", "Order", "Wall", "drop_wall", "free_cells", "give_orders", "update_ms"]
 
@@ -84,7 +84,7 @@ def drop_wall(navigator: Navigator, rng: random.Random, ahead: int, length: int)
     diagonal wall (which units cannot slip through: no corner cutting). None
     when no walking unit has that many planned steps left.
     """
-    routes = [(unit, [unit.anchor] + planned_cells(unit)) for unit in sorted(navigator.units.values(), key=lambda unit: unit.id)]
+    routes = [(unit, [unit.anchor] + route_cells(unit)) for unit in sorted(navigator.units.values(), key=lambda unit: unit.id)]
     walking = [(unit, route) for unit, route in routes if unit.state not in FINAL_STATES and len(route) > ahead + 1]
     if not walking:
         return None

@@ -12,6 +12,7 @@ import numpy as np
 from .grid import Cell, Grid
 from .pillow import pillow_image
 from .units import RouteKind, UnitState
+from .units.prediction import cells_ahead
 
 if TYPE_CHECKING:
     from .hierarchy import KeyPointGraph
@@ -27,7 +28,6 @@ __all__ = [
     "draw_units",
     "paths_picture",
     "plan_ahead",
-    "planned_cells",
     "side_by_side",
     "unit_colour",
     "units_picture",
@@ -169,22 +169,11 @@ def unit_colour(unit_id: int) -> Colour:
     return PATH_COLOURS[(unit_id - 1) % len(PATH_COLOURS)]
 
 
-def planned_cells(unit: "Unit") -> List[Cell]:
-    """The cells a unit's cell routes will take it through, next first: detours, then the current leg.
-
-    With a key-point graph the legs after the next key point are planned when
-    the unit gets there, so they are not here (the key points are the
-    remaining waypoints of ``unit.stack.find(RouteKind.HIGH_LEVEL)``).
-    """
-    routes = reversed(list(unit.stack))
-    return [cell for route in routes if route.kind is not RouteKind.HIGH_LEVEL for cell in route.remaining]
-
-
 def plan_ahead(unit: "Unit") -> List[Tuple[float, float]]:
     """A unit's plan ahead as a polyline in cell units: where it stands, then the centres of the cells
-    (:func:`planned_cells`) and key points still to pass. Just its position when it has no plan."""
+    (:func:`~pathing_py.units.prediction.cells_ahead`) and key points still to pass. Just its position when it has no plan."""
     high = unit.stack.find(RouteKind.HIGH_LEVEL)
-    ahead = planned_cells(unit) + list(high.remaining if high else ())
+    ahead = cells_ahead(unit) + list(high.remaining if high else ())
     return [unit.position] + [(x + 0.5, y + 0.5) for x, y in ahead]
 
 

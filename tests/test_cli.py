@@ -13,7 +13,8 @@ from PIL import Image
 from pathing_py import GraphFileError, Grid, KeyPointGraph, Navigator, StaleGraphError, UnitState, find_path
 from pathing_py.godot.scene_files import read_tilemap
 from pathing_py.cli import DEMO_SCENE, ProgressBar, demo_frames_at_most, load_map, main
-from pathing_py.debug import CLUSTER_BORDER, KEY_POINT, NEW_WALL, STOPPED_CROSS, draw_cells, draw_grid, draw_units, paths_picture, planned_cells, unit_colour, write_png
+from pathing_py.debug import CLUSTER_BORDER, KEY_POINT, NEW_WALL, STOPPED_CROSS, draw_cells, draw_grid, draw_units, paths_picture, unit_colour, write_png
+from pathing_py.units.prediction import route_cells
 from test_animation import decode_gif
 
 
@@ -237,7 +238,7 @@ def test_units_are_drawn_with_their_plans_goals_and_crosses_when_stopped_short()
     assert tuple(image[y, x]) == unit_colour(walker.id)
     assert tuple(image[5, 85]) == STOPPED_CROSS  # the centre of the stopped unit
     assert tuple(image[20, 85]) == unit_colour(walker.id)  # the goal's outline
-    (x0, y0), (x1, y1) = planned_cells(walker)[-2:]
+    (x0, y0), (x1, y1) = route_cells(walker)[-2:]
     assert tuple(image[int((y0 + y1 + 1) * scale / 2), int((x0 + x1 + 1) * scale / 2)]) == unit_colour(walker.id)  # the plan
     draw_cells(image, [(4, 0)], NEW_WALL, scale)
     assert (image[0:10, 40:50] == NEW_WALL).all()

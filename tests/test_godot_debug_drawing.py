@@ -6,6 +6,7 @@ checked against the units' own cells and plans, converted to TileMap pixels
 here independently of the driver's frame.
 """
 
+import math
 from typing import Dict, List, Tuple
 
 import numpy as np
@@ -18,6 +19,8 @@ from pathing_py.godot.debug_drawing import (
     LOOK_COLOURS,
     LOOKS,
     NEXT_INSET,
+    PREDICTED_COLOUR,
+    PREDICTED_SIDE,
     ROUTE_COLOUR,
     SLOT_INSET,
     TARGET_SLOT_COLOUR,
@@ -31,6 +34,7 @@ from pathing_py.godot.units import UnitDriver
 from pathing_py.grid import Grid
 from pathing_py.groups import GroupState
 from pathing_py.units import Navigator, Route, RouteKind, UnitState
+from pathing_py.units.prediction import predicted_positions
 from test_godot_groups import MANAGER, make_squad, settings
 from test_godot_units import CELL_SIZE, ORIGIN, FakeTileMap, add, make_driver, world_centre
 
@@ -160,6 +164,12 @@ def test_a_moving_unit_draws_its_plan_its_held_cells_and_its_next_cell():
     assert_points(drawing.next_cells["moving"], square(mover.next_cell, NEXT_INSET))
     assert not any(drawing.next_cells[look] for look in LOOKS if look != "moving")
     assert drawing.forming_slots == drawing.target_slots == []
+    # Where the mover will be every quarter second over the next second, on its plan ahead; the stander stays.
+    ahead = predicted_positions(mover)[1:]
+    assert len(ahead) == 4 and all(0 < t <= 1.0 for t, _ in ahead)
+    half = PREDICTED_SIDE / 2
+    assert_points(drawing.predicted, rect_outlines([(x - half, y - half, PREDICTED_SIDE, PREDICTED_SIDE) for _, (x, y) in ahead], driver.frame))
+    assert all(math.dist(position, mover.position) <= mover.speed * t + 1e-9 for t, position in ahead)
 
 
 def test_layers_give_each_colour_with_segments_one_draw_call_in_order():
@@ -171,16 +181,17 @@ def test_layers_give_each_colour_with_segments_one_draw_call_in_order():
     drawing = units_drawing(driver)
     layers = drawing.layers()
     assert [(colour, width) for _segments, colour, width in layers] == [
-        (ROUTE_COLOUR, 1.0), (LOOK_COLOURS["moving"], 1.0), (LOOK_COLOURS["standing"], 1.0), (LOOK_COLOURS["moving"], 2.0)]
+        (ROUTE_COLOUR, 1.0), (PREDICTED_COLOUR, 1.0), (LOOK_COLOURS["moving"], 1.0), (LOOK_COLOURS["standing"], 1.0),
+        (LOOK_COLOURS["moving"], 2.0)]  # fmt: skip
     assert [segments for segments, _colour, _width in layers] == [
-        drawing.routes, drawing.held["moving"], drawing.held["standing"], drawing.next_cells["moving"]]
+        drawing.routes, drawing.predicted, drawing.held["moving"], drawing.held["standing"], drawing.next_cells["moving"]]
     assert all(len(segments) % 2 == 0 for segments, _colour, _width in layers)
 
 
 def test_no_units_draw_nothing():
     assert units_drawing(make_driver()).layers() == []
     empty = drawing_of(Navigator(Grid.from_ascii("...")), TileFrame((16, 16)))
-    assert empty == UnitsDrawing([], {look: [] for look in LOOKS}, {look: [] for look in LOOKS}, [], [])
+    assert empty == UnitsDrawing([], [], {look: [] for look in LOOKS}, {look: [] for look in LOOKS}, [], [])
 
 
 def test_cells_are_drawn_as_the_tilemap_places_them():

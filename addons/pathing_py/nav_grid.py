@@ -43,10 +43,10 @@ cell it can reach; when a wall comes down (``set_cell_blocked`` or a
 
 Debug drawing (SPEC E4): with ``debug_draw`` on (off by default; a game
 toggles it at run time), the NavGrid draws over the map, redrawn every physics
-frame while on: the graph's key points, each unit's route ahead, the cells it
-holds and the one it moves into in the colour of how it is doing (moving,
-waiting, making way, blocked or unreachable, standing), and each group's slot
-cells where it forms and at its target.
+frame while on: the graph's key points, each unit's route ahead and where it
+will be over the next second, the cells it holds and the one it moves into in
+the colour of how it is doing (moving, waiting, making way, held up or
+unreachable, standing), and each group's slot cells where it forms and at its target.
 
 ``connectivity`` says how units move from cell to cell: 8 (the default:
 diagonal steps too, but never across a blocked cell's corner) or 4 (straight

@@ -9,9 +9,14 @@ where it forms, while it forms, and its members' cells at the target while it
 is under way. The graph's key points come from
 :func:`pathing_py.godot.editor.graph_drawing`, as the editor draws them.
 
-SPEC U5/U6 predicted positions and collision states do not exist yet: units
-hold whole cells and wait, go round or make way for each other (U3, U7), so
-the held and next cells, and the colours, show what the units know.
+Predicted positions (SPEC U6): each unit under way gets a small square where
+it will be every PREDICTION_STEP seconds over the next PREDICTION_HORIZON
+(:func:`pathing_py.units.prediction.predicted_positions`: along its route at
+its speed now, unless other units stop it). Collision states (SPEC U5) are
+the colours of :func:`unit_look`: ``waiting`` for a cell another unit holds is
+a collision not resolved yet, ``making_way`` (stepping aside, waiting aside,
+going back, or walking a jam's plan) one being resolved; units hold whole
+cells, so the held cells are the immediate prediction the navigator checks.
 
 Quick start, on a row of eight 16-pixel cells at the canvas origin::
 
@@ -41,6 +46,7 @@ from ..debug import plan_ahead
 from ..grid import Cell
 from ..groups import Group, GroupState
 from ..units import Navigator, Unit, UnitState
+from ..units.prediction import predicted_positions
 from ..units.unit import STANDING_STATES
 from .bridge import Position, TileFrame, positions
 from .editor import rect_outlines
@@ -57,7 +63,6 @@ __all__ = [
     "TARGET_SLOT_COLOUR",
     "UnitsDrawing",
     "drawing_of",
-    "making_way",
     "unit_look",
     "units_drawing",
 ]
@@ -77,6 +82,7 @@ LOOK_COLOURS: Dict[str, Rgba] = {
     "standing": (0.85, 0.85, 0.85, 0.6),
 }
 ROUTE_COLOUR: Rgba = (1.0, 1.0, 1.0, 0.75)
+PREDICTED_COLOUR: Rgba = (1.0, 1.0, 1.0, 1.0)
 FORMING_SLOT_COLOUR: Rgba = (1.0, 0.55, 0.0, 1.0)
 TARGET_SLOT_COLOUR: Rgba = (0.75, 0.45, 1.0, 1.0)
 #: Line widths, pixels.
@@ -88,6 +94,8 @@ SLOT_WIDTH = 1.5
 #: inside the cells their members will hold.
 NEXT_INSET = 0.25
 SLOT_INSET = 0.1
+#: Side of the squares at predicted positions, in cells.
+PREDICTED_SIDE = 0.2
 
 
 def unit_look(unit: Unit) -> str:
@@ -111,24 +119,27 @@ def unit_look(unit: Unit) -> str:
 class UnitsDrawing:
     """Units and groups as line segments in TileMap-local pixels, ends in pairs, for ``draw_multiline``.
 
-    ``routes``: each unit's plan ahead; ``held`` and ``next_cells``: by
+    ``routes``: each unit's plan ahead; ``predicted``: small squares where
+    units under way will be over the next second; ``held`` and ``next_cells``: by
     look, the outlines of the cells units hold and, smaller, of the cells they
     move into; ``forming_slots`` and ``target_slots``: the slot cells of
     groups forming, and the members' cells at the target of groups under way.
     """
 
     routes: List[Position]
+    predicted: List[Position]
     held: Dict[str, List[Position]]
     next_cells: Dict[str, List[Position]]
     forming_slots: List[Position]
     target_slots: List[Position]
 
     def layers(self) -> List[Layer]:
-        """One layer per colour that has segments, in drawing order: slots, routes, held cells, next cells."""
+        """One layer per colour that has segments, in drawing order: slots, routes, predicted positions, held cells, next cells."""
         kinds: List[Layer] = [
             (self.forming_slots, FORMING_SLOT_COLOUR, SLOT_WIDTH),
             (self.target_slots, TARGET_SLOT_COLOUR, SLOT_WIDTH),
             (self.routes, ROUTE_COLOUR, ROUTE_WIDTH),
+            (self.predicted, PREDICTED_COLOUR, ROUTE_WIDTH),
         ]
         kinds += [(self.held[look], LOOK_COLOURS[look], HELD_WIDTH) for look in LOOKS]
         kinds += [(self.next_cells[look], LOOK_COLOURS[look], NEXT_WIDTH) for look in LOOKS]
@@ -144,11 +155,15 @@ def drawing_of(navigator: Navigator, frame: TileFrame, groups: Iterable[Group] =
     """The drawing of a navigator's units and of ``groups`` over a TileMap whose cells ``frame`` maps to pixels."""
     units = sorted(navigator.units.values(), key=lambda unit: unit.id)
     ends: List[Tuple[float, float]] = []
+    predicted: List[Tuple[float, float, float, float]] = []
+    half = PREDICTED_SIDE / 2
     held: Dict[str, List[Cell]] = {look: [] for look in LOOKS}
     moving_into: Dict[str, List[Cell]] = {look: [] for look in LOOKS}
     for unit in units:
         plan = plan_ahead(unit)
         ends += [end for step in zip(plan, plan[1:]) for end in step]
+        if unit.state in (UnitState.MOVING, UnitState.RUN):
+            predicted += [(x - half, y - half, PREDICTED_SIDE, PREDICTED_SIDE) for _, (x, y) in predicted_positions(unit)[1:]]
         look = unit_look(unit)
         held[look] += sorted(unit.held)
         if unit.next_cell is not None:
@@ -162,6 +177,7 @@ def drawing_of(navigator: Navigator, frame: TileFrame, groups: Iterable[Group] =
             targets += group.goals.values()
     return UnitsDrawing(
         routes=positions(frame.grid_to_pixels(ends)),
+        predicted=rect_outlines(predicted, frame),
         held={look: _squares(cells, 0.0, frame) for look, cells in held.items()},
         next_cells={look: _squares(cells, NEXT_INSET, frame) for look, cells in moving_into.items()},
         forming_slots=_squares(forming, SLOT_INSET, frame),

@@ -52,6 +52,7 @@ from ..search import as_cell, find_path, grid_distance, grid_distances
 from .jam_plans import JamPlans
 from .occupancy import Occupancy
 from .path_stack import Route, RouteKind
+from .prediction import route_cells
 from .requests import PathRequestQueue
 from .traffic import REROUTES_PER_TRIP, Traffic
 from .unit import FINAL_STATES, Unit, UnitState, unit_settings_problem
@@ -620,10 +621,8 @@ class Navigator:
 def _route_ahead(unit: Unit) -> Tuple[List[Cell], List[Cell]]:
     """The cells the unit will walk, in order from where it is (its cell routes, top of the stack
     first), and the key points still to reach after them."""
-    routes = list(unit.stack)[::-1]
-    cells = [unit.anchor] + [cell for route in routes if route.kind is not RouteKind.HIGH_LEVEL for cell in route.remaining]
-    points = [cell for route in routes if route.kind is RouteKind.HIGH_LEVEL for cell in route.remaining]
-    return cells, points
+    points = [cell for route in reversed(list(unit.stack)) if route.kind is RouteKind.HIGH_LEVEL for cell in route.remaining]
+    return [unit.anchor] + route_cells(unit), points
 
 
 def _shortcut_possible(unit: Unit, opened: np.ndarray, connectivity: int) -> bool:

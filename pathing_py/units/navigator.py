@@ -32,7 +32,8 @@ they can reach them and units under way plan again where the opening may
 make their way much shorter (D1); path requests are served within the time
 budget; then every unit moves by speed x delta in sub-steps of its own, at
 most half a cell each, so that no frame time lets a unit jump through a wall
-or a unit (and a fast or small unit costs no other unit sub-steps). When a unit's next cell is held, the navigator's
+or a unit (and a fast or small unit costs the others no sub-steps). When a
+unit's next cell is held, the navigator's
 :class:`~pathing_py.units.traffic.Traffic` rules say what it does; jams they
 cannot settle (units waiting for one another, none moving) get moves planned
 for all their units at once (:class:`~pathing_py.units.jam_plans.JamPlans`).

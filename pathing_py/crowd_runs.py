@@ -1,6 +1,6 @@
 """Crowd scenarios run on the navigator, checked after every update (issue 12 item 10).
 
-``pathing-py demo --scenario armies`` (or ``crossroads``, ``gate``) draws and prints
+``pathing-py demo --scenario armies`` (or ``crossroads``) draws and prints
 these runs: the scenario's units added to a navigator as
 :mod:`pathing_py.scenarios` describes them, the ordered ones sent to their
 goals, and after every update the pairs of units that overlap and the units

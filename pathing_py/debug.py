@@ -173,7 +173,10 @@ def plan_ahead(unit: "Unit") -> List[Tuple[float, float]]:
     """A unit's plan ahead as a polyline in cell units: where it stands, then the centres of the cells
     (:func:`~pathing_py.units.prediction.cells_ahead`) and key points still to pass. Just its position when it has no plan."""
     high = unit.stack.find(RouteKind.HIGH_LEVEL)
-    ahead = cells_ahead(unit) + list(high.remaining if high else ())
+    ahead = cells_ahead(unit)
+    for key_point in high.remaining if high else ():
+        if not ahead or ahead[-1] != key_point:  # the current leg ends at the next key point
+            ahead.append(key_point)
     return [unit.position] + [(x + 0.5, y + 0.5) for x, y in ahead]
 
 

@@ -32,11 +32,11 @@ Quick start, on a row of eight 16-pixel cells at the canvas origin::
     >>> _ = driver.step(1 / 30)
     >>> drawing = units_drawing(driver)
     >>> drawing.routes[:4]                        # from the scout through the cells ahead
-    [(10.133333333333333, 8.0), (40.0, 8.0), (40.0, 8.0), (56.0, 8.0)]
+    [(10.133333333333333, 8.0), (24.0, 8.0), (24.0, 8.0), (40.0, 8.0)]
     >>> len(drawing.held["moving"]) // 8          # cells held (four sides, two ends each)
     2
-    >>> [(len(segments), colour) for segments, colour, _width in drawing.layers()][:2]
-    [(14, (1.0, 1.0, 1.0, 0.75)), (16, (0.3, 0.9, 0.35, 1.0))]
+    >>> [(len(segments), colour) for segments, colour, _width in drawing.layers()][:3]   # route, 4 predicted squares, 2 cells
+    [(14, (1.0, 1.0, 1.0, 0.75)), (32, (1.0, 1.0, 1.0, 1.0)), (16, (0.3, 0.9, 0.35, 1.0))]
 """
 
 from dataclasses import dataclass

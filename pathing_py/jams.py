@@ -7,7 +7,10 @@ corridor two cells wide must weave past each other. :func:`untangle` plans
 such moves for every unit of a small window together: a search over joint
 positions (LaCAM, Okumura 2023) whose successors come from priority
 inheritance (PIBT, Okumura et al. 2022), which finds a way whenever there is
-one, given enough nodes.
+one, given enough nodes. Where that search gives up, a second one lets units
+that meet head-on in a corridor back off to the nearest fork together (the
+swap of LaCAM2). Plans are greedy and wander: round trips a unit could have
+waited out are cut from them.
 
 The moves suit units that hold cells: in each step every unit stays or moves
 to a side neighbour (never diagonally, so no corner is cut), no two units are
@@ -52,6 +55,7 @@ def untangle(
     *,
     max_configurations: int = MAX_CONFIGURATIONS,
     seed: int = 0,
+    swaps: bool = True,
 ) -> Optional[List[List[Cell]]]:
     """Moves taking every unit from its start to its goal (cells (x, y) of the window ``passable``).
 
@@ -83,10 +87,14 @@ def untangle(
     distances = [_distances_to(cell, neighbours) for cell in goal]
     if any(distance[cell] >= UNREACHABLE for distance, cell in zip(distances, start)):
         return None
-    found = _Search(neighbours, distances, goal, random.Random(seed)).run(start, max_configurations)
-    if found is None:
+    for swapping in (False, True) if swaps else (False,):  # swaps find ways through corridors, but make plans wander
+        found = _Search(neighbours, distances, goal, random.Random(seed), swapping).run(start, max_configurations)
+        if found is not None:
+            break
+    else:
         return None
-    return [[(cell % width, cell // width) for cell in path] for path in zip(*found)]
+    steps = _without_detours(np.array(found).T)
+    return [[(int(cell) % width, int(cell) // width) for cell in path] for path in steps]
 
 
 def cell_turns(paths: Sequence[Sequence[Cell]]) -> Dict[Cell, List[Tuple[int, int]]]:
@@ -159,8 +167,8 @@ class _Node:
 
 
 class _Search:
-    def __init__(self, neighbours: List[List[int]], distances: List[List[int]], goal: Configuration, rng: random.Random):
-        self.neighbours, self.distances, self.goal, self.rng = neighbours, distances, goal, rng
+    def __init__(self, neighbours: List[List[int]], distances: List[List[int]], goal: Configuration, rng: random.Random, swaps: bool):
+        self.neighbours, self.distances, self.goal, self.rng, self.swaps = neighbours, distances, goal, rng, swaps
 
     def run(self, start: Configuration, max_configurations: int) -> Optional[List[Configuration]]:
         """LaCAM: depth first over joint positions, each made by PIBT under the constraints of a
@@ -219,12 +227,20 @@ class _Search:
 
     def _choose(self, step: "_Step", unit: int) -> bool:
         """Move ``unit`` to its best free neighbour, first asking the unit standing there to move
-        (with this unit's priority); stay if none can be had."""
+        (with this unit's priority); stay if none can be had.
+
+        Two units that meet head-on where neither can step aside would push each other back and
+        forth for ever. So when the unit ahead must get past this one, and backing off leads to a
+        fork, this unit backs off instead, pulling the other after it into the cell it leaves,
+        until the fork lets them pass (the swap of LaCAM2, Okumura 2023)."""
         here = step.now[unit]
         distance = self.distances[unit]
         cells = [here, *self.neighbours[here]]
         self.rng.shuffle(cells)  # ties broken at random, then sorted by distance (a stable sort)
         cells.sort(key=distance.__getitem__)
+        puller = self._pulled_by(step, unit, cells[0]) if self.swaps else None
+        if puller is not None:
+            cells.reverse()
         for cell in cells:
             if cell in step.taken or step.closes_ring(unit, cell):
                 continue
@@ -232,9 +248,67 @@ class _Search:
             standing = step.holder.get(cell)
             if standing is not None and standing != unit and step.next[standing] < 0 and not self._choose(step, standing):
                 continue  # it could not make way: it stays, so this cell is taken now
+            if puller is not None and cell == cells[0] and step.next[puller] < 0 and here not in step.taken:
+                step.assign(puller, here)
             return True
         step.assign(unit, here)  # even if the unit that asked it to move wanted this cell: it tries another
         return False
+
+    def _pulled_by(self, step: "_Step", unit: int, best: int) -> Optional[int]:
+        """The unit that ``unit`` should back off before and pull after it, if any: the one standing in
+        its best cell, which needs to get past it, or one beside it that needs to get past it there."""
+        here = step.now[unit]
+        if best == here:
+            return None
+        ahead = step.holder.get(best)
+        if ahead is not None and step.next[ahead] < 0 and self._must_pass(step, unit, ahead, here, best) and self._fork_behind(step, best, here):
+            return ahead
+        for cell in self.neighbours[here]:
+            beside = step.holder.get(cell)
+            if beside is not None and cell != best and self._must_pass(step, beside, unit, here, best) and self._fork_behind(step, best, here):
+                return beside
+        return None
+
+    def _must_pass(self, step: "_Step", pusher: int, puller: int, pusher_at: int, puller_at: int) -> bool:
+        """Whether ``pusher`` (at ``pusher_at``) and ``puller`` (at ``puller_at``) must pass each other:
+        pushing the puller along the pusher's way meets no fork before a dead end, and each wants the
+        other's side."""
+        distance = self.distances[pusher]
+        back, front = pusher_at, puller_at
+        while distance[front] < distance[back]:
+            ways = self._ways_on(step, front, back)
+            if len(ways) >= 2:
+                return False  # they can pass at that fork
+            if not ways:
+                break
+            back, front = front, ways[0]
+        toward = self.distances[puller]
+        return toward[back] < toward[front] and (distance[back] == 0 or distance[front] < distance[back])
+
+    def _fork_behind(self, step: "_Step", pusher_at: int, puller_at: int) -> bool:
+        """Whether backing off from ``pusher_at`` through ``puller_at`` reaches a fork where two units can pass."""
+        back, front = pusher_at, puller_at
+        for _ in range(len(self.neighbours)):
+            ways = self._ways_on(step, front, back)
+            if len(ways) >= 2:
+                return True
+            if not ways:
+                return False
+            back, front = front, ways[0]
+            if front == pusher_at:
+                return False
+        return False
+
+    def _ways_on(self, step: "_Step", cell: int, came_from: int) -> List[int]:
+        """The cells one can go on to from ``cell`` having come from ``came_from``: not back, and not
+        into a dead end a unit has reached its goal in."""
+        ways = []
+        for other in self.neighbours[cell]:
+            holder = step.holder.get(other)
+            parked = len(self.neighbours[other]) == 1 and holder is not None and self.goal[holder] == other
+            if other != came_from and not parked:
+                ways.append(other)
+        return ways
 
 
 class _Step:
@@ -268,6 +342,32 @@ class _Step:
     def has_ring(self) -> bool:
         """Whether the chosen step moves a ring of units round (see :meth:`closes_ring`)."""
         return any(cell != self.now[unit] and self.closes_ring(unit, cell) for unit, cell in enumerate(self.next))
+
+
+def _without_detours(steps: np.ndarray) -> np.ndarray:
+    """``steps`` (a row of cell indices per unit, a column per step) with every round trip a unit makes
+    back to a cell it left cut out where it can wait there instead: no other unit is in that cell
+    meanwhile. The search's plans wander (each step is chosen greedily); cut, they keep their order
+    of turns in cells and lose most of their moves. Steps where no unit moves any more are dropped."""
+    steps = steps.copy()
+    units, length = steps.shape
+    changed = True
+    while changed:
+        changed = False
+        for unit in range(units):
+            path = steps[unit]
+            for step in range(length - 2):
+                cell = path[step]
+                if path[step + 1] == cell:
+                    continue
+                others = np.flatnonzero((steps[:, step + 1 :] == cell).any(axis=0) & (path[step + 1 :] != cell))
+                last = step + 1 + (others[0] if len(others) else length - step - 1)  # others there from then
+                back = np.flatnonzero(path[step + 2 : last + 1] == cell)
+                if len(back):
+                    path[step + 1 : step + 2 + back[-1]] = cell
+                    changed = True
+    moving = np.concatenate([[True], (steps[:, 1:] != steps[:, :-1]).any(axis=0)])
+    return steps[:, moving]
 
 
 def _configurations_to(node: _Node) -> List[Configuration]:

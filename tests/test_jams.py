@@ -41,6 +41,7 @@ def solve(passable: np.ndarray, starts: List[Cell], goals: List[Cell]) -> List[L
     paths = untangle(passable, starts, goals)
     assert paths is not None
     check_moves(passable, paths)
+    check_no_round_trips(paths)
     assert [path[0] for path in paths] == starts and [path[-1] for path in paths] == goals
     return paths
 
@@ -53,6 +54,15 @@ def scenario_cells(scenario) -> tuple:
 def test_files_pass_each_other(make):
     scenario = make()
     solve(scenario.grid.passable, *scenario_cells(scenario))
+
+
+def test_files_that_must_pass_through_a_pocket_back_off_to_it():
+    """Three a side head-on in a corridor with a one-cell pocket: pushing each other, the files never get
+    a unit into the pocket at the right time; backing off and pulling the facing unit along (a swap) does."""
+    scenario = head_on_corridor(6)
+    starts, goals = scenario_cells(scenario)
+    assert untangle(scenario.grid.passable, starts, goals, swaps=False) is None
+    solve(scenario.grid.passable, starts, goals)
 
 
 def test_two_units_cross_through_a_pocket():
@@ -104,3 +114,19 @@ def test_plans_are_walkable_and_reach_the_goals(data):
     if paths is not None:
         check_moves(passable, paths)
         assert [path[0] for path in paths] == starts and [path[-1] for path in paths] == goals
+        check_no_round_trips(paths)
+
+
+def check_no_round_trips(paths: Sequence[Sequence[Cell]]) -> None:
+    """Fail if a unit leaves a cell and comes back to it while no other unit was there meanwhile (it
+    could have waited there), or if a step moves no unit."""
+    for unit, path in enumerate(paths):
+        for left in range(len(path) - 1):
+            if path[left + 1] == path[left]:
+                continue
+            for back in range(left + 2, len(path)):
+                others = any(other[step] == path[left] for other in paths for step in range(left + 1, back) if other is not path)
+                if others:
+                    break
+                assert path[back] != path[left], f"unit {unit} leaves {path[left]} at step {left} and is back at {back}"
+    assert all(any(path[step] != path[step + 1] for path in paths) for step in range(len(paths[0]) - 1))

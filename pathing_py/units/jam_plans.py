@@ -29,6 +29,8 @@ MAX_JAM_UNITS = 64
 JAM_INTERVAL = 5
 #: Seconds a jam's units wait before it is planned again after a plan was not found.
 RETRY_AFTER = 5.0
+#: Times a jam's window doubles its room (free cells per unit) after plans were not found for it.
+MAX_WIDENINGS = 2
 
 
 class _Member:
@@ -87,7 +89,8 @@ class JamPlans:
         self.patience = patience
         self.plans: List[JamPlan] = []
         self._planned: Dict[Unit, JamPlan] = {}
-        self._tried: Dict[Unit, float] = {}  #: units of jams no plan was found for, and when
+        #: Units of jams no plan was found for: when last, and how many times since they last came closer.
+        self._failed: Dict[Unit, Tuple[float, int]] = {}
 
     def update(self, units: Iterable[Unit]) -> None:
         """Drop plans that are done or overran; now and then, plan one new jam."""
@@ -99,10 +102,10 @@ class JamPlans:
                     member.unit.progress_time = self.host.time  # walking a plan is progress
         if self.host.stats.updates % JAM_INTERVAL:
             return
-        self._tried = {unit: when for unit, when in self._tried.items() if self.host.time < when + RETRY_AFTER}
+        self._failed = {unit: failed for unit, failed in self._failed.items() if unit.closer_time <= failed[0]}
         waiting = [u for u in units if u.state is UnitState.WAITING and u.waiting_for >= self.patience]
         for unit in sorted(waiting, key=lambda u: (-u.priority, u.id)):
-            if unit in self._planned or unit in self._tried:
+            if unit in self._planned or self.host.time < self._failed.get(unit, (-RETRY_AFTER, 0))[0] + RETRY_AFTER:
                 continue
             jam = self._jam_of(unit)
             if jam is not None and self._plan(jam):
@@ -128,7 +131,7 @@ class JamPlans:
         ends their orders instead)."""
         if all(unit.planned_time >= unit.closer_time for unit in jam):
             return self._give_up_on(jam)
-        window = self._window(jam)
+        window = self._window(jam, min(max(self._failed.get(unit, (0.0, 0))[1] for unit in jam), MAX_WIDENINGS))
         if window is None:
             return False
         left, top, right, bottom = window
@@ -143,6 +146,7 @@ class JamPlans:
             grid.passable[top:bottom, left:right],
             [_in_window(u.cell, origin) for u in ordered],
             [_in_window(goal, origin) for goal, _ in goals],
+            swaps=not any(u.state in STANDING_STATES or u.making_way for u in ordered),
         )  # fmt: skip
         if paths is None or all(path[-1] == path[0] for path in paths):  # none found, or one that moves no unit
             return self._give_up_on(jam)
@@ -164,13 +168,14 @@ class JamPlans:
     def _give_up_on(self, jam: Set[Unit]) -> bool:
         """Leave ``jam`` to the traffic rules for RETRY_AFTER seconds: False, no plan."""
         for unit in jam:
-            self._tried[unit] = self.host.time
+            self._failed[unit] = (self.host.time, self._failed.get(unit, (0.0, 0))[1] + 1)
         return False
 
-    def _window(self, jam: Set[Unit]) -> Optional[Tuple[int, int, int, int]]:
+    def _window(self, jam: Set[Unit], widenings: int) -> Optional[Tuple[int, int, int, int]]:
         """Left, top, right, bottom of the cells around ``jam`` a plan may use: the jam's bounds and a
-        margin, widened until there is a free cell for every four units in it; None if it would hold
-        more than MAX_JAM_UNITS units first."""
+        margin, widened until there is a free cell for every four units in it, or for every two, or
+        one, after one or two ``widenings`` (a corridor where files pass one at a time through a
+        pocket needs room on both sides); None if it would hold more than MAX_JAM_UNITS units first."""
         grid, occupancy = self.host.grid, self.host.occupancy
         xs, ys = [u.cell[0] for u in jam], [u.cell[1] for u in jam]
         margin = JAM_MARGIN
@@ -181,7 +186,7 @@ class JamPlans:
             if held > MAX_JAM_UNITS:
                 return None
             free = int(grid.passable[top:bottom, left:right].sum()) - held
-            if 4 * free >= held or (left, top, right, bottom) == (0, 0, grid.width, grid.height):
+            if 4 * free >= held << widenings or (left, top, right, bottom) == (0, 0, grid.width, grid.height):
                 return left, top, right, bottom
             margin *= 2
 

@@ -65,6 +65,8 @@ __all__ = ["Navigator", "NavigatorStats"]
 UPDATES_KEPT = 20_000
 #: Encounters with new obstacles in one trip after which a unit re-plans from scratch (seed 001, H6).
 ENCOUNTERS_BEFORE_REPLAN = 3
+#: Cells around a unit moved off its goal in which every unit stands before it walks back (not into a stream).
+SEND_BACK_CLEARANCE = 2
 #: Seconds without coming closer to its target, in units of ``give_up``, after which a unit stops HELD_UP.
 STALL_FACTOR = 3
 #: The stall check reads every STALL_SLICES-th unit an update, in turn (a stall lasts STALL_FACTOR x give_up
@@ -264,7 +266,9 @@ class Navigator:
                     if turn * count % rounds < count:
                         self._advance(unit, delta / count)
             self.jams.update(order)
-            self._stop_stalled(order[self.stats.updates % STALL_SLICES :: STALL_SLICES])
+            in_turn = order[self.stats.updates % STALL_SLICES :: STALL_SLICES]
+            self._stop_stalled(in_turn)
+            self._send_back(in_turn)
         self.stats.update_seconds.append(self._clock() - started)
         self.stats.updates += 1
 
@@ -297,6 +301,23 @@ class Navigator:
             else:
                 target = self.cell_label(destination)  # what progress is measured against
                 self.finish(unit, UnitState.HELD_UP, f"came no closer to {target} for {limit:.0f} s among other units")
+
+    def _send_back(self, units: Iterable[Unit]) -> None:
+        """Units that arrived and were moved off their goal since (pushed aside for units that could not
+        get by otherwise, or by a jam's plan that overran) walk back once the goal cell is free, pushing
+        standing units aside as an order does: a unit stays where it was sent. The game heard how the
+        order ended: a unit that cannot get back stands again where it is, ARRIVED (see :meth:`finish`)."""
+        for unit in units:
+            goal = unit.goal
+            if not (unit.off_goal and goal is not None and unit.next_cell is None and not len(unit.stack)):
+                continue
+            if self.occupancy.holder(goal) is not None or self.time - unit.progress_time < self.traffic.give_up:
+                continue
+            if all(other.state in FINAL_STATES for other in self.occupancy.units_near(unit.cell, SEND_BACK_CLEARANCE)):
+                unit.stack.push(Route(RouteKind.HIGH_LEVEL, (goal,)))  # its leg is planned as it takes its next cell
+                unit.best_distance, unit.progress_time, unit.closer_time = math.inf, self.time, self.time
+                unit.reroutes = 0
+                unit.state = UnitState.RUN
 
     # -- orders and plans ---------------------------------------------------------------
 
@@ -605,7 +626,10 @@ class Navigator:
         return True
 
     def finish(self, unit: Unit, state: UnitState, reason: str = "") -> None:
-        """Stop the unit; the game hears of it once per order (not again after making way)."""
+        """Stop the unit; the game hears of it once per order (not again after making way or walking back
+        to its goal: a unit that arrived and cannot get back to its goal is still ARRIVED)."""
+        if state is UnitState.HELD_UP and unit.announced and unit.arrival_state is UnitState.ARRIVED and unit.goal is not None:
+            state = UnitState.ARRIVED
         unit.state = state
         unit.reason = reason if state is not UnitState.ARRIVED else ""
         unit.forget_routes()

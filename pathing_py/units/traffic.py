@@ -337,6 +337,8 @@ class Traffic:
             mover = occupancy.holder(path[start])
             assert mover is not None
             forward, back = path[start + 1 : end + 1], path[start:end][::-1]
+            if mover.off_goal:  # pushed off its goal before: it goes back to the goal itself later, not here
+                back = []
             if mover.state in STANDING_STATES:  # it comes back to stand as it stood
                 mover.arrival_state = mover.state
             route = Route(RouteKind.AVOIDANCE, forward + back, wait_at=len(forward), wait_while=lambda: self.holds_back(push))
@@ -382,8 +384,8 @@ class Traffic:
         leaving = top is not None and top.wait_while is not None and top.index < top.wait_at  # pushed already
         if unit is driver or unit.next_cell is not None or leaving or (top is not None and top.may_take is not None):
             return False
-        if unit.state in STANDING_STATES:
-            return True
+        if unit.state in STANDING_STATES or unit.announced and not driver.announced:
+            return True  # it stands, or only tidies up after its order ended (making way, walking back to its goal)
         if unit.state is not UnitState.WAITING or not unit.rank < driver.rank:
             return False
         facing = unit.wanted is not None and self.host.occupancy.holder(unit.wanted) is driver

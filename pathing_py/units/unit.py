@@ -145,6 +145,12 @@ class Unit:
         return any(route.kind is RouteKind.AVOIDANCE and route.wait_at >= 0 for route in self.stack)
 
     @property
+    def off_goal(self) -> bool:
+        """Whether the unit arrived and has been moved off its goal since (pushed aside, or by a jam's plan
+        that overran): it walks back by itself once the goal is free, unless its group places it."""
+        return self.state is UnitState.ARRIVED and self.goal is not None and self.cell != self.goal and not self.keeps_to_shared_route
+
+    @property
     def keeps_to_shared_route(self) -> bool:
         """Whether the unit keeps to a route its group shares (a squad's member, or a unit following another's
         route): it never searches the whole map for a way of its own around units in its way."""

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""How crowds end (issue 12): the small scenarios of :mod:`pathing_py.scenarios` at several sizes and update deltas.
+
+One crowd run is chaotic: a different update delta, or any change to the
+traffic rules, changes which unit waits for which, and a single scenario
+run can swing from all arrived to a few stuck. So this runs each scenario
+at each of three update deltas (1/30, 1/20 and 1/10 s) for the same game
+time and adds the outcomes up. Printed per run and in total: the ordered
+units, how many are ARRIVED and of those how many stand on their goal cell
+(a unit pushed off its goal after it arrived walks back to it), how many
+ended HELD_UP or UNREACHABLE, and how many are still under way. Nothing is
+timed: ``bench_crowd.py`` measures speed against RVO2.
+
+Usage::
+
+    python3 bench/bench_crowd_sweep.py                  # 12 runs x 3 deltas, 120 game seconds each (about a minute)
+    python3 bench/bench_crowd_sweep.py --seconds 30 --markdown
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pathing_py import scenarios  # noqa: E402
+from pathing_py.crowd_runs import CrowdRun  # noqa: E402
+from pathing_py.scenarios import CrowdScenario  # noqa: E402
+from pathing_py.units import UnitState  # noqa: E402
+
+from report import command_line, render  # noqa: E402
+
+DELTAS = (1 / 30, 1 / 20, 1 / 10)
+RUNS: List[Tuple[str, Callable[[], CrowdScenario]]] = [
+    ("armies 60", lambda: scenarios.armies(60)),
+    ("gate 16", lambda: scenarios.gate(16)),
+    ("gate 25", lambda: scenarios.gate(25)),
+    ("gate 36", lambda: scenarios.gate(36)),
+    ("crossroads 40", lambda: scenarios.crossroads(40)),
+    ("two-cell corridor 8", lambda: scenarios.two_cell_corridor(8)),
+    ("two-cell corridor 12", lambda: scenarios.two_cell_corridor(12)),
+    ("head-on corridor 4", lambda: scenarios.head_on_corridor(4)),
+    ("head-on corridor 6", lambda: scenarios.head_on_corridor(6)),
+    ("packed canyon, 3 idle", lambda: scenarios.packed_canyon(3)),
+    ("packed canyon, 10 idle", lambda: scenarios.packed_canyon(10)),
+    ("occupied spot", scenarios.occupied_spot),
+]
+COLUMNS = ["run", "delta s", "ordered", "ARRIVED", "at goal", "HELD_UP", "UNREACHABLE", "under way"]
+
+
+def outcome(scenario: CrowdScenario, delta: float, seconds: float) -> Dict[str, int]:
+    """How the ordered units of ``scenario`` stand after ``seconds`` of updates of ``delta``."""
+    run = CrowdRun(scenario)
+    for _ in range(round(seconds / delta)):
+        run.update(delta)
+    ordered = run.ordered
+    counts = {state: sum(unit.state is state for unit in ordered) for state in (UnitState.ARRIVED, UnitState.HELD_UP, UnitState.UNREACHABLE)}
+    return {
+        "ordered": len(ordered),
+        "ARRIVED": counts[UnitState.ARRIVED],
+        "at goal": sum(unit.state is UnitState.ARRIVED and unit.cell == unit.goal for unit in ordered),
+        "HELD_UP": counts[UnitState.HELD_UP],
+        "UNREACHABLE": counts[UnitState.UNREACHABLE],
+        "under way": len(ordered) - sum(counts.values()),
+    }
+
+
+def parse_arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=120.0, help="game seconds each run lasts (default 120)")
+    parser.add_argument("--only", action="append", choices=[name for name, _ in RUNS], help="run this scenario only (repeatable)")
+    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    args = parser.parse_args(argv)
+    if not args.seconds > 0:
+        parser.error(f"--seconds must be positive, got {args.seconds}")
+    return args
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = parse_arguments(argv)
+    rows: List[List[str]] = []
+    total = dict.fromkeys(COLUMNS[2:], 0)
+    for name, make in RUNS:
+        if args.only and name not in args.only:
+            continue
+        for delta in DELTAS:
+            counts = outcome(make(), delta, args.seconds)
+            for column in total:
+                total[column] += counts[column]
+            rows.append([name, f"{delta:.3f}"] + [str(counts[column]) for column in COLUMNS[2:]])
+    rows.append(["all", ""] + [str(total[column]) for column in COLUMNS[2:]])
+    print(render(COLUMNS, rows, args.markdown))
+    print(f"\nAfter {args.seconds:g} game seconds. Command: {command_line('bench_crowd_sweep.py', argv)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,26 @@
+"""bench/bench_crowd_sweep.py on a short run: every run's outcomes add up to its ordered units, and the totals to
+the runs. A benchmark, not a timed test: no time is checked."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_a_short_sweep_accounts_for_every_ordered_unit():
+    arguments = ["--only", "gate 16", "--only", "occupied spot", "--seconds", "20", "--markdown"]
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_crowd_sweep.py"), *arguments], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in done.stdout.splitlines() if line.startswith("| ")][1:]
+    assert [row[0] for row in rows] == ["gate 16"] * 3 + ["occupied spot"] * 3 + ["all"]
+    numbers = [[int(cell) for cell in row[2:]] for row in rows]
+    for ordered, arrived, at_goal, held_up, unreachable, under_way in numbers:
+        assert ordered == arrived + held_up + unreachable + under_way and at_goal <= arrived
+    assert numbers[-1] == [sum(column) for column in zip(*numbers[:-1])]
+    assert numbers[-1][0] == 3 * 16 + 3 * 1
+
+
+def test_bad_seconds_are_refused():
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_crowd_sweep.py"), "--seconds", "0"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--seconds must be positive" in done.stderr

@@ -68,11 +68,17 @@ def outcome(scenario: CrowdScenario, delta: float, seconds: float) -> Dict[str, 
     }
 
 
-def parse_arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
+def argument_parser() -> argparse.ArgumentParser:
+    """The options, without their checks: bench/readme_tables.py --check parses the README's commands with it."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=120.0, help="game seconds each run lasts (default 120)")
     parser.add_argument("--only", action="append", choices=[name for name, _ in RUNS], help="run this scenario only (repeatable)")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    return parser
+
+
+def parse_arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
+    parser = argument_parser()
     args = parser.parse_args(argv)
     if not args.seconds > 0:
         parser.error(f"--seconds must be positive, got {args.seconds}")

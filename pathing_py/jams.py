@@ -348,7 +348,8 @@ def _without_detours(steps: np.ndarray) -> np.ndarray:
     """``steps`` (a row of cell indices per unit, a column per step) with every round trip a unit makes
     back to a cell it left cut out where it can wait there instead: no other unit is in that cell
     meanwhile. The search's plans wander (each step is chosen greedily); cut, they keep their order
-    of turns in cells and lose most of their moves. Steps where no unit moves any more are dropped."""
+    of turns in cells and lose most of their moves. The steps stay (where no unit moves any more):
+    a plan's time allowed is reckoned from them (:class:`~pathing_py.units.jam_plans.JamPlans`)."""
     steps = steps.copy()
     units, length = steps.shape
     changed = True
@@ -366,8 +367,7 @@ def _without_detours(steps: np.ndarray) -> np.ndarray:
                 if len(back):
                     path[step + 1 : step + 2 + back[-1]] = cell
                     changed = True
-    moving = np.concatenate([[True], (steps[:, 1:] != steps[:, :-1]).any(axis=0)])
-    return steps[:, moving]
+    return steps
 
 
 def _configurations_to(node: _Node) -> List[Configuration]:

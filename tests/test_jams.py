@@ -119,7 +119,7 @@ def test_plans_are_walkable_and_reach_the_goals(data):
 
 def check_no_round_trips(paths: Sequence[Sequence[Cell]]) -> None:
     """Fail if a unit leaves a cell and comes back to it while no other unit was there meanwhile (it
-    could have waited there), or if a step moves no unit."""
+    could have waited there)."""
     for unit, path in enumerate(paths):
         for left in range(len(path) - 1):
             if path[left + 1] == path[left]:
@@ -129,4 +129,3 @@ def check_no_round_trips(paths: Sequence[Sequence[Cell]]) -> None:
                 if others:
                     break
                 assert path[back] != path[left], f"unit {unit} leaves {path[left]} at step {left} and is back at {back}"
-    assert all(any(path[step] != path[step + 1] for path in paths) for step in range(len(paths[0]) - 1))

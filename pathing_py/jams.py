@@ -29,9 +29,10 @@ Quick start::
     [(3, 1), (0, 1)]
 """
 
+import bisect
 import random
 from collections import deque
-from typing import Deque, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Deque, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -93,8 +94,8 @@ def untangle(
             break
     else:
         return None
-    steps = _without_detours(np.array(found).T)
-    return [[(int(cell) % width, int(cell) // width) for cell in path] for path in steps]
+    paths = _without_detours([list(path) for path in zip(*found)])
+    return [[(cell % width, cell // width) for cell in path] for path in paths]
 
 
 def cell_turns(paths: Sequence[Sequence[Cell]]) -> Dict[Cell, List[Tuple[int, int]]]:
@@ -256,48 +257,48 @@ class _Search:
 
     def _pulled_by(self, step: "_Step", unit: int, best: int) -> Optional[int]:
         """The unit that ``unit`` should back off before and pull after it, if any: the one standing in
-        its best cell, which needs to get past it, or one beside it that needs to get past it there."""
+        its best cell, which needs to get past it, or one beside it that needs to get past it there;
+        none unless backing off leads to a fork where two units can pass."""
         here = step.now[unit]
         if best == here:
             return None
         ahead = step.holder.get(best)
-        if ahead is not None and step.next[ahead] < 0 and self._must_pass(step, unit, ahead, here, best) and self._fork_behind(step, best, here):
-            return ahead
-        for cell in self.neighbours[here]:
-            beside = step.holder.get(cell)
-            if beside is not None and cell != best and self._must_pass(step, beside, unit, here, best) and self._fork_behind(step, best, here):
-                return beside
-        return None
+        if ahead is not None and step.next[ahead] < 0 and self._must_pass(step, unit, ahead, here, best):
+            puller: Optional[int] = ahead
+        else:
+            beside = (step.holder.get(cell) for cell in self.neighbours[here] if cell != best)
+            puller = next((other for other in beside if other is not None and self._must_pass(step, other, unit, here, best)), None)
+        if puller is None or self._along(step, best, here, lambda back, front: True)[2] < 2:
+            return None
+        return puller
 
     def _must_pass(self, step: "_Step", pusher: int, puller: int, pusher_at: int, puller_at: int) -> bool:
         """Whether ``pusher`` (at ``pusher_at``) and ``puller`` (at ``puller_at``) must pass each other:
         pushing the puller along the pusher's way meets no fork before a dead end, and each wants the
         other's side."""
         distance = self.distances[pusher]
-        back, front = pusher_at, puller_at
-        while distance[front] < distance[back]:
-            ways = self._ways_on(step, front, back)
-            if len(ways) >= 2:
-                return False  # they can pass at that fork
-            if not ways:
-                break
-            back, front = front, ways[0]
+        back, front, ways = self._along(step, pusher_at, puller_at, lambda back, front: distance[front] < distance[back])
+        if ways >= 2:
+            return False  # they can pass at that fork
         toward = self.distances[puller]
         return toward[back] < toward[front] and (distance[back] == 0 or distance[front] < distance[back])
 
-    def _fork_behind(self, step: "_Step", pusher_at: int, puller_at: int) -> bool:
-        """Whether backing off from ``pusher_at`` through ``puller_at`` reaches a fork where two units can pass."""
-        back, front = pusher_at, puller_at
+    def _along(self, step: "_Step", back: int, front: int, onward: Callable[[int, int], bool]) -> Tuple[int, int, int]:
+        """Walk from ``back`` into ``front`` and on along the only way there is while ``onward(back, front)``:
+        the last two cells, and how many ways lead on from there (two or more: a fork; none: a dead end,
+        or the walk came round to where it started or ran longer than there are cells; one: ``onward``
+        stopped it)."""
+        start = back
         for _ in range(len(self.neighbours)):
+            if not onward(back, front):
+                return back, front, 1
             ways = self._ways_on(step, front, back)
-            if len(ways) >= 2:
-                return True
-            if not ways:
-                return False
+            if len(ways) != 1:
+                return back, front, len(ways)
             back, front = front, ways[0]
-            if front == pusher_at:
-                return False
-        return False
+            if front == start:
+                break
+        return back, front, 0
 
     def _ways_on(self, step: "_Step", cell: int, came_from: int) -> List[int]:
         """The cells one can go on to from ``cell`` having come from ``came_from``: not back, and not
@@ -344,30 +345,46 @@ class _Step:
         return any(cell != self.now[unit] and self.closes_ring(unit, cell) for unit, cell in enumerate(self.next))
 
 
-def _without_detours(steps: np.ndarray) -> np.ndarray:
-    """``steps`` (a row of cell indices per unit, a column per step) with every round trip a unit makes
-    back to a cell it left cut out where it can wait there instead: no other unit is in that cell
-    meanwhile. The search's plans wander (each step is chosen greedily); cut, they keep their order
-    of turns in cells and lose most of their moves. The steps stay (where no unit moves any more):
-    a plan's time allowed is reckoned from them (:class:`~pathing_py.units.jam_plans.JamPlans`)."""
-    steps = steps.copy()
-    units, length = steps.shape
+def _without_detours(paths: List[List[int]]) -> List[List[int]]:
+    """``paths`` (a list of cell indices per unit, one per step) with every round trip a unit makes back
+    to a cell it left cut out where it can wait there instead: no other unit is in that cell meanwhile.
+    The search's plans wander (each step is chosen greedily); cut, they keep their order of turns in
+    cells and lose most of their moves. The steps stay (where no unit moves any more): a plan's time
+    allowed is reckoned from them (:class:`~pathing_py.units.jam_plans.JamPlans`).
+
+    Each cell's visits (step, unit) are kept in step order, so that a unit leaving a cell finds its
+    own returns there, up to the next visit of another unit, without reading the other paths."""
+    paths = [list(path) for path in paths]
+    visits: Dict[int, List[Tuple[int, int]]] = {}
+    for unit, path in enumerate(paths):
+        for step, cell in enumerate(path):
+            visits.setdefault(cell, []).append((step, unit))
+    for cell_visits in visits.values():
+        cell_visits.sort()
     changed = True
     while changed:
         changed = False
-        for unit in range(units):
-            path = steps[unit]
-            for step in range(length - 2):
+        for unit, path in enumerate(paths):
+            before = list(path)
+            for step in range(len(path) - 2):
                 cell = path[step]
                 if path[step + 1] == cell:
                     continue
-                others = np.flatnonzero((steps[:, step + 1 :] == cell).any(axis=0) & (path[step + 1 :] != cell))
-                last = step + 1 + (others[0] if len(others) else length - step - 1)  # others there from then
-                back = np.flatnonzero(path[step + 2 : last + 1] == cell)
-                if len(back):
-                    path[step + 1 : step + 2 + back[-1]] = cell
-                    changed = True
-    return steps
+                cell_visits = visits[cell]
+                back = -1
+                for when, visitor in cell_visits[bisect.bisect_right(cell_visits, (step, len(paths))) :]:
+                    if visitor != unit:
+                        break  # another unit is there from then on
+                    back = when
+                if back > step + 1:
+                    path[step + 1 : back] = [cell] * (back - step - 1)
+            if path != before:  # later steps only read visits after the cut, so the visits are mended here
+                changed = True
+                for step, (old, new) in enumerate(zip(before, path)):
+                    if old != new:
+                        visits[old].remove((step, unit))
+                        bisect.insort(visits[new], (step, unit))
+    return paths
 
 
 def _configurations_to(node: _Node) -> List[Configuration]:

@@ -31,6 +31,7 @@ from typing import Callable, Dict, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from .crowd_checks import overlapping_pairs, units_in_walls
+from .clearance import size_class
 from .grid import Grid
 from .movingai import BENCHMARKS_VARIABLE, find_benchmarks
 
@@ -444,15 +445,18 @@ def _scenario(
     idle: Optional[np.ndarray] = None,
     priorities: Optional[np.ndarray] = None,
 ) -> CrowdScenario:
-    """A scenario whose units start at the centres of ``start_cells``."""
+    """A scenario whose units start at the centres of their blocks at ``start_cells`` (the cells themselves for
+    units of radius up to 0.5; see :mod:`pathing_py.clearance`), and whose goals are their blocks' cells too."""
     count = len(start_cells)
+    radii = np.broadcast_to(np.asarray(radius, dtype=np.float64), (count,))
+    halves = np.array([size_class(r) for r in radii], dtype=np.float64)[:, None] / 2.0
     return CrowdScenario(
         name=name,
         description=description,
         grid=passable if isinstance(passable, Grid) else Grid(passable),
-        starts=np.asarray(start_cells, dtype=np.float64) + 0.5,
+        starts=np.asarray(start_cells, dtype=np.float64).reshape(count, 2) + halves,
         goals=goals,
-        radii=np.broadcast_to(np.asarray(radius, dtype=np.float64), (count,)),
+        radii=radii,
         speeds=np.full(count, speed),
         priorities=np.zeros(count, dtype=np.int64) if priorities is None else priorities,
         idle=np.zeros(count, dtype=bool) if idle is None else idle,

@@ -173,8 +173,8 @@ def test_bad_orders_get_a_status_and_one_error_line(play):
         "NanOrder": ["not finite"],
         "OffMap": ["outside the map"],
         "NoNavGrid": ["does not point at a node", "move_to: nav_grid_path '../Nothing' does not point at a node"],
-        "Wide": ["radius must be in (0, 0.5]"],
-        "Point": ["radius must be in (0, 0.5]"],
+        "Wide": ["radius must be in (0, 4]"],
+        "Point": ["radius must be in (0, 4]"],
         "Backwards": ["speed must be a positive number"],
         "Frozen": ["speed must be a positive number"],
     }
@@ -229,5 +229,26 @@ def test_two_files_cross_through_a_gate_with_debug_drawing_on_and_never_overlap(
         assert game.ends[name]["state"] == "ARRIVED" and cell(game.ends[name]["cell"]) == goal, game.ends[name]
         assert [line["signal"] for line in game.signals[name]][-1] == "arrived"
         assert_moved_frame_by_frame(game, name)
+    assert game.named("overlap") == []
+    assert "pathing_py:" not in game.output and "ERROR" not in game.output
+
+
+def test_a_tank_two_cells_wide_leaves_through_a_gate_as_soldiers_come_in(play):
+    """SPEC G4 in the real engine: a PathUnit of radius 1 stands on a 2x2 block of cells, walks to the block
+    it was sent to (its centre nearest the ordered point) through the three-cell gate while two soldiers come
+    in, and its signals give its block's centre; no two units ever overlapped."""
+    game = play("tank")
+    assert game.joined["Tank"]["status"] == "OK", game.joined["Tank"]
+    [order] = game.orders["Tank"]
+    assert order["accepted"] and order["status"] == "OK", order
+    for name, goal in (("In0", (-5, 2)), ("In1", (-4, 2))):
+        assert_walked(game, name, "ARRIVED", goal)
+    tank, signals = game.ends["Tank"], game.signals["Tank"]
+    arrived = signals[-1]
+    assert arrived["signal"] == "arrived" and cell(arrived["cell"]) == (8, 2), signals  # its block's top-left cell
+    corner = [arrived["centre"][0] + CELL_PIXELS / 2, arrived["centre"][1] + CELL_PIXELS / 2]  # the block's centre
+    assert arrived["position"] == pytest.approx(corner) and tank["position"] == pytest.approx(corner), (arrived, tank)
+    assert tank["state"] == "ARRIVED" and cell(tank["cell"]) == (9, 3), tank  # the engine's cell of that point
+    assert 0 < tank["longest_step"] <= game.joined["Tank"]["speed"] * CELL_PIXELS / FPS * 1.001, tank
     assert game.named("overlap") == []
     assert "pathing_py:" not in game.output and "ERROR" not in game.output

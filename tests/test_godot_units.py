@@ -195,7 +195,7 @@ def test_a_unit_joins_where_it_stands_and_is_not_moved_until_it_walks():
         ((-4, -2), {}, Status.CELL_HELD.value, "TileMap cell (-4, -2), which unit 1 holds"),
         ((0, 2), {"speed": 0.0}, Status.INVALID_SETTINGS.value, "speed must be a positive number of cells per second"),
         ((0, 2), {"speed": math.nan}, Status.INVALID_SETTINGS.value, "speed must be"),
-        ((0, 2), {"radius": 0.8}, Status.INVALID_SETTINGS.value, "radius must be in (0, 0.5] cells"),
+        ((0, 2), {"radius": 4.5}, Status.INVALID_SETTINGS.value, "radius must be in (0, 4] cells"),
         ((0, 2), {"priority": 1.5}, Status.INVALID_SETTINGS.value, "priority must be an int"),
     ],
 )
@@ -491,7 +491,7 @@ def test_tile_painter_picks_tiles_by_name():
     ("../Nav", None, 4.0, 0.5, "'../Nav' does not point at a node"),
     ("../TileMap", "TileMap", 4.0, 0.5, "points at a TileMap, not a NavGrid"),
     ("../NavGrid", "NavGrid", -1.0, 0.5, "speed must be a positive number"),
-    ("../NavGrid", "NavGrid", 4.0, 0.0, "radius must be in (0, 0.5]"),
+    ("../NavGrid", "NavGrid", 4.0, 0.0, "radius must be in (0, 4]"),
     ("../NavGrid", "NavGrid", 4.0, 0.5, ""),
 ])
 def test_unit_problem_is_the_configuration_warning(path, found, speed, radius, warning):

@@ -433,7 +433,9 @@ def test_graph_routes_and_links(link, connectivity):
     [
         (lambda n: n.add_unit((float("nan"), 0.5), speed=1.0), "not finite"),
         (lambda n: n.add_unit((0.5, 0.5), speed=0.0), "speed"),
-        (lambda n: n.add_unit((0.5, 0.5), speed=1.0, radius=0.8), "clearance"),
+        (lambda n: n.add_unit((0.5, 0.5), speed=1.0, radius=4.5), r"radius must be in \(0, 4\]"),
+        (lambda n: n.add_unit((1.0, 1.0), speed=1.0, radius=1.0), r"on cell \(1, 0\), which is blocked"),  # its block has (1, 0)
+        (lambda n: n.add_unit((3.5, 0.5), speed=1.0, radius=0.8), "off the map"),
         (lambda n: n.add_unit((1.5, 0.5), speed=1.0), "blocked"),
         (lambda n: n.add_unit((9.5, 0.5), speed=1.0), "off the map"),
         (lambda n: n.update(float("nan")), "delta"),

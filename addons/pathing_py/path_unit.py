@@ -33,8 +33,12 @@ Signals (``cell`` is a TileMap cell, ``position`` its centre in global pixels):
 - ``unreachable(cell, position, reason)``: the goal cannot be reached; the
   unit stopped at the reachable cell nearest to it.
 
-Exported: ``speed`` in cells per second, ``radius`` in cells (at most 0.5:
-one unit per cell), ``priority`` (who waits for whom, higher goes first).
+Exported: ``speed`` in cells per second, ``radius`` in cells (up to 0.5 a
+unit holds one cell; a larger one stands on a square of cells, 2x2 up to
+radius 1, and is only routed where that square fits; at most 4),
+``priority`` (who waits for whom, higher goes first). A unit larger than a
+cell is sent to the square whose centre is nearest the position it is
+given, and its signals give that square's top-left cell and centre.
 Position, speed and the like are read when the unit joins.
 """
 
@@ -60,7 +64,7 @@ class PathUnit(NodeProperties, NavGridLink, Node2D):  # NodeProperties first: se
     nav_grid_path = export(NodePath, default=NodePath("../NavGrid"))
     #: Cells per second (the NavGrid's TileMap cells, whatever their size in pixels).
     speed = export(float, default=4.0)
-    #: Cells, in (0, 0.5].
+    #: Cells, in (0, 4]: above 0.5 the unit stands on a square of cells (SPEC G4).
     radius = export(float, default=0.5)
     priority = export(int, default=0)
 

@@ -56,9 +56,11 @@ import math
 from dataclasses import dataclass
 from typing import Any, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
+from ..clearance import block_at, block_centre, size_class
 from ..grid import Cell
 from ..status import Status
 from ..units import Navigator, Unit
+from ..units.occupancy import block_cells
 from ..units.unit import STANDING_STATES, UnitState, unit_settings_problem
 from .bridge import (
     TILE_MODE_SINGLE,
@@ -369,10 +371,11 @@ class UnitDriver:
         if key in self._members:  # joining again: from where it stands now
             self.remove(key)
         position = self._world_to_grid.apply(world)
-        cell = (math.floor(position[0]), math.floor(position[1]))
-        refusal = self._cell_refusal(cell, f"the unit's position {world}")
-        if refusal is not None:
-            return refusal
+        size = size_class(radius)
+        for cell in block_cells(block_at(position, size), size):  # the one cell of a unit up to radius 0.5
+            refusal = self._cell_refusal(cell, f"the unit's position {world}" if size == 1 else f"the unit at {world} (radius {radius:g})")
+            if refusal is not None:
+                return refusal
         unit = self.navigator.add_unit(position, speed=float(speed), radius=float(radius), priority=priority)
         self._members[key] = _Member(node, unit, parent_to_world, grid_to_parent, grid_to_parent.apply(position))
         self._keys[unit.id] = key
@@ -421,7 +424,7 @@ class UnitDriver:
             answer = self._add(key, member.node, member.parent_to_world, world, unit.speed, unit.radius, unit.priority)
             if not answer:
                 cell = previous.frame.from_grid(unit.cell)
-                centre = previous.world_centre(unit.cell)
+                centre = previous.world_centre(unit.cell, unit.size)
                 reason = f"the NavGrid read its TileMap again: {answer.message}"
                 held = answer.status == Status.CELL_HELD.value
                 name = (UnitState.HELD_UP if held else UnitState.UNREACHABLE).signal
@@ -446,19 +449,21 @@ class UnitDriver:
         member = self._members.get(key)
         if member is None:
             return Answer(Status.NOT_DRIVEN.value, "this unit is not moved by a NavGrid (see the errors when it joined)")
-        answer, goal = self.goal_at(world_position, "move_to")
+        answer, goal = self.goal_at(world_position, "move_to", member.unit.size)
         if goal is not None:
             member.unit.move_to(goal)
         return answer
 
-    def goal_at(self, world_position, doing: str) -> Tuple[Answer, Optional[Cell]]:
-        """The grid cell of the TileMap cell containing a world position, to send units to; None, with the
-        refusal (``INVALID_POSITION``, ``OUT_OF_BOUNDS``) its message starting with ``doing``, if there is none."""
+    def goal_at(self, world_position, doing: str, size: int = 1) -> Tuple[Answer, Optional[Cell]]:
+        """The grid cell of the TileMap cell containing a world position, to send units to (for units of
+        block ``size`` > 1, the top-left cell of the block centred nearest it); None, with the refusal
+        (``INVALID_POSITION``, ``OUT_OF_BOUNDS``) its message starting with ``doing``, if there is none."""
         try:
             x, y = self._world_to_grid.apply(world_position)
         except CoordinateError as error:
             return Answer(Status.INVALID_POSITION.value, f"{doing}: {error}"), None
-        goal = (map_floor(x), map_floor(y))
+        offset = (size - 1) / 2.0
+        goal = (map_floor(x - offset), map_floor(y - offset))
         if not self.navigator.grid.in_bounds(goal):
             return Answer(Status.OUT_OF_BOUNDS.value, f"{doing}: TileMap cell {self.frame.from_grid(goal)} is outside the map"), None
         return Answer(Status.OK.value), goal
@@ -512,12 +517,13 @@ class UnitDriver:
         member = self._members[key]
         reason = member.unit.reason if event in REASON_SIGNALS else ""
         self._queued.append(
-            UnitSignal(key, member.node, event, self.frame.from_grid(cell), self.world_centre(cell), reason)
+            UnitSignal(key, member.node, event, self.frame.from_grid(cell), self.world_centre(cell, member.unit.size), reason)
         )
 
-    def world_centre(self, grid_cell: Cell) -> Position:
-        """The centre of a grid cell in world pixels (as signals give positions)."""
-        return self._grid_to_world.apply((grid_cell[0] + 0.5, grid_cell[1] + 0.5))
+    def world_centre(self, grid_cell: Cell, size: int = 1) -> Position:
+        """The centre of a grid cell in world pixels (as signals give positions), or of the block of ``size``
+        cells whose top-left cell it is (where a unit that large stands)."""
+        return self._grid_to_world.apply(block_centre(grid_cell, size))
 
     def signals(self) -> Iterator[UnitSignal]:
         """The queued signals, oldest first, each taken off the queue as it is yielded.

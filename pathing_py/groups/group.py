@@ -672,6 +672,8 @@ class Groups:
         other = self._group_of.get(unit.id)
         if other is not None:
             raise ValueError(f"unit {unit.id} is already in group {other.id}")
+        if unit.size > 1:  # slots, gathering and passages are worked out in cells
+            raise ValueError(f"unit {unit.id} (radius {unit.radius:g}) is larger than a cell: groups take units of radius up to 0.5")
 
 
 def gathering_cells(grid: Grid, target: Cell, count: int, blocked: Sequence[Cell] = ()) -> List[Cell]:

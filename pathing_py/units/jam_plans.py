@@ -129,21 +129,25 @@ class JamPlans:
         of it walked a plan since it last came closer to its target (plans do not help these units: a
         plan again would shuffle them round for ever, each walk counting as progress; the stall check
         ends their orders instead)."""
-        if all(unit.planned_time >= unit.closer_time for unit in jam):
+        if all(unit.planned_time >= unit.closer_time for unit in jam if unit.size == 1):  # (larger units are not planned)
             return self._give_up_on(jam)
         window = self._window(jam, min(max(self._failed.get(unit, (0.0, 0))[1] for unit in jam), MAX_WIDENINGS))
         if window is None:
             return False
         left, top, right, bottom = window
         grid = self.host.grid
-        units = {holder for _, holder in self.host.occupancy.held_in(left, top, right, bottom)}
+        held = list(self.host.occupancy.held_in(left, top, right, bottom))
+        units = {holder for _, holder in held}
         if not all(u.next_cell is None and u.state is not UnitState.FIND_PATH and u not in self._planned for u in units):
             return False
-        ordered = sorted(units, key=lambda u: (u.stack.find(RouteKind.HIGH_LEVEL) is not None, -u.priority, u.id))
-        goals = _goals(ordered, left, top, right, bottom, grid.passable)
+        passable = grid.passable.copy()  # units larger than a cell are not moved by plans: they stand as walls
+        for x, y in (cell for cell, holder in held if holder.size > 1):
+            passable[y, x] = False
+        ordered = sorted((u for u in units if u.size == 1), key=lambda u: (u.stack.find(RouteKind.HIGH_LEVEL) is not None, -u.priority, u.id))
+        goals = _goals(ordered, left, top, right, bottom, passable)
         origin = (left, top)
         paths = untangle(
-            grid.passable[top:bottom, left:right],
+            passable[top:bottom, left:right],
             [_in_window(u.cell, origin) for u in ordered],
             [_in_window(goal, origin) for goal, _ in goals],
             swaps=not any(u.state in STANDING_STATES or u.making_way for u in ordered),

@@ -24,7 +24,11 @@ moves only on a 4-connected grid: every route they take comes from the grid's
 searches, lines and walks, which follow its connectivity). A unit
 holds the cell it stands in and the cell it moves into (and, moving
 diagonally, both corner cells), so units never overlap and never cut a wall
-corner; map edits cannot block a held cell.
+corner; map edits cannot block a held cell. A unit larger than a cell (radius
+above 0.5) stands on a block of cells, plans and moves on the grid of its
+size (SPEC G4, :class:`~pathing_py.sized_grids.SizedGrids`: a tank is never
+routed through a gap only a soldier fits), and holds the blocks it stands
+on and moves into (see :mod:`~pathing_py.units.occupancy`).
 
 Each update: the units whose routes crossed changed map regions hear of it
 (once); if the map opened cells, units whose goals were cut off go on once
@@ -46,12 +50,14 @@ from typing import Callable, Deque, Dict, Iterable, List, Optional, Sequence, Tu
 
 import numpy as np
 
+from ..clearance import block_at, block_centre, size_class
 from ..dynamic import MapWatcher, SpliceStatus, first_blocked, splice_path
 from ..grid import Cell, Grid, step_corners
 from ..local import WalkStatus, walk_line
 from ..search import as_cell, find_path, grid_distance, grid_distances
+from ..sized_grids import SizedGrids
 from .jam_plans import JamPlans
-from .occupancy import Occupancy
+from .occupancy import Occupancy, block_cells, step_cells
 from .path_stack import Route, RouteKind
 from .prediction import route_cells
 from .requests import PathRequestQueue
@@ -151,6 +157,7 @@ class Navigator:
         self.watcher: MapWatcher[int] = MapWatcher(grid.width, grid.height, region_size)
         self.stats = NavigatorStats()
         self.occupancy = Occupancy()
+        self._sizes: Optional[SizedGrids] = None  #: the grids of units larger than a cell, once one is added
         self.traffic = Traffic(self, wait_limit=wait_limit, give_up=give_up)
         self.jams = JamPlans(self, patience=2 * wait_limit)
         self._clock = clock
@@ -182,16 +189,18 @@ class Navigator:
             raise ValueError(problem)
         if isinstance(priority, bool) or not isinstance(priority, (int, np.integer)):
             raise TypeError(f"priority must be a whole number, got {priority!r}")
-        cell = (int(math.floor(x)), int(math.floor(y)))
-        if not self.grid.is_passable(cell):
-            raise ValueError(f"position ({x}, {y}) is in cell {cell}, which is blocked or off the map")
-        holder = self.occupancy.holder(cell)
-        if holder is not None:
-            raise ValueError(f"cell {cell} is held by unit {holder.id}")
+        size = size_class(radius)
+        cells = block_cells(block_at((x, y), size), size)
+        for cell in cells:
+            if not self.grid.is_passable(cell):
+                raise ValueError(f"position ({x}, {y}) puts a unit of radius {radius} on cell {cell}, which is blocked or off the map")
+            holder = self.occupancy.holder(cell)
+            if holder is not None:
+                raise ValueError(f"cell {cell} is held by unit {holder.id}")
         unit = Unit(self, self._next_id, (x, y), float(speed), float(radius), int(priority))
         self._next_id += 1
         self.units[unit.id] = unit
-        self.occupancy.hold(unit, [cell])
+        self.occupancy.hold(unit, cells)
         return unit
 
     def remove_unit(self, unit: Unit) -> None:
@@ -199,13 +208,30 @@ class Navigator:
         if self.units.pop(unit.id, None) is None:
             raise ValueError(f"unit {unit.id} is not in this navigator")
         self._events = [event for event in self._events if event[0] != unit.id]
-        self.occupancy.release(unit, keep=None)
+        self.occupancy.release(unit)
         self.requests.cancel(unit.id)
         self.watcher.unsubscribe(unit.id)
 
     def holder(self, cell: Cell) -> Optional[Unit]:
         """The unit holding a cell, if any."""
         return self.occupancy.holder(cell)
+
+    def grid_of(self, unit: Unit) -> Grid:
+        """The grid ``unit`` plans and moves on: the map, or for a unit larger than a cell the grid of
+        its size (its cells are its block's top-left cells; built at the first unit of that size)."""
+        if unit.size == 1:
+            return self.grid
+        if self._sizes is None:
+            self._sizes = SizedGrids(self.grid, graph=self.graph)
+        return self._sizes.grid(unit.size)
+
+    def _graph_of(self, unit: Unit):
+        """The key-point graph of :meth:`grid_of` ``(unit)``, None without a graph (baked at first use for a size)."""
+        if self.graph is None or unit.size == 1:
+            return self.graph
+        self.grid_of(unit)
+        assert self._sizes is not None
+        return self._sizes.graph(unit.size)
 
     def events(self) -> List[Event]:
         """(unit id, event, cell) since the last call: path_found, waypoint_reached, and a final state's
@@ -231,11 +257,20 @@ class Navigator:
         if applied:
             if self.graph is not None:
                 self.graph.update(applied)
-            self.watcher.cells_changed(applied)
+            if self._sizes is not None:
+                self._sizes.cells_changed(applied)
+            self.watcher.cells_changed(self._blocks_touching(applied))
             if not blocked:
                 self._opened += applied
         self.stats.refused_edits += len(refused)
         return refused
+
+    def _blocks_touching(self, cells: List[Cell]) -> List[Cell]:
+        """The top-left cells of every block of the units' sizes that holds one of ``cells``: the cells on
+        the routes of units of any size that an edit of ``cells`` may cut."""
+        largest = max((unit.size for unit in self.units.values()), default=1)
+        touching = {(x - i, y - j) for x, y in cells for j in range(largest) for i in range(largest)}
+        return [cell for cell in touching if self.grid.in_bounds(cell)]
 
     # -- the clock ----------------------------------------------------------------------
 
@@ -311,13 +346,17 @@ class Navigator:
             goal = unit.goal
             if not (unit.off_goal and goal is not None and unit.next_cell is None and not len(unit.stack)):
                 continue
-            if self.occupancy.holder(goal) is not None or self.time - unit.progress_time < self.traffic.give_up:
+            if not self._free_for(unit, goal) or self.time - unit.progress_time < self.traffic.give_up:
                 continue
             if all(other.state in FINAL_STATES for other in self.occupancy.units_near(unit.cell, SEND_BACK_CLEARANCE)):
                 unit.stack.push(Route(RouteKind.HIGH_LEVEL, (goal,)))  # its leg is planned as it takes its next cell
                 unit.best_distance, unit.progress_time, unit.closer_time = math.inf, self.time, self.time
                 unit.reroutes = 0
                 unit.state = UnitState.RUN
+
+    def _free_for(self, unit: Unit, cell: Cell) -> bool:
+        """Whether no other unit holds a cell of ``unit``'s block at ``cell``."""
+        return all(self.occupancy.holder(c) in (None, unit) for c in block_cells(cell, unit.size))
 
     # -- orders and plans ---------------------------------------------------------------
 
@@ -348,7 +387,7 @@ class Navigator:
         shared route, SPEC F1), heading for ``aims[i]`` in place of key point ``i`` (its own cells
         beside them) if given: no search of its own, the tuple shared by reference. A goal the unit
         cannot reach gets a plan of its own, as :meth:`order` gives it."""
-        if not self.grid.in_bounds(goal) or not self.grid.same_island(unit.anchor, goal):
+        if not self.grid.in_bounds(goal) or not self.grid_of(unit).same_island(unit.anchor, goal):
             self.order(unit, goal)
             return
         if self.units.get(unit.id) is not unit:
@@ -390,19 +429,21 @@ class Navigator:
         if unit is None or goal is None or unit.goal != goal:
             return  # removed, or ordered elsewhere since
         unit.stats.plans += 1
-        start = unit.anchor
+        start, grid = unit.anchor, self.grid_of(unit)
         target, arrival, reason = goal, UnitState.ARRIVED, ""
-        unit.cut_off = not self.grid.same_island(start, goal)
+        unit.cut_off = not grid.same_island(start, goal)
         if unit.cut_off:
-            target = self._nearest_reachable(start, goal)
+            target = self._nearest_reachable(grid, start, goal)
             arrival = UnitState.UNREACHABLE
-            blocked = not self.grid.is_passable(goal)
             named = self.cell_label(goal)
-            reason = f"goal {named} is blocked" if blocked else (
-                f"goal {named} cannot be reached from {self.cell_label(start)}"
-            )
+            if not self.grid.is_passable(goal):
+                reason = f"goal {named} is blocked"
+            elif not grid.is_passable(goal):
+                reason = f"goal {named} has no room for a unit of radius {unit.radius:g} (a block of {unit.size}x{unit.size} cells)"
+            else:
+                reason = f"goal {named} cannot be reached from {self.cell_label(start)}"
         unit.arrival_state, unit.reason = arrival, reason
-        waypoints = self._high_level_route(start, target)
+        waypoints = self._high_level_route(unit, start, target)
         unit.forget_routes()
         high = Route(RouteKind.HIGH_LEVEL, waypoints)
         unit.stack.push(high)
@@ -414,17 +455,19 @@ class Navigator:
         if unit.next_cell is not None or high.reached(unit.cell) or not self._plan_next_leg(unit, high):
             self.watch_route(unit)
 
-    def _high_level_route(self, start: Cell, target: Cell) -> Tuple[Cell, ...]:
+    def _high_level_route(self, unit: Unit, start: Cell, target: Cell) -> Tuple[Cell, ...]:
         """The key points to pass and the target (just the target without a graph)."""
-        if self.graph is None or start == target:
+        graph = self._graph_of(unit)
+        if graph is None or start == target:
             return (target,)
-        result = self.graph.find_path(start, target, link=self.link, smooth=False)
+        result = graph.find_path(start, target, link=self.link, smooth=False)
         self.stats.plan_work += result.expanded
         return tuple(result.route[1:]) if result else (target,)
 
-    def _nearest_reachable(self, start: Cell, goal: Cell) -> Cell:
-        """The cell of ``start``'s island nearest to ``goal`` (Euclidean; ties to the lowest (y, x))."""
-        ys, xs = np.nonzero(self.grid.islands == self.grid.island_of(start))
+    @staticmethod
+    def _nearest_reachable(grid: Grid, start: Cell, goal: Cell) -> Cell:
+        """The cell of ``start``'s island on ``grid`` nearest to ``goal`` (Euclidean; ties to the lowest (y, x))."""
+        ys, xs = np.nonzero(grid.islands == grid.island_of(start))
         nearest = int(np.argmin((xs - goal[0]) ** 2 + (ys - goal[1]) ** 2))
         return int(xs[nearest]), int(ys[nearest])
 
@@ -454,13 +497,14 @@ class Navigator:
 
     def _plan_leg(self, unit: Unit, waypoint: Cell, first: bool, last: bool) -> bool:
         """Push the cell route to the next high-level waypoint; False if there is none."""
+        grid = self.grid_of(unit)
         if self.link == "fast" and self.graph is not None and (first or last):
-            walked = walk_line(self.grid, unit.cell, waypoint)
+            walked = walk_line(grid, unit.cell, waypoint)
             if walked.status is WalkStatus.ARRIVED:
                 unit.stats.walks += 1
                 unit.stack.push(Route(RouteKind.LOW_LEVEL, walked.cells[1:]))
                 return True
-        found = find_path(self.grid, unit.cell, waypoint)
+        found = find_path(grid, unit.cell, waypoint)
         self.stats.plan_work += found.expanded
         if not found:
             return False
@@ -488,7 +532,7 @@ class Navigator:
                 continue
             if unit.cut_off:
                 on_its_way = unit.retry_until is None  # not stopped yet
-                if (on_its_way or self.retrying(unit)) and self.grid.same_island(unit.anchor, unit.goal):
+                if (on_its_way or self.retrying(unit)) and self.grid_of(unit).same_island(unit.anchor, unit.goal):
                     self._start_trip(unit)
             elif unit.state not in FINAL_STATES and _shortcut_possible(unit, opened, self.grid.connectivity):
                 unit.stats.shortcuts += 1
@@ -498,15 +542,16 @@ class Navigator:
         """A change on the unit's route: splice around it, walk around it, or plan again (D2, H6)."""
         if unit.state in FINAL_STATES or unit.state is UnitState.IDLE or unit.state is UnitState.FIND_PATH:
             return
+        grid = self.grid_of(unit)
         highs = [route for route in unit.stack if route.kind is RouteKind.HIGH_LEVEL]
-        if any(not self.grid.is_passable(cell) for high in highs for cell in high.remaining):
+        if any(not grid.is_passable(cell) for high in highs for cell in high.remaining):
             self._request_plan(unit)  # a key point or the goal itself is gone
             return
         position = unit.anchor  # where the unit will be when it takes up each route, top down
         for route in reversed(list(unit.stack)):
             if route.kind is RouteKind.HIGH_LEVEL:
                 return
-            if first_blocked(self.grid, [position, *route.remaining]) is not None:
+            if first_blocked(grid, [position, *route.remaining]) is not None:
                 self._route_cut(unit, route)
                 return
             position = route.waypoints[-1] if route.waypoints else position
@@ -526,7 +571,7 @@ class Navigator:
                 unit.stack.pop()
             return
         cells = [unit.anchor, *route.remaining]
-        spliced = splice_path(self.grid, cells, 0)
+        spliced = splice_path(self.grid_of(unit), cells, 0)
         self.stats.splice_work += spliced.work
         if spliced.status is SpliceStatus.SPLICED:
             unit.stats.splices += 1
@@ -559,7 +604,7 @@ class Navigator:
 
     def _move(self, unit: Unit, next_cell: Cell, dt: float) -> float:
         """Move toward the centre of ``next_cell``, the one the unit moves into; the time left over after reaching it."""
-        tx, ty = next_cell[0] + 0.5, next_cell[1] + 0.5
+        tx, ty = block_centre(next_cell, unit.size)
         x, y = unit.position
         distance = math.hypot(tx - x, ty - y)
         speed = unit.current_speed
@@ -570,7 +615,7 @@ class Navigator:
             return 0.0
         unit.position = (tx, ty)
         unit.stats.distance += distance
-        self.occupancy.release(unit, keep=next_cell)
+        self.occupancy.release(unit, keep=block_cells(next_cell, unit.size))
         unit.cell, unit.next_cell = next_cell, None
         destination = unit.stack.destination()
         if destination is not None:
@@ -607,16 +652,17 @@ class Navigator:
         return False
 
     def _step_onto(self, unit: Unit, route: Route, cell: Cell, dt: float) -> bool:
-        corners = list(step_corners(unit.cell, cell))
-        if not self.grid.is_passable(cell) or not all(self.grid.is_passable(c) for c in corners):
+        grid = self.grid_of(unit)
+        if not grid.is_passable(cell) or not all(grid.is_passable(c) for c in step_corners(unit.cell, cell)):
             self._route_cut(unit, route)
             return False
-        holders = (self.occupancy.holder(c) for c in [cell, *corners])
+        cells = step_cells(unit.cell, cell, unit.size)
+        holders = (self.occupancy.holder(c) for c in cells)
         blockers = {holder for holder in holders if holder is not None and holder is not unit}
         if blockers:
             self.traffic.wait_or_detour(unit, route, cell, blockers, dt)
             return False
-        self.occupancy.hold(unit, [cell, *corners])
+        self.occupancy.hold(unit, cells)
         if self.step_log is not None:
             self.step_log.append((unit.id, unit.cell, cell))
         unit.next_cell = cell
@@ -627,9 +673,13 @@ class Navigator:
 
     def finish(self, unit: Unit, state: UnitState, reason: str = "") -> None:
         """Stop the unit; the game hears of it once per order (not again after making way or walking back
-        to its goal: a unit that arrived and cannot get back to its goal is still ARRIVED)."""
-        if state is UnitState.HELD_UP and unit.announced and unit.arrival_state is UnitState.ARRIVED and unit.goal is not None:
-            state = UnitState.ARRIVED
+        to its goal: a unit that arrived and cannot get back to its goal is still ARRIVED), but for a unit
+        that gave up and was pushed onto its goal since: it arrived after all, and the game hears that too."""
+        if state is UnitState.HELD_UP and unit.announced and unit.goal is not None:
+            if unit.arrival_state is UnitState.ARRIVED:
+                state = UnitState.ARRIVED
+            elif unit.cell == unit.goal:
+                state, unit.announced = UnitState.ARRIVED, False
         unit.state = state
         unit.reason = reason if state is not UnitState.ARRIVED else ""
         unit.forget_routes()

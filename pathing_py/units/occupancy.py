@@ -1,19 +1,22 @@
-"""Which unit holds which cell, found by cell or by neighbourhood (SPEC U3, U5).
+"""Which unit holds which cell, found by cell or by neighbourhood (SPEC U3, U5, G4).
 
 A unit holds the cell it stands in, the cell it moves into and, moving
-diagonally, both corner cells. Traffic rules ask who holds the cells of a
+diagonally, both corner cells. A unit larger than a cell (size k, see
+:func:`~pathing_py.clearance.size_class`) stands on the k x k block whose
+top-left cell is its cell, and holds the blocks it stands on and moves
+into, with the corners between: :func:`step_cells` covers both. Traffic rules ask who holds the cells of a
 small window around a unit; a dict of all holders answers that only by
 scanning every unit, so held cells are also kept in square buckets of
 BUCKET_SIZE cells (a spatial hash): a window query reads the buckets it
 overlaps, however many units the map holds.
 """
 
-from typing import Dict, Iterable, Iterator, Optional, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
 from ..grid import Cell
 from .unit import Unit
 
-__all__ = ["BUCKET_SIZE", "Occupancy"]
+__all__ = ["BUCKET_SIZE", "Occupancy", "block_cells", "step_cells"]
 
 #: Side of the spatial hash's buckets, in cells: about the size of the windows traffic rules search.
 BUCKET_SIZE = 8
@@ -49,16 +52,16 @@ class Occupancy:
             self._buckets.setdefault(_bucket(cell), {})[cell] = unit
             unit.held.add(cell)
 
-    def release(self, unit: Unit, keep: Optional[Cell]) -> None:
-        """Let go of every cell ``unit`` holds but ``keep``."""
-        for cell in unit.held:
-            if cell != keep:
-                del self._holder[cell]
-                bucket = self._buckets[_bucket(cell)]
-                del bucket[cell]
-                if not bucket:
-                    del self._buckets[_bucket(cell)]
-        unit.held = {keep} if keep is not None else set()
+    def release(self, unit: Unit, keep: Iterable[Cell] = ()) -> None:
+        """Let go of every cell ``unit`` holds but those of ``keep``."""
+        kept = set(keep)
+        for cell in unit.held - kept:
+            del self._holder[cell]
+            bucket = self._buckets[_bucket(cell)]
+            del bucket[cell]
+            if not bucket:
+                del self._buckets[_bucket(cell)]
+        unit.held &= kept
 
     def held_in(self, left: int, top: int, right: int, bottom: int) -> Iterator[Tuple[Cell, Unit]]:
         """The held cells with ``left <= x < right`` and ``top <= y < bottom``, and their holders."""
@@ -73,6 +76,20 @@ class Occupancy:
         x, y = cell
         found = {unit.id: unit for _, unit in self.held_in(x - reach, y - reach, x + reach + 1, y + reach + 1)}
         return iter([found[unit_id] for unit_id in sorted(found)])
+
+
+def block_cells(cell: Cell, size: int) -> List[Cell]:
+    """The cells of the ``size`` x ``size`` block whose top-left cell is ``cell``."""
+    x, y = cell
+    return [(x + i, y + j) for j in range(size) for i in range(size)]
+
+
+def step_cells(start: Cell, end: Cell, size: int) -> List[Cell]:
+    """The cells a unit of ``size`` holds stepping from ``start`` to the king neighbour ``end``: the box
+    around both blocks (for size 1 and a diagonal step: both cells and the two corners between)."""
+    left, top = min(start[0], end[0]), min(start[1], end[1])
+    right, bottom = max(start[0], end[0]) + size, max(start[1], end[1]) + size
+    return [(x, y) for y in range(top, bottom) for x in range(left, right)]
 
 
 def _bucket(cell: Cell) -> Bucket:

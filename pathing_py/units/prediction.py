@@ -23,6 +23,7 @@ from typing import List, Tuple
 
 import numpy as np
 
+from ..clearance import block_centre
 from ..grid import Cell
 from .path_stack import RouteKind
 from .unit import Unit, UnitState
@@ -57,7 +58,7 @@ def predicted_positions(unit: Unit, horizon: float = PREDICTION_HORIZON, step: f
     times = np.arange(0.0, horizon + step / 2, step)
     if unit.state not in (UnitState.MOVING, UnitState.RUN):
         return [(float(t), unit.position) for t in times]
-    points = np.array([unit.position] + [(x + 0.5, y + 0.5) for x, y in cells_ahead(unit)])
+    points = np.array([unit.position] + [block_centre(cell, unit.size) for cell in cells_ahead(unit)])
     along = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(points, axis=0).T))])
     walked = times * unit.current_speed
     xs, ys = np.interp(walked, along, points[:, 0]), np.interp(walked, along, points[:, 1])

@@ -19,10 +19,11 @@ costs, with the cells units hold blocked.
 import math
 from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Protocol, Set, Tuple
 
-from ..grid import Cell, Grid, step_corners
+from ..clearance import ClearanceMap
+from ..grid import Cell, Grid
 from ..search import find_path
 from ..spacetime import Reservations, arrival_times, find_path_in_time, occupancy
-from .occupancy import Occupancy
+from .occupancy import Occupancy, block_cells, step_cells
 from .path_stack import Route, RouteKind
 from .unit import FINAL_STATES, STANDING_STATES, Unit, UnitState
 
@@ -64,6 +65,9 @@ class TrafficHost(Protocol):
     def grid(self) -> Grid:
         """The map the units walk."""
 
+    def grid_of(self, unit: Unit) -> Grid:
+        """The grid ``unit`` plans on: the map, or the grid of its size for a unit larger than a cell."""
+
     @property
     def occupancy(self) -> Occupancy:
         """Which unit holds which cell."""
@@ -83,12 +87,15 @@ class TrafficHost(Protocol):
         """The unit's routes changed: watch the map along the new ones (D3)."""
 
 
-def grid_without(grid: Grid, held: Iterable[Cell], left: int, top: int, right: int, bottom: int) -> Grid:
+def grid_without(grid: Grid, held: Iterable[Cell], left: int, top: int, right: int, bottom: int, size: int = 1) -> Grid:
     """The cells ``left <= x < right``, ``top <= y < bottom`` of ``grid`` as a grid of their own,
-    with the ``held`` cells (map coordinates, inside the window) blocked and the terrain costs and connectivity kept."""
+    with the ``held`` cells (map coordinates, inside the window) blocked and the terrain costs and connectivity kept;
+    for a unit of ``size`` > 1, passable where its block fits in the window (terrain costs are then left out)."""
     passable = grid.passable[top:bottom, left:right].copy()
     for x, y in held:
         passable[y - top, x - left] = False
+    if size > 1:
+        return Grid(ClearanceMap(passable, size).values >= size, connectivity=grid.connectivity)
     cost = None if grid.cost is None else grid.cost[top:bottom, left:right]
     return Grid(passable, cost, connectivity=grid.connectivity)
 
@@ -244,7 +251,7 @@ class Traffic:
         self._rerouted_at = self.host.stats.updates
         grid = self.host.grid
         standing = [cell for cell, holder in self.host.occupancy.items() if holder is not unit and holder.next_cell is None]
-        found = find_path(grid_without(grid, standing, 0, 0, grid.width, grid.height), unit.cell, target)
+        found = find_path(grid_without(grid, standing, 0, 0, grid.width, grid.height, unit.size), unit.cell, target)
         self.host.stats.plan_work += found.expanded
         if not found:
             return False
@@ -268,8 +275,8 @@ class Traffic:
         back onto ``route`` at most ``horizon`` cells ahead, searched within ``margin`` cells around both ends."""
         ahead = route.remaining[: horizon + 1]
         for rejoin_at in range(len(ahead) - 1, 0, -1):  # the farthest free cell: past the whole queue
-            holder = self.host.occupancy.holder(ahead[rejoin_at])
-            if holder is None or holder is unit or not past(holder):
+            holders = self._holders(block_cells(ahead[rejoin_at], unit.size), unit)
+            if not holders or not all(past(holder) for holder in holders):
                 break
         else:
             return False
@@ -279,7 +286,8 @@ class Traffic:
         grid = self.host.grid
         right, bottom = min(max(x0, x1) + margin + 1, grid.width), min(max(y0, y1) + margin + 1, grid.height)
         held = [cell for cell, holder in self.host.occupancy.held_in(left, top, right, bottom) if holder is not unit and past(holder)]
-        found = find_path(grid_without(grid, held, left, top, right, bottom), (x0 - left, y0 - top), (x1 - left, y1 - top))
+        window = grid_without(grid, held, left, top, right, bottom, unit.size)
+        found = find_path(window, (x0 - left, y0 - top), (x1 - left, y1 - top))
         if not found:
             return False
         route.index += rejoin_at + 1
@@ -293,7 +301,7 @@ class Traffic:
         """D4: plan to a cell further along the route through where other units are going to be,
         not only where they are, for a unit that keeps being blocked by moving units."""
         ahead = route.remaining[: 2 * DETOUR_HORIZON + 1]
-        if len(ahead) < 2:
+        if len(ahead) < 2 or unit.size > 1:  # plans in time move one-cell units only
             return False
         reservations = Reservations()
         for other in self.host.occupancy.units_near(unit.cell, 2 * DETOUR_HORIZON):
@@ -328,11 +336,15 @@ class Traffic:
         if path is None:
             return False
         occupancy = self.host.occupancy
-        push = Push(frozenset(path), driver, self.host.time)
+        push = Push(frozenset(c for cell in path for c in block_cells(cell, unit.size)), driver, self.host.time)
         earlier = [other for other in self._pushes if not other.undone()]
         self._pushes = earlier + [push]
 
-        movers = [index for index, cell in enumerate(path[:-1]) if occupancy.holder(cell) is not None]
+        movers: List[int] = []  # where each unit on the path stands (a unit larger than a cell: on several of its cells)
+        for index, cell in enumerate(path[:-1]):
+            holder = occupancy.holder(cell)
+            if holder is not None and (not movers or holder is not occupancy.holder(path[movers[-1]])):
+                movers.append(index)
         for start, end in zip(movers, movers[1:] + [len(path) - 1]):
             mover = occupancy.holder(path[start])
             assert mover is not None
@@ -392,15 +404,21 @@ class Traffic:
         squads = unit.squad is not None or driver.squad is not None
         return unit.making_way or facing or squads and _against(unit, driver)
 
+    def _holders(self, cells: Iterable[Cell], unit: Unit) -> Set[Unit]:
+        """The units other than ``unit`` holding any of ``cells``."""
+        holders = (self.host.occupancy.holder(cell) for cell in cells)
+        return {holder for holder in holders if holder is not None and holder is not unit}
+
     def _way_out(self, unit: Unit, driver: Unit) -> Optional[List[Cell]]:
-        """Orthogonal steps from the unit's cell to the nearest free cell off the driver's way (its
-        cells, and the corners its diagonal steps need), or, with none within PUSH_DEPTH steps,
-        the nearest on it, through free cells and cells of units the driver may push; None if
-        there is neither."""
+        """Orthogonal steps from the unit's cell to the nearest cell where its block is free and off the
+        driver's way (the driver's cells, and the cells its steps ahead take), or, with none within
+        PUSH_DEPTH steps, the nearest on it; through free cells and, for a one-cell unit, cells of
+        units the driver may push (one-cell units too, which move on ahead of it); None if there is
+        neither."""
         top = driver.stack.top
         ahead = [driver.cell, *(top.remaining[:PUSH_DEPTH] if top is not None else ())]
-        way = set(ahead).union(*(step_corners(a, b) for a, b in zip(ahead, ahead[1:])))  # a diagonal needs its corners
-        grid, occupancy = self.host.grid, self.host.occupancy
+        way = set(driver.held).union(*(step_cells(a, b, driver.size) for a, b in zip(ahead, ahead[1:])))
+        grid, size = self.host.grid_of(unit), unit.size
         came_from: Dict[Cell, Optional[Cell]] = {unit.cell: None}
         frontier = [unit.cell]
         on_way: Optional[Cell] = None
@@ -408,15 +426,16 @@ class Traffic:
             reached = []
             for x, y in frontier:
                 for cell in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
-                    if cell in came_from or cell == driver.cell or not grid.is_passable(cell):
+                    if cell in came_from or not grid.is_passable(cell):
                         continue
-                    holder = occupancy.holder(cell)
-                    if holder is not None and not self._pushable(holder, driver):
+                    block = block_cells(cell, size)
+                    holders = self._holders(block, unit)
+                    if driver in holders or holders and (size > 1 or not all(h.size == 1 and self._pushable(h, driver) for h in holders)):
                         continue
                     came_from[cell] = (x, y)
-                    if holder is None and cell not in way:
+                    if not holders and way.isdisjoint(block):
                         return _steps_to(cell, came_from)
-                    if holder is None and on_way is None:
+                    if not holders and on_way is None:
                         on_way = cell
                     reached.append(cell)
             frontier = reached

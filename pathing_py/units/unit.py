@@ -8,6 +8,7 @@ import enum
 import math
 from typing import TYPE_CHECKING, FrozenSet, List, Optional, Protocol, Set, Tuple
 
+from ..clearance import MAX_SIZE, block_at, size_class
 from ..grid import Cell
 from ..search import as_cell
 from ..status import Status
@@ -16,7 +17,10 @@ from .path_stack import PathStack, RouteKind
 if TYPE_CHECKING:  # pragma: no cover
     from .navigator import Navigator
 
-__all__ = ["FINAL_STATES", "STANDING_STATES", "Unit", "UnitState", "UnitStats", "unit_settings_problem"]
+__all__ = ["FINAL_STATES", "MAX_RADIUS", "STANDING_STATES", "Unit", "UnitState", "UnitStats", "unit_settings_problem"]
+
+#: The largest radius of a unit, in cells: its block is as wide as the clearance map measures (SPEC G4).
+MAX_RADIUS = MAX_SIZE / 2
 
 
 class UnitState(enum.Enum):
@@ -57,8 +61,8 @@ def unit_settings_problem(speed, radius) -> str:
     """What is wrong with a unit's speed or radius, or "": for callers that check before adding."""
     if not (isinstance(speed, (int, float)) and not isinstance(speed, bool) and math.isfinite(speed) and speed > 0):
         return f"speed must be a positive number of cells per second, got {speed!r}"
-    if not (isinstance(radius, (int, float)) and not isinstance(radius, bool) and 0 < radius <= 0.5):
-        return f"radius must be in (0, 0.5] cells, got {radius!r} (larger units need clearance maps, SPEC G4)"
+    if not (isinstance(radius, (int, float)) and not isinstance(radius, bool) and 0 < radius <= MAX_RADIUS):
+        return f"radius must be in (0, {MAX_RADIUS:g}] cells, got {radius!r}"
     return ""
 
 
@@ -91,6 +95,9 @@ class Unit:
         self.position = position
         self.speed = speed
         self.radius = radius
+        #: The side in cells of the block the unit stands on (1 up to radius 0.5): it plans on the grid of
+        #: that size, and its ``cell`` is the block's top-left cell (see :mod:`pathing_py.clearance`).
+        self.size = size_class(radius)
         self.priority = priority
         #: The speed the unit's group holds it to now (SPEC F2), None for its own ``speed``.
         self.pace: Optional[float] = None
@@ -99,7 +106,7 @@ class Unit:
         #: Whether the unit's order is to walk a route another unit's plan found (``Navigator.follow``: a group
         #: member's): it searches the whole map for no way of its own around units in its way.
         self.following = False
-        self.cell: Cell = (int(math.floor(position[0])), int(math.floor(position[1])))
+        self.cell: Cell = block_at(position, self.size)
         self.next_cell: Optional[Cell] = None  #: the cell being moved into
         self.held: Set[Cell] = set()  #: cells the unit holds (see Navigator)
         self.goal: Optional[Cell] = None

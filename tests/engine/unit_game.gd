@@ -4,7 +4,7 @@ extends SceneTree
 #
 #   godot3-server --no-window --path COPY --fixed-fps 60 -s res://tests/engine/unit_game.gd --scenario=trip
 #
-# Scenarios: trip, walled_in, door_opens, blocked, bad_orders, join_leave, rebuild, crowd (the _start_* and
+# Scenarios: trip, walled_in, door_opens, blocked, bad_orders, join_leave, rebuild, crowd, tank (the _start_* and
 # _frame_* functions).
 # Prints JSON lines: {"joined"}, {"order"}, {"signal"} and {"state"} as they happen, {"end"} per unit, then
 # {"done": frame}. Cells are TileMap cells, positions global pixels.
@@ -99,7 +99,7 @@ func _start_bad_orders():
 	order_position(add_unit("OffMap", Vector2(-5, 1)), tilemap.to_global(tilemap.map_to_world(Vector2(500, 500))))
 	var lost = add_unit("NoNavGrid", Vector2(-5, 3), {"nav_grid_path": NodePath("../Nothing")})
 	order(lost, Vector2(0, 0))
-	add_unit("Wide", Vector2(-3, -1), {"radius": 0.9})
+	add_unit("Wide", Vector2(-3, -1), {"radius": 4.5})
 	add_unit("Point", Vector2(-3, 1), {"radius": 0.0})
 	add_unit("Backwards", Vector2(-3, 3), {"speed": -1.0})
 	add_unit("Frozen", Vector2(-1, -1), {"speed": 0.0})
@@ -176,6 +176,19 @@ func _frame_crowd():
 				print(to_json({"overlap": [live[i], live[j]], "frame": frame}))
 
 
+func _start_tank():
+	# A tank two cells wide (radius 1) leaves the western base through its east gate (three cells wide) as two
+	# soldiers come in through it; every frame the game checks that no two units overlap.
+	var tank = add_unit("Tank", Vector2(-5, 0), {"radius": 1.0, "position": demo.to_local(corner_of(Vector2(-5, 0)))})
+	order_position(tank, corner_of(Vector2(8, 2)))
+	order(add_unit("In0", Vector2(9, 4)), Vector2(-5, 2))
+	order(add_unit("In1", Vector2(8, 4)), Vector2(-4, 2))
+
+
+func _frame_tank():
+	_frame_crowd()
+
+
 # -- the game's means -------------------------------------------------------------------------------------
 
 func add_unit(name, cell, settings = {}):
@@ -220,6 +233,11 @@ func block(cell, blocked = true):
 
 func centre_of(cell):
 	return tilemap.to_global(tilemap.map_to_world(cell) + tilemap.cell_size / 2)
+
+
+func corner_of(cell):
+	# Where a unit two cells wide stands on the block whose top-left cell is `cell`: that block's centre.
+	return tilemap.to_global(tilemap.map_to_world(cell) + tilemap.cell_size)
 
 
 func cell_of(unit):

@@ -21,7 +21,7 @@ from pathing_py.godot.groups import (
 from pathing_py.godot.units import UnitDriver
 from pathing_py.groups import Cohesion
 from pathing_py.status import Status
-from test_godot_units import CELL_SIZE, FakeTileMap, add, make_driver, tile_cell_of, world_centre, world_of
+from test_godot_units import CELL_SIZE, TILEMAP_TO_WORLD, FakeTileMap, add, make_driver, run, tile_cell_of, world_centre, world_of
 
 #: Open ground with a wall in the way: TileMap cells (-4, -2) to (11, 4), the wall at x = 2.
 FIELD = [
@@ -375,3 +375,19 @@ def test_a_manager_changes_the_formation_of_its_groups_where_they_stand():
     group = groups.groups.group_of(driver.unit_of(1))
     assert group.formation.name == "box" and all(unit.cell == group.slot_cell(unit) for unit in group.members)
     assert groups.change_formation(MANAGER + 1, settings(formation="line"))  # a manager without groups: nothing to do
+
+
+def test_a_unit_larger_than_a_cell_goes_alone_and_a_group_order_with_it_is_refused_whole():
+    driver, groups, nodes = make_squad()
+    tank, answer = add(driver, 7, (0, -2), radius=1.0)  # stands on the 2x2 cells (0, -2) to (1, -1)
+    assert answer, answer
+    refused = groups.order(MANAGER, [1, 7], world_centre(TARGET), settings())
+    assert refused.status == Status.INVALID_SETTINGS.value, refused
+    assert "groups take units of radius up to 0.5, not 7 (radius 1): nothing was ordered" in refused.message
+    assert driver.state_of(1) == "IDLE" and groups.groups.group_of(driver.unit_of(1)) is None
+    corner = TILEMAP_TO_WORLD.apply(((TARGET[0] + 1) * CELL_SIZE[0], (TARGET[1] + 1) * CELL_SIZE[1]))
+    assert driver.order(7, corner)  # alone it goes, to the square centred there: (9, 1) to (10, 2)
+    moves, signals = run(driver, 12.0)
+    [arrived] = [signal for signal in signals if signal.key == 7 and signal.name == "arrived"]
+    assert arrived.cell == TARGET and arrived.position == pytest.approx(corner)  # the square's top-left cell and centre
+    assert driver.state_of(7) == "ARRIVED" and world_of([move for move in moves if move[0] is tank][-1]) == pytest.approx(corner)

@@ -13,7 +13,7 @@ timed: ``bench_crowd.py`` measures speed against RVO2.
 
 Usage::
 
-    python3 bench/bench_crowd_sweep.py                  # 12 runs x 3 deltas, 120 game seconds each (about a minute)
+    python3 bench/bench_crowd_sweep.py                  # 14 runs x 3 deltas, 120 game seconds each (a minute or two)
     python3 bench/bench_crowd_sweep.py --seconds 30 --markdown
 """
 
@@ -47,6 +47,8 @@ RUNS: List[Tuple[str, Callable[[], CrowdScenario]]] = [
     ("packed canyon, 3 idle", lambda: scenarios.packed_canyon(3)),
     ("packed canyon, 10 idle", lambda: scenarios.packed_canyon(10)),
     ("occupied spot", scenarios.occupied_spot),
+    ("mixed radii 12", lambda: scenarios.mixed_radii(12)),
+    ("mixed radii 36", lambda: scenarios.mixed_radii(36)),
 ]
 COLUMNS = ["run", "delta s", "ordered", "ARRIVED", "at goal", "HELD_UP", "UNREACHABLE", "under way"]
 

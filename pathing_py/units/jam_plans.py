@@ -15,6 +15,7 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from ..grid import Cell
 from ..jams import cell_turns, untangle
+from .occupancy import step_cells
 from .path_stack import Route, RouteKind
 from .traffic import TrafficHost, waited_for, waiting_aside
 from .unit import STANDING_STATES, Unit, UnitState
@@ -29,6 +30,8 @@ MAX_JAM_UNITS = 64
 JAM_INTERVAL = 5
 #: Seconds a jam's units wait before it is planned again after a plan was not found.
 RETRY_AFTER = 5.0
+#: Steps ahead of a waiting unit larger than a cell that a plan clears of the units it moves.
+LANE_STEPS = 3
 #: Times a jam's window doubles its room (free cells per unit) after plans were not found for it.
 MAX_WIDENINGS = 2
 
@@ -144,7 +147,9 @@ class JamPlans:
         for x, y in (cell for cell, holder in held if holder.size > 1):
             passable[y, x] = False
         ordered = sorted((u for u in units if u.size == 1), key=lambda u: (u.stack.find(RouteKind.HIGH_LEVEL) is not None, -u.priority, u.id))
-        goals = _goals(ordered, left, top, right, bottom, passable)
+        goals = _goals(ordered, left, top, right, bottom, passable, _lanes(units))
+        if goals is None:  # no free cell for every unit (the window is counted to have them: not expected)
+            return self._give_up_on(jam)
         origin = (left, top)
         paths = untangle(
             passable[top:bottom, left:right],
@@ -233,12 +238,28 @@ def _drop_cell_routes(unit: Unit) -> None:
         unit.stack.pop()
 
 
-def _goals(units: List[Unit], left: int, top: int, right: int, bottom: int, passable) -> List[Tuple[Cell, Optional[int]]]:
+def _lanes(units: Iterable[Unit]) -> Set[Cell]:
+    """The cells the next LANE_STEPS steps of each waiting unit larger than a cell take (plans do not move
+    such units; their units end off these cells, so that the large unit can go on after the plan)."""
+    lanes: Set[Cell] = set()
+    for unit in units:
+        top_route = unit.stack.top
+        if unit.size == 1 or unit.state is not UnitState.WAITING or top_route is None or top_route.kind is RouteKind.HIGH_LEVEL:
+            continue
+        ahead = [unit.cell, *top_route.remaining[:LANE_STEPS]]
+        lanes.update(*(step_cells(a, b, unit.size) for a, b in zip(ahead, ahead[1:])))
+        lanes.difference_update(unit.held)
+    return lanes
+
+
+def _goals(units: List[Unit], left: int, top: int, right: int, bottom: int, passable, lanes: Set[Cell]) -> Optional[List[Tuple[Cell, Optional[int]]]]:
     """Where each unit goes in a window: the farthest cell of its route it reaches before leaving the
-    window that no unit before it took, or where it stands, or the nearest free cell; and how many
-    steps along its route that is (None when off it). Units without orders of their own (standing,
-    or making way) come first (see :meth:`JamPlans._plan`), so they keep their places."""
-    claimed: Set[Cell] = set()
+    window that no unit before it took, or where it stands, or the nearest free cell, off ``lanes`` (see
+    :func:`_lanes`) unless there is none; and how many steps along its route that is (None when off it);
+    None if some unit finds no cell. Units without orders of their own (standing, or making way) come first
+    (see :meth:`JamPlans._plan`), so they keep their places."""
+    taken: Set[Cell] = set()  # by the units before
+    claimed = set(lanes)  # by them, or on the lanes
     goals: List[Tuple[Cell, Optional[int]]] = []
     for unit in units:
         top_route = unit.stack.top
@@ -251,16 +272,20 @@ def _goals(units: List[Unit], left: int, top: int, right: int, bottom: int, pass
         choice: Optional[Tuple[Cell, Optional[int]]] = next(
             ((cell, len(ahead) - i) for i, cell in enumerate(reversed(ahead)) if cell not in claimed), None
         )
+        for avoided in (claimed, taken):  # off the lanes if it can be, else on them
+            if choice is None:
+                nearest = unit.cell if unit.cell not in avoided else _nearest_free(unit.cell, avoided, left, top, right, bottom, passable)
+                choice = None if nearest is None else (nearest, 0 if nearest == unit.cell else None)
         if choice is None:
-            nearest = unit.cell if unit.cell not in claimed else _nearest_free(unit.cell, claimed, left, top, right, bottom, passable)
-            choice = (nearest, 0 if nearest == unit.cell else None)
+            return None
         claimed.add(choice[0])
+        taken.add(choice[0])
         goals.append(choice)
     return goals
 
 
-def _nearest_free(cell: Cell, claimed: Set[Cell], left: int, top: int, right: int, bottom: int, passable) -> Cell:
-    """The nearest passable cell of the window (by side steps) no unit claimed: there is one, as units outnumber no cells."""
+def _nearest_free(cell: Cell, claimed: Set[Cell], left: int, top: int, right: int, bottom: int, passable) -> Optional[Cell]:
+    """The nearest passable cell of the window (by side steps) no unit claimed, None if there is none."""
     seen = {cell}
     frontier = [cell]
     while frontier:
@@ -274,7 +299,7 @@ def _nearest_free(cell: Cell, claimed: Set[Cell], left: int, top: int, right: in
                 seen.add(near)
                 reached.append(near)
         frontier = reached
-    return cell
+    return None
 
 
 def _in_window(cell: Cell, origin: Tuple[int, int]) -> Cell:

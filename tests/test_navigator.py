@@ -667,3 +667,39 @@ def test_a_squad_member_stuck_for_good_stops_held_up_without_a_search_of_its_own
         states.append(member.state)
     assert states[60] is UnitState.WAITING and member.state is UnitState.HELD_UP and "came no closer" in member.reason
     assert member.stats.plans == 1 and member.cell == (0, 0)
+
+
+def unit_events(navigator, unit):
+    return [event for unit_id, event, _ in navigator.events() if unit_id == unit.id]
+
+
+def test_a_unit_held_up_goes_on_once_the_units_around_it_stand_and_the_game_hears_how_it_ends():
+    navigator = Navigator(Grid.from_ascii("......\n......"), give_up=1.0)
+    unit = navigator.add_unit((0.5, 0.5), speed=2.0)
+    navigator.add_unit((2.5, 0.5), speed=2.0)  # idle on its way: it makes way once the unit goes on
+    unit.move_to((5, 0))
+    navigator.update(0.5)  # planned, and one cell walked: at the centre of (1, 0)
+    assert unit.cell == (1, 0) and unit.next_cell is None
+    navigator.finish(unit, UnitState.HELD_UP, "kept out")  # as the traffic rules stop a unit
+    navigator.update(0.5)
+    assert unit.state is UnitState.HELD_UP  # not before give_up seconds
+    for _ in range(80):
+        navigator.update(0.1)
+    assert unit.state is UnitState.ARRIVED and unit.cell == (5, 0) and unit.resumed == 1
+    heard = [event for event in unit_events(navigator, unit) if event != "waypoint_reached"]
+    assert heard == ["path_found", "held_up", "path_found", "arrived"]
+
+
+def test_an_order_goes_on_after_held_up_at_most_twice():
+    navigator = Navigator(Grid.from_ascii("......\n......"), give_up=1.0)
+    unit = navigator.add_unit((0.5, 0.5), speed=2.0)
+    unit.move_to((5, 0))
+    stops = 0
+    for _ in range(60):  # (the check reads each unit every STALL_SLICES updates)
+        navigator.update(0.5)  # a cell an update, from centre to centre
+        if unit.state is not UnitState.HELD_UP and unit.stack.destination() is not None:  # under way: stop it again
+            navigator.finish(unit, UnitState.HELD_UP, "kept out")
+            stops += 1
+    assert stops == 3 and unit.state is UnitState.HELD_UP and unit.resumed == 2 and unit.cell == (3, 0)
+    unit.move_to((5, 0))  # a new order goes on after HELD_UP again
+    assert unit.resumed == 0

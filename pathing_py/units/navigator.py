@@ -62,7 +62,7 @@ from .path_stack import Route, RouteKind
 from .prediction import route_cells
 from .requests import PathRequestQueue
 from .traffic import REROUTES_PER_TRIP, Traffic
-from .unit import FINAL_STATES, Unit, UnitState, unit_settings_problem
+from .unit import FINAL_STATES, STANDING_STATES, Unit, UnitState, unit_settings_problem
 
 __all__ = ["Navigator", "NavigatorStats"]
 
@@ -73,6 +73,8 @@ UPDATES_KEPT = 20_000
 ENCOUNTERS_BEFORE_REPLAN = 3
 #: Cells around a unit moved off its goal in which every unit stands before it walks back (not into a stream).
 SEND_BACK_CLEARANCE = 2
+#: Times an order goes on after its unit stopped HELD_UP, once every unit around it stands (see Navigator._go_on).
+HELD_UP_RESUMES = 2
 #: Seconds without coming closer to its target, in units of ``give_up``, after which a unit stops HELD_UP.
 STALL_FACTOR = 3
 #: The stall check reads every STALL_SLICES-th unit an update, in turn (a stall lasts STALL_FACTOR x give_up
@@ -304,6 +306,7 @@ class Navigator:
             in_turn = order[self.stats.updates % STALL_SLICES :: STALL_SLICES]
             self._stop_stalled(in_turn)
             self._send_back(in_turn)
+            self._go_on(in_turn)
         self.stats.update_seconds.append(self._clock() - started)
         self.stats.updates += 1
 
@@ -354,6 +357,20 @@ class Navigator:
                 unit.reroutes = 0
                 unit.state = UnitState.RUN
 
+    def _go_on(self, units: Iterable[Unit]) -> None:
+        """Units that stopped HELD_UP at least ``give_up`` seconds ago go on with their order once every
+        unit within SEND_BACK_CLEARANCE cells stands (the crowd that kept their way shut has settled, and
+        standing units make way), up to HELD_UP_RESUMES times an order: the game hears how it ends again.
+        A group's members are left to their group."""
+        for unit in units:
+            if unit.state is not UnitState.HELD_UP or unit.keeps_to_shared_route or unit.goal is None or unit.cut_off:
+                continue
+            if unit.resumed >= HELD_UP_RESUMES or self.time - unit.stopped_time < self.traffic.give_up:
+                continue
+            if all(other.state in STANDING_STATES for other in self.occupancy.units_near(unit.cell, SEND_BACK_CLEARANCE)):
+                unit.resumed += 1
+                self._start_trip(unit)
+
     def _free_for(self, unit: Unit, cell: Cell) -> bool:
         """Whether no other unit holds a cell of ``unit``'s block at ``cell``."""
         return all(self.occupancy.holder(c) in (None, unit) for c in block_cells(cell, unit.size))
@@ -367,7 +384,7 @@ class Navigator:
         if not self.grid.in_bounds(goal):
             raise ValueError(f"goal {goal} is outside the {self.grid.width}x{self.grid.height} map")
         unit.goal = goal
-        unit.retry_until, unit.following = None, False
+        unit.retry_until, unit.following, unit.resumed = None, False, 0
         self._start_trip(unit)
 
     def await_route(self, unit: Unit, goal: Cell) -> None:
@@ -393,7 +410,7 @@ class Navigator:
         if self.units.get(unit.id) is not unit:
             raise ValueError(f"unit {unit.id} was removed")
         shared = Route(RouteKind.HIGH_LEVEL, key_points, aims=aims) if key_points else None  # checks the aims first
-        unit.goal, unit.retry_until, unit.cut_off, unit.following = goal, None, False, True
+        unit.goal, unit.retry_until, unit.cut_off, unit.following, unit.resumed = goal, None, False, True, 0
         unit.reason, unit.announced, unit.trip_encounters, unit.reroutes = "", False, 0, 0
         unit.arrival_state = UnitState.ARRIVED
         self.requests.cancel(unit.id)
@@ -672,9 +689,10 @@ class Navigator:
         return True
 
     def finish(self, unit: Unit, state: UnitState, reason: str = "") -> None:
-        """Stop the unit; the game hears of it once per order (not again after making way or walking back
-        to its goal: a unit that arrived and cannot get back to its goal is still ARRIVED), but for a unit
-        that gave up and was pushed onto its goal since: it arrived after all, and the game hears that too."""
+        """Stop the unit; the game hears of it once per order and each time it goes on after HELD_UP (not
+        again after making way or walking back to its goal: a unit that arrived and cannot get back to its
+        goal is still ARRIVED), and of a unit that gave up and was pushed onto its goal since: it arrived
+        after all."""
         if state is UnitState.HELD_UP and unit.announced and unit.goal is not None:
             if unit.arrival_state is UnitState.ARRIVED:
                 state = UnitState.ARRIVED
@@ -682,6 +700,7 @@ class Navigator:
                 state, unit.announced = UnitState.ARRIVED, False
         unit.state = state
         unit.reason = reason if state is not UnitState.ARRIVED else ""
+        unit.stopped_time = self.time
         unit.forget_routes()
         unit.waiting_for = 0.0
         self.requests.cancel(unit.id)

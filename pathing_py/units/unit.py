@@ -125,6 +125,8 @@ class Unit:
         self.trip_encounters = 0
         self.reroutes = 0  #: routes around jams taken this trip
         self.arrival_state = UnitState.ARRIVED  #: the final state once the route is walked
+        self.stopped_time = 0.0  #: simulated time the unit last stopped
+        self.resumed = 0  #: times the current order went on after the unit stopped HELD_UP
         self.announced = False  #: whether the game heard how the current order ended
         #: Whether the last plan found the goal cut off by the map (the unit heads for the reachable cell nearest it).
         self.cut_off = False

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Dict, Iterable, List, Mapping, Optional, Seque
 
 import numpy as np
 
+from .clearance import block_centre
 from .grid import Cell, Grid
 from .pillow import pillow_image
 from .units import RouteKind, UnitState
@@ -171,13 +172,14 @@ def unit_colour(unit_id: int) -> Colour:
 
 def plan_ahead(unit: "Unit") -> List[Tuple[float, float]]:
     """A unit's plan ahead as a polyline in cell units: where it stands, then the centres of the cells
-    (:func:`~pathing_py.units.prediction.cells_ahead`) and key points still to pass. Just its position when it has no plan."""
+    (:func:`~pathing_py.units.prediction.cells_ahead`) and key points still to pass (of its blocks, for a
+    unit larger than a cell). Just its position when it has no plan."""
     high = unit.stack.find(RouteKind.HIGH_LEVEL)
     ahead = cells_ahead(unit)
     for key_point in high.remaining if high else ():
         if not ahead or ahead[-1] != key_point:  # the current leg ends at the next key point
             ahead.append(key_point)
-    return [unit.position] + [(x + 0.5, y + 0.5) for x, y in ahead]
+    return [unit.position] + [block_centre(cell, unit.size) for cell in ahead]
 
 
 def draw_units(
@@ -201,8 +203,8 @@ def draw_units(
         points = np.asarray(plan_ahead(unit), dtype=float) * scale
         draw_lines(image, points[:-1], points[1:], unit_colour(unit.id))
         if unit.goal is not None:
-            x, y = unit.goal
-            corners = np.array([(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)]) * scale - [(0, 0), (1, 0), (1, 1), (0, 1)]
+            (x, y), side = unit.goal, unit.size  # the cell, or the block of a unit larger than a cell
+            corners = np.array([(x, y), (x + side, y), (x + side, y + side), (x, y + side)]) * scale - [(0, 0), (1, 0), (1, 1), (0, 1)]
             draw_lines(image, corners, np.roll(corners, -1, axis=0), unit_colour(unit.id), max(scale // 4, 1))
     for unit in units:
         centre = np.asarray(unit.position) * scale

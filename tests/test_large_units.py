@@ -7,8 +7,10 @@ import pytest
 from pathing_py import Grid
 from pathing_py.clearance import block_centre
 from pathing_py.crowd_checks import overlapping_pairs, units_in_walls
+from pathing_py.debug import plan_ahead
 from pathing_py.groups import Groups
 from pathing_py.units import Navigator, UnitState
+from pathing_py.units.prediction import predicted_positions
 
 GAP_MAP = """
 ..........
@@ -111,3 +113,14 @@ def test_groups_refuse_units_larger_than_a_cell():
     tank = navigator.add_unit(block_centre((2, 2), 2), speed=1.0, radius=1.0)
     with pytest.raises(ValueError, match="larger than a cell"):
         Groups(navigator).add_group([soldier, tank])
+
+
+def test_the_plan_ahead_and_the_predictions_of_a_tank_run_through_the_centres_of_its_squares():
+    navigator = Navigator(Grid(np.ones((6, 12), dtype=bool)))
+    tank = navigator.add_unit(block_centre((0, 0), 2), speed=2.0, radius=1.0)
+    tank.move_to((9, 0))  # straight east along the top row of squares, centres at y = 1
+    navigator.update(0.25)
+    assert tank.position == pytest.approx((1.5, 1.0))
+    assert plan_ahead(tank)[1:] == [(x + 1.0, 1.0) for x in range(1, 10)]
+    predicted = [position for _, position in predicted_positions(tank, horizon=1.0, step=0.5)]
+    assert predicted == [pytest.approx(p) for p in [(1.5, 1.0), (2.5, 1.0), (3.5, 1.0)]]

@@ -351,7 +351,7 @@ class Navigator:
                 continue
             if not self._free_for(unit, goal) or self.time - unit.progress_time < self.traffic.give_up:
                 continue
-            if all(other.state in FINAL_STATES for other in self.occupancy.units_near(unit.cell, SEND_BACK_CLEARANCE)):
+            if self._all_stand_around(unit):
                 unit.stack.push(Route(RouteKind.HIGH_LEVEL, (goal,)))  # its leg is planned as it takes its next cell
                 unit.best_distance, unit.progress_time, unit.closer_time = math.inf, self.time, self.time
                 unit.reroutes = 0
@@ -368,9 +368,13 @@ class Navigator:
                 continue
             if unit.resumed >= HELD_UP_RESUMES or self.time - unit.stopped_time < STALL_FACTOR * self.traffic.give_up:
                 continue
-            if all(other.state in STANDING_STATES for other in self.occupancy.units_near(unit.cell, SEND_BACK_CLEARANCE)):
+            if self._all_stand_around(unit):
                 unit.resumed += 1
                 self._start_trip(unit)
+
+    def _all_stand_around(self, unit: Unit) -> bool:
+        """Whether every unit within SEND_BACK_CLEARANCE cells of ``unit`` stands (no stream passes by it)."""
+        return all(other.state in STANDING_STATES for other in self.occupancy.units_near(unit.cell, SEND_BACK_CLEARANCE))
 
     def _free_for(self, unit: Unit, cell: Cell) -> bool:
         """Whether no other unit holds a cell of ``unit``'s block at ``cell``."""

@@ -38,7 +38,9 @@ unit holds one cell; a larger one stands on a square of cells, 2x2 up to
 radius 1, and is only routed where that square fits; at most 4),
 ``priority`` (who waits for whom, higher goes first). A unit larger than a
 cell is sent to the square whose centre is nearest the position it is
-given, and its signals give that square's top-left cell and centre.
+given, and its signals give that square's top-left cell and centre; the
+first plan of a size bakes that size's key-point graph (about as long as
+the NavGrid's own bake, once).
 Position, speed and the like are read when the unit joins.
 """
 

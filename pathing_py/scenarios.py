@@ -30,8 +30,8 @@ from typing import Callable, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from .crowd_checks import overlapping_pairs, units_in_walls
 from .clearance import size_class
+from .crowd_checks import overlapping_pairs, units_in_walls
 from .grid import Grid
 from .movingai import BENCHMARKS_VARIABLE, find_benchmarks
 

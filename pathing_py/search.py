@@ -129,7 +129,6 @@ def find_path(
     *,
     max_nodes: Optional[int] = None,
     bounds: Optional[Tuple[int, int, int, int]] = None,
-    one_off: bool = False,
 ) -> PathResult:
     """Find a shortest path from ``start`` to ``goal``.
 
@@ -143,17 +142,12 @@ def find_path(
     bounds : (x, y, width, height), optional
         Search only inside this rectangle (as Godot's ``Rect2``: position and
         size); endpoints outside it are ``OUT_OF_BOUNDS``.
-    one_off : bool
-        The grid is searched this once (a window around a unit, made for one
-        search): plain A*, without labelling its islands and building its jump
-        tables, which would cost more than the search.
 
     Returns
     -------
     PathResult
         ``status`` says why there is no path when there is none. Endpoints on
-        different islands are answered ``UNREACHABLE`` without a search
-        (unless ``one_off``: then by one).
+        different islands are answered ``UNREACHABLE`` without a search.
     """
     start = as_cell(start, "start")
     goal = as_cell(goal, "goal")
@@ -161,10 +155,10 @@ def find_path(
         raise ValueError(f"max_nodes must be a positive int, got {max_nodes!r}")
     region = _region(grid, bounds)
     x0, y0, x1, y1 = region
-    early = answer_without_search(grid, start, goal, region, islands=not one_off)
+    early = answer_without_search(grid, start, goal, region)
     if early is not None:
         return early
-    if region == (0, 0, grid.width, grid.height) and not one_off:
+    if region == (0, 0, grid.width, grid.height):
         prepare(grid)
         searcher = grid._search_cache["jps" if _jump_points(grid) else "astar"]
     else:
@@ -194,11 +188,10 @@ def _jump_points(grid: Grid) -> bool:
 
 
 def answer_without_search(
-    grid: Grid, start: Cell, goal: Cell, region: Optional[Tuple[int, int, int, int]] = None, *, islands: bool = True
+    grid: Grid, start: Cell, goal: Cell, region: Optional[Tuple[int, int, int, int]] = None
 ) -> Optional[PathResult]:
     """The answer when no search is needed: an endpoint outside ``region`` ((x0, y0, x1, y1),
-    the grid by default) or blocked, endpoints on different islands (if ``islands``), or start == goal.
-    Else None."""
+    the grid by default) or blocked, endpoints on different islands, or start == goal. Else None."""
     x0, y0, x1, y1 = region or (0, 0, grid.width, grid.height)
     for cell in (start, goal):
         if not (x0 <= cell[0] < x1 and y0 <= cell[1] < y1):
@@ -207,7 +200,7 @@ def answer_without_search(
         return PathResult(PathStatus.START_BLOCKED)
     if not grid.is_passable(goal):
         return PathResult(PathStatus.GOAL_BLOCKED)
-    if islands and not grid.same_island(start, goal):
+    if not grid.same_island(start, goal):
         return PathResult(PathStatus.UNREACHABLE)
     if start == goal:
         return PathResult(PathStatus.FOUND, [start], 0.0)

@@ -209,7 +209,6 @@ def find_path_in_time(
     max_nodes: Optional[int] = None,
     wait: bool = True,
     hold: Optional[float] = None,
-    one_off: bool = False,
 ) -> TimedPathResult:
     """The earliest arrival at ``goal`` that keeps clear of the cells other units hold.
 
@@ -239,9 +238,6 @@ def find_path_in_time(
         How long the goal must stay free after arrival (seconds), so that a
         unit does not stop where another is about to pass; default one step,
         ``1 / speed``; ``inf`` to park for good.
-    one_off : bool
-        The grid is searched this once (a window made for one search): its
-        islands are not labelled (as for :func:`~pathing_py.find_path`).
 
     Returns
     -------
@@ -261,7 +257,7 @@ def find_path_in_time(
         raise ValueError(f"max_time must be > 0 seconds, got {max_time!r}")
     if max_nodes is not None and (not isinstance(max_nodes, int) or max_nodes < 1):
         raise ValueError(f"max_nodes must be a positive int, got {max_nodes!r}")
-    early = answer_without_search(grid, start, goal, islands=not one_off)
+    early = answer_without_search(grid, start, goal)
     if early is not None and early.status is not PathStatus.FOUND:  # start == goal still needs its hold
         return TimedPathResult(early.status)
     search = _SafeIntervalSearch(grid, reservations, unit, start_time, speed, wait)

@@ -125,8 +125,8 @@ def grids_and_queries(draw, weighted=False):
     return passable, cost, draw(cells_of(passable)), draw(cells_of(passable)), draw(edits(width, height))
 
 
-def check_against_dijkstra(grid, start, goal, one_off=False):
-    result = find_path(grid, start, goal, one_off=one_off)
+def check_against_dijkstra(grid, start, goal):
+    result = find_path(grid, start, goal)
     expected = dijkstra(grid.passable, start, goal, grid.cost, connectivity=grid.connectivity)
     if not grid.is_passable(start):
         assert result.status is PathStatus.START_BLOCKED
@@ -161,13 +161,6 @@ def test_weighted_matches_dijkstra_through_edits(case, connectivity):
     for batch, blocked in edits:
         grid.set_blocked(batch, blocked)
         check_against_dijkstra(grid, start, goal)
-
-
-@settings(max_examples=80, deadline=None)
-@given(grids_and_queries(weighted=True), st.booleans(), connectivities())
-def test_one_off_search_matches_dijkstra(case, weighted, connectivity):
-    passable, cost, start, goal, _ = case
-    check_against_dijkstra(Grid(passable, cost if weighted else None, connectivity=connectivity), start, goal, one_off=True)
 
 
 @settings(max_examples=100, deadline=None)
@@ -231,8 +224,6 @@ def test_different_islands_are_answered_without_search():
     )
     result = find_path(grid, (0, 0), (4, 1))
     assert result.status is PathStatus.UNREACHABLE and result.expanded == 0
-    once = find_path(Grid(grid.passable), (0, 0), (4, 1), one_off=True)  # a grid searched once: no islands labelled
-    assert once.status is PathStatus.UNREACHABLE and once.expanded == 4
 
 
 def test_start_equals_goal():

@@ -31,8 +31,6 @@ __all__ = ["Traffic", "TrafficHost", "grid_without", "waited_for", "waiting_asid
 
 #: How far ahead a detour around units may rejoin the route, in cells.
 DETOUR_HORIZON = 10
-#: Cells around a unit and the cell it rejoins its route at that a detour may use.
-DETOUR_MARGIN = 3
 #: Whole new routes around jams a unit may take in one trip before it stops HELD_UP.
 REROUTES_PER_TRIP = 2
 #: Updates between two routes around jams (of any units): they search the whole map.
@@ -215,9 +213,9 @@ class Traffic:
         patience = unit.waiting_for >= (self.wait_limit if outranks else 3 * self.wait_limit)
         if self.host.time >= unit.next_detour:  # detours are searches: at most a few a second per unit
             unit.next_detour = self.host.time + DETOUR_INTERVAL
-            if standing and len(standing) == len(blockers) and self._detour(unit, route, past=_stands):
+            if standing and len(standing) == len(blockers) and self._detour(unit, route, DETOUR_HORIZON, margin=3, past=_stands):
                 return  # around units that stand, through the crowd that moves on: they need not step aside
-            if (stopped or patience) and self._detour(unit, route):
+            if (stopped or patience) and self._detour(unit, route, DETOUR_HORIZON, margin=3):
                 return
             if patience and not stopped and self._timed_detour(unit, route):
                 return
@@ -245,7 +243,7 @@ class Traffic:
         route) that treats every cell a unit stands or waits in as blocked (a jam may have a
         way around it further off).
 
-        A search of the whole map (about 10-40 ms on 512x512), so one per REROUTE_INTERVAL
+        A search of the whole map (about 50-100 ms on 512x512), so one per REROUTE_INTERVAL
         updates at most: None means "not now".
         """
         if self.host.stats.updates < self._rerouted_at + REROUTE_INTERVAL:
@@ -253,7 +251,7 @@ class Traffic:
         self._rerouted_at = self.host.stats.updates
         grid = self.host.grid
         standing = [cell for cell, holder in self.host.occupancy.items() if holder is not unit and holder.next_cell is None]
-        found = find_path(grid_without(grid, standing, 0, 0, grid.width, grid.height, unit.size), unit.cell, target, one_off=True)
+        found = find_path(grid_without(grid, standing, 0, 0, grid.width, grid.height, unit.size), unit.cell, target)
         self.host.stats.plan_work += found.expanded
         if not found:
             return False
@@ -272,10 +270,10 @@ class Traffic:
         unit.stats.waited += dt
         unit.state = UnitState.WAITING
 
-    def _detour(self, unit: Unit, route: Route, past: Callable[[Unit], bool] = lambda other: True) -> bool:
+    def _detour(self, unit: Unit, route: Route, horizon: int, margin: int, past: Callable[[Unit], bool] = lambda other: True) -> bool:
         """Push an avoidance route around cells other units hold (those for which ``past`` is true),
-        back onto ``route`` at most DETOUR_HORIZON cells ahead, searched within DETOUR_MARGIN cells around both ends."""
-        ahead = route.remaining[: DETOUR_HORIZON + 1]
+        back onto ``route`` at most ``horizon`` cells ahead, searched within ``margin`` cells around both ends."""
+        ahead = route.remaining[: horizon + 1]
         for rejoin_at in range(len(ahead) - 1, 0, -1):  # the farthest free cell: past the whole queue
             holders = self._holders(block_cells(ahead[rejoin_at], unit.size), unit)
             if not holders or not all(past(holder) for holder in holders):
@@ -284,10 +282,12 @@ class Traffic:
             return False
         rejoin = ahead[rejoin_at]
         (x0, y0), (x1, y1) = unit.cell, rejoin
-        left, top, right, bottom = self._window(unit.cell, rejoin, DETOUR_MARGIN)
+        left, top = max(min(x0, x1) - margin, 0), max(min(y0, y1) - margin, 0)
+        grid = self.host.grid
+        right, bottom = min(max(x0, x1) + margin + 1, grid.width), min(max(y0, y1) + margin + 1, grid.height)
         held = [cell for cell, holder in self.host.occupancy.held_in(left, top, right, bottom) if holder is not unit and past(holder)]
-        window = grid_without(self.host.grid, held, left, top, right, bottom, unit.size)
-        found = find_path(window, (x0 - left, y0 - top), (x1 - left, y1 - top), one_off=True)
+        window = grid_without(grid, held, left, top, right, bottom, unit.size)
+        found = find_path(window, (x0 - left, y0 - top), (x1 - left, y1 - top))
         if not found:
             return False
         route.index += rejoin_at + 1
@@ -299,50 +299,32 @@ class Traffic:
 
     def _timed_detour(self, unit: Unit, route: Route) -> bool:
         """D4: plan to a cell further along the route through where other units are going to be,
-        not only where they are, for a unit that keeps being blocked by moving units.
-
-        The plan keeps within a margin around the unit and that cell, as detours do: only the units
-        whose next cells come into that window are predicted (in a crowd, predicting every unit
-        within reach made this the slowest rule of an update, tens of ms)."""
+        not only where they are, for a unit that keeps being blocked by moving units."""
         ahead = route.remaining[: 2 * DETOUR_HORIZON + 1]
         if len(ahead) < 2 or unit.size > 1:  # plans in time move one-cell units only
             return False
-        left, top, right, bottom = self._window(unit.cell, ahead[-1], DETOUR_MARGIN)
         reservations = Reservations()
         for other in self.host.occupancy.units_near(unit.cell, 2 * DETOUR_HORIZON):
-            if other is unit:
-                continue
-            cells = [other.cell] + ([other.next_cell] if other.next_cell else [])
-            top_route = other.stack.top
-            if top_route is not None and top_route.kind is not RouteKind.HIGH_LEVEL and other.state not in STANDING_STATES:
-                cells += top_route.remaining[: 2 * DETOUR_HORIZON]
-            inside = [i for i, (x, y) in enumerate(cells) if left <= x < right and top <= y < bottom]
-            if not inside:
-                continue
-            cells = [(x - left, y - top) for x, y in cells[: inside[-1] + 2]]  # on to the step out of the window
-            times = arrival_times(self.host.grid, cells, start_time=self.host.time, speed=other.speed)
-            reservations.reserve(other.id, occupancy(cells, times, until=math.inf if len(cells) == 1 else times[-1] + 1.0 / other.speed))
-        (x0, y0), (x1, y1) = unit.cell, ahead[-1]
+            if other is not unit and math.dist(other.cell, unit.cell) <= 2 * DETOUR_HORIZON:
+                cells = [other.cell] + ([other.next_cell] if other.next_cell else [])
+                top = other.stack.top
+                if top is not None and top.kind is not RouteKind.HIGH_LEVEL and other.state not in STANDING_STATES:
+                    cells += top.remaining[: 2 * DETOUR_HORIZON]
+                times = arrival_times(self.host.grid, cells, start_time=self.host.time, speed=other.speed)
+                reservations.reserve(other.id, occupancy(cells, times, until=math.inf if len(cells) == 1 else times[-1] + 1.0 / other.speed))
         found = find_path_in_time(
-            grid_without(self.host.grid, (), left, top, right, bottom), (x0 - left, y0 - top), (x1 - left, y1 - top),
-            reservations=reservations, unit=unit.id, start_time=self.host.time, speed=unit.speed, max_nodes=2000, one_off=True,
+            self.host.grid, unit.cell, ahead[-1], reservations=reservations, unit=unit.id,
+            start_time=self.host.time, speed=unit.speed, max_nodes=2000,
         )  # fmt: skip
         if not found:
             return False
-        cells = [(x + left, y + top) for i, (x, y) in enumerate(found.cells) if i == 0 or (x, y) != found.cells[i - 1]]
+        cells = [cell for i, cell in enumerate(found.cells) if i == 0 or cell != found.cells[i - 1]]
         route.index += len(ahead)
         unit.stack.push(Route(RouteKind.AVOIDANCE, cells[1:]))
         unit.stats.detours += 1
         unit.waiting_for = 0.0
         unit.state = UnitState.RUN
         return True
-
-    def _window(self, a: Cell, b: Cell, margin: int) -> Tuple[int, int, int, int]:
-        """Left, top, right, bottom of the cells of the map within ``margin`` of the box around ``a`` and ``b``."""
-        grid = self.host.grid
-        (x0, y0), (x1, y1) = a, b
-        left, top = max(min(x0, x1) - margin, 0), max(min(y0, y1) - margin, 0)
-        return left, top, min(max(x0, x1) + margin + 1, grid.width), min(max(y0, y1) + margin + 1, grid.height)
 
     def _make_way(self, unit: Unit, driver: Unit) -> bool:
         """U7, U9: ``unit`` leaves ``driver``'s way for the nearest free cell off it, and the units

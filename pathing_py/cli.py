@@ -70,7 +70,7 @@ from .line import smooth_path
 from .pillow import PillowMissing, pillow_image
 from .scenarios import CrowdScenario, armies, crossroads
 from .search import PathResult, find_path, prepare
-from .units import Navigator, UnitState
+from .units import CollisionState, Navigator, Resolution, UnitState
 
 __all__ = ["main", "LoadedMap", "load_map"]
 
@@ -440,8 +440,19 @@ def print_crowd_run(run: CrowdRun) -> None:
         f"overlaps: {run.overlaps} (pairs of units), circles in walls: {run.in_walls}, checked after each of {len(ms)} updates; "
         f"ms per update: median {np.median(ms):.2f}, p99 {np.percentile(ms, 99):.2f}, max {ms.max():.2f} ({len(run.units)} units)"
     )
+    print(collisions_line(navigator))
     for unit in (unit for unit in run.ordered if unit.state is not UnitState.ARRIVED):
         print(f"  unit {unit.id} at {tilemap_cell(navigator.grid, unit.cell)}: {unit.state.value} {unit.reason}".rstrip())
+
+
+def collisions_line(navigator: Navigator) -> str:
+    """How many collisions the units met (SPEC U5), how many of them each rule resolved, how many ended unresolved."""
+    ended = navigator.collisions.ended
+    resolved = [(resolution, ended[(CollisionState.RESOLVED, resolution)]) for resolution in Resolution]
+    by_rule = ", ".join(f"{count} by {resolution.value}" for resolution, count in resolved if count) or "none"
+    unresolved = sum(count for (state, _), count in ended.items() if state is CollisionState.UNRESOLVED)
+    met = sum(ended.values()) + len(navigator.collisions.open())
+    return f"collisions: {met} met; resolved {by_rule}; {unresolved} ended unresolved, {len(navigator.collisions.open())} open"
 
 
 def print_formation_run(run: FormationRun) -> None:

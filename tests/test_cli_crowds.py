@@ -29,6 +29,10 @@ def test_each_crowd_arrives_whole_without_overlaps_and_says_so(tmp_path, capsys,
     checks = re.search(r"overlaps: (\d+) \(pairs of units\), circles in walls: (\d+), checked after each of (\d+) updates", printed)
     assert checks is not None and checks.groups() == ("0", "0", str(len(expected.update_ms)))
     assert re.search(r"ms per update: median \d+\.\d\d, p99 \d+\.\d\d, max \d+\.\d\d \(\d+ units\)", printed)
+    ended = expected.navigator.collisions.ended  # U5: every collision met ended, and resolved (all arrived)
+    met = sum(ended.values())
+    assert met > 0 and not expected.navigator.collisions.open()
+    assert re.search(rf"^collisions: {met} met; resolved (\d+ by [a-z ]+)(, \d+ by [a-z ]+)*; 0 ended unresolved, 0 open$", printed, flags=re.M)
     grid = expected.navigator.grid
     assert frames[0][0].shape == (grid.height * SCALE, grid.width * SCALE, 3)
     assert f"({len(frames)} frames of {grid.width * SCALE}x{grid.height * SCALE}" in printed

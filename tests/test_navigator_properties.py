@@ -15,7 +15,7 @@ from strategies import maps
 from pathing_py import Grid
 from pathing_py.clearance import block_at, block_centre, size_class
 from pathing_py.crowd_checks import overlapping_pairs, units_in_walls
-from pathing_py.units import Navigator, UnitState
+from pathing_py.units import CollisionState, Navigator, UnitState
 from pathing_py.units.occupancy import block_cells
 from pathing_py.units.unit import FINAL_STATES
 
@@ -70,6 +70,9 @@ def run(crowd):
         moved = np.hypot(*(positions - trace[-1]).T)
         assert np.all(moved <= speeds * delta + 1e-9), f"a unit moved faster than its speed at update {number}"
         trace.append(positions)
+        for record in navigator.collisions.open():  # U5: the records open are those of units under way, each its unit's own
+            assert record.unit.collision is record and record.ended is None and record.state is not CollisionState.RESOLVED, record
+            assert record.unit.state not in FINAL_STATES and navigator.units.get(record.unit.id) is record.unit, record
         for unit_id, event, cell in navigator.events():
             if event == UnitState.ARRIVED.signal:
                 arrived_at.setdefault(unit_id, cell)

@@ -3,7 +3,7 @@
 Per unit, in TileMap-local pixels: its plan ahead as a polyline (where it
 stands, then the cells and key points still to pass, as ``pathing-py demo``
 draws it), the cells it holds outlined in the colour of how it is doing
-(:func:`unit_look`: moving, waiting, making way, blocked, standing), and the
+(:func:`unit_look`: moving, waiting, resolving, making way, stopped, standing), and the
 cell it is moving into outlined again, smaller. Per group: the slot cells
 where it forms, while it forms, and its members' cells at the target while it
 is under way. The graph's key points come from
@@ -12,11 +12,14 @@ is under way. The graph's key points come from
 Predicted positions (SPEC U6): each unit under way gets a small square where
 it will be every PREDICTION_STEP seconds over the next PREDICTION_HORIZON
 (:func:`pathing_py.units.prediction.predicted_positions`: along its route at
-its speed now, unless other units stop it). Collision states (SPEC U5) are
-the colours of :func:`unit_look`: ``waiting`` for a cell another unit holds is
-a collision not resolved yet, ``making_way`` (stepping aside, waiting aside,
-going back, or walking a jam's plan) one being resolved; units hold whole
-cells, so the held cells are the immediate prediction the navigator checks.
+its speed now, unless other units stop it). Collision states (SPEC U5,
+:mod:`pathing_py.units.collisions`) are the colours of :func:`unit_look`:
+``waiting`` for a cell another unit holds is a collision not resolved yet,
+``resolving`` one a rule settles (the unit pushed the others out of its way
+and waits for them to clear it), ``making_way`` the other side of one
+(stepping aside, waiting aside, going back, or walking a jam's plan); units
+hold whole cells, so the held cells are the immediate prediction the
+navigator checks.
 
 Quick start, on a row of eight 16-pixel cells at the canvas origin::
 
@@ -45,7 +48,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 from ..debug import plan_ahead
 from ..grid import Cell
 from ..groups import Group, GroupState
-from ..units import Navigator, Unit, UnitState
+from ..units import CollisionState, Navigator, Unit, UnitState
 from ..units.prediction import predicted_positions
 from ..units.unit import STANDING_STATES
 from .bridge import Position, TileFrame, positions
@@ -73,10 +76,11 @@ Rgba = Tuple[float, float, float, float]
 Layer = Tuple[List[Position], Rgba, float]
 
 #: How a unit is doing, as :func:`unit_look` names it, and the colour of its cells.
-LOOKS = ("moving", "waiting", "making_way", "stopped", "standing")
+LOOKS = ("moving", "waiting", "resolving", "making_way", "stopped", "standing")
 LOOK_COLOURS: Dict[str, Rgba] = {
     "moving": (0.3, 0.9, 0.35, 1.0),
     "waiting": (1.0, 0.85, 0.1, 1.0),
+    "resolving": (1.0, 0.3, 0.15, 1.0),
     "making_way": (0.2, 0.75, 1.0, 1.0),
     "stopped": (1.0, 0.1, 0.6, 1.0),
     "standing": (0.85, 0.85, 0.85, 0.6),
@@ -102,16 +106,19 @@ def unit_look(unit: Unit) -> str:
     """How a unit is drawn: one of :data:`LOOKS`.
 
     ``stopped``: it stopped short of its goal (HELD_UP or UNREACHABLE);
-    ``making_way`` (:attr:`Unit.making_way`); ``waiting``: for a cell another unit
-    holds; ``standing``: idle or arrived; ``moving`` otherwise (planning, or
-    on its way).
+    ``making_way`` (:attr:`Unit.making_way`); ``resolving``: its collision is
+    being settled (it waits for the units it pushed); ``waiting``: for a cell
+    another unit holds; ``standing``: idle or arrived; ``moving`` otherwise
+    (planning, or on its way).
     """
     if unit.state in (UnitState.HELD_UP, UnitState.UNREACHABLE):
         return "stopped"
     if unit.making_way:
         return "making_way"
     if unit.state is UnitState.WAITING:
-        return "waiting"
+        collision = unit.collision
+        resolving = collision is not None and collision.ended is None and collision.state is CollisionState.RESOLVING
+        return "resolving" if resolving else "waiting"
     return "standing" if unit.state in STANDING_STATES else "moving"
 
 

@@ -15,6 +15,7 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from ..grid import Cell
 from ..jams import cell_turns, untangle
+from .collisions import Resolution
 from .occupancy import step_cells
 from .path_stack import Route, RouteKind
 from .traffic import TrafficHost, waited_for, waiting_aside
@@ -214,6 +215,7 @@ class JamPlans:
         unit.stats.detours += 1
         unit.waiting_for, unit.progress_time = 0.0, self.host.time
         unit.state = UnitState.RUN
+        self.host.collisions.resolving(unit, Resolution.JAM_PLAN)
         self._planned[unit] = plan
         unit.planned_time = self.host.time
 

@@ -56,6 +56,7 @@ from ..grid import Cell, Grid, step_corners
 from ..local import WalkStatus, walk_line
 from ..search import as_cell, find_path, grid_distance, grid_distances
 from ..sized_grids import SizedGrids
+from .collisions import Collisions
 from .jam_plans import JamPlans
 from .occupancy import Occupancy, block_cells, step_cells
 from .path_stack import Route, RouteKind
@@ -160,6 +161,8 @@ class Navigator:
         self.stats = NavigatorStats()
         self.occupancy = Occupancy()
         self._sizes: Optional[SizedGrids] = None  #: the grids of units larger than a cell, once one is added
+        #: The units' collisions (SPEC U5): the open ones, and counts of how those that ended were settled.
+        self.collisions = Collisions()
         self.traffic = Traffic(self, wait_limit=wait_limit, give_up=give_up)
         self.jams = JamPlans(self, patience=2 * wait_limit)
         self._clock = clock
@@ -213,6 +216,7 @@ class Navigator:
         self.occupancy.release(unit)
         self.requests.cancel(unit.id)
         self.watcher.unsubscribe(unit.id)
+        self.collisions.forget(unit, self.time)
 
     def holder(self, cell: Cell) -> Optional[Unit]:
         """The unit holding a cell, if any."""
@@ -690,7 +694,8 @@ class Navigator:
             self.step_log.append((unit.id, unit.cell, cell))
         unit.next_cell = cell
         unit.state = UnitState.MOVING
-        unit.waiting_for, unit.wanted, unit.blocked_by = 0.0, None, frozenset()
+        unit.waiting_for = 0.0
+        self.collisions.stepped(unit, self.time)
         route.advance()
         return True
 
@@ -709,6 +714,7 @@ class Navigator:
         unit.stopped_time = self.time
         unit.forget_routes()
         unit.waiting_for = 0.0
+        self.collisions.stopped(unit, self.time)
         self.requests.cancel(unit.id)
         self.watcher.unsubscribe(unit.id)
         if unit.cut_off and unit.retry_until is None and state in FINAL_STATES:

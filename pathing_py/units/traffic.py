@@ -23,6 +23,7 @@ from ..clearance import ClearanceMap
 from ..grid import Cell, Grid
 from ..search import find_path
 from ..spacetime import Reservations, arrival_times, find_path_in_time, occupancy
+from .collisions import Collisions, Resolution
 from .occupancy import Occupancy, block_cells, step_cells
 from .path_stack import Route, RouteKind
 from .unit import FINAL_STATES, STANDING_STATES, Unit, UnitState
@@ -75,6 +76,10 @@ class TrafficHost(Protocol):
     @property
     def time(self) -> float:
         """Simulated seconds."""
+
+    @property
+    def collisions(self) -> Collisions:
+        """The units' collisions (SPEC U5), which the rules record and settle."""
 
     @property
     def stats(self) -> WorkCounters:
@@ -201,9 +206,8 @@ class Traffic:
             if standing or unit.waiting_for >= self.give_up:  # its place is taken, or the way there
                 self.host.finish(unit, unit.arrival_state, unit.reason)  # stand still here instead
             return
-        if blockers != unit.blocked_by:  # other units now: waiting starts over
-            unit.blocked_by, unit.waiting_for = frozenset(blockers), 0.0
-        unit.wanted = cell
+        if self.host.collisions.meet(unit, cell, blockers, self.host.time):  # other units now: waiting starts over
+            unit.waiting_for = 0.0
         squad = unit.squad
         if squad is not None and unit.waiting_for < self.wait_limit and not standing and all(b.squad is squad for b in blockers):
             self._wait(unit, dt)  # it keeps its place in its squad for a while: the ones ahead move on
@@ -213,14 +217,19 @@ class Traffic:
         patience = unit.waiting_for >= (self.wait_limit if outranks else 3 * self.wait_limit)
         if self.host.time >= unit.next_detour:  # detours are searches: at most a few a second per unit
             unit.next_detour = self.host.time + DETOUR_INTERVAL
+            resolution: Optional[Resolution] = None
             if standing and len(standing) == len(blockers) and self._detour(unit, route, DETOUR_HORIZON, margin=3, past=_stands):
-                return  # around units that stand, through the crowd that moves on: they need not step aside
-            if (stopped or patience) and self._detour(unit, route, DETOUR_HORIZON, margin=3):
-                return
-            if patience and not stopped and self._timed_detour(unit, route):
+                resolution = Resolution.DETOUR  # around units that stand, through the crowd that moves on: they need not step aside
+            elif (stopped or patience) and self._detour(unit, route, DETOUR_HORIZON, margin=3):
+                resolution = Resolution.DETOUR
+            elif patience and not stopped and self._timed_detour(unit, route):
+                resolution = Resolution.DETOUR_IN_TIME
+            if resolution is not None:
+                self.host.collisions.resolving(unit, resolution)
                 return
         for blocker in sorted(blockers, key=lambda b: b.id):  # U7, U9: standing and lower units make way
             if self._pushable(blocker, unit) and self._make_way(blocker, unit):
+                self.host.collisions.resolving(unit, Resolution.PUSH)
                 break
         self._wait(unit, dt)
         if unit.keeps_to_shared_route:  # the stall check ends a stuck member
@@ -258,6 +267,7 @@ class Traffic:
         unit.forget_routes()
         unit.stack.push(Route(RouteKind.HIGH_LEVEL, (target,)))
         unit.stack.push(Route(RouteKind.LOW_LEVEL, found.cells[1:]))
+        self.host.collisions.resolving(unit, Resolution.REROUTE)
         unit.stats.plans += 1
         unit.waiting_for = 0.0
         unit.state = UnitState.RUN

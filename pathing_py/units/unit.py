@@ -12,6 +12,7 @@ from ..clearance import MAX_SIZE, block_at, size_class
 from ..grid import Cell
 from ..search import as_cell
 from ..status import Status
+from .collisions import Collision
 from .path_stack import PathStack, RouteKind
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -115,13 +116,14 @@ class Unit:
         self.stack = PathStack()
         self.stats = UnitStats()
         self.waiting_for = 0.0  #: seconds waited for the current blockers
-        self.blocked_by: FrozenSet["Unit"] = frozenset()  #: the units waited for
         self.next_detour = 0.0  #: simulated time of the next allowed detour search
         self.best_distance = math.inf  #: closest the unit has come to its target this trip
         self.progress_time = 0.0  #: simulated time it last came closer (or was busy on purpose: making way, a jam's plan)
         self.closer_time = 0.0  #: simulated time it, or the queue it waits in, last came closer to its target
         self.planned_time = -math.inf  #: simulated time it last set off on a jam's plan (see JamPlans)
-        self.wanted: Optional[Cell] = None  #: the cell a waiting unit waits for
+        #: The unit's collision: open while it waits for the units holding its next step, or a rule settles
+        #: it; the last one, ended, if it gave up; None once it took a step (see :mod:`.collisions`).
+        self.collision: Optional[Collision] = None
         self.trip_encounters = 0
         self.reroutes = 0  #: routes around jams taken this trip
         self.arrival_state = UnitState.ARRIVED  #: the final state once the route is walked
@@ -146,6 +148,16 @@ class Unit:
     def current_speed(self) -> float:
         """Cells per second the unit walks at now: its group's pace, or its own speed."""
         return self.speed if self.pace is None else self.pace
+
+    @property
+    def blocked_by(self) -> FrozenSet["Unit"]:
+        """The units it waits for (or waited for, if it gave up): its collision's others."""
+        return frozenset() if self.collision is None else self.collision.others
+
+    @property
+    def wanted(self) -> Optional[Cell]:
+        """The cell it waits to step into (or waited for, if it gave up)."""
+        return None if self.collision is None else self.collision.cell
 
     @property
     def making_way(self) -> bool:

@@ -36,6 +36,10 @@ class UnitState(enum.Enum):
     HELD_UP = Status.HELD_UP.value  #: final: units keep the way or the goal shut (see ``reason``)
     UNREACHABLE = Status.UNREACHABLE.value  #: final: at the reachable cell nearest the goal (see ``reason``)
 
+    #: Members are hashed by identity (each is equal only to itself): Enum's own hash is a Python call, and
+    #: ``unit.state in STANDING_STATES`` is asked a few times per unit and update.
+    __hash__ = object.__hash__
+
     @property
     def signal(self) -> str:
         """The event (and PathUnit signal) that tells a game an order ended in this state: its name in lower case."""

@@ -7,8 +7,10 @@ there. :class:`JamPlans` finds such sets, plans joint moves for every unit
 in a window around them (:func:`~pathing_py.jams.untangle`: each to the
 farthest cell of its route inside the window, standing units back to their
 own cells) and hands each unit its part as an avoidance route that enters
-each cell in the planned turn, then waits until every unit of the plan is
-through. A plan that overruns its time is dropped and its units plan again.
+each cell in the planned turn. A unit that has walked its part goes on with
+its own route (waiting there for the rest of the plan was tried: the crowds
+of the benchmarks did no better, some worse). A plan that overruns its time
+is dropped and its units plan again.
 """
 
 from typing import Dict, Iterable, List, Optional, Set, Tuple
@@ -72,7 +74,7 @@ class JamPlan:
         return turns[turn] == (member, index)
 
     def under_way(self) -> bool:
-        """Whether some unit has yet to reach the end of its walk (every unit waits there till then)."""
+        """Whether some unit has yet to reach the end of its walk."""
         return any(member.route is not None and member.route in member.unit.stack and member.route.index < len(member.walk) - 1
                    for member in self.members)  # fmt: skip
 
@@ -206,8 +208,8 @@ class JamPlans:
             unit.arrival_state = unit.state  # it comes back to stand as it stood
         if not member.on_route:  # it plans its way on from where the plan leaves it
             _drop_cell_routes(unit)
-        route = Route(
-            RouteKind.AVOIDANCE, walk[1:] + walk[-1:], wait_at=len(walk) - 1, wait_while=plan.under_way,
+        route = Route(  # it makes way (wait_at, past its last waypoint, says so: Unit.making_way)
+            RouteKind.AVOIDANCE, walk[1:], wait_at=len(walk) - 1,
             may_take=lambda index: index + 1 >= len(walk) or plan.may_enter(number, index + 1),
         )  # fmt: skip
         member.route = route

@@ -16,7 +16,9 @@ since when, and how far it has come:
   its part of a plan; it does not check the same collision again while it
   does (a pushed unit is not pushed again on its way out; a detour is a route
   of its own on the unit's path stack);
-- ``resolved``: the unit took its step (or went another way), or gave up.
+- ``resolved``: the unit took its step (or went another way).
+
+A unit that stops first (it gives up) ends its collision unresolved, by ``give up``.
 
 A unit has one collision at a time: it stays the same while the unit waits
 for the same units (waiting for them starts over when they change), and it
@@ -40,8 +42,11 @@ second waits for the first to pass::
     >>> for _ in range(60):
     ...     navigator.update(0.1)
     ...     seen += [repr(collision) for collision in navigator.collisions.open() if repr(collision) not in seen]
-    >>> seen
-    ['Collision(unit 2 with 1 at (2, 0): unresolved)', 'Collision(unit 1 with 2 at (3, 0): resolving by push)', 'Collision(unit 2 with 1 at (3, 0): unresolved)']
+    >>> for line in seen:
+    ...     print(line)
+    Collision(unit 2 with 1 at (2, 0): unresolved)
+    Collision(unit 1 with 2 at (3, 0): resolving by push)
+    Collision(unit 2 with 1 at (3, 0): unresolved)
     >>> first.state.name, second.state.name, sorted(resolution.value for _, resolution in navigator.collisions.ended.elements())
     ('ARRIVED', 'ARRIVED', ['push', 'wait', 'wait'])
 """
@@ -133,11 +138,10 @@ class Collisions:
 
     def stopped(self, unit: "Unit", time: float) -> None:
         """The unit stopped without taking its step (it gave up, or its order ended): its collision ends
-        as it stands (the record stays the unit's last, to go on with if it goes on)."""
+        unresolved, by GIVE_UP (the record stays the unit's last, to go on with if it goes on)."""
         record = self._open.get(unit)
         if record is not None:
-            resolved = record.state is CollisionState.RESOLVING
-            self._end(record, time, CollisionState.RESOLVED if resolved else CollisionState.UNRESOLVED, record.resolution or Resolution.GIVE_UP)
+            self._end(record, time, CollisionState.UNRESOLVED, Resolution.GIVE_UP)
 
     def forget(self, unit: "Unit", time: float) -> None:
         """The unit is removed: its collision ends unresolved."""

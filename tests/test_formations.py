@@ -14,9 +14,10 @@ from strategies import cells, headings, maps
 
 NAMES = list(SHAPES)
 COUNTS = range(1, 13)
-OPEN = np.ones((130, 130), dtype=bool)
-#: Where a formation stands on OPEN in the drawn tests: far enough from every edge for a line of 40 slots 3 cells apart.
-MIDDLE = st.tuples(st.floats(64.0, 66.0), st.floats(64.0, 66.0))
+OPEN = np.ones((150, 150), dtype=bool)
+#: Where a formation stands on OPEN in the drawn tests: far enough from every edge for any shape of 40 slots 3 cells
+#: apart at any heading (a wedge's farthest slot is 66 cells from its centre; Hypothesis found one off the 130-cell map).
+MIDDLE = st.tuples(st.floats(74.0, 76.0), st.floats(74.0, 76.0))
 
 
 def placed(formation, centre, heading):

@@ -64,7 +64,7 @@ def untangle(
     -------
     list of lists of cells, or None
         One list per unit of its cell at each step (all of one length, first the start, last
-        the goal); None if the search made ``max_configurations`` joint positions without
+        the goal; none for no units); None if the search made ``max_configurations`` joint positions without
         finding a way, or if some goal cannot be reached at all.
 
     Raises
@@ -82,6 +82,8 @@ def untangle(
         for x, y in cells:
             if not (0 <= x < width and 0 <= y < height and passable[y, x]):
                 raise ValueError(f"{name}: cell {(x, y)} is blocked or outside the {width}x{height} window")
+    if not starts:
+        return []  # no units: no moves
     neighbours = _side_neighbours(passable)
     start = tuple(y * width + x for x, y in starts)
     goal = tuple(y * width + x for x, y in goals)

@@ -451,8 +451,8 @@ def collisions_line(navigator: Navigator) -> str:
     resolved = [(resolution, ended[(CollisionState.RESOLVED, resolution)]) for resolution in Resolution]
     by_rule = ", ".join(f"{count} by {resolution.value}" for resolution, count in resolved if count) or "none"
     unresolved = sum(count for (state, _), count in ended.items() if state is CollisionState.UNRESOLVED)
-    met = sum(ended.values()) + len(navigator.collisions.open())
-    return f"collisions: {met} met; resolved {by_rule}; {unresolved} ended unresolved, {len(navigator.collisions.open())} open"
+    still_open = len(navigator.collisions.open())
+    return f"collisions: {sum(ended.values()) + still_open} met; resolved {by_rule}; {unresolved} ended unresolved, {still_open} open"
 
 
 def print_formation_run(run: FormationRun) -> None:

@@ -9,8 +9,10 @@ positions (LaCAM, Okumura 2023) whose successors come from priority
 inheritance (PIBT, Okumura et al. 2022), which finds a way whenever there is
 one, given enough nodes. Where that search gives up, a second one lets units
 that meet head-on in a corridor back off to the nearest fork together (the
-swap of LaCAM2). Plans are greedy and wander: round trips a unit could have
-waited out are cut from them.
+swap of LaCAM2); where that gives up too (files of five passing through a
+one-cell pocket), units go one at a time, pushing and swapping
+(:mod:`pathing_py.push_and_swap`). Plans are greedy and wander: round trips a
+unit could have waited out are cut from them.
 
 The moves suit units that hold cells: in each step every unit stays or moves
 to a side neighbour (never diagonally, so no corner is cut), no two units are
@@ -37,6 +39,7 @@ from typing import Callable, Deque, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .grid import Cell
+from .push_and_swap import push_and_swap
 
 __all__ = ["cell_turns", "untangle"]
 
@@ -44,6 +47,9 @@ __all__ = ["cell_turns", "untangle"]
 MAX_CONFIGURATIONS = 1000
 #: Successors the search may try per joint position allowed (most lead to positions seen before).
 TRIES_PER_CONFIGURATION = 10
+
+#: Moves of one unit at a time a plan of :func:`~pathing_py.push_and_swap.push_and_swap` may make.
+MAX_SEQUENTIAL_MOVES = 2000
 
 Configuration = Tuple[int, ...]  #: a cell index per unit
 UNREACHABLE = 1 << 30
@@ -64,8 +70,9 @@ def untangle(
     -------
     list of lists of cells, or None
         One list per unit of its cell at each step (all of one length, first the start, last
-        the goal; none for no units); None if the search made ``max_configurations`` joint positions without
-        finding a way, or if some goal cannot be reached at all.
+        the goal; none for no units); None if the searches made ``max_configurations`` joint positions
+        without finding a way and pushing and swapping found none in MAX_SEQUENTIAL_MOVES moves (with
+        ``swaps`` only), or if some goal cannot be reached at all.
 
     Raises
     ------
@@ -94,8 +101,10 @@ def untangle(
         found = _Search(neighbours, distances, goal, random.Random(seed), swapping).run(start, max_configurations)
         if found is not None:
             break
-    else:
-        return None
+    else:  # one unit at a time: long plans, but they find ways where the joint search runs out of nodes
+        found = push_and_swap(neighbours, distances, start, goal, max_moves=MAX_SEQUENTIAL_MOVES) if swaps else None
+        if found is None:
+            return None
     paths = _without_detours([list(path) for path in zip(*found)])
     return [[(cell % width, cell // width) for cell in path] for path in paths]
 

@@ -9,10 +9,11 @@ positions (LaCAM, Okumura 2023) whose successors come from priority
 inheritance (PIBT, Okumura et al. 2022), which finds a way whenever there is
 one, given enough nodes. Where that search gives up, a second one lets units
 that meet head-on in a corridor back off to the nearest fork together (the
-swap of LaCAM2); where that gives up too (files of five passing through a
-one-cell pocket), units go one at a time, pushing and swapping
-(:mod:`pathing_py.push_and_swap`). Plans are greedy and wander: round trips a
-unit could have waited out are cut from them.
+swap of LaCAM2). Units going one at a time, pushing and swapping
+(:mod:`pathing_py.push_and_swap`), make a second plan: it gets files of five
+through a one-cell pocket, where both searches give up, and where both plans
+are found the one walked sooner (by turns, not steps) is taken. Plans are
+greedy and wander: round trips a unit could have waited out are cut from them.
 
 The moves suit units that hold cells: in each step every unit stays or moves
 to a side neighbour (never diagonally, so no corner is cut), no two units are
@@ -34,7 +35,7 @@ Quick start::
 import bisect
 import random
 from collections import deque
-from typing import Callable, Deque, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Deque, Dict, List, Optional, Sequence, Tuple, TypeVar
 
 import numpy as np
 
@@ -52,6 +53,7 @@ TRIES_PER_CONFIGURATION = 10
 MAX_SEQUENTIAL_MOVES = 2000
 
 Configuration = Tuple[int, ...]  #: a cell index per unit
+Place = TypeVar("Place", Cell, int)  #: a cell, as (x, y) or as an index
 UNREACHABLE = 1 << 30
 
 
@@ -97,24 +99,28 @@ def untangle(
     distances = [_distances_to(cell, neighbours) for cell in goal]
     if any(distance[cell] >= UNREACHABLE for distance, cell in zip(distances, start)):
         return None
+    plans = []
     for swapping in (False, True) if swaps else (False,):  # swaps find ways through corridors, but make plans wander
         found = _Search(neighbours, distances, goal, random.Random(seed), swapping).run(start, max_configurations)
         if found is not None:
+            plans.append(found)
             break
-    else:  # one unit at a time: long plans, but they find ways where the joint search runs out of nodes
-        found = push_and_swap(neighbours, distances, start, goal, max_moves=MAX_SEQUENTIAL_MOVES) if swaps else None
-        if found is None:
-            return None
-    paths = _without_detours([list(path) for path in zip(*found)])
+    if swaps:  # one unit at a time: found where the joint search runs out of nodes, and sometimes walked sooner
+        found = push_and_swap(neighbours, distances, start, goal, max_moves=MAX_SEQUENTIAL_MOVES)
+        if found is not None:
+            plans.append(found)
+    if not plans:
+        return None
+    paths = min((_without_detours([list(path) for path in zip(*plan)]) for plan in plans), key=_walk_ticks)
     return [[(cell % width, cell // width) for cell in path] for path in paths]
 
 
-def cell_turns(paths: Sequence[Sequence[Cell]]) -> Dict[Cell, List[Tuple[int, int]]]:
+def cell_turns(paths: Sequence[Sequence[Place]]) -> Dict[Place, List[Tuple[int, int]]]:
     """For each cell, who is in it in turn: (unit, index of the cell in the unit's own walk) in the
     order the plan has them there. A unit's walk is its path without the steps it stays in
     place; it enters its ``k``-th cell once every earlier turn there has ended (the unit has
     arrived at its next cell), which keeps the plan's order however fast each unit walks."""
-    entries: Dict[Cell, List[Tuple[int, int, int]]] = {}
+    entries: Dict[Place, List[Tuple[int, int, int]]] = {}
     for unit, path in enumerate(paths):
         walk_index = -1
         for step, cell in enumerate(path):
@@ -122,6 +128,49 @@ def cell_turns(paths: Sequence[Sequence[Cell]]) -> Dict[Cell, List[Tuple[int, in
                 walk_index += 1
                 entries.setdefault(cell, []).append((step, unit, walk_index))
     return {cell: [(unit, index) for _, unit, index in sorted(visits)] for cell, visits in entries.items()}
+
+
+def _walk_ticks(paths: List[List[int]]) -> int:
+    """Ticks the units take to walk ``paths``, each moving one cell a tick, entering a cell in its turn
+    (:func:`cell_turns`) once the unit before it there left on an earlier tick: how long a plan holds
+    its units up, whatever its number of steps (a plan of one move per step is walked mostly at once)."""
+    walks = [[cell for step, cell in enumerate(path) if step == 0 or cell != path[step - 1]] for path in paths]
+    turns = cell_turns(paths)
+    next_turn = {cell: 0 for cell in turns}
+    holder: Dict[int, int] = {}
+    for unit, walk in enumerate(walks):
+        holder[walk[0]] = unit
+        next_turn[walk[0]] = 1
+    reached = [0] * len(walks)
+    moving = [unit for unit, walk in enumerate(walks) if len(walk) > 1]
+    ticks = 0
+    while moving:
+        ticks += 1
+        entering: List[int] = []
+        waiting = moving
+        while waiting:  # a unit may follow one that leaves its next cell this tick
+            leaving = set(entering)
+            ready = [
+                unit for unit in waiting
+                if turns[walks[unit][reached[unit] + 1]][next_turn[walks[unit][reached[unit] + 1]]] == (unit, reached[unit] + 1)
+                and holder.get(walks[unit][reached[unit] + 1], -1) in leaving | {-1}
+            ]  # fmt: skip
+            if not ready:
+                break
+            entering += ready
+            waiting = [unit for unit in waiting if unit not in ready]
+        if not entering:
+            return UNREACHABLE  # the turns wait for one another (not expected of a plan)
+        for unit in entering:
+            if holder.get(walks[unit][reached[unit]]) == unit:
+                del holder[walks[unit][reached[unit]]]
+            reached[unit] += 1
+        for unit in entering:
+            cell = walks[unit][reached[unit]]
+            holder[cell] = unit
+            next_turn[cell] += 1
+        moving = [unit for unit in moving if reached[unit] < len(walks[unit]) - 1]
+    return ticks
 
 
 def _side_neighbours(passable: np.ndarray) -> List[List[int]]:

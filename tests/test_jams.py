@@ -1,5 +1,6 @@
 """Joint moves that untangle jams: every plan is one units holding cells can walk, and reaches the goals."""
 
+import random
 from typing import Dict, List, Sequence
 
 import numpy as np
@@ -8,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathing_py.grid import Cell, Grid
-from pathing_py.jams import cell_turns, untangle
+from pathing_py.jams import _distances_to, _Search, _side_neighbours, _walk_ticks, cell_turns, untangle
 from pathing_py.scenarios import head_on_corridor, two_cell_corridor
 
 from strategies import maps
@@ -132,3 +133,36 @@ def check_no_round_trips(paths: Sequence[Sequence[Cell]]) -> None:
                 if others:
                     break
                 assert path[back] != path[left], f"unit {unit} leaves {path[left]} at step {left} and is back at {back}"
+
+
+@pytest.mark.parametrize(
+    "paths, ticks",
+    [
+        ([[0, 1, 2], [1, 2, 3]], 2),  # a file moving on: each follows into the cell the one ahead leaves
+        ([[0, 0, 1], [1, 2, 2]], 1),  # one unit moving per step: walked at once
+        ([[0, 0, 1], [3, 1, 2]], 2),  # the second enters cell 1 after the first has been there
+        ([[0, 0, 0], [1, 1, 1]], 0),
+    ],
+)
+def test_plans_are_timed_by_their_turns_not_their_steps(paths, ticks):
+    assert _walk_ticks(paths) == ticks
+
+
+def test_of_two_plans_the_one_walked_sooner_is_taken():
+    """Four a side head-on through a pocket: the joint search's plan has fewer steps but keeps the files
+    waiting on one another longer than pushing and swapping one unit at a time, walked by turns."""
+    scenario = head_on_corridor(8)
+    starts, goals = scenario_cells(scenario)
+    passable = scenario.grid.passable
+    width = passable.shape[1]
+    neighbours = _side_neighbours(passable)
+    start, goal = tuple(y * width + x for x, y in starts), tuple(y * width + x for x, y in goals)
+    joint = _Search(neighbours, [_distances_to(cell, neighbours) for cell in goal], goal, random.Random(0), True).run(start, 1000)
+    assert joint is not None
+    joint_paths = [list(path) for path in zip(*joint)]
+    chosen = untangle(passable, starts, goals)
+    assert chosen is not None
+    check_moves(passable, chosen)
+    chosen_paths = [[y * width + x for x, y in path] for path in chosen]
+    assert len(chosen_paths[0]) > len(joint_paths[0])  # one move per step
+    assert _walk_ticks(chosen_paths) < _walk_ticks(joint_paths)

@@ -13,7 +13,9 @@ of the benchmarks did no better, some worse). A plan that overruns its time
 is dropped and its units plan again.
 """
 
-from typing import Dict, Iterable, List, Optional, Set, Tuple
+from typing import Dict, Iterable, List, NamedTuple, Optional, Set, Tuple
+
+import numpy as np
 
 from ..grid import Cell
 from ..jams import cell_turns, untangle
@@ -25,6 +27,8 @@ from .unit import STANDING_STATES, Unit, UnitState
 
 __all__ = ["JamPlans"]
 
+Window = Tuple[int, int, int, int]  #: left, top, right, bottom (right and bottom past the last cells)
+
 #: Cells around a jam's units that its plan may use.
 JAM_MARGIN = 3
 #: Units a plan may move at most (its search grows with them).
@@ -35,6 +39,8 @@ JAM_INTERVAL = 5
 RETRY_AFTER = 5.0
 #: Steps ahead of a waiting unit larger than a cell that a plan clears of the units it moves.
 LANE_STEPS = 3
+#: Largest margin (cells) a jam's window grows to so that no unit stops short of another's goal on its way.
+MAX_GOAL_MARGIN = 4 * JAM_MARGIN
 #: Times a jam's window doubles its room (free cells per unit) after plans were not found for it.
 MAX_WIDENINGS = 2
 
@@ -137,20 +143,20 @@ class JamPlans:
         ends their orders instead)."""
         if all(unit.planned_time >= unit.closer_time for unit in jam if unit.size == 1):  # (larger units are not planned)
             return self._give_up_on(jam)
-        window = self._window(jam, min(max(self._failed.get(unit, (0.0, 0))[1] for unit in jam), MAX_WIDENINGS))
-        if window is None:
+        widenings = min(max(self._failed.get(unit, (0.0, 0))[1] for unit in jam), MAX_WIDENINGS)
+        setting: Optional[_Setting] = None
+        margin = JAM_MARGIN
+        while margin <= MAX_GOAL_MARGIN:
+            wider = self._setting(jam, widenings, margin)
+            if wider is None:
+                break
+            setting = wider
+            if setting.goals is None or not _stopped_short(setting.units, setting.goals, setting.window, setting.passable):
+                break
+            margin *= 2  # a unit would stop short of another's goal on its way: with room past it, they can sort
+        if setting is None:
             return False
-        left, top, right, bottom = window
-        grid = self.host.grid
-        held = list(self.host.occupancy.held_in(left, top, right, bottom))
-        units = {holder for _, holder in held}
-        if not all(u.next_cell is None and u.state is not UnitState.FIND_PATH and u not in self._planned for u in units):
-            return False
-        passable = grid.passable.copy()  # units larger than a cell are not moved by plans: they stand as walls
-        for x, y in (cell for cell, holder in held if holder.size > 1):
-            passable[y, x] = False
-        ordered = sorted((u for u in units if u.size == 1), key=lambda u: (u.stack.find(RouteKind.HIGH_LEVEL) is not None, -u.priority, u.id))
-        goals = _goals(ordered, left, top, right, bottom, passable, _lanes(units))
+        (left, top, right, bottom), ordered, passable, goals = setting
         if goals is None:  # no free cell for every unit (the window is counted to have them: not expected)
             return self._give_up_on(jam)
         origin = (left, top)
@@ -177,20 +183,35 @@ class JamPlans:
         self.plans.append(plan)
         return True
 
+    def _setting(self, jam: Set[Unit], widenings: int, margin: int) -> Optional["_Setting"]:
+        """The window around ``jam`` (see :meth:`_window`), the units in it a plan moves and where each
+        goes; None if the window would hold too many units or some of its units are moving or planned."""
+        window = self._window(jam, widenings, margin)
+        if window is None:
+            return None
+        held = list(self.host.occupancy.held_in(*window))
+        units = {holder for _, holder in held}
+        if not all(u.next_cell is None and u.state is not UnitState.FIND_PATH and u not in self._planned for u in units):
+            return None
+        passable = self.host.grid.passable.copy()  # units larger than a cell are not moved by plans: they stand as walls
+        for x, y in (cell for cell, holder in held if holder.size > 1):
+            passable[y, x] = False
+        ordered = sorted((u for u in units if u.size == 1), key=lambda u: (u.stack.find(RouteKind.HIGH_LEVEL) is not None, -u.priority, u.id))
+        return _Setting(window, ordered, passable, _goals(ordered, window, passable, _lanes(units)))
+
     def _give_up_on(self, jam: Set[Unit]) -> bool:
         """Leave ``jam`` to the traffic rules for RETRY_AFTER seconds: False, no plan."""
         for unit in jam:
             self._failed[unit] = (self.host.time, self._failed.get(unit, (0.0, 0))[1] + 1)
         return False
 
-    def _window(self, jam: Set[Unit], widenings: int) -> Optional[Tuple[int, int, int, int]]:
+    def _window(self, jam: Set[Unit], widenings: int, margin: int) -> Optional[Window]:
         """Left, top, right, bottom of the cells around ``jam`` a plan may use: the jam's bounds and a
-        margin, widened until there is a free cell for every four units in it, or for every two, or
+        ``margin``, widened until there is a free cell for every four units in it, or for every two, or
         one, after one or two ``widenings`` (a corridor where files pass one at a time through a
         pocket needs room on both sides); None if it would hold more than MAX_JAM_UNITS units first."""
         grid, occupancy = self.host.grid, self.host.occupancy
         xs, ys = [u.cell[0] for u in jam], [u.cell[1] for u in jam]
-        margin = JAM_MARGIN
         while True:
             left, top = max(min(xs) - margin, 0), max(min(ys) - margin, 0)
             right, bottom = min(max(xs) + margin + 1, grid.width), min(max(ys) + margin + 1, grid.height)
@@ -235,6 +256,15 @@ class JamPlans:
             self.host.watch_route(unit)
 
 
+class _Setting(NamedTuple):
+    """What a jam's plan is made for: its window, the units it moves (in order) and where each goes."""
+
+    window: Window
+    units: List[Unit]
+    passable: np.ndarray
+    goals: Optional[List[Tuple[Cell, Optional[int]]]]
+
+
 def _drop_cell_routes(unit: Unit) -> None:
     """Pop the unit's cell routes down to its key points: it plans the leg to the next from where it is
     (or, making way, stands where it is)."""
@@ -256,7 +286,7 @@ def _lanes(units: Iterable[Unit]) -> Set[Cell]:
     return lanes
 
 
-def _goals(units: List[Unit], left: int, top: int, right: int, bottom: int, passable, lanes: Set[Cell]) -> Optional[List[Tuple[Cell, Optional[int]]]]:
+def _goals(units: List[Unit], window: Window, passable, lanes: Set[Cell]) -> Optional[List[Tuple[Cell, Optional[int]]]]:
     """Where each unit goes in a window: the farthest cell of its route it reaches before leaving the
     window that no unit before it took, or where it stands, or the nearest free cell, off ``lanes`` (see
     :func:`_lanes`) unless there is none; and how many steps along its route that is (None when off it);
@@ -266,19 +296,13 @@ def _goals(units: List[Unit], left: int, top: int, right: int, bottom: int, pass
     claimed = set(lanes)  # by them, or on the lanes
     goals: List[Tuple[Cell, Optional[int]]] = []
     for unit in units:
-        top_route = unit.stack.top
-        ahead: List[Cell] = []
-        if top_route is not None and top_route.kind is not RouteKind.HIGH_LEVEL and unit.state not in STANDING_STATES:
-            for x, y in top_route.remaining:
-                if not (left <= x < right and top <= y < bottom and passable[y, x]):
-                    break
-                ahead.append((x, y))
+        ahead = _ahead(unit, window, passable)
         choice: Optional[Tuple[Cell, Optional[int]]] = next(
             ((cell, len(ahead) - i) for i, cell in enumerate(reversed(ahead)) if cell not in claimed), None
         )
         for avoided in (claimed, taken):  # off the lanes if it can be, else on them
             if choice is None:
-                nearest = unit.cell if unit.cell not in avoided else _nearest_free(unit.cell, avoided, left, top, right, bottom, passable)
+                nearest = unit.cell if unit.cell not in avoided else _nearest_free(unit.cell, avoided, window, passable)
                 choice = None if nearest is None else (nearest, 0 if nearest == unit.cell else None)
         if choice is None:
             return None
@@ -288,8 +312,34 @@ def _goals(units: List[Unit], left: int, top: int, right: int, bottom: int, pass
     return goals
 
 
-def _nearest_free(cell: Cell, claimed: Set[Cell], left: int, top: int, right: int, bottom: int, passable) -> Optional[Cell]:
+def _ahead(unit: Unit, window: Window, passable) -> List[Cell]:
+    """The cells of ``unit``'s route (its cell route, not key points) from its next on, while in ``window``."""
+    left, top, right, bottom = window
+    route = unit.stack.top
+    ahead: List[Cell] = []
+    if route is not None and route.kind is not RouteKind.HIGH_LEVEL and unit.state not in STANDING_STATES:
+        for x, y in route.remaining:
+            if not (left <= x < right and top <= y < bottom and passable[y, x]):
+                break
+            ahead.append((x, y))
+    return ahead
+
+
+def _stopped_short(units: List[Unit], goals: List[Tuple[Cell, Optional[int]]], window: Window, passable) -> bool:
+    """Whether a unit's cell in the plan is short of the farthest cell of its route in the window because
+    another unit's own goal (where its order ends) lies on the way: in a dead end that unit would stand in
+    front of it for good once both are there (a file arriving out of order)."""
+    ends = {goal for unit, (goal, _) in zip(units, goals) if goal == unit.goal}
+    for unit, (goal, _) in zip(units, goals):
+        ahead = _ahead(unit, window, passable)
+        if goal in ahead and goal != ahead[-1] and any(cell in ends for cell in ahead[ahead.index(goal) + 1 :]):
+            return True
+    return False
+
+
+def _nearest_free(cell: Cell, claimed: Set[Cell], window: Window, passable) -> Optional[Cell]:
     """The nearest passable cell of the window (by side steps) no unit claimed, None if there is none."""
+    left, top, right, bottom = window
     seen = {cell}
     frontier = [cell]
     while frontier:

@@ -160,7 +160,7 @@ def test_a_moving_unit_draws_its_plan_its_held_cells_and_its_next_cell():
     assert plan[1] == pixels((mover.next_cell[0] + 0.5, mover.next_cell[1] + 0.5))  # through the cell it moves into
     assert all(a != b for a, b in zip(plan, plan[1:]))  # no step of length 0 (a key point its leg ends at)
     assert_points(drawing.routes, [end for step in zip(plan, plan[1:]) for end in step])  # the stander has no plan
-    assert {mover.cell, mover.next_cell} <= mover.held  # and the corners of a diagonal step
+    assert mover.next_cell in mover.held and mover.cell not in mover.held  # it let go of the cell it leaves
     assert_points(drawing.held["moving"], squares(sorted(mover.held), 0.0))
     assert_points(drawing.held["standing"], square(stander.cell, 0.0))
     assert_points(drawing.next_cells["moving"], square(mover.next_cell, NEXT_INSET))

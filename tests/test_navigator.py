@@ -710,3 +710,30 @@ def test_an_order_goes_on_after_held_up_at_most_twice():
     assert stops == 3 and unit.state is UnitState.HELD_UP and unit.resumed == 2 and unit.cell == (3, 0)
     unit.move_to((5, 0))  # a new order goes on after HELD_UP again
     assert unit.resumed == 0
+
+
+def test_a_file_walks_on_as_one_and_the_cell_a_unit_leaves_is_neither_walled_nor_given_to_a_new_unit():
+    """A unit lets go of the cell it steps out of at once: the next of a file takes it and follows right
+    behind, slowed so as never to touch it. The cell is still partly the leaver's until it arrives: a wall
+    is refused there and no unit can be added in it."""
+    navigator = Navigator(Grid.from_ascii("............"))
+    file = [navigator.add_unit((x + 0.5, 0.5), speed=2.0) for x in (3, 2, 1, 0)]
+    for unit, goal in zip(file, (11, 10, 9, 8)):
+        unit.move_to((goal, 0))
+    navigator.update(0.1)
+    leader = file[0]
+    assert leader.next_cell == (4, 0) and navigator.holder((3, 0)) is file[1]  # taken by the next at once
+    navigator.update(0.1)
+    assert all(unit.next_cell is not None for unit in file)  # all four under way together
+    assert navigator.holder((0, 0)) is None and file[3].cell == (0, 0)  # the last one's first cell: let go of
+    assert navigator.set_blocked([(0, 0)]) == [(0, 0)] and navigator.grid.is_passable((0, 0))
+    with pytest.raises(ValueError, match=r"cell \(0, 0\) is held by unit 4"):
+        navigator.add_unit((0.5, 0.5), speed=1.0)
+    arrived_at = None
+    for step in range(100):
+        navigator.update(0.1)
+        gaps = [math.dist(a.position, b.position) for a, b in zip(file, file[1:])]
+        assert min(gaps) >= 1.0 - 1e-9, gaps
+        if arrived_at is None and all(unit.state is UnitState.ARRIVED for unit in file):
+            arrived_at = navigator.time
+    assert arrived_at is not None and arrived_at < 8 / 2.0 + 1.0  # 8 cells at 2 cells/s: the file as one, not in turns

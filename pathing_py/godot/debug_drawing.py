@@ -36,10 +36,10 @@ Quick start, on a row of eight 16-pixel cells at the canvas origin::
     >>> drawing = units_drawing(driver)
     >>> drawing.routes[:4]                        # from the scout through the cells ahead
     [(10.133333333333333, 8.0), (24.0, 8.0), (24.0, 8.0), (40.0, 8.0)]
-    >>> len(drawing.held["moving"]) // 8          # cells held (four sides, two ends each)
-    2
-    >>> [(len(segments), colour) for segments, colour, _width in drawing.layers()][:3]   # route, 4 predicted squares, 2 cells
-    [(14, (1.0, 1.0, 1.0, 0.75)), (32, (1.0, 1.0, 1.0, 1.0)), (16, (0.3, 0.9, 0.35, 1.0))]
+    >>> len(drawing.held["moving"]) // 8          # cells held (four sides, two ends each): the one it steps into
+    1
+    >>> [(len(segments), colour) for segments, colour, _width in drawing.layers()][:3]   # route, 4 predicted squares, 1 cell
+    [(14, (1.0, 1.0, 1.0, 0.75)), (32, (1.0, 1.0, 1.0, 1.0)), (8, (0.3, 0.9, 0.35, 1.0))]
 """
 
 from dataclasses import dataclass
@@ -48,7 +48,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 from ..debug import plan_ahead
 from ..grid import Cell
 from ..groups import Group, GroupState
-from ..units import CollisionState, Navigator, Unit, UnitState
+from ..units import CollisionState, Navigator, Resolution, Unit, UnitState
 from ..units.prediction import predicted_positions
 from ..units.unit import STANDING_STATES
 from .bridge import Position, TileFrame, positions
@@ -108,17 +108,18 @@ def unit_look(unit: Unit) -> str:
     ``stopped``: it stopped short of its goal (HELD_UP or UNREACHABLE);
     ``making_way`` (:attr:`Unit.making_way`); ``resolving``: its collision is
     being settled (it waits for the units it pushed); ``waiting``: for a cell
-    another unit holds; ``standing``: idle or arrived; ``moving`` otherwise
-    (planning, or on its way).
+    another unit holds, or slowed behind one stepping out of its next cell;
+    ``standing``: idle or arrived; ``moving`` otherwise (planning, or on its way).
     """
     if unit.state in (UnitState.HELD_UP, UnitState.UNREACHABLE):
         return "stopped"
     if unit.making_way:
         return "making_way"
+    collision = unit.collision if unit.collision is not None and unit.collision.ended is None else None  # open
     if unit.state is UnitState.WAITING:
-        collision = unit.collision
-        resolving = collision is not None and collision.ended is None and collision.state is CollisionState.RESOLVING
-        return "resolving" if resolving else "waiting"
+        return "resolving" if collision is not None and collision.state is CollisionState.RESOLVING else "waiting"
+    if collision is not None and collision.resolution is Resolution.SLOW:
+        return "waiting"
     return "standing" if unit.state in STANDING_STATES else "moving"
 
 

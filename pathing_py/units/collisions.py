@@ -18,6 +18,10 @@ since when, and how far it has come:
   of its own on the unit's path stack);
 - ``resolved``: the unit took its step (or went another way).
 
+A unit that steps into a cell another is still stepping out of (the next of
+a file) slows so as not to touch it: a collision resolving by ``slow`` from
+when it first has to, resolved once it arrives in its cell.
+
 A unit that stops first (it gives up) ends its collision unresolved, by ``give up``.
 
 A unit has one collision at a time: it stays the same while the unit waits
@@ -29,7 +33,8 @@ ends when the unit takes a step. The game can read the open ones
 Quick start: two units meet head-on in a corridor with a side pocket. The
 second waits (unresolved); the first, which ranks higher, pushes it into the
 pocket and waits for it to get out of the way (resolving, by a push); then the
-second waits for the first to pass::
+second comes back out into the cell the first leaves, slowed so as not to
+touch it::
 
     >>> from pathing_py import Grid, Navigator
     >>> navigator = Navigator(Grid.from_ascii('''
@@ -46,9 +51,9 @@ second waits for the first to pass::
     ...     print(line)
     Collision(unit 2 with 1 at (2, 0): unresolved)
     Collision(unit 1 with 2 at (3, 0): resolving by push)
-    Collision(unit 2 with 1 at (3, 0): unresolved)
+    Collision(unit 2 with 1 at (3, 0): resolving by slow)
     >>> first.state.name, second.state.name, sorted(resolution.value for _, resolution in navigator.collisions.ended.elements())
-    ('ARRIVED', 'ARRIVED', ['push', 'wait', 'wait'])
+    ('ARRIVED', 'ARRIVED', ['push', 'slow', 'wait'])
 """
 
 import enum
@@ -75,6 +80,7 @@ class Resolution(enum.Enum):
     WAIT = "wait"  #: the others moved on
     DETOUR = "detour"  #: a route around the others, back onto the unit's own
     DETOUR_IN_TIME = "detour in time"  #: around where the others are going to be
+    SLOW = "slow"  #: the unit slowed behind one stepping out of the cells it steps into (U7 case 4)
     PUSH = "push"  #: the others made way (U7 case 3, U9)
     JAM_PLAN = "jam plan"  #: moves planned for every unit of a jam (U8)
     REROUTE = "reroute"  #: a whole new route around the jam
@@ -129,8 +135,15 @@ class Collisions:
         if record is not None:
             record.state, record.resolution = CollisionState.RESOLVING, resolution
 
+    def slowed(self, unit: "Unit", cell: Cell, other: "Unit", time: float) -> None:
+        """``unit``, stepping into ``cell``, slows so as not to touch ``other``, which steps out of it."""
+        record = unit.collision
+        if record is None or record.ended is not None or other not in record.others:
+            self.meet(unit, cell, (other,), time)
+            self.resolving(unit, Resolution.SLOW)
+
     def stepped(self, unit: "Unit", time: float) -> None:
-        """The unit took its step: its collision is resolved and forgotten."""
+        """The unit took its step (or, slowed, arrived): its collision is resolved and forgotten."""
         record = self._open.get(unit)
         if record is not None:
             self._end(record, time, CollisionState.RESOLVED, record.resolution or Resolution.WAIT)

@@ -199,7 +199,7 @@ class Navigator:
         for cell in cells:
             if not self.grid.is_passable(cell):
                 raise ValueError(f"position ({x}, {y}) puts a unit of radius {radius} on cell {cell}, which is blocked or off the map")
-            holder = self.occupancy.holder(cell)
+            holder = self.occupancy.holder(cell) or self.occupancy.leaver(cell)
             if holder is not None:
                 raise ValueError(f"cell {cell} is held by unit {holder.id}")
         unit = Unit(self, self._next_id, (x, y), float(speed), float(radius), int(priority))
@@ -257,7 +257,7 @@ class Navigator:
         for cell in cells:
             if not self.grid.in_bounds(cell):
                 raise ValueError(f"cell {cell} is outside the {self.grid.width}x{self.grid.height} map")
-        refused = [cell for cell in cells if blocked and cell in self.occupancy]
+        refused = [cell for cell in cells if blocked and (cell in self.occupancy or self.occupancy.leaver(cell) is not None)]
         applied = [cell for cell in dict.fromkeys(cells) if cell not in refused and self.grid.is_passable(cell) == blocked]
         self.grid.set_blocked(applied, blocked)
         if applied:
@@ -636,13 +636,25 @@ class Navigator:
         distance = math.hypot(tx - x, ty - y)
         speed = unit.current_speed
         reach = speed * dt
+        (cx, cy), (nx, ny) = unit.cell, next_cell
+        cells = ((cx, cy), (nx, ny), (cx, ny), (nx, cy)) if unit.size == 1 else step_cells(unit.cell, next_cell, unit.size)
+        for cell in cells:  # the cells of its step (and corners): a unit stepping out of one may still reach into it
+            leaver = self.occupancy.leaver(cell)
+            if leaver is not None and leaver is not unit:
+                clear = _reach_clear_of(unit, (tx, ty), distance, leaver)
+                if clear < reach:
+                    reach = clear
+                    self.collisions.slowed(unit, next_cell, leaver, self.time)
         if reach < distance:
             unit.position = (x + (tx - x) * reach / distance, y + (ty - y) * reach / distance)
             unit.stats.distance += reach
             return 0.0
         unit.position = (tx, ty)
         unit.stats.distance += distance
+        self.occupancy.left(unit, unit.cell)
         self.occupancy.release(unit, keep=block_cells(next_cell, unit.size))
+        if unit.collision is not None:  # it was slowed on its way: that collision is over
+            self.collisions.stepped(unit, self.time)
         unit.cell, unit.next_cell = next_cell, None
         destination = unit.stack.destination()
         if destination is not None:
@@ -690,6 +702,8 @@ class Navigator:
             self.traffic.wait_or_detour(unit, route, cell, blockers, dt)
             return False
         self.occupancy.hold(unit, cells)
+        if unit.size == 1 and not unit.making_way:  # the next unit of a file may take its cell now and follow
+            self.occupancy.leave(unit, unit.cell)
         if self.step_log is not None:
             self.step_log.append((unit.id, unit.cell, cell))
         unit.next_cell = cell
@@ -722,6 +736,21 @@ class Navigator:
         if not unit.announced and state is not UnitState.IDLE:
             unit.announced = True
             self._events.append((unit.id, state.signal, unit.cell))
+
+
+def _reach_clear_of(unit: Unit, target: Tuple[float, float], distance: float, other: Unit) -> float:
+    """How far ``unit`` may move toward ``target`` (``distance`` away) before its circle would meet
+    ``other``'s: the first point of the way at the sum of their radii from ``other``, or the whole way."""
+    (x, y), (ox, oy) = unit.position, other.position
+    if distance <= 0:
+        return 0.0
+    dx, dy = (target[0] - x) / distance, (target[1] - y) / distance
+    rx, ry = x - ox, y - oy
+    along = dx * rx + dy * ry  # |p + s d - o|^2 = s^2 + 2 s along + |p - o|^2
+    apart = rx * rx + ry * ry - (unit.radius + other.radius) ** 2
+    if along >= 0 or along * along < apart:  # moving away, or passing clear of it
+        return distance
+    return max(0.0, -along - math.sqrt(max(0.0, along * along - apart)))
 
 
 def _route_ahead(unit: Unit) -> Tuple[List[Cell], List[Cell]]:

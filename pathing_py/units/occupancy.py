@@ -1,7 +1,12 @@
 """Which unit holds which cell, found by cell or by neighbourhood (SPEC U3, U5, G4).
 
 A unit holds the cell it stands in, the cell it moves into and, moving
-diagonally, both corner cells. A unit larger than a cell (size k, see
+diagonally, both corner cells. A unit of one cell lets go of the cell it
+leaves as it starts its step (unless it is making way: pushed units go back
+along the cells they came by, in the order they were pushed): the next unit
+of a file may take it at once and follow, keeping clear of the leaver's circle
+(:meth:`Occupancy.leaver`), so that a file walks on as one instead of each
+unit waiting for the one ahead to arrive. A unit larger than a cell (size k, see
 :func:`~pathing_py.clearance.size_class`) stands on the k x k block whose
 top-left cell is its cell, and holds the blocks it stands on and moves
 into, with the corners between: :func:`step_cells` covers both. Traffic rules ask who holds the cells of a
@@ -30,6 +35,7 @@ class Occupancy:
     def __init__(self) -> None:
         self._holder: Dict[Cell, Unit] = {}
         self._buckets: Dict[Bucket, Dict[Cell, Unit]] = {}
+        self._leavers: Dict[Cell, Unit] = {}
 
     def holder(self, cell: Cell) -> Optional[Unit]:
         """The unit holding ``cell``, if any."""
@@ -53,8 +59,10 @@ class Occupancy:
             unit.held.add(cell)
 
     def release(self, unit: Unit, keep: Iterable[Cell] = ()) -> None:
-        """Let go of every cell ``unit`` holds but those of ``keep``."""
+        """Let go of every cell ``unit`` holds but those of ``keep`` (all of them: also of the cell it leaves)."""
         kept = set(keep)
+        if not kept:
+            self._leavers = {cell: leaver for cell, leaver in self._leavers.items() if leaver is not unit}
         for cell in unit.held - kept:
             del self._holder[cell]
             bucket = self._buckets[_bucket(cell)]
@@ -62,6 +70,21 @@ class Occupancy:
             if not bucket:
                 del self._buckets[_bucket(cell)]
         unit.held &= kept
+
+    def leave(self, unit: Unit, cell: Cell) -> None:
+        """``unit`` lets go of ``cell``, which it is stepping out of; until it has arrived (:meth:`left`)
+        its circle may still reach into the cell, and whoever takes the cell keeps clear of it."""
+        self.release(unit, keep=unit.held - {cell})
+        self._leavers[cell] = unit
+
+    def left(self, unit: Unit, cell: Cell) -> None:
+        """``unit`` has arrived in its next cell: no part of it is in ``cell`` any more."""
+        if self._leavers.get(cell) is unit:
+            del self._leavers[cell]
+
+    def leaver(self, cell: Cell) -> Optional[Unit]:
+        """The unit still stepping out of ``cell``, if any (a cell no unit holds may still be one's)."""
+        return self._leavers.get(cell)
 
     def held_in(self, left: int, top: int, right: int, bottom: int) -> Iterator[Tuple[Cell, Unit]]:
         """The held cells with ``left <= x < right`` and ``top <= y < bottom``, and their holders."""

@@ -386,15 +386,19 @@ class Traffic:
         if self.host.time > push.made_at + PUSH_PATIENCE * self.give_up:
             return False
         driver = push.driver
-        if driver.cell == push.driver_cell and driver.state not in FINAL_STATES and self.host.occupancy.holder(driver.cell) is driver:
+        occupancy = self.host.occupancy
+        if driver.cell == push.driver_cell and driver.state not in FINAL_STATES and driver in (occupancy.holder(driver.cell), occupancy.leaver(driver.cell)):
             return True
         squad = driver.squad  # None once the squad arrived (or the driver left it): nothing more to pass
         push.to_pass = [] if squad is None else [mate for mate in push.to_pass if mate.squad is squad and _yet_to_pass(mate, push.cells)]
         moved = {unit for unit, _ in push.routes}
-        if any(mate not in moved and not mate.blocked_by & moved for mate in push.to_pass):
+        if any(mate not in moved and not (mate.state is UnitState.WAITING and mate.blocked_by & moved) for mate in push.to_pass):
             return True
         later = self._pushes[self._pushes.index(push) + 1 :] if push in self._pushes else []
-        return any(not other.undone() and other.cells & push.cells for other in later)
+        return any(
+            not other.undone() and other.cells & push.cells and not any(unit.blocked_by & moved for unit, _ in other.routes)
+            for other in later
+        )  # (a later push whose units wait for this one's can only be undone once this one is: it goes first)
 
     def _pushable(self, unit: Unit, driver: Unit) -> bool:
         """Whether ``driver`` may push ``unit`` (SPEC U7, U9): a unit at a cell centre, not on its way

@@ -6,8 +6,10 @@ import math
 import pytest
 
 from pathing_py import Grid, KeyPointGraph, scenarios
+from pathing_py.godot.scene_files import read_tilemap
 from pathing_py.groups import Cohesion, Groups, GroupState, gathering_cells
 from pathing_py.units import Navigator, RouteKind, UnitState
+from conftest import ROOT
 from test_navigator import check_world
 
 FINAL = {UnitState.ARRIVED, UnitState.HELD_UP, UnitState.UNREACHABLE}
@@ -307,3 +309,21 @@ def test_a_group_under_way_ranks_as_its_highest_priority_and_oldest_member():
     oldest = min(unit.id for unit in squad.members)
     assert {unit.rank for unit in squad.members} == {squad.rank} == {(3, -oldest)}
     assert lone.rank == (3, -lone.id) < squad.rank
+
+
+def test_members_pushed_aside_by_one_another_at_the_target_do_not_wait_for_one_another_for_good():
+    """The squad of tests/test_engine_groups.py on the demo map, cohesion 'arrival': members that arrived were
+    pushed aside by the ones arriving after, each waiting aside until the others had passed its pusher's
+    cells; three of them, each waiting aside for a different push, held one another's pushes for good."""
+    grid = read_tilemap(ROOT / "scenes" / "demo.tscn", "Demo/TileMap", blocking=["forest"]).grid()
+    navigator = Navigator(grid, graph=KeyPointGraph.load(ROOT / "scenes" / "demo.kpg", grid))
+    groups = Groups(navigator)
+    ox, oy = grid.origin
+    squad = [navigator.add_unit((x - ox + 0.5, y - oy + 0.5), speed=4.0) for x, y in ((-5, -1), (-5, 1), (-5, 3), (-3, -1), (-3, 1), (-3, 3))]
+    groups.add_group(squad, cohesion=Cohesion.ARRIVAL).move_to((10 - ox, 9 - oy))
+    navigator.step_log = []
+    for _ in range(20 * 60):
+        navigator.update(1 / 60)
+        check_world(navigator)
+    assert [name for _, name, _ in groups.events()][-1] == "group_arrived"
+    assert all(unit.state is UnitState.ARRIVED for unit in squad)

@@ -392,7 +392,8 @@ class Traffic:
         squad = driver.squad  # None once the squad arrived (or the driver left it): nothing more to pass
         push.to_pass = [] if squad is None else [mate for mate in push.to_pass if mate.squad is squad and _yet_to_pass(mate, push.cells)]
         moved = {unit for unit, _ in push.routes}
-        if any(mate not in moved and not (mate.state is UnitState.WAITING and mate.blocked_by & moved) for mate in push.to_pass):
+        if any(mate not in moved and not waiting_aside(mate) and not (mate.state is UnitState.WAITING and mate.blocked_by & moved)
+               for mate in push.to_pass):  # (a mate waiting aside itself, for another push, passes after this one)
             return True
         later = self._pushes[self._pushes.index(push) + 1 :] if push in self._pushes else []
         return any(

@@ -160,7 +160,7 @@ def _led_by(unit: int, moves: _Moves, distance: Sequence[int], goal: Sequence[in
 def _swap(moves: _Moves, unit: int, other: int, forks: List[int]) -> bool:
     """Exchange the cells of two neighbouring units at the nearest fork where it can be done, every other
     unit back where it was; False (and no moves) if at no fork."""
-    here, there = moves.at[unit], moves.at[other]
+    here = moves.at[unit]
     steps = _steps_from(here, moves.neighbours)
     for fork in sorted(forks, key=steps.__getitem__):
         if steps[fork] < 0:

@@ -151,12 +151,12 @@ class JamPlans:
             if wider is None:
                 break
             setting = wider
-            if setting.goals is None or not _stopped_short(setting.units, setting.goals, setting.window, setting.passable):
+            if setting.goals is None or not _stopped_short(setting.units, setting.aheads, setting.goals):
                 break
             margin *= 2  # a unit would stop short of another's goal on its way: with room past it, they can sort
         if setting is None:
             return False
-        (left, top, right, bottom), ordered, passable, goals = setting
+        (left, top, right, bottom), ordered, passable, _, goals = setting
         if goals is None:  # no free cell for every unit (the window is counted to have them: not expected)
             return self._give_up_on(jam)
         origin = (left, top)
@@ -197,7 +197,8 @@ class JamPlans:
         for x, y in (cell for cell, holder in held if holder.size > 1):
             passable[y, x] = False
         ordered = sorted((u for u in units if u.size == 1), key=lambda u: (u.stack.find(RouteKind.HIGH_LEVEL) is not None, -u.priority, u.id))
-        return _Setting(window, ordered, passable, _goals(ordered, window, passable, _lanes(units)))
+        aheads = [_ahead(unit, window, passable) for unit in ordered]
+        return _Setting(window, ordered, passable, aheads, _goals(ordered, aheads, window, passable, _lanes(units)))
 
     def _give_up_on(self, jam: Set[Unit]) -> bool:
         """Leave ``jam`` to the traffic rules for RETRY_AFTER seconds: False, no plan."""
@@ -262,6 +263,7 @@ class _Setting(NamedTuple):
     window: Window
     units: List[Unit]
     passable: np.ndarray
+    aheads: List[List[Cell]]  #: each unit's route cells in the window (:func:`_ahead`)
     goals: Optional[List[Tuple[Cell, Optional[int]]]]
 
 
@@ -286,7 +288,7 @@ def _lanes(units: Iterable[Unit]) -> Set[Cell]:
     return lanes
 
 
-def _goals(units: List[Unit], window: Window, passable, lanes: Set[Cell]) -> Optional[List[Tuple[Cell, Optional[int]]]]:
+def _goals(units: List[Unit], aheads: List[List[Cell]], window: Window, passable, lanes: Set[Cell]) -> Optional[List[Tuple[Cell, Optional[int]]]]:
     """Where each unit goes in a window: the farthest cell of its route it reaches before leaving the
     window that no unit before it took, or where it stands, or the nearest free cell, off ``lanes`` (see
     :func:`_lanes`) unless there is none; and how many steps along its route that is (None when off it);
@@ -295,8 +297,7 @@ def _goals(units: List[Unit], window: Window, passable, lanes: Set[Cell]) -> Opt
     taken: Set[Cell] = set()  # by the units before
     claimed = set(lanes)  # by them, or on the lanes
     goals: List[Tuple[Cell, Optional[int]]] = []
-    for unit in units:
-        ahead = _ahead(unit, window, passable)
+    for unit, ahead in zip(units, aheads):
         choice: Optional[Tuple[Cell, Optional[int]]] = next(
             ((cell, len(ahead) - i) for i, cell in enumerate(reversed(ahead)) if cell not in claimed), None
         )
@@ -325,13 +326,12 @@ def _ahead(unit: Unit, window: Window, passable) -> List[Cell]:
     return ahead
 
 
-def _stopped_short(units: List[Unit], goals: List[Tuple[Cell, Optional[int]]], window: Window, passable) -> bool:
+def _stopped_short(units: List[Unit], aheads: List[List[Cell]], goals: List[Tuple[Cell, Optional[int]]]) -> bool:
     """Whether a unit's cell in the plan is short of the farthest cell of its route in the window because
     another unit's own goal (where its order ends) lies on the way: in a dead end that unit would stand in
     front of it for good once both are there (a file arriving out of order)."""
     ends = {goal for unit, (goal, _) in zip(units, goals) if goal == unit.goal}
-    for unit, (goal, _) in zip(units, goals):
-        ahead = _ahead(unit, window, passable)
+    for ahead, (goal, _) in zip(aheads, goals):
         if goal in ahead and goal != ahead[-1] and any(cell in ends for cell in ahead[ahead.index(goal) + 1 :]):
             return True
     return False

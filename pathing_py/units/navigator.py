@@ -213,6 +213,7 @@ class Navigator:
         if self.units.pop(unit.id, None) is None:
             raise ValueError(f"unit {unit.id} is not in this navigator")
         self._events = [event for event in self._events if event[0] != unit.id]
+        self.occupancy.left(unit, unit.cell)  # (the cell it was stepping out of, if any)
         self.occupancy.release(unit)
         self.requests.cancel(unit.id)
         self.watcher.unsubscribe(unit.id)
@@ -637,7 +638,10 @@ class Navigator:
         speed = unit.current_speed
         reach = speed * dt
         (cx, cy), (nx, ny) = unit.cell, next_cell
-        cells = ((cx, cy), (nx, ny), (cx, ny), (nx, cy)) if unit.size == 1 else step_cells(unit.cell, next_cell, unit.size)
+        if unit.size > 1:
+            cells: Sequence[Cell] = step_cells(unit.cell, next_cell, unit.size)
+        else:
+            cells = ((cx, cy), (nx, ny)) if cx == nx or cy == ny else ((cx, cy), (nx, ny), (cx, ny), (nx, cy))
         for cell in cells:  # the cells of its step (and corners): a unit stepping out of one may still reach into it
             leaver = self.occupancy.leaver(cell)
             if leaver is not None and leaver is not unit:
@@ -702,7 +706,7 @@ class Navigator:
             self.traffic.wait_or_detour(unit, route, cell, blockers, dt)
             return False
         self.occupancy.hold(unit, cells)
-        if unit.size == 1 and not unit.making_way:  # the next unit of a file may take its cell now and follow
+        if unit.size == 1 and not unit.making_way:  # the next unit of a file may take its cell now and follow (see Occupancy)
             self.occupancy.leave(unit, unit.cell)
         if self.step_log is not None:
             self.step_log.append((unit.id, unit.cell, cell))

@@ -2,8 +2,9 @@
 
 A unit holds the cell it stands in, the cell it moves into and, moving
 diagonally, both corner cells. A unit of one cell lets go of the cell it
-leaves as it starts its step (unless it is making way: pushed units go back
-along the cells they came by, in the order they were pushed): the next unit
+leaves as it starts its step (unless it is making way or walking a jam's plan:
+pushed units go back along the cells they came by, in the order they were
+pushed, and plans keep their turns in each cell): the next unit
 of a file may take it at once and follow, keeping clear of the leaver's circle
 (:meth:`Occupancy.leaver`), so that a file walks on as one instead of each
 unit waiting for the one ahead to arrive. A unit larger than a cell (size k, see
@@ -59,10 +60,8 @@ class Occupancy:
             unit.held.add(cell)
 
     def release(self, unit: Unit, keep: Iterable[Cell] = ()) -> None:
-        """Let go of every cell ``unit`` holds but those of ``keep`` (all of them: also of the cell it leaves)."""
+        """Let go of every cell ``unit`` holds but those of ``keep``."""
         kept = set(keep)
-        if not kept:
-            self._leavers = {cell: leaver for cell, leaver in self._leavers.items() if leaver is not unit}
         for cell in unit.held - kept:
             del self._holder[cell]
             bucket = self._buckets[_bucket(cell)]

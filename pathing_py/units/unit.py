@@ -155,7 +155,7 @@ class Unit:
 
     @property
     def blocked_by(self) -> FrozenSet["Unit"]:
-        """The units it waits for (or waited for, if it gave up): its collision's others."""
+        """The units it waits for, or slows behind (or waited for, if it gave up): its collision's others."""
         return frozenset() if self.collision is None else self.collision.others
 
     @property

@@ -4,11 +4,12 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pathing_py import Grid
 from pathing_py.groups import REFORM_ANGLE, SHAPES, Formation, assign_slots, fits, needs_reforming, slot_cells, slot_headings
+from pathing_py.groups.forming import TIE_DECIMALS
 from pathing_py.search import grid_distance
 from strategies import cells, headings, maps
 
@@ -28,8 +29,8 @@ def placed(formation, centre, heading):
 
 
 def nearest_first(slots, usable, centre):
-    """Usable slots by the distance of their cell's centre from ``centre``, then by index."""
-    distances = [math.dist((x + 0.5, y + 0.5), centre) for x, y in slots.tolist()]
+    """Usable slots by the distance of their cell's centre from ``centre`` (to :data:`TIE_DECIMALS`), then by index."""
+    distances = [round(math.dist((x + 0.5, y + 0.5), centre), TIE_DECIMALS) for x, y in slots.tolist()]
     return sorted((i for i in range(len(slots)) if usable[i]), key=lambda i: (distances[i], i)), distances
 
 
@@ -185,8 +186,14 @@ def formings(draw):
     return slots, usable, centre, np.array(units, dtype=np.int64).reshape(-1, 2), np.array(speeds)
 
 
+# Found by CI: slots (1, 0) and (0, 1) are as near a centre 2e-16 off (0, 0); numpy and math.dist broke the tie apart.
+TIED_SLOTS = (np.array([[1, 0], [0, -1], [0, 1], [-1, -2]]), np.array([True, False, True, False]), (0.0, 2.220446049250313e-16))
+
+
 @settings(max_examples=150, deadline=None)
 @given(formings(), st.sampled_from([8, 4]))
+@example((*TIED_SLOTS, np.array([[0, 0]]), np.array([0.5])), 8)
+@example((*TIED_SLOTS, np.array([[0, 0], [0, 2]]), np.array([0.5, 0.5])), 8)
 def test_forming_fills_the_nearest_slots_each_with_the_soonest_unit(case, connectivity):
     slots, usable, centre, units, speeds = case
     slot_units, unslotted = assign_slots(slots, usable, centre, units, speeds, connectivity=connectivity)

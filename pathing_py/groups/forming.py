@@ -15,8 +15,8 @@ Quick start::
 The order is F3's: repeatedly the free usable slot nearest the centre (the
 lowest slot index among equals) goes to the unit left that reaches it
 soonest: grid distance (:func:`pathing_py.search.grid_distances`, the
-walls left out) over its speed, times equal to :data:`TIME_DECIMALS`
-decimals being equal. Among units as soon, the one with the fewest other
+walls left out) over its speed. Distances and times equal to
+:data:`TIE_DECIMALS` decimals are equal. Among units as soon, the one with the fewest other
 units standing in its way takes it (units whose cell centres lie less than
 1 cell from the straight line between its cell and the slot's: two units
 half a cell wide would touch there), then the lowest unit index. So the
@@ -36,10 +36,11 @@ from ..grid import check_connectivity
 from ..search import grid_distances
 from .formations import as_point
 
-__all__ = ["IN_THE_WAY", "TIME_DECIMALS", "assign_slots"]
+__all__ = ["IN_THE_WAY", "TIE_DECIMALS", "assign_slots"]
 
-#: Times to reach a slot (cells / speed) are compared rounded to this many decimals, so float noise makes no order.
-TIME_DECIMALS = 9
+#: Slots' distances from the centre and times to reach them (cells / speed) are compared rounded to this many
+#: decimals, so float noise (a centre 1e-16 off a cell's edge) makes no order.
+TIE_DECIMALS = 9
 #: Cell centres closer than this to a unit's straight line to its slot are in its way (two half-cell-wide units touch).
 IN_THE_WAY = 1.0
 
@@ -77,9 +78,9 @@ def assign_slots(slots, usable, centre, unit_cells, unit_speeds, *, connectivity
     speeds = _speeds(unit_speeds, len(units))
     connectivity = check_connectivity(connectivity)
     candidates = np.flatnonzero(usable)
-    from_centre = np.linalg.norm(slots[candidates] + 0.5 - centre_point, axis=1)
+    from_centre = np.round(np.linalg.norm(slots[candidates] + 0.5 - centre_point, axis=1), TIE_DECIMALS)
     filled = candidates[np.argsort(from_centre, kind="stable")][: len(units)]  # the nearest, as many as there are units
-    times = np.round(grid_distances(slots[filled, None, :], units[None, :, :], connectivity) / speeds, TIME_DECIMALS)
+    times = np.round(grid_distances(slots[filled, None, :], units[None, :, :], connectivity) / speeds, TIE_DECIMALS)
     soonest_first = np.argsort(times, axis=1, kind="stable")  # per slot: units by time, then by index
     slot_units = np.full(len(slots), -1, dtype=np.int64)
     waiting = [True] * len(units)  # a list: read one unit at a time in the loop

@@ -235,7 +235,7 @@ class Traffic:
         if unit.keeps_to_shared_route:  # the stall check ends a stuck member
             return
         _share_progress(unit, blockers)
-        stuck = unit.waiting_for >= self.give_up and waited_for(unit) is not None
+        stuck = unit.waiting_for >= self.give_up and self._may_route_around() and waited_for(unit) is not None  # (cheap checks first)
         destination = unit.stack.destination()
         if stuck and destination is not None and self.route_around_units(unit, destination) is False and self.queue_still(unit):
             holders = ", ".join(self.host.unit_label(b) for b in sorted(blockers, key=lambda b: b.id))
@@ -247,6 +247,10 @@ class Traffic:
         (``give_up`` by default): only then does a unit with no way around the units in its way give up."""
         return self.host.time - unit.closer_time >= (self.give_up if seconds is None else seconds)
 
+    def _may_route_around(self) -> bool:
+        """Whether :meth:`route_around_units` searches now (else it answers None)."""
+        return self.host.stats.updates >= self._rerouted_at + REROUTE_INTERVAL
+
     def route_around_units(self, unit: Unit, target: Cell) -> Optional[bool]:
         """Before giving up: a whole new route to ``target`` (the end of the unit's high-level
         route) that treats every cell a unit stands or waits in as blocked (a jam may have a
@@ -255,7 +259,7 @@ class Traffic:
         A search of the whole map (about 50-100 ms on 512x512), so one per REROUTE_INTERVAL
         updates at most: None means "not now".
         """
-        if self.host.stats.updates < self._rerouted_at + REROUTE_INTERVAL:
+        if not self._may_route_around():
             return None
         self._rerouted_at = self.host.stats.updates
         grid = self.host.grid
@@ -297,7 +301,7 @@ class Traffic:
         right, bottom = min(max(x0, x1) + margin + 1, grid.width), min(max(y0, y1) + margin + 1, grid.height)
         held = [cell for cell, holder in self.host.occupancy.held_in(left, top, right, bottom) if holder is not unit and past(holder)]
         window = grid_without(grid, held, left, top, right, bottom, unit.size)
-        found = find_path(window, (x0 - left, y0 - top), (x1 - left, y1 - top))
+        found = find_path(window, (x0 - left, y0 - top), (x1 - left, y1 - top), once=True)
         if not found:
             return False
         route.index += rejoin_at + 1

@@ -637,14 +637,8 @@ class Navigator:
         distance = math.hypot(tx - x, ty - y)
         speed = unit.current_speed
         reach = speed * dt
-        (cx, cy), (nx, ny) = unit.cell, next_cell
-        if unit.size > 1:
-            cells: Sequence[Cell] = step_cells(unit.cell, next_cell, unit.size)
-        else:
-            cells = ((cx, cy), (nx, ny)) if cx == nx or cy == ny else ((cx, cy), (nx, ny), (cx, ny), (nx, cy))
-        for cell in cells:  # the cells of its step (and corners): a unit stepping out of one may still reach into it
-            leaver = self.occupancy.leaver(cell)
-            if leaver is not None and leaver is not unit:
+        for cell, leaver in unit.step_leavers:  # a unit stepping out of a cell of its step may still reach into it
+            if self.occupancy.leaver(cell) is leaver:
                 clear = _reach_clear_of(unit, (tx, ty), distance, leaver)
                 if clear < reach:
                     reach = clear
@@ -659,7 +653,7 @@ class Navigator:
         self.occupancy.release(unit, keep=block_cells(next_cell, unit.size))
         if unit.collision is not None:  # it was slowed on its way: that collision is over
             self.collisions.stepped(unit, self.time)
-        unit.cell, unit.next_cell = next_cell, None
+        unit.cell, unit.next_cell, unit.step_leavers = next_cell, None, []
         destination = unit.stack.destination()
         if destination is not None:
             remaining = grid_distance(unit.cell, destination, self.grid.connectivity)
@@ -706,6 +700,7 @@ class Navigator:
             self.traffic.wait_or_detour(unit, route, cell, blockers, dt)
             return False
         self.occupancy.hold(unit, cells)
+        unit.step_leavers = [(c, leaver) for c in cells for leaver in (self.occupancy.leaver(c),) if leaver is not None and leaver is not unit]
         if unit.size == 1 and not unit.making_way:  # the next unit of a file may take its cell now and follow (see Occupancy)
             self.occupancy.leave(unit, unit.cell)
         if self.step_log is not None:

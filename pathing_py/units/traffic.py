@@ -485,7 +485,7 @@ def _yet_to_pass(unit: Unit, cells: FrozenSet[Cell]) -> bool:
         return True
     for route in unit.stack:
         ahead = route.remaining if route.aims is None else (*route.remaining, *route.aims[route.index :])
-        if any(cell in cells for cell in ahead):
+        if not cells.isdisjoint(ahead):
             return True
     return False
 

@@ -235,9 +235,10 @@ class Traffic:
         if unit.keeps_to_shared_route:  # the stall check ends a stuck member
             return
         _share_progress(unit, blockers)
-        stuck = unit.waiting_for >= self.give_up and self._may_route_around() and waited_for(unit) is not None  # (cheap checks first)
+        if unit.waiting_for < self.give_up or not self._may_route_around() or waited_for(unit) is None:  # (cheap checks first)
+            return  # not stuck, or no route around may be searched now
         destination = unit.stack.destination()
-        if stuck and destination is not None and self.route_around_units(unit, destination) is False and self.queue_still(unit):
+        if destination is not None and self.route_around_units(unit, destination) is False and self.queue_still(unit):
             holders = ", ".join(self.host.unit_label(b) for b in sorted(blockers, key=lambda b: b.id))
             self.host.finish(unit, UnitState.HELD_UP,
                              f"waited {unit.waiting_for:.1f} s for unit(s) {holders} at {self.host.cell_label(cell)}")

@@ -129,7 +129,6 @@ def find_path(
     *,
     max_nodes: Optional[int] = None,
     bounds: Optional[Tuple[int, int, int, int]] = None,
-    once: bool = False,
 ) -> PathResult:
     """Find a shortest path from ``start`` to ``goal``.
 
@@ -143,16 +142,12 @@ def find_path(
     bounds : (x, y, width, height), optional
         Search only inside this rectangle (as Godot's ``Rect2``: position and
         size); endpoints outside it are ``OUT_OF_BOUNDS``.
-    once : bool
-        The grid is searched this once (a window cut out for one detour): a plain A*, building
-        neither the grid's islands nor its jump tables, which pay for themselves only over many
-        searches. An unreachable goal is then found by searching all the cells it can.
 
     Returns
     -------
     PathResult
         ``status`` says why there is no path when there is none. Endpoints on
-        different islands are answered ``UNREACHABLE`` without a search (but with ``once``).
+        different islands are answered ``UNREACHABLE`` without a search.
     """
     start = as_cell(start, "start")
     goal = as_cell(goal, "goal")
@@ -160,10 +155,10 @@ def find_path(
         raise ValueError(f"max_nodes must be a positive int, got {max_nodes!r}")
     region = _region(grid, bounds)
     x0, y0, x1, y1 = region
-    early = answer_without_search(grid, start, goal, region, islands=not once)
+    early = answer_without_search(grid, start, goal, region)
     if early is not None:
         return early
-    if region == (0, 0, grid.width, grid.height) and not once:
+    if region == (0, 0, grid.width, grid.height):
         prepare(grid)
         searcher = grid._search_cache["jps" if _jump_points(grid) else "astar"]
     else:
@@ -193,11 +188,10 @@ def _jump_points(grid: Grid) -> bool:
 
 
 def answer_without_search(
-    grid: Grid, start: Cell, goal: Cell, region: Optional[Tuple[int, int, int, int]] = None, *, islands: bool = True
+    grid: Grid, start: Cell, goal: Cell, region: Optional[Tuple[int, int, int, int]] = None
 ) -> Optional[PathResult]:
     """The answer when no search is needed: an endpoint outside ``region`` ((x0, y0, x1, y1),
-    the grid by default) or blocked, endpoints on different islands (with ``islands``; the grid's
-    islands are built for it if they are not yet), or start == goal. Else None."""
+    the grid by default) or blocked, endpoints on different islands, or start == goal. Else None."""
     x0, y0, x1, y1 = region or (0, 0, grid.width, grid.height)
     for cell in (start, goal):
         if not (x0 <= cell[0] < x1 and y0 <= cell[1] < y1):
@@ -206,7 +200,7 @@ def answer_without_search(
         return PathResult(PathStatus.START_BLOCKED)
     if not grid.is_passable(goal):
         return PathResult(PathStatus.GOAL_BLOCKED)
-    if islands and not grid.same_island(start, goal):
+    if not grid.same_island(start, goal):
         return PathResult(PathStatus.UNREACHABLE)
     if start == goal:
         return PathResult(PathStatus.FOUND, [start], 0.0)

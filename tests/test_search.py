@@ -125,8 +125,8 @@ def grids_and_queries(draw, weighted=False):
     return passable, cost, draw(cells_of(passable)), draw(cells_of(passable)), draw(edits(width, height))
 
 
-def check_against_dijkstra(grid, start, goal, once=False):
-    result = find_path(grid, start, goal, once=once)
+def check_against_dijkstra(grid, start, goal):
+    result = find_path(grid, start, goal)
     expected = dijkstra(grid.passable, start, goal, grid.cost, connectivity=grid.connectivity)
     if not grid.is_passable(start):
         assert result.status is PathStatus.START_BLOCKED
@@ -150,17 +150,6 @@ def test_matches_dijkstra_through_edits(case, connectivity):
     for batch, blocked in edits:
         grid.set_blocked(batch, blocked)
         check_against_dijkstra(grid, start, goal)
-
-
-@settings(max_examples=80, deadline=None)
-@given(grids_and_queries(weighted=True), connectivities(), st.booleans())
-def test_a_grid_searched_once_matches_dijkstra(case, connectivity, fresh):
-    """``once`` searches with plain A*, on a fresh grid or on one whose tables are built already."""
-    passable, cost, start, goal, _ = case
-    grid = Grid(passable, cost, connectivity=connectivity)
-    if not fresh:
-        find_path(grid, start, goal)
-    check_against_dijkstra(grid, start, goal, once=True)
 
 
 @settings(max_examples=80, deadline=None)
@@ -235,8 +224,6 @@ def test_different_islands_are_answered_without_search():
     )
     result = find_path(grid, (0, 0), (4, 1))
     assert result.status is PathStatus.UNREACHABLE and result.expanded == 0
-    searched = find_path(grid, (0, 0), (4, 1), once=True)  # no islands: the start's side is searched
-    assert searched.status is PathStatus.UNREACHABLE and searched.expanded == 4
 
 
 def test_start_equals_goal():

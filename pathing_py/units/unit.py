@@ -113,8 +113,8 @@ class Unit:
         self.following = False
         self.cell: Cell = block_at(position, self.size)
         self.next_cell: Optional[Cell] = None  #: the cell being moved into
-        #: Units still stepping out of the cells of its step as it started it, and those cells (see Occupancy.leaver):
-        #: no unit starts leaving a cell this one holds, so they only go.
+        #: (cell, unit) for each cell of its step another unit was still stepping out of as this one started it
+        #: (see Occupancy.leaver): no unit starts leaving a cell this one holds, so none come during the step.
         self.step_leavers: List[Tuple[Cell, "Unit"]] = []
         self.held: Set[Cell] = set()  #: cells the unit holds (see Navigator)
         self.goal: Optional[Cell] = None

@@ -700,7 +700,7 @@ class Navigator:
             self.traffic.wait_or_detour(unit, route, cell, blockers, dt)
             return False
         self.occupancy.hold(unit, cells)
-        unit.step_leavers = [(c, leaver) for c in cells for leaver in (self.occupancy.leaver(c),) if leaver is not None and leaver is not unit]
+        unit.step_leavers = self.occupancy.leavers_of(cells, unit)
         if unit.size == 1 and not unit.making_way:  # the next unit of a file may take its cell now and follow (see Occupancy)
             self.occupancy.leave(unit, unit.cell)
         if self.step_log is not None:

@@ -85,6 +85,15 @@ class Occupancy:
         """The unit still stepping out of ``cell``, if any (a cell no unit holds may still be one's)."""
         return self._leavers.get(cell)
 
+    def leavers_of(self, cells: Iterable[Cell], unit: Unit) -> List[Tuple[Cell, Unit]]:
+        """(cell, leaver) for each of ``cells`` a unit other than ``unit`` is still stepping out of."""
+        found = []
+        for cell in cells:
+            leaver = self._leavers.get(cell)
+            if leaver is not None and leaver is not unit:
+                found.append((cell, leaver))
+        return found
+
     def held_in(self, left: int, top: int, right: int, bottom: int) -> Iterator[Tuple[Cell, Unit]]:
         """The held cells with ``left <= x < right`` and ``top <= y < bottom``, and their holders."""
         for bx in range(left // BUCKET_SIZE, (right - 1) // BUCKET_SIZE + 1):

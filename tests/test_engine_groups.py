@@ -11,8 +11,8 @@ from typing import List
 
 import pytest
 
-from engine_runs import run_game
-from test_engine_units import Game, assert_moved_frame_by_frame, cell, chebyshev
+from engine_runs import FPS, run_game
+from test_engine_units import CELL_PIXELS, Game, assert_moved_frame_by_frame, cell, chebyshev
 
 #: Where group_game.gd sends the squad, and the squad's units.
 TARGET = (10, 9)
@@ -29,12 +29,13 @@ def group_signals(game: Game) -> List[dict]:
     return game.named("group_signal")
 
 
-def assert_squad_arrived(game: Game, squad: List[str]) -> None:
-    """Every unit arrived once and walked frame by frame to a cell of its own by the target (a member that
-    arrived first may have made way for the others since: it need not stand where it arrived)."""
+def assert_squad_arrived(game: Game, squad: List[str], reach: int = 2) -> None:
+    """Every unit arrived once and walked frame by frame to a cell of its own within ``reach`` cells of the
+    target (a member that arrived first may have made way for the others since: it need not stand where it
+    arrived)."""
     ends = {unit: cell(game.ends[unit]["cell"]) for unit in squad}
     assert len(set(ends.values())) == len(squad), ends
-    assert all(chebyshev(end, TARGET) <= 2 for end in ends.values()), ends
+    assert all(chebyshev(end, TARGET) <= reach for end in ends.values()), sorted(ends.items())
     for unit in squad:
         assert_moved_frame_by_frame(game, unit)
         names = [signal["signal"] for signal in game.signals[unit]]
@@ -55,6 +56,27 @@ def test_a_group_order_brings_six_units_to_cells_by_the_target_with_one_signal_e
     assert_squad_arrived(game, SQUAD)
     assert arrived["frame"] >= max(game.signals[unit][-1]["frame"] for unit in SQUAD)  # after the last one stood
     assert game.error_lines("Squad") == []
+
+
+def test_a_tank_in_the_selection_marches_with_the_squad_to_a_square_of_its_own(play):
+    """Groups with members wider than a cell in the real engine: the order is taken, the tank leads (the
+    widest member plans the route), every member arrives on cells of its own, and no two units overlapped."""
+    game = play("group_tank")
+    [order] = game.named("group_order")
+    assert order["status"] == "OK", order
+    ordered, arrived = group_signals(game)
+    assert (ordered["group_signal"], cell(ordered["cell"])) == ("group_ordered", TARGET)
+    assert (arrived["group_signal"], arrived["arrived"], arrived["members"]) == ("group_arrived", 6, 6), arrived
+    assert_squad_arrived(game, SQUAD[1:], reach=5)  # a squad with a tank gathers in squares of the tank's size
+    tank = game.ends["Tank"]
+    assert tank["state"] == "ARRIVED" and chebyshev(cell(tank["cell"]), TARGET) <= 3, tank
+    assert 0 < tank["longest_step"] <= game.joined["Tank"]["speed"] * CELL_PIXELS / FPS * 1.001, tank
+    soldiers = {cell(game.ends[unit]["cell"]) for unit in SQUAD[1:]}
+    square = {cell(game.signals["Tank"][-1]["cell"])}
+    x, y = square.pop()
+    assert soldiers.isdisjoint({(x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)})  # the tank's square is its own
+    assert game.named("overlap") == []
+    assert "pathing_py:" not in game.output and "ERROR" not in game.output
 
 
 def test_bad_orders_get_a_status_and_one_error_line_and_move_no_unit(play):

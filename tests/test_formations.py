@@ -11,6 +11,7 @@ from pathing_py import Grid
 from pathing_py.groups import REFORM_ANGLE, SHAPES, Formation, assign_slots, fits, needs_reforming, slot_cells, slot_headings
 from pathing_py.groups.forming import TIE_DECIMALS
 from pathing_py.search import grid_distance
+from pathing_py.sized_grids import SizedGrids
 from strategies import cells, headings, maps
 
 NAMES = list(SHAPES)
@@ -127,6 +128,33 @@ def test_slots_packed_closer_than_cells_still_get_cells_of_their_own(lattice, he
     assert len(set(map(tuple, cells.tolist()))) == len(offsets)
     nearest = int(formation.nearest_first[0])  # the first to keep its cell
     assert cells[nearest].tolist() == np.floor(placed(formation, centre, heading)[nearest]).astype(int).tolist()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(NAMES), st.integers(1, 20), st.floats(1.0, 2.0), headings(), MIDDLE, st.integers(2, 3))
+def test_slots_of_wide_units_are_blocks_that_never_overlap(name, count, spacing, heading, centre, size):
+    """Offsets count blocks of ``size`` cells: the slots are top-left cells of blocks on a lattice round
+    the block centred nearest ``centre``, however the formation turns."""
+    formation = Formation.by_name(name, count, spacing=spacing)
+    cells, usable = slot_cells(formation, centre, heading, OPEN, size=size)
+    gaps = np.abs(cells[:, None, :] - cells[None, :, :]).max(axis=2) + size * np.eye(count, dtype=int)
+    assert gaps.min() >= size  # no two blocks share a cell
+    corner = np.floor(np.array(centre) - (size - 1) / 2).astype(int)
+    assert ((cells - corner) % size == 0).all()
+    on_lattice = np.floor(0.5 + placed(formation, (0.0, 0.0), heading)).astype(int)
+    if len({tuple(cell) for cell in on_lattice.tolist()}) == count:  # no two slots fell in one block: each keeps its own
+        assert np.array_equal(cells, corner + size * on_lattice)
+    assert usable.tolist() == [bool(OPEN[y : y + size, x : x + size].all()) for x, y in cells.tolist()]
+
+
+def test_slots_of_wide_units_fit_only_where_their_blocks_fit():
+    passable = np.ones((10, 10), dtype=bool)
+    passable[4, 7] = False  # inside the right-hand block of a line of three 2-cell units round (4, 4)
+    sized = SizedGrids(Grid(passable)).grid(2).passable  # where a 2x2 block fits (its top-left cells)
+    cells, usable = slot_cells(Formation.line(3), (5.0, 5.0), (0, -1), sized, size=2)
+    assert cells.tolist() == [[2, 4], [4, 4], [6, 4]] and usable.tolist() == [True, True, False]
+    with pytest.raises(ValueError, match="size"):
+        slot_cells(Formation.line(3), (5.0, 5.0), (0, -1), sized, size=0)
 
 
 @pytest.mark.parametrize("heading", [(1, 0), (0, 1), (-1, 0), (0, -1)])

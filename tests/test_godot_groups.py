@@ -377,17 +377,19 @@ def test_a_manager_changes_the_formation_of_its_groups_where_they_stand():
     assert groups.change_formation(MANAGER + 1, settings(formation="line"))  # a manager without groups: nothing to do
 
 
-def test_a_unit_larger_than_a_cell_goes_alone_and_a_group_order_with_it_is_refused_whole():
+def test_a_group_order_with_a_tank_in_it_brings_the_tank_along_to_a_square_of_its_own():
     driver, groups, nodes = make_squad()
     tank, answer = add(driver, 7, (0, -2), radius=1.0)  # stands on the 2x2 cells (0, -2) to (1, -1)
     assert answer, answer
-    refused = groups.order(MANAGER, [1, 7], world_centre(TARGET), settings())
-    assert refused.status == Status.INVALID_SETTINGS.value, refused
-    assert "groups take units of radius up to 0.5, not 7 (radius 1): nothing was ordered" in refused.message
-    assert driver.state_of(1) == "IDLE" and groups.groups.group_of(driver.unit_of(1)) is None
-    corner = TILEMAP_TO_WORLD.apply(((TARGET[0] + 1) * CELL_SIZE[0], (TARGET[1] + 1) * CELL_SIZE[1]))
-    assert driver.order(7, corner)  # alone it goes, to the square centred there: (9, 1) to (10, 2)
-    moves, signals = run(driver, 12.0)
-    [arrived] = [signal for signal in signals if signal.key == 7 and signal.name == "arrived"]
-    assert arrived.cell == TARGET and arrived.position == pytest.approx(corner)  # the square's top-left cell and centre
-    assert driver.state_of(7) == "ARRIVED" and world_of([move for move in moves if move[0] is tank][-1]) == pytest.approx(corner)
+    answer = groups.order(MANAGER, [*nodes, 7], world_centre(TARGET), settings())
+    assert answer and answer.status == Status.OK.value, answer
+    group = groups.groups.group_of(driver.unit_of(7))
+    assert group is not None and group.commander is driver.unit_of(7)  # the widest member plans the route
+    moves, heard = play(driver, groups, 15.0)
+    assert summary(heard[MANAGER])[-1] == (1, "group_arrived", 7, 7)
+    assert all(driver.state_of(key) == "ARRIVED" for key in [*nodes, 7])
+    held = [cell for unit in group.members for cell in unit.held]
+    assert len(held) == len(set(held)) == 6 + 4  # the tank's square overlaps no soldier's cell
+    assert chebyshev(driver.frame.from_grid(driver.unit_of(7).cell), TARGET) <= 1  # the tank's square covers the target
+    assert sum(unit.stats.plans for unit in group.members) == 1
+    assert [move for move in moves if move[0] is tank]  # the tank node was moved

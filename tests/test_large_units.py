@@ -8,7 +8,6 @@ from pathing_py import Grid
 from pathing_py.clearance import block_centre
 from pathing_py.crowd_checks import overlapping_pairs, units_in_walls
 from pathing_py.debug import plan_ahead
-from pathing_py.groups import Groups
 from pathing_py.units import Navigator, UnitState
 from pathing_py.units.prediction import predicted_positions
 
@@ -105,14 +104,6 @@ def test_an_idle_tank_makes_way_for_a_soldier_and_comes_back():
     cells = run_checked(navigator, [tank, soldier], 20)
     assert soldier.state is UnitState.ARRIVED and soldier.cell == (9, 3)
     assert cells[tank.id][1][1] < 2 and tank.cell == (3, 2) and tank.state is UnitState.IDLE  # up into the pocket and back
-
-
-def test_groups_refuse_units_larger_than_a_cell():
-    navigator = Navigator(Grid(np.ones((6, 6), dtype=bool)))
-    soldier = navigator.add_unit((0.5, 0.5), speed=1.0)
-    tank = navigator.add_unit(block_centre((2, 2), 2), speed=1.0, radius=1.0)
-    with pytest.raises(ValueError, match="larger than a cell"):
-        Groups(navigator).add_group([soldier, tank])
 
 
 def test_the_plan_ahead_and_the_predictions_of_a_tank_run_through_the_centres_of_its_squares():

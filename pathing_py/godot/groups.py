@@ -218,10 +218,6 @@ class GroupDriver:
         if goal is None:
             return answer
         members = self._units_of(dict.fromkeys(key for key in keys if key is not None))  # twice counts once
-        large = [f"{self.units.key_of(unit)} (radius {unit.radius:g})" for unit in members if unit.size > 1]
-        if large:
-            return Answer(Status.INVALID_SETTINGS.value, f"{ORDER}: groups take units of radius up to 0.5, not "
-                                                         f"{', '.join(large)}: nothing was ordered")
         for unit in members:
             self._leave_group(unit)
         group_id = self._make_group(owner, members, settings)

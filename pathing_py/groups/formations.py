@@ -44,7 +44,8 @@ from ..crowd_checks import overlapping_pairs
 from ..grid import Cell, check_passable, passable_at
 
 __all__ = [
-    "FORWARD", "REFORM_ANGLE", "SHAPES", "Formation", "as_point", "fits", "needs_reforming", "slot_cells", "slot_headings",
+    "FORWARD", "REFORM_ANGLE", "SHAPES", "Formation", "as_point", "distinct_cells", "fits", "needs_reforming", "slot_cells",
+    "slot_headings",
 ]  # fmt: skip
 
 #: The heading offsets are written for: up the screen.
@@ -205,7 +206,7 @@ class Formation:
         return f"Formation({self._name!r}, {len(self)} slots, turns_in_place={self._turns_in_place})"
 
 
-def slot_cells(formation: Formation, centre, heading, passable) -> Tuple[np.ndarray, np.ndarray]:
+def slot_cells(formation: Formation, centre, heading, passable, *, size: int = 1) -> Tuple[np.ndarray, np.ndarray]:
     """Where the slots of ``formation`` stand around ``centre`` (a position, floats) facing ``heading``.
 
     Returns ``(cells, usable)``: an (n, 2) int array of distinct cells (x, y),
@@ -217,11 +218,23 @@ def slot_cells(formation: Formation, centre, heading, passable) -> Tuple[np.ndar
     slot nearer the centre keeps it (the lower index among equals) and the
     other moves to the nearest cell that no slot falls in or has moved to,
     whether free or not, so that the cells do not depend on the map.
+
+    For units ``size`` cells wide the offsets count blocks of ``size`` x
+    ``size`` cells: the slots are laid out so on a lattice of blocks around
+    the block whose centre is nearest ``centre``, and the cells are the
+    blocks' top-left cells (``passable`` then says where such a block fits,
+    as the grids of :class:`~pathing_py.sized_grids.SizedGrids` do), so no two
+    slots' blocks overlap however the formation turns.
     """
-    formation = _checked_formation(formation)
+    formation, size = _checked_formation(formation), _checked_block(size)
     passable = check_passable(passable)
-    points = np.array(as_point(centre, "centre")) + _turned(formation.offsets, _direction(heading, "heading"))
-    cells = _distinct_cells(points, formation.nearest_first)
+    point = np.array(as_point(centre, "centre"))
+    turned = _turned(formation.offsets, _direction(heading, "heading"))
+    if size == 1:
+        cells = distinct_cells(point + turned, formation.nearest_first)
+    else:
+        corner = np.floor(point - (size - 1) / 2.0).astype(np.int64)  # block_at(centre, size)
+        cells = corner + size * distinct_cells(0.5 + turned, formation.nearest_first)
     return cells, passable_at(passable, cells)
 
 
@@ -281,7 +294,7 @@ def _turned(vectors: np.ndarray, heading: Tuple[float, float]) -> np.ndarray:
     return vectors @ np.array([[-hy, hx], [-hx, -hy]])
 
 
-def _distinct_cells(points: np.ndarray, first: np.ndarray) -> np.ndarray:
+def distinct_cells(points: np.ndarray, first: np.ndarray) -> np.ndarray:
     """The cell each point falls in; where points share one, the earliest in the order ``first`` keeps it
     and each later one, in that order, takes the nearest cell no point falls in or has taken."""
     cells = np.floor(points).astype(np.int64)
@@ -329,6 +342,12 @@ def _checked_formation(formation) -> Formation:
     if not isinstance(formation, Formation):
         raise TypeError(f"formation must be a Formation, got {formation!r}")
     return formation
+
+
+def _checked_block(size) -> int:
+    if isinstance(size, bool) or not isinstance(size, numbers.Integral) or size < 1:
+        raise ValueError(f"size must be a whole number of cells >= 1, got {size!r}")
+    return int(size)
 
 
 def _checked_spacing(spacing) -> float:

@@ -38,13 +38,15 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Un
 
 import numpy as np
 
+from ..clearance import block_at, block_centre
 from ..grid import Cell, Grid
 from ..search import as_cell
 from ..status import Status
 from ..units import Navigator, Unit, UnitState
+from ..units.occupancy import block_cells
 from ..units.path_stack import Route, RouteKind
 from ..units.unit import FINAL_STATES
-from .formations import FORWARD, Formation, needs_reforming, slot_cells
+from .formations import FORWARD, Formation, distinct_cells, needs_reforming, slot_cells
 from .forming import assign_slots
 from .passage import narrow_points, plan_passage
 
@@ -64,6 +66,9 @@ SLOT_SLACK = 1.0
 
 #: Cells, nearest first, a group looks among for a place where its whole formation fits to form.
 FORMING_REACH = 400
+#: Times a member that stopped short of its slot while forming (it made way for another, and its way
+#: back was taken) is sent to it again before the formation forms without it.
+SLOT_RETRIES = 3
 
 GroupEvent = Tuple[int, str, str]  #: (group id, event name, detail)
 #: A formation as a game names it: a shape of :data:`~pathing_py.groups.formations.SHAPES`, slot offsets (cells,
@@ -119,6 +124,8 @@ class Group:
         self.goals: Dict[int, Cell] = {}  #: member id -> its cell around the target
         self.slots: Dict[int, int] = {}  #: member id -> its slot in the formation
         self._slot_cells = np.zeros((0, 2), dtype=np.int64)  #: the formation's cells where it forms
+        self._slot_block = 1  #: the side of the blocks its slots were laid out in (:attr:`size`)
+        self._slot_retries: Dict[int, int] = {}  #: member id -> times sent to its slot again while forming
         self.offsets: Dict[int, Cell] = {}  #: member id -> where it marches from the commander
         self._priorities: Dict[int, int] = {}  #: member id -> its priority before the group formed
         self._sharing = False  #: members wait for the commander's plan to share it
@@ -149,6 +156,16 @@ class Group:
     def centroid(self) -> Tuple[float, float]:
         count = len(self.members)
         return (sum(u.position[0] for u in self.members) / count, sum(u.position[1] for u in self.members) / count)
+
+    @property
+    def size(self) -> int:
+        """The widest member's side in cells: slots, goals and passages are worked out in blocks of it,
+        each member in the middle of its block, and the route on its grid, so that every member fits."""
+        return max(unit.size for unit in self.members)
+
+    def _grid(self) -> Grid:
+        """The grid of :attr:`size` (its cells: the top-left cells of the blocks where the widest member fits)."""
+        return self.groups.navigator.grid_of(max(self.members, key=lambda unit: unit.size))
 
     def add(self, unit: Unit) -> None:
         """Take ``unit`` into the group (it keeps walking its current order until the next group order)."""
@@ -268,7 +285,8 @@ class Group:
         self._sharing = False
         members = [unit for unit in self.members if unit is not commander and unit.state is UnitState.FIND_PATH]
         offsets = np.array([self.offsets[unit.id] for unit in members], dtype=np.int64).reshape(-1, 2)
-        key_points = known if known is not None else _key_points(commander, offsets, navigator.grid.passable)
+        grid, size = self._grid(), self.size
+        key_points = known if known is not None else _key_points(commander, offsets, grid.passable)
         if key_points is None:  # the commander's goal was cut off: each plans its own way
             self._form_on_route = False
             for unit in members:
@@ -279,10 +297,17 @@ class Group:
             key_points = self._halt_at_turn(commander, key_points, *turn)
             if key_points is None:
                 return
-        passage = plan_passage(offsets, commander.anchor, key_points, navigator.grid)
+        passage = plan_passage(offsets, commander.anchor, key_points, grid, size=size)
         self._shared_routes = {}
+        points = np.array(key_points, dtype=np.int64).reshape(-1, 2)
         for index, unit in enumerate(members):
-            aims = [(int(x), int(y)) for x, y in passage.aims[:, index]]
+            placed = passage.aims[:, index]
+            if unit.size < size:
+                # A narrower member moved off its place beside a key point files through the key point: sent past an
+                # obstacle the widest member goes round, it could take a gap of its own and come back against the group.
+                beside = (placed == points + offsets[index]).all(axis=1)
+                placed = np.where(beside[:, None], placed, points)
+            aims = [_within((int(x), int(y)), size, unit.size) for x, y in placed.tolist()]
             navigator.follow(unit, self.goals[unit.id], key_points, aims)
             top = unit.stack.top
             if top is not None and top.waypoints is key_points:
@@ -370,13 +395,16 @@ class Group:
         self._form_on_route = False
         centre = self._centre_cell(formation)
         self._slot_cells, usable = self._slots_at(formation, centre)
+        self._slot_block = self.size
         cells = np.array([unit.cell for unit in self.members])
         speeds = np.array([unit.speed for unit in self.members])
-        slot_units, _ = assign_slots(self._slot_cells, usable, (centre[0] + 0.5, centre[1] + 0.5), cells, speeds,
+        slot_units, _ = assign_slots(self._slot_cells, usable, block_centre(centre, self.size), cells, speeds,
                                      connectivity=navigator.grid.connectivity)  # fmt: skip
         self.slots = {self.members[u].id: s for s, u in enumerate(slot_units.tolist()) if u >= 0}
+        self._slot_retries = {}
         by_slot = {s: self.members[u] for s, u in enumerate(slot_units.tolist()) if u >= 0}
-        first = next((by_slot[s] for s in formation.nearest_first.tolist() if s in by_slot), None)
+        widest = self.size  # the commander plans a route every member fits
+        first = next((by_slot[s] for s in formation.nearest_first.tolist() if s in by_slot and by_slot[s].size == widest), None)
         self.commander = first or self.commander
         self._save_priorities()
         low = min(self._priorities.values()) - 1
@@ -391,15 +419,19 @@ class Group:
         self._check_forming()
 
     def _check_forming(self) -> None:
-        """Members in their slots get top priority; a member that stopped short of its slot is left out
-        of the formation; once every slotted member stands in its slot, the group is FORMED and marches
-        on with its order, if it has one."""
+        """Members in their slots get top priority; a member that stopped short of its slot is sent to it
+        again (SLOT_RETRIES times), then left out of the formation; once every slotted member stands in
+        its slot, the group is FORMED and marches on with its order, if it has one."""
         top = max(self._priorities.values(), default=0) + 1
         for unit in self.members:
-            if unit.id not in self.slots or unit.next_cell is not None:
+            slot = self.slot_cell(unit)
+            if slot is None or unit.next_cell is not None:
                 continue
-            if unit.cell == self.slot_cell(unit):
+            if unit.cell == slot:
                 unit.priority = top
+            elif unit.state is UnitState.ARRIVED and self._slot_retries.get(unit.id, 0) < SLOT_RETRIES:
+                self._slot_retries[unit.id] = self._slot_retries.get(unit.id, 0) + 1
+                self.groups.navigator.follow(unit, slot, ())
             elif unit.state in FINAL_STATES:
                 del self.slots[unit.id]
         if all(unit.cell == self.slot_cell(unit) and unit.next_cell is None for unit in self.members if unit.id in self.slots):
@@ -411,27 +443,27 @@ class Group:
     def slot_cell(self, unit: Unit) -> Optional[Cell]:
         """The cell of the member's slot where the group formed last (None without a slot)."""
         slot = self.slots.get(unit.id)
-        return None if slot is None else _cell(self._slot_cells[slot])
+        return None if slot is None else _within(_cell(self._slot_cells[slot]), self._slot_block, unit.size)
 
     def _centre_cell(self, formation: Formation) -> Cell:
         """The cell the formation forms around: the nearest to the centroid (the commander's if that
         is blocked) where every slot is free, among the FORMING_REACH nearest; else that cell itself."""
-        cx, cy = self.centroid
-        cell = (int(math.floor(cx)), int(math.floor(cy)))
-        if not self.groups.navigator.grid.is_passable(cell) and self.commander is not None:
+        grid = self._grid()
+        cell = block_at(self.centroid, self.size)
+        if not grid.is_passable(cell) and self.commander is not None:
             cell = self.commander.cell
-        for centre in gathering_cells(self.groups.navigator.grid, cell, FORMING_REACH):
+        for centre in gathering_cells(grid, cell, FORMING_REACH):
             if self._slots_at(formation, centre)[1].all():
                 return centre
         return cell
 
     def _slots_at(self, formation: Formation, centre: Cell) -> Tuple[np.ndarray, np.ndarray]:
-        """The formation's cells around ``centre`` at the group's heading, and which of them a member can
-        take (passable, and no unit outside the group standing there)."""
-        grid = self.groups.navigator.grid
-        cells, usable = slot_cells(formation, (centre[0] + 0.5, centre[1] + 0.5), self.heading, grid.passable)
+        """The formation's cells around ``centre`` at the group's heading (the top-left cells of blocks of
+        :attr:`size`), and which of them a member can take (it fits, and no unit outside the group stands there)."""
+        size = self.size
+        cells, usable = slot_cells(formation, block_centre(centre, size), self.heading, self._grid().passable, size=size)
         standing = set(self.groups.standing_outsiders(self))
-        return cells, usable & np.array([_cell(cell) not in standing for cell in cells], dtype=bool)
+        return cells, usable & np.array([standing.isdisjoint(block_cells(_cell(cell), size)) for cell in cells], dtype=bool)
 
     def _save_priorities(self) -> None:
         for unit in self.members:
@@ -479,8 +511,13 @@ class Group:
     def _march_goals(self, target: Cell, commander: Unit) -> Tuple[Dict[int, Cell], Dict[int, Cell]]:
         """Member id -> its cell at the target, and -> where it marches from the commander: in formation,
         its slot's; for the others, where each stands from the commander now (at most the group's depth,
-        about sqrt(members) cells, either way) and the free cell nearest that place around the target."""
-        grid = self.groups.navigator.grid
+        about sqrt(members) blocks, either way) and the free cell nearest that place around the target.
+        Goals and offsets are worked out in blocks of :attr:`size`, each member in the middle of its own
+        (a squad with a tank gathers in the tank's squares: packed closer round it, the soldiers that arrive
+        first stand in its way), offsets between the blocks' top-left cells (the target's: the block that
+        fits over it centred nearest it), as a route shared on that size's grid takes them."""
+        grid, size = self._grid(), self.size
+        target = _block_over(grid, target, size)
         goals: Dict[int, Cell] = {}
         offsets: Dict[int, Cell] = {}
         lead = self.slots.get(commander.id)
@@ -490,29 +527,42 @@ class Group:
             for unit in self.members:
                 slot = self.slots.get(unit.id)
                 if slot is not None and usable[slot]:
-                    goals[unit.id] = x, y = _cell(cells[slot])
+                    x, y = _cell(cells[slot])
+                    goals[unit.id] = _within((x, y), size, unit.size)
                     offsets[unit.id] = (x - lx, y - ly)
-        depth = math.ceil(math.sqrt(len(self.members)))
-        cx, cy = commander.cell
-        for unit in self.members:
-            dx, dy = unit.cell[0] - cx, unit.cell[1] - cy
-            offsets.setdefault(unit.id, (max(-depth, min(depth, dx)), max(-depth, min(depth, dy))))
+        offsets = {**self._places_from(commander), **offsets}
         left = [unit for unit in self.members if unit.id not in goals]
         if left:
-            blocked = self.groups.standing_outsiders(self) + list(goals.values())
-            cells_left = gathering_cells(grid, target, len(left), blocked=blocked)
-            goals.update(_keep_places(left, commander, cells_left, target))
+            blocked = self.groups.standing_outsiders(self)
+            blocked += [cell for unit in self.members if unit.id in goals for cell in block_cells(goals[unit.id], unit.size)]
+            places = _keep_places(left, commander, gathering_cells(grid, target, len(left), blocked=blocked, size=size), target)
+            goals.update((unit.id, _within(places[unit.id], size, unit.size)) for unit in left)
         return goals, offsets
+
+    def _places_from(self, commander: Unit) -> Dict[int, Cell]:
+        """Member id -> where it stands from the commander now, at most the group's depth (about
+        sqrt(members) blocks of :attr:`size`) either way; with members wider than a cell, on a lattice of
+        such blocks, each member, nearest the commander first, at the nearest lattice point no other took."""
+        size, depth = self.size, math.ceil(math.sqrt(len(self.members)))
+        cx, cy = commander.cell
+        places = np.array([(unit.cell[0] - cx, unit.cell[1] - cy) for unit in self.members], dtype=float) / size
+        places = np.clip(places, -depth, depth)
+        if size > 1:
+            nearest_first = np.argsort(np.hypot(places[:, 0], places[:, 1]), kind="stable")
+            places = size * distinct_cells(places + 0.5, nearest_first)
+        return {unit.id: (int(x), int(y)) for unit, (x, y) in zip(self.members, places.tolist())}
 
     def _rank(self) -> None:
         """The squad's rank from its members' priorities now (a game may change them under way)."""
         self.rank = (max(unit.priority for unit in self.members), -min(unit.id for unit in self.members))
 
     def _pick_commander(self, fresh: bool = False) -> None:
-        """The member nearest the centroid leads (kept between orders unless ``fresh``)."""
+        """The widest member nearest the centroid leads (kept between orders unless ``fresh``): its route
+        fits every member."""
         if self.members and (fresh or self.commander is None):
             cx, cy = self.centroid
-            self.commander = min(self.members, key=lambda u: (math.hypot(u.position[0] - cx, u.position[1] - cy), u.id))
+            widest = self.size
+            self.commander = min(self.members, key=lambda u: (u.size != widest, math.hypot(u.position[0] - cx, u.position[1] - cy), u.id))
 
     def _set_paces(self, span: Optional[Tuple[int, int]] = None) -> None:
         """Every member at the group's speed. Marching in formation, but for while it passes what it
@@ -540,10 +590,12 @@ class Group:
         hx, hy = self.heading
         norm = math.hypot(hx, hy)
         lags = {commander.id: 0.0}
+        block = self.size
         for unit in self.members:
             if unit is not commander and unit.state not in FINAL_STATES:
                 dx, dy = self.offsets[unit.id]
-                ideal = (commander.position[0] + dx, commander.position[1] + dy)
+                shift = _centre_shift(block, unit.size)
+                ideal = (commander.position[0] + dx + shift, commander.position[1] + dy + shift)
                 lags[unit.id] = ((ideal[0] - unit.position[0]) * hx + (ideal[1] - unit.position[1]) * hy) / norm
         holder = self.groups.navigator.holder
         for unit in self.members:
@@ -602,7 +654,7 @@ class Groups:
         cohesion: Cohesion = Cohesion.ROUTE,
     ) -> Group:
         """A new group of ``units`` (at least one; none in another group), in ``formation`` (None: none)
-        with its slots ``spacing`` cells apart (>= 1)."""
+        with its slots ``spacing`` cells apart (>= 1; squares of the widest member's size apart, see :attr:`Group.size`)."""
         units = list(units)
         if not units:
             raise ValueError("a group needs at least one unit")
@@ -661,10 +713,12 @@ class Groups:
         self._events.append((group.id, name, detail))
 
     def standing_outsiders(self, group: Group) -> List[Cell]:
-        """Cells where units outside ``group`` stand, which its members should not be sent to."""
-        return [unit.cell for unit in self.navigator.units.values()
+        """Cells where units outside ``group`` stand (every cell of a wider unit's block), which its members
+        should not be sent to."""
+        return [cell for unit in self.navigator.units.values()
                 if self._group_of.get(unit.id) is not group and unit.next_cell is None
-                and (unit.state in FINAL_STATES or unit.state is UnitState.IDLE)]  # fmt: skip
+                and (unit.state in FINAL_STATES or unit.state is UnitState.IDLE)
+                for cell in block_cells(unit.cell, unit.size)]  # fmt: skip
 
     def _check_free(self, unit: Unit) -> None:
         if not isinstance(unit, Unit) or self.navigator.units.get(unit.id) is not unit:
@@ -672,14 +726,14 @@ class Groups:
         other = self._group_of.get(unit.id)
         if other is not None:
             raise ValueError(f"unit {unit.id} is already in group {other.id}")
-        if unit.size > 1:  # slots, gathering and passages are worked out in cells
-            raise ValueError(f"unit {unit.id} (radius {unit.radius:g}) is larger than a cell: groups take units of radius up to 0.5")
 
 
-def gathering_cells(grid: Grid, target: Cell, count: int, blocked: Sequence[Cell] = ()) -> List[Cell]:
+def gathering_cells(grid: Grid, target: Cell, count: int, blocked: Sequence[Cell] = (), *, size: int = 1) -> List[Cell]:
     """Up to ``count`` passable cells around ``target`` that it reaches by side steps, nearest first
     (breadth first, so no cell lies across a wall from it); ``blocked`` cells are passed through but
-    not given. Fewer when the target's area is smaller; none when the target is blocked."""
+    not given. Fewer when the target's area is smaller; none when the target is blocked. For units
+    ``size`` cells wide, on that size's grid: the top-left cells of blocks that hold no ``blocked`` cell
+    and overlap no other block given."""
     if not grid.is_passable(target):
         return []
     taken = set(blocked)
@@ -688,8 +742,10 @@ def gathering_cells(grid: Grid, target: Cell, count: int, blocked: Sequence[Cell
     cells: List[Cell] = []
     while frontier and len(cells) < count:
         cell = frontier.popleft()
-        if cell not in taken:
+        block = block_cells(cell, size)
+        if taken.isdisjoint(block):
             cells.append(cell)
+            taken.update(block)
         x, y = cell
         for step in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
             if step not in seen and grid.is_passable(step):
@@ -725,6 +781,31 @@ def make_formation(shape: FormationShape, count: int, spacing: float) -> Formati
     if isinstance(shape, str):
         return Formation.by_name(shape, count, spacing=spacing)
     return Formation.custom(shape, spacing=spacing)
+
+
+def _within(anchor: Cell, block: int, size: int) -> Cell:
+    """The top-left cell of a member ``size`` cells wide in the middle of the block of side ``block`` at ``anchor``."""
+    shift = (block - size) // 2
+    return anchor[0] + shift, anchor[1] + shift
+
+
+def _block_over(grid: Grid, cell: Cell, size: int) -> Cell:
+    """The top-left cell of the block of ``size`` that fits on ``grid`` (that size's), covers ``cell`` and is
+    centred nearest it; ``cell`` itself if none fits."""
+    x, y = cell
+
+    def off_centre(corner: Cell) -> Tuple[float, int, int]:
+        cx, cy = block_centre(corner, size)
+        return math.hypot(cx - x - 0.5, cy - y - 0.5), corner[1], corner[0]
+
+    fitting = [(x - i, y - j) for j in range(size) for i in range(size) if grid.is_passable((x - i, y - j))]
+    return min(fitting, key=off_centre, default=cell)
+
+
+def _centre_shift(block: int, size: int) -> float:
+    """How far (cells, down and right) the centre of a member ``size`` cells wide placed by :func:`_within`
+    lies from its block's centre: where it marches beside the commander, the widest member."""
+    return (block - size) // 2 + (size - block) / 2
 
 
 def _cell(values) -> Cell:
@@ -765,7 +846,9 @@ def _followed(unit: Unit, behind: Dict[int, float], holder: Callable[[Cell], Opt
     to walk or lags its slot) further behind than ``unit`` holds a cell next to it: slowing the unit
     down would hold it back too."""
     x, y = unit.cell
-    for cell in ((x - 1, y - 1), (x, y - 1), (x + 1, y - 1), (x - 1, y), (x + 1, y), (x - 1, y + 1), (x, y + 1), (x + 1, y + 1)):
+    side = unit.size
+    around = [(x + i, y + j) for j in range(-1, side + 1) for i in range(-1, side + 1) if not (0 <= i < side and 0 <= j < side)]
+    for cell in around:
         other = holder(cell)
         if other is not None and behind.get(other.id, -math.inf) > behind[unit.id]:
             return True

@@ -31,7 +31,7 @@ Quick start::
 """
 
 import math
-from typing import List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import Collection, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
@@ -54,17 +54,18 @@ class Passage(NamedTuple):
     choices: List[Tuple[int, str]]  #: (key point index, "scaled" / "halved" / "broken"), in route order
 
 
-def plan_passage(offsets: np.ndarray, start: Cell, key_points: Sequence[Cell], grid: Grid) -> Passage:
+def plan_passage(offsets: np.ndarray, start: Cell, key_points: Sequence[Cell], grid: Grid, *, size: int = 1) -> Passage:
     """The members' cells at each key point for a formation whose members stand ``offsets`` (n x 2
     ints) from the commander, which walks from ``start`` through ``key_points``; see the module
-    docstring for the choices."""
+    docstring for the choices. Members ``size`` cells wide: cells are their blocks' top-left cells,
+    on ``grid`` of that size (:class:`~pathing_py.sized_grids.SizedGrids`), and no two blocks overlap."""
     offsets = np.asarray(offsets, dtype=np.int64).reshape(-1, 2)
     aims = np.empty((len(key_points), len(offsets), 2), dtype=np.int64)
     choices: List[Tuple[int, str]] = []
     for index, point in enumerate(key_points):
         before = key_points[index - 1] if index else start
         heading = (point[0] - before[0], point[1] - before[1])
-        cells, choice = _place(offsets, point, heading, grid)
+        cells, choice = _place(offsets, point, heading, grid, size)
         aims[index] = cells
         if choice:
             choices.append((index, choice))
@@ -100,23 +101,23 @@ def _swept(offsets: np.ndarray) -> Set[Cell]:
     return swept
 
 
-def _place(offsets: np.ndarray, point: Cell, heading: Cell, grid: Grid) -> Tuple[np.ndarray, str]:
+def _place(offsets: np.ndarray, point: Cell, heading: Cell, grid: Grid, size: int) -> Tuple[np.ndarray, str]:
     """The members' cells at one key point, and the choice made there ("" where the shape fits)."""
     origin = np.array(point, dtype=np.int64)
     whole = origin + offsets
-    if _fits(whole, point, grid):
+    if _fits(whole, point, grid, size):
         return whole, ""
     for scale in SCALES:
         shrunk = origin + np.rint(offsets * scale).astype(np.int64)
-        if _spaced(offsets * scale) and _fits(shrunk, point, grid):
+        if _spaced(offsets * scale, size) and _fits(shrunk, point, grid, size):
             return shrunk, "scaled"
     cells = whole.copy()
     choice = "halved"
     taken: Set[Cell] = set()
     for member in range(len(offsets)):
         cell: Cell = (int(whole[member, 0]), int(whole[member, 1]))
-        if not _usable(cell, point, grid) or cell in taken:
-            beyond = _past_the_obstacle(cell, point, offsets[member], heading, grid, taken)
+        if not _usable(cell, point, grid) or _overlaps(cell, taken, size):
+            beyond = _past_the_obstacle(cell, point, offsets[member], heading, grid, taken, size)
             if beyond is None:
                 beyond, choice = point, "broken"
             cell = beyond
@@ -125,25 +126,32 @@ def _place(offsets: np.ndarray, point: Cell, heading: Cell, grid: Grid) -> Tuple
     return cells, choice
 
 
-def _fits(cells: np.ndarray, point: Cell, grid: Grid) -> bool:
-    """Every cell free, distinct, and in sight of the key point."""
+def _fits(cells: np.ndarray, point: Cell, grid: Grid, size: int) -> bool:
+    """Every cell free, in sight of the key point, and no two blocks of ``size`` there overlapping."""
     pairs = [(int(x), int(y)) for x, y in cells]
-    return len(set(pairs)) == len(pairs) and all(_usable(cell, point, grid) for cell in pairs)
+    return not any(_overlaps(cell, pairs[:i], size) for i, cell in enumerate(pairs)) and all(_usable(cell, point, grid) for cell in pairs)
+
+
+def _overlaps(cell: Cell, others: Collection[Cell], size: int) -> bool:
+    """Whether the block of ``size`` whose top-left cell is ``cell`` overlaps one at any of ``others``."""
+    if size == 1:
+        return cell in others
+    return any(abs(cell[0] - x) < size and abs(cell[1] - y) < size for x, y in others)
 
 
 def _usable(cell: Cell, point: Cell, grid: Grid) -> bool:
     return grid.is_passable(cell) and line_of_sight(grid, point, cell)
 
 
-def _spaced(offsets: np.ndarray) -> bool:
-    """Whether scaled offsets keep every two members at least a cell apart."""
+def _spaced(offsets: np.ndarray, size: int) -> bool:
+    """Whether scaled offsets keep every two members at least ``size`` cells (a member's width) apart."""
     if len(offsets) < 2:
         return True
     gaps = np.hypot(*(offsets[:, None, :] - offsets[None, :, :]).transpose(2, 0, 1))
-    return bool(gaps[~np.eye(len(offsets), dtype=bool)].min() >= 1.0 - 1e-9)
+    return bool(gaps[~np.eye(len(offsets), dtype=bool)].min() >= size - 1e-9)
 
 
-def _past_the_obstacle(cell: Cell, point: Cell, offset: np.ndarray, heading: Cell, grid: Grid, taken: Set[Cell]) -> Optional[Cell]:
+def _past_the_obstacle(cell: Cell, point: Cell, offset: np.ndarray, heading: Cell, grid: Grid, taken: Set[Cell], size: int) -> Optional[Cell]:
     """From the member's ``cell``, outwards across the route (away from the key point, on the member's
     side of it), the first free cell not ``taken`` within HALVING_REACH that the key point's island
     reaches by a way round within HALVING_REACH of both: the member goes round the obstacle on its own
@@ -157,7 +165,7 @@ def _past_the_obstacle(cell: Cell, point: Cell, offset: np.ndarray, heading: Cel
     norm = math.hypot(*out)
     for step in range(1, HALVING_REACH + 1):
         beyond = (cell[0] + int(round(out[0] * step / norm)), cell[1] + int(round(out[1] * step / norm)))
-        if beyond not in taken and grid.is_passable(beyond) and _way_round(grid, point, beyond):
+        if not _overlaps(beyond, taken, size) and grid.is_passable(beyond) and _way_round(grid, point, beyond):
             return beyond
     return None
 

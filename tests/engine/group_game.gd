@@ -4,7 +4,8 @@ extends "res://tests/engine/unit_game.gd"
 #
 #   godot3-server --no-window --path COPY --fixed-fps 60 -s res://tests/engine/group_game.gd --scenario=group
 #
-# Scenarios: group, group_bad_orders, group_changes, group_formation (the _start_* and _frame_* functions).
+# Scenarios: group, group_bad_orders, group_changes, group_formation, group_tank (the _start_* and _frame_*
+# functions).
 # Prints, besides unit_game.gd's lines, {"group_order"} for each order_move (with every unit's state just after
 # it) and {"group_signal"} for each GroupManager signal with its arguments. The run goes on until every group
 # ordered has said it arrived.
@@ -39,6 +40,20 @@ func _frame_group_formation():
 			"refused": refused, "formation": manager.formation}))
 	if remembered.has("line_ordered") and not remembered.has("line_formed") and frame < LAST_FRAME - 2:
 		busy_until = frame + 2  # the run ends once the line has formed and its signal came
+
+
+func _start_group_tank():
+	# A tank two cells wide (radius 1) in the squad, standing where Unit0 stood: the group takes a route the tank
+	# fits and gives it a square of its own by the target; every frame the game checks that no two units overlap.
+	var corner = demo.to_local(corner_of(Vector2(-5, -1)))  # on the cells (-5, -1) to (-4, 0)
+	var selection = [add_unit("Tank", Vector2(-5, -1), {"radius": 1.0, "position": corner})]
+	for index in range(1, SQUAD.size()):
+		selection.append(add_unit("Unit%d" % index, SQUAD[index]))
+	order_group(add_manager("Squad"), selection, centre_of(TARGET))
+
+
+func _frame_group_tank():
+	_frame_crowd()
 
 
 func _start_group_bad_orders():

@@ -84,6 +84,8 @@ STALL_SLICES = 10
 #: Cells a unit moves at most in one sub-step, whatever its radius: units hold whole cells, and a sub-step
 #: crosses at most one cell boundary, so no frame time carries a unit into a cell it has not taken.
 SUB_STEP_CELLS = 0.5
+#: States of units without a step under way that take their next cell when they may.
+WALKING_STATES = (UnitState.RUN, UnitState.WAITING)
 #: Seconds one update advances the world by at most (see Navigator.update).
 MAX_UPDATE_SECONDS = 1.0
 #: A unit under way plans again when a way through newly opened cells could be this fraction of its way left (D1).
@@ -301,11 +303,12 @@ class Navigator:
             steer(delta)
         if delta > 0 and self.units:
             order = sorted(self.units.values(), key=lambda u: (-u.priority, u.id))
-            steps = [max(1, math.ceil(delta * unit.speed / SUB_STEP_CELLS)) for unit in order]
+            speeds = np.array([unit.speed for unit in order])
+            steps = np.maximum(1, np.ceil(delta * speeds / SUB_STEP_CELLS)).astype(np.int64).tolist()
             rounds = max(steps)
             for turn in range(rounds):  # each unit's sub-steps spread evenly over the rounds, in priority order
-                for unit, count in zip(order, steps):
-                    if turn * count % rounds < count:
+                for unit, count in zip(order, steps):  # (units standing still are passed over without a call)
+                    if (unit.next_cell is not None or unit.state in WALKING_STATES) and turn * count % rounds < count:
                         self._advance(unit, delta / count)
             self.jams.update(order)
             in_turn = order[self.stats.updates % STALL_SLICES :: STALL_SLICES]
@@ -623,7 +626,7 @@ class Navigator:
                 return
             if unit.next_cell is not None:
                 dt = self._move(unit, unit.next_cell, dt)
-            elif unit.state in (UnitState.RUN, UnitState.WAITING):
+            elif unit.state in WALKING_STATES:
                 if not self._take_next_cell(unit, dt):
                     return
             else:

@@ -129,7 +129,8 @@ def _place(offsets: np.ndarray, point: Cell, heading: Cell, grid: Grid, size: in
 def _fits(cells: np.ndarray, point: Cell, grid: Grid, size: int) -> bool:
     """Every cell free, in sight of the key point, and no two blocks of ``size`` there overlapping."""
     pairs = [(int(x), int(y)) for x, y in cells]
-    return not any(_overlaps(cell, pairs[:i], size) for i, cell in enumerate(pairs)) and all(_usable(cell, point, grid) for cell in pairs)
+    apart = len(set(pairs)) == len(pairs) if size == 1 else not any(_overlaps(cell, pairs[:i], size) for i, cell in enumerate(pairs))
+    return apart and all(_usable(cell, point, grid) for cell in pairs)
 
 
 def _overlaps(cell: Cell, others: Collection[Cell], size: int) -> bool:

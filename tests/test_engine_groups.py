@@ -59,8 +59,8 @@ def test_a_group_order_brings_six_units_to_cells_by_the_target_with_one_signal_e
 
 
 def test_a_tank_in_the_selection_marches_with_the_squad_to_a_square_of_its_own(play):
-    """Groups with members wider than a cell in the real engine: the order is taken, the tank leads (the
-    widest member plans the route), every member arrives on cells of its own, and no two units overlapped."""
+    """Groups with members wider than a cell in the real engine: the order is taken, every member arrives on
+    cells of its own (the tank on its square, which no soldier stands on), and no two units ever overlapped."""
     game = play("group_tank")
     [order] = game.named("group_order")
     assert order["status"] == "OK", order
@@ -72,8 +72,9 @@ def test_a_tank_in_the_selection_marches_with_the_squad_to_a_square_of_its_own(p
     assert tank["state"] == "ARRIVED" and chebyshev(cell(tank["cell"]), TARGET) <= 3, tank
     assert 0 < tank["longest_step"] <= game.joined["Tank"]["speed"] * CELL_PIXELS / FPS * 1.001, tank
     soldiers = {cell(game.ends[unit]["cell"]) for unit in SQUAD[1:]}
-    square = {cell(game.signals["Tank"][-1]["cell"])}
-    x, y = square.pop()
+    arrived_at = game.signals["Tank"][-1]
+    assert arrived_at["signal"] == "arrived", game.signals["Tank"]
+    x, y = cell(arrived_at["cell"])  # its square's top-left cell
     assert soldiers.isdisjoint({(x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)})  # the tank's square is its own
     assert game.named("overlap") == []
     assert "pathing_py:" not in game.output and "ERROR" not in game.output

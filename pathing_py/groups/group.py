@@ -34,7 +34,7 @@ it marches at full speed.
 import enum
 import math
 from collections import deque
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
 
@@ -393,8 +393,9 @@ class Group:
         navigator, formation = self.groups.navigator, self.formation
         assert formation is not None
         self._form_on_route = False
-        centre = self._centre_cell(formation)
-        self._slot_cells, usable = self._slots_at(formation, centre)
+        standing = set(self.groups.standing_outsiders(self))
+        centre = self._centre_cell(formation, standing)
+        self._slot_cells, usable = self._slots_at(formation, centre, standing)
         self._slot_block = self.size
         cells = np.array([unit.cell for unit in self.members])
         speeds = np.array([unit.speed for unit in self.members])
@@ -445,24 +446,25 @@ class Group:
         slot = self.slots.get(unit.id)
         return None if slot is None else _within(_cell(self._slot_cells[slot]), self._slot_block, unit.size)
 
-    def _centre_cell(self, formation: Formation) -> Cell:
+    def _centre_cell(self, formation: Formation, standing: Set[Cell]) -> Cell:
         """The cell the formation forms around: the nearest to the centroid (the commander's if that
-        is blocked) where every slot is free, among the FORMING_REACH nearest; else that cell itself."""
+        is blocked) where every slot is free of walls and of the ``standing`` cells, among the
+        FORMING_REACH nearest; else that cell itself."""
         grid = self._grid()
         cell = block_at(self.centroid, self.size)
         if not grid.is_passable(cell) and self.commander is not None:
             cell = self.commander.cell
         for centre in gathering_cells(grid, cell, FORMING_REACH):
-            if self._slots_at(formation, centre)[1].all():
+            if self._slots_at(formation, centre, standing)[1].all():
                 return centre
         return cell
 
-    def _slots_at(self, formation: Formation, centre: Cell) -> Tuple[np.ndarray, np.ndarray]:
+    def _slots_at(self, formation: Formation, centre: Cell, standing: Set[Cell]) -> Tuple[np.ndarray, np.ndarray]:
         """The formation's cells around ``centre`` at the group's heading (the top-left cells of blocks of
-        :attr:`size`), and which of them a member can take (it fits, and no unit outside the group stands there)."""
+        :attr:`size`), and which of them a member can take (it fits, and none of its cells is ``standing``:
+        cells where units outside the group stand, :meth:`Groups.standing_outsiders`)."""
         size = self.size
         cells, usable = slot_cells(formation, block_centre(centre, size), self.heading, self._grid().passable, size=size)
-        standing = set(self.groups.standing_outsiders(self))
         return cells, usable & np.array([standing.isdisjoint(block_cells(_cell(cell), size)) for cell in cells], dtype=bool)
 
     def _save_priorities(self) -> None:
@@ -520,9 +522,10 @@ class Group:
         target = _block_over(grid, target, size)
         goals: Dict[int, Cell] = {}
         offsets: Dict[int, Cell] = {}
+        standing = self.groups.standing_outsiders(self)
         lead = self.slots.get(commander.id)
         if self.formation is not None and self.state is GroupState.FORMED and lead is not None:
-            cells, usable = self._slots_at(self.formation, target)
+            cells, usable = self._slots_at(self.formation, target, set(standing))
             lx, ly = _cell(cells[lead])
             for unit in self.members:
                 slot = self.slots.get(unit.id)
@@ -533,8 +536,7 @@ class Group:
         offsets = {**self._places_from(commander), **offsets}
         left = [unit for unit in self.members if unit.id not in goals]
         if left:
-            blocked = self.groups.standing_outsiders(self)
-            blocked += [cell for unit in self.members if unit.id in goals for cell in block_cells(goals[unit.id], unit.size)]
+            blocked = standing + [cell for unit in self.members if unit.id in goals for cell in block_cells(goals[unit.id], unit.size)]
             places = _keep_places(left, commander, gathering_cells(grid, target, len(left), blocked=blocked, size=size), target)
             goals.update((unit.id, _within(places[unit.id], size, unit.size)) for unit in left)
         return goals, offsets

@@ -99,11 +99,23 @@ JAM_ROUND_A_TANK = (
     np.array([0.29172205, 0.13215174, 0.48851749]),
 )
 
+#: Found by CI's seeds: a small unit (7, radius 0.3) followed unit 5 into a cell and stepped back out of it while
+#: unit 5 still reached into it; the cell kept one leaver, the second, and unit 4 came in against unit 5.
+TWO_LEAVING_ONE_CELL = (
+    np.array([[True] * 5, [True, True, False, True, True]] + [[True] * 5] * 8),
+    np.array([[0, 3], [0, 2], [1, 2], [2, 2], [4, 2], [3, 1], [0, 1], [3, 0]]),
+    [(0, 0), (0, 0), (0, 0), (0, 0), (2, 0), (1, 0), (0, 0), (0, 4)],
+    np.array([1.0, 1.0, 1.0, 1.0, 8.0, 1.0, 1.0, 4.0]),
+    np.array([0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.3]),
+    np.array([0.375]),
+)
+
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(crowds())
 @example(PUSHED_ONTO_ITS_GOAL)
 @example(JAM_ROUND_A_TANK)
+@example(TWO_LEAVING_ONE_CELL)
 def test_units_never_overlap_nor_enter_walls_and_every_order_ends_truthfully(crowd):
     navigator, units, _, arrived_at = run(crowd)
     for unit, goal, start in zip(units, crowd[2], crowd[1].tolist()):

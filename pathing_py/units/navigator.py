@@ -201,7 +201,7 @@ class Navigator:
         for cell in cells:
             if not self.grid.is_passable(cell):
                 raise ValueError(f"position ({x}, {y}) puts a unit of radius {radius} on cell {cell}, which is blocked or off the map")
-            holder = self.occupancy.holder(cell) or self.occupancy.leaver(cell)
+            holder = self.occupancy.holder(cell) or next(iter(self.occupancy.leavers(cell)), None)
             if holder is not None:
                 raise ValueError(f"cell {cell} is held by unit {holder.id}")
         unit = Unit(self, self._next_id, (x, y), float(speed), float(radius), int(priority))
@@ -260,7 +260,7 @@ class Navigator:
         for cell in cells:
             if not self.grid.in_bounds(cell):
                 raise ValueError(f"cell {cell} is outside the {self.grid.width}x{self.grid.height} map")
-        refused = [cell for cell in cells if blocked and (cell in self.occupancy or self.occupancy.leaver(cell) is not None)]
+        refused = [cell for cell in cells if blocked and (cell in self.occupancy or self.occupancy.leavers(cell))]
         applied = [cell for cell in dict.fromkeys(cells) if cell not in refused and self.grid.is_passable(cell) == blocked]
         self.grid.set_blocked(applied, blocked)
         if applied:
@@ -641,7 +641,7 @@ class Navigator:
         speed = unit.current_speed
         reach = speed * dt
         for cell, leaver in unit.step_leavers:  # a unit stepping out of a cell of its step may still reach into it
-            if self.occupancy.leaver(cell) is leaver:
+            if leaver in self.occupancy.leavers(cell):
                 clear = _reach_clear_of(unit, (tx, ty), distance, leaver)
                 if clear < reach:
                     reach = clear

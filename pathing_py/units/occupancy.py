@@ -6,7 +6,7 @@ leaves as it starts its step (unless it is making way or walking a jam's plan:
 pushed units go back along the cells they came by, in the order they were
 pushed, and plans keep their turns in each cell): the next unit
 of a file may take it at once and follow, keeping clear of the leaver's circle
-(:meth:`Occupancy.leaver`), so that a file walks on as one instead of each
+(:meth:`Occupancy.leavers`), so that a file walks on as one instead of each
 unit waiting for the one ahead to arrive. A unit larger than a cell (size k, see
 :func:`~pathing_py.clearance.size_class`) stands on the k x k block whose
 top-left cell is its cell, and holds the blocks it stands on and moves
@@ -17,7 +17,7 @@ BUCKET_SIZE cells (a spatial hash): a window query reads the buckets it
 overlaps, however many units the map holds.
 """
 
-from typing import Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from ..grid import Cell
 from .unit import Unit
@@ -36,7 +36,9 @@ class Occupancy:
     def __init__(self) -> None:
         self._holder: Dict[Cell, Unit] = {}
         self._buckets: Dict[Bucket, Dict[Cell, Unit]] = {}
-        self._leavers: Dict[Cell, Unit] = {}
+        #: Cell -> the units stepping out of it: mostly one, but a small unit may follow one out and step
+        #: back out again while the first still reaches into the cell.
+        self._leavers: Dict[Cell, List[Unit]] = {}
 
     def holder(self, cell: Cell) -> Optional[Unit]:
         """The unit holding ``cell``, if any."""
@@ -74,25 +76,23 @@ class Occupancy:
         """``unit`` lets go of ``cell``, which it is stepping out of; until it has arrived (:meth:`left`)
         its circle may still reach into the cell, and whoever takes the cell keeps clear of it."""
         self.release(unit, keep=unit.held - {cell})
-        self._leavers[cell] = unit
+        self._leavers.setdefault(cell, []).append(unit)
 
     def left(self, unit: Unit, cell: Cell) -> None:
         """``unit`` has arrived in its next cell: no part of it is in ``cell`` any more."""
-        if self._leavers.get(cell) is unit:
-            del self._leavers[cell]
+        leavers = self._leavers.get(cell)
+        if leavers is not None and unit in leavers:
+            leavers.remove(unit)
+            if not leavers:
+                del self._leavers[cell]
 
-    def leaver(self, cell: Cell) -> Optional[Unit]:
-        """The unit still stepping out of ``cell``, if any (a cell no unit holds may still be one's)."""
-        return self._leavers.get(cell)
+    def leavers(self, cell: Cell) -> Sequence[Unit]:
+        """The units still stepping out of ``cell`` (a cell no unit holds may still be theirs), oldest first."""
+        return self._leavers.get(cell, ())
 
     def leavers_of(self, cells: Iterable[Cell], unit: Unit) -> List[Tuple[Cell, Unit]]:
-        """(cell, leaver) for each of ``cells`` a unit other than ``unit`` is still stepping out of."""
-        found = []
-        for cell in cells:
-            leaver = self._leavers.get(cell)
-            if leaver is not None and leaver is not unit:
-                found.append((cell, leaver))
-        return found
+        """(cell, leaver) for each unit other than ``unit`` still stepping out of one of ``cells``."""
+        return [(cell, leaver) for cell in cells for leaver in self._leavers.get(cell, ()) if leaver is not unit]
 
     def held_in(self, left: int, top: int, right: int, bottom: int) -> Iterator[Tuple[Cell, Unit]]:
         """The held cells with ``left <= x < right`` and ``top <= y < bottom``, and their holders."""

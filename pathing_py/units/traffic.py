@@ -392,7 +392,7 @@ class Traffic:
             return False
         driver = push.driver
         occupancy = self.host.occupancy
-        if driver.cell == push.driver_cell and driver.state not in FINAL_STATES and driver in (occupancy.holder(driver.cell), occupancy.leaver(driver.cell)):
+        if driver.cell == push.driver_cell and driver.state not in FINAL_STATES and (occupancy.holder(driver.cell) is driver or driver in occupancy.leavers(driver.cell)):
             return True
         squad = driver.squad  # None once the squad arrived (or the driver left it): nothing more to pass
         push.to_pass = [] if squad is None else [mate for mate in push.to_pass if mate.squad is squad and _yet_to_pass(mate, push.cells)]

@@ -114,7 +114,7 @@ class Unit:
         self.cell: Cell = block_at(position, self.size)
         self.next_cell: Optional[Cell] = None  #: the cell being moved into
         #: (cell, unit) for each cell of its step another unit was still stepping out of as this one started it
-        #: (see Occupancy.leaver): no unit starts leaving a cell this one holds, so none come during the step.
+        #: (see Occupancy.leavers): no unit starts leaving a cell this one holds, so none come during the step.
         self.step_leavers: List[Tuple[Cell, "Unit"]] = []
         self.held: Set[Cell] = set()  #: cells the unit holds (see Navigator)
         self.goal: Optional[Cell] = None

@@ -320,9 +320,11 @@ def test_a_unit_ordered_into_an_occupied_spot_gets_it():
         lambda: scenarios.head_on_corridor(8),
         lambda: scenarios.head_on_corridor(10),
         lambda: scenarios.two_cell_corridor(8),
+        lambda: scenarios.two_cell_corridor(12),
         lambda: scenarios.gate(16),
     ],
-    ids=["head-on 2 a side, pocket", "head-on 3 a side, pocket", "head-on 4 a side, pocket", "head-on 5 a side, pocket", "two-cell corridor 4 against 4", "gate 16"],
+    ids=["head-on 2 a side, pocket", "head-on 3 a side, pocket", "head-on 4 a side, pocket", "head-on 5 a side, pocket",
+         "two-cell corridor 4 against 4", "two-cell corridor 6 against 6", "gate 16"],
 )
 def test_jams_are_untangled_and_every_unit_arrives(make):
     """SPEC U8: files head-on, blocks crossing in a passage two cells wide and a knot at a gate jam

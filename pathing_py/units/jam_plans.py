@@ -7,10 +7,15 @@ there. :class:`JamPlans` finds such sets, plans joint moves for every unit
 in a window around them (:func:`~pathing_py.jams.untangle`: each to the
 farthest cell of its route inside the window, standing units back to their
 own cells) and hands each unit its part as an avoidance route that enters
-each cell in the planned turn. A unit that has walked its part goes on with
-its own route (waiting there for the rest of the plan was tried: the crowds
-of the benchmarks did no better, some worse). A plan that overruns its time
-is dropped and its units plan again.
+each cell in the planned turn. Where all units in the window are one cell
+wide, a unit's turn comes as the one before it in that cell starts to step
+out, and it follows closely, as files do (waiting for that unit to arrive,
+the plans of packed crowds took several times their planned turns: 20
+against 20 in a two-cell corridor never got through). A unit that has
+walked its part goes on with its own route (waiting there for the rest of
+the plan was tried: the crowds of the benchmarks did no better, some worse),
+but steps into no cell that a unit of the plan has yet to pass. A plan that
+overruns its time is dropped and its units plan again.
 """
 
 from typing import Dict, Iterable, List, NamedTuple, Optional, Set, Tuple
@@ -52,32 +57,49 @@ class _Member:
         self.unit, self.walk, self.on_route = unit, walk, on_route
         self.route: Optional[Route] = None
 
-    def has_left(self, index: int) -> bool:
-        """Whether the unit has left the ``index``-th cell of its walk (or left the plan)."""
+    def done(self) -> bool:
+        """Whether the unit has left the plan (walked its part, or was given other orders)."""
+        return self.route is None or self.route not in self.unit.stack
+
+    def has_left(self, index: int, stepping_out: bool) -> bool:
+        """Whether the unit has left the ``index``-th cell of its walk (or left the plan); ``stepping_out``:
+        counting a unit stepping out of it as gone (see :attr:`JamPlan.close`)."""
         route = self.route
         if route is None or route not in self.unit.stack:
             return True
-        arrived = route.index if self.unit.next_cell is None else route.index - 1  # walk cells reached
-        return arrived > index
+        reached = route.index if self.unit.next_cell is None or stepping_out else route.index - 1  # walk cells
+        return reached > index
 
 
 class JamPlan:
     """Joint moves of a jam's units, walked by each at its own speed in the planned order of cells."""
 
-    def __init__(self, members: List[_Member], paths: List[List[Cell]], deadline: float):
+    def __init__(self, members: List[_Member], paths: List[List[Cell]], deadline: float, close: bool):
         self.members = members
         self.deadline = deadline
+        #: Whether its units follow one another closely, as files do: each lets go of its cell as it steps out
+        #: of it. Only where every unit in the window is one cell wide: units that plans do not move would
+        #: take the cells freed early.
+        self.close = close
         self.turns = cell_turns(paths)
         self.next_turn: Dict[Cell, int] = {cell: 0 for cell in self.turns}
 
     def may_enter(self, member: int, index: int) -> bool:
         """Whether the ``member``-th unit may enter the ``index``-th cell of its walk: its turn there has come."""
         cell = self.members[member].walk[index]
+        return self.turns[cell][self._turn_at(cell, (member, index))] == (member, index)
+
+    def still_taken(self, cell: Cell) -> bool:
+        """Whether some unit of the plan has yet to leave ``cell`` in its turn there."""
+        return cell in self.turns and self._turn_at(cell) < len(self.turns[cell])
+
+    def _turn_at(self, cell: Cell, own: Optional[Tuple[int, int]] = None) -> int:
+        """The first turn at ``cell`` whose unit has not left it (``own`` counting as not left)."""
         turns, turn = self.turns[cell], self.next_turn[cell]
-        while turns[turn] != (member, index) and self.members[turns[turn][0]].has_left(turns[turn][1]):
+        while turn < len(turns) and turns[turn] != own and self.members[turns[turn][0]].has_left(turns[turn][1], self.close):
             turn += 1
         self.next_turn[cell] = turn
-        return turns[turn] == (member, index)
+        return turn
 
     def under_way(self) -> bool:
         """Whether some unit has yet to reach the end of its walk."""
@@ -127,6 +149,18 @@ class JamPlans:
         """Whether ``unit`` is walking a jam's plan."""
         return unit in self._planned
 
+    def lets_follow(self, unit: Unit) -> bool:
+        """Whether ``unit`` walks a plan whose units follow closely (:attr:`JamPlan.close`)."""
+        plan = self._planned.get(unit)
+        return plan is not None and plan.close
+
+    def holds_back(self, unit: Unit, cell: Cell) -> bool:
+        """Whether ``unit``, past its part of a plan still under way, is to wait before stepping into
+        ``cell``: a unit of the plan is still to pass there in its turn (stepping in first, it stood in
+        that unit's way, while that unit stood on the cell it wanted next)."""
+        plan = self._planned.get(unit)
+        return plan is not None and all(m.done() for m in plan.members if m.unit is unit) and plan.still_taken(cell)
+
     def _jam_of(self, unit: Unit) -> Optional[Set[Unit]]:
         """The units ``unit`` waits for, and those they wait for, and so on, if none of them moves
         and every waiting one has waited ``patience`` seconds; else None (a queue that flows)."""
@@ -157,6 +191,7 @@ class JamPlans:
         if setting is None:
             return False
         (left, top, right, bottom), ordered, passable, _, goals = setting
+        close = all(holder.size == 1 for _, holder in self.host.occupancy.held_in(left, top, right, bottom))
         if goals is None:  # no free cell for every unit (the window is counted to have them: not expected)
             return self._give_up_on(jam)
         origin = (left, top)
@@ -177,7 +212,7 @@ class JamPlans:
             if steps_along and route is not None:
                 route.index += steps_along
         slowest = min(u.speed for u in ordered)
-        plan = JamPlan(members, paths, self.host.time + 2.0 * (len(paths[0]) + 2) / slowest + self.patience)
+        plan = JamPlan(members, paths, self.host.time + 2.0 * (len(paths[0]) + 2) / slowest + self.patience, close)
         for number, member in enumerate(members):
             self._start(plan, number, member)
         self.plans.append(plan)
@@ -229,7 +264,7 @@ class JamPlans:
         if unit.state in STANDING_STATES:
             unit.arrival_state = unit.state  # it comes back to stand as it stood
         if not member.on_route:  # it plans its way on from where the plan leaves it
-            _drop_cell_routes(unit)
+            unit.stack.drop_cell_routes()
         route = Route(  # it makes way (wait_at, past its last waypoint, says so: Unit.making_way)
             RouteKind.AVOIDANCE, walk[1:], wait_at=len(walk) - 1,
             may_take=lambda index: index + 1 >= len(walk) or plan.may_enter(number, index + 1),
@@ -253,7 +288,7 @@ class JamPlans:
             if member.route is None or member.route not in unit.stack:
                 continue
             if member.route.index < len(member.walk) - 1:  # overran: it plans its way on from here
-                _drop_cell_routes(unit)
+                unit.stack.drop_cell_routes()
             self.host.watch_route(unit)
 
 
@@ -265,13 +300,6 @@ class _Setting(NamedTuple):
     passable: np.ndarray
     aheads: List[List[Cell]]  #: each unit's route cells in the window (:func:`_ahead`)
     goals: Optional[List[Tuple[Cell, Optional[int]]]]
-
-
-def _drop_cell_routes(unit: Unit) -> None:
-    """Pop the unit's cell routes down to its key points: it plans the leg to the next from where it is
-    (or, making way, stands where it is)."""
-    while unit.stack.top is not None and unit.stack.top.kind is not RouteKind.HIGH_LEVEL:
-        unit.stack.pop()
 
 
 def _lanes(units: Iterable[Unit]) -> Set[Cell]:

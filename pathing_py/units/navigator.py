@@ -688,6 +688,9 @@ class Navigator:
                 continue
             if self.traffic.still_passing(unit, route, dt):
                 return False
+            if self.jams.holds_back(unit, waypoint):
+                self.traffic.wait_on_purpose(unit, dt)
+                return False
             return self._step_onto(unit, route, waypoint, dt)
         return False
 
@@ -704,7 +707,8 @@ class Navigator:
             return False
         self.occupancy.hold(unit, cells)
         unit.step_leavers = self.occupancy.leavers_of(cells, unit)
-        if unit.size == 1 and not unit.making_way:  # the next unit of a file may take its cell now and follow (see Occupancy)
+        if unit.size == 1 and (not unit.making_way or route.may_take is not None and self.jams.lets_follow(unit)):
+            # the next unit of a file (or of a jam's plan) may take its cell now and follow (see Occupancy)
             self.occupancy.leave(unit, unit.cell)
         if self.step_log is not None:
             self.step_log.append((unit.id, unit.cell, cell))

@@ -139,6 +139,12 @@ class PathStack:
     def clear(self) -> None:
         self._routes.clear()
 
+    def drop_cell_routes(self) -> None:
+        """Pop routes down to the topmost high-level one (its key points): the unit plans its leg to the
+        next from where it is (or, with none, stands where it is)."""
+        while self._routes and self._routes[-1].kind is not RouteKind.HIGH_LEVEL:
+            self._routes.pop()
+
     def __len__(self) -> int:
         return len(self._routes)
 

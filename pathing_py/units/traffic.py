@@ -183,10 +183,14 @@ class Traffic:
         """A unit that made way waits where it went (``route``, its top route, says where it
         is) until the unit it let pass has moved on and later pushes across its way are undone."""
         if route.waiting():
-            self._wait(unit, dt)
-            unit.waiting_for, unit.progress_time = 0.0, self.host.time  # waiting on purpose: not stuck
+            self.wait_on_purpose(unit, dt)
             return True
         return False
+
+    def wait_on_purpose(self, unit: Unit, dt: float) -> None:
+        """Wait where the unit is, as it was told to: not stuck."""
+        self._wait(unit, dt)
+        unit.waiting_for, unit.progress_time = 0.0, self.host.time
 
     def wait_or_detour(self, unit: Unit, route: Route, cell: Cell, blockers: Set[Unit], dt: float) -> None:
         """U3: detour around units that stand or wait, or around moving ones after waiting long
@@ -196,8 +200,7 @@ class Traffic:
         group's shared route). A unit that is only making way pushes no one: it waits, and stops where
         it is once a standing unit has taken its place."""
         if route.may_take is not None:  # walking a jam's plan: the cell is its next in turn, soon left
-            self._wait(unit, dt)
-            unit.waiting_for, unit.progress_time = 0.0, self.host.time
+            self.wait_on_purpose(unit, dt)
             return
         standing = [b for b in blockers if b.state in STANDING_STATES]
         high = unit.stack.find(RouteKind.HIGH_LEVEL)
@@ -205,6 +208,13 @@ class Traffic:
             self._wait(unit, dt)
             if standing or unit.waiting_for >= self.give_up:  # its place is taken, or the way there
                 self.host.finish(unit, unit.arrival_state, unit.reason)  # stand still here instead
+            return
+        if unit.keeps_to_shared_route and route.wait_at >= 0 and route.wait_while is None and unit.waiting_for >= self.wait_limit:
+            # a squad's member on its way back after making way, and that way is held: it goes on from here
+            # instead (members pushed about in turn may each stand where the other came from, and the stall
+            # check, not a search of their own, would end their orders)
+            unit.stack.drop_cell_routes()
+            self.host.watch_route(unit)
             return
         if self.host.collisions.meet(unit, cell, blockers, self.host.time):  # other units now: waiting starts over
             unit.waiting_for = 0.0

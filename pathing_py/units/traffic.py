@@ -209,7 +209,7 @@ class Traffic:
             if standing or unit.waiting_for >= self.give_up:  # its place is taken, or the way there
                 self.host.finish(unit, unit.arrival_state, unit.reason)  # stand still here instead
             return
-        if unit.keeps_to_shared_route and route.wait_at >= 0 and route.wait_while is None and unit.waiting_for >= self.wait_limit:
+        if unit.keeps_to_shared_route and route.wait_at >= 0 and route.wait_while is None and unit.waiting_for >= self.give_up:
             # a squad's member on its way back after making way, and that way is held: it goes on from here
             # instead (members pushed about in turn may each stand where the other came from, and the stall
             # check, not a search of their own, would end their orders)

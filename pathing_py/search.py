@@ -129,6 +129,7 @@ def find_path(
     *,
     max_nodes: Optional[int] = None,
     bounds: Optional[Tuple[int, int, int, int]] = None,
+    once: bool = False,
 ) -> PathResult:
     """Find a shortest path from ``start`` to ``goal``.
 
@@ -142,6 +143,9 @@ def find_path(
     bounds : (x, y, width, height), optional
         Search only inside this rectangle (as Godot's ``Rect2``: position and
         size); endpoints outside it are ``OUT_OF_BOUNDS``.
+    once : bool
+        The grid is searched this once (a small window cut out around units): plain A*, without
+        the islands and jump tables that pay for themselves only over many queries of one grid.
 
     Returns
     -------
@@ -155,10 +159,10 @@ def find_path(
         raise ValueError(f"max_nodes must be a positive int, got {max_nodes!r}")
     region = _region(grid, bounds)
     x0, y0, x1, y1 = region
-    early = answer_without_search(grid, start, goal, region)
+    early = answer_without_search(grid, start, goal, region, islands=not once)
     if early is not None:
         return early
-    if region == (0, 0, grid.width, grid.height):
+    if region == (0, 0, grid.width, grid.height) and not once:
         prepare(grid)
         searcher = grid._search_cache["jps" if _jump_points(grid) else "astar"]
     else:
@@ -188,10 +192,11 @@ def _jump_points(grid: Grid) -> bool:
 
 
 def answer_without_search(
-    grid: Grid, start: Cell, goal: Cell, region: Optional[Tuple[int, int, int, int]] = None
+    grid: Grid, start: Cell, goal: Cell, region: Optional[Tuple[int, int, int, int]] = None, *, islands: bool = True
 ) -> Optional[PathResult]:
     """The answer when no search is needed: an endpoint outside ``region`` ((x0, y0, x1, y1),
-    the grid by default) or blocked, endpoints on different islands, or start == goal. Else None."""
+    the grid by default) or blocked, endpoints on different islands (if ``islands``: labelling
+    them costs more than a search of a small grid asked once), or start == goal. Else None."""
     x0, y0, x1, y1 = region or (0, 0, grid.width, grid.height)
     for cell in (start, goal):
         if not (x0 <= cell[0] < x1 and y0 <= cell[1] < y1):
@@ -200,7 +205,7 @@ def answer_without_search(
         return PathResult(PathStatus.START_BLOCKED)
     if not grid.is_passable(goal):
         return PathResult(PathStatus.GOAL_BLOCKED)
-    if not grid.same_island(start, goal):
+    if islands and not grid.same_island(start, goal):
         return PathResult(PathStatus.UNREACHABLE)
     if start == goal:
         return PathResult(PathStatus.FOUND, [start], 0.0)

@@ -125,8 +125,8 @@ def grids_and_queries(draw, weighted=False):
     return passable, cost, draw(cells_of(passable)), draw(cells_of(passable)), draw(edits(width, height))
 
 
-def check_against_dijkstra(grid, start, goal):
-    result = find_path(grid, start, goal)
+def check_against_dijkstra(grid, start, goal, **options):
+    result = find_path(grid, start, goal, **options)
     expected = dijkstra(grid.passable, start, goal, grid.cost, connectivity=grid.connectivity)
     if not grid.is_passable(start):
         assert result.status is PathStatus.START_BLOCKED
@@ -161,6 +161,14 @@ def test_weighted_matches_dijkstra_through_edits(case, connectivity):
     for batch, blocked in edits:
         grid.set_blocked(batch, blocked)
         check_against_dijkstra(grid, start, goal)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.booleans().flatmap(grids_and_queries), connectivities())
+def test_a_grid_searched_once_matches_dijkstra(case, connectivity):
+    """``once``: plain A* without islands or jump tables, the same answers (a goal cut off included)."""
+    passable, cost, start, goal, _ = case
+    check_against_dijkstra(Grid(passable, cost, connectivity=connectivity), start, goal, once=True)
 
 
 @settings(max_examples=100, deadline=None)

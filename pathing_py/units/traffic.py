@@ -312,7 +312,7 @@ class Traffic:
         right, bottom = min(max(x0, x1) + margin + 1, grid.width), min(max(y0, y1) + margin + 1, grid.height)
         held = [cell for cell, holder in self.host.occupancy.held_in(left, top, right, bottom) if holder is not unit and past(holder)]
         window = grid_without(grid, held, left, top, right, bottom, unit.size)
-        found = find_path(window, (x0 - left, y0 - top), (x1 - left, y1 - top))
+        found = find_path(window, (x0 - left, y0 - top), (x1 - left, y1 - top), once=True)
         if not found:
             return False
         route.index += rejoin_at + 1

@@ -190,8 +190,7 @@ class JamPlans:
             margin *= 2  # a unit would stop short of another's goal on its way: with room past it, they can sort
         if setting is None:
             return False
-        (left, top, right, bottom), ordered, passable, _, goals = setting
-        close = all(holder.size == 1 for _, holder in self.host.occupancy.held_in(left, top, right, bottom))
+        (left, top, right, bottom), ordered, passable, _, goals, close = setting
         if goals is None:  # no free cell for every unit (the window is counted to have them: not expected)
             return self._give_up_on(jam)
         origin = (left, top)
@@ -233,7 +232,8 @@ class JamPlans:
             passable[y, x] = False
         ordered = sorted((u for u in units if u.size == 1), key=lambda u: (u.stack.find(RouteKind.HIGH_LEVEL) is not None, -u.priority, u.id))
         aheads = [_ahead(unit, window, passable) for unit in ordered]
-        return _Setting(window, ordered, passable, aheads, _goals(ordered, aheads, window, passable, _lanes(units)))
+        goals = _goals(ordered, aheads, window, passable, _lanes(units))
+        return _Setting(window, ordered, passable, aheads, goals, close=len(ordered) == len(units))
 
     def _give_up_on(self, jam: Set[Unit]) -> bool:
         """Leave ``jam`` to the traffic rules for RETRY_AFTER seconds: False, no plan."""
@@ -300,6 +300,7 @@ class _Setting(NamedTuple):
     passable: np.ndarray
     aheads: List[List[Cell]]  #: each unit's route cells in the window (:func:`_ahead`)
     goals: Optional[List[Tuple[Cell, Optional[int]]]]
+    close: bool  #: every unit in the window is one cell wide: the plan's units may follow closely (JamPlan.close)
 
 
 def _lanes(units: Iterable[Unit]) -> Set[Cell]:

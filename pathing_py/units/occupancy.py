@@ -2,9 +2,10 @@
 
 A unit holds the cell it stands in, the cell it moves into and, moving
 diagonally, both corner cells. A unit of one cell lets go of the cell it
-leaves as it starts its step (unless it is making way or walking a jam's plan:
-pushed units go back along the cells they came by, in the order they were
-pushed, and plans keep their turns in each cell): the next unit
+leaves as it starts its step (unless it is making way, or walking a jam's plan
+whose window holds a unit wider than a cell: pushed units go back along the
+cells they came by, in the order they were pushed, and the wide units, which
+plans do not move, would take the cells freed early): the next unit
 of a file may take it at once and follow, keeping clear of the leaver's circle
 (:meth:`Occupancy.leavers`), so that a file walks on as one instead of each
 unit waiting for the one ahead to arrive. A unit larger than a cell (size k, see

@@ -312,6 +312,21 @@ def test_a_unit_ordered_into_an_occupied_spot_gets_it():
     assert idle.state is UnitState.IDLE and idle.stats.detours == 1
 
 
+def test_a_unit_walking_a_jams_plan_pushes_a_unit_that_stopped_in_its_way():
+    """A unit from outside a jam's plan that waits, for a unit of the plan, in the cell that unit is to
+    take in its turn makes way, whatever its rank: else each waits for the other until the plan overruns."""
+    navigator = Navigator(Grid(np.ones((3, 5), dtype=bool)))
+    walker = navigator.add_unit((1.5, 1.5), speed=2.0)
+    outsider = navigator.add_unit((2.5, 1.5), speed=2.0, priority=5)
+    # the unit's part of a plan, as JamPlans hands it over: every turn has come
+    walker.stack.push(Route(RouteKind.AVOIDANCE, [(2, 1), (3, 1)], wait_at=2, may_take=lambda index: True))
+    walker.state = UnitState.RUN
+    outsider.move_to((1, 1))
+    run(navigator, 0.05, 400)
+    assert walker.cell == (3, 1)
+    assert outsider.state is UnitState.ARRIVED and outsider.cell == (1, 1) and outsider.stats.detours == 1
+
+
 @pytest.mark.parametrize(
     "make",
     [

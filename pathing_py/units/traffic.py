@@ -4,7 +4,8 @@ Wait for units that are moving; go around units that stand or wait, and
 around moving ones once patience runs out (higher priority first); push
 standing units, and lower ones waiting head-on, out of the way: each pushes
 the units between it and the nearest free cell in turn, with the driver's
-rank (U9), and they all come back in the reverse order of the pushes; plan
+rank (U9), and they all come back in the reverse order of the pushes (a unit
+walking a jam's plan pushes whoever stopped in a cell in its turn); plan
 through where moving units are going to be; and before giving up, take a
 whole new route around the jam.
 
@@ -198,8 +199,14 @@ class Traffic:
         give up after ``give_up`` seconds of waiting for the same units (but for a squad's member or a
         unit following another's route, which waits on: a whole-map search of its own would leave the
         group's shared route). A unit that is only making way pushes no one: it waits, and stops where
-        it is once a standing unit has taken its place."""
-        if route.may_take is not None:  # walking a jam's plan: the cell is its next in turn, soon left
+        it is once a standing unit has taken its place. A unit walking a jam's plan whose turn in the
+        cell has come pushes the units from outside the plan that stopped there, whatever their rank:
+        they may be waiting for units of the plan, which wait for them in turn (in a knot at a gate of
+        100, 30 units of a plan stood 10 s that way, until the plan overran)."""
+        if route.may_take is not None:  # walking a jam's plan: its turn in the cell has come
+            for blocker in sorted(blockers, key=lambda b: b.id):  # units from outside the plan that stopped there make way
+                if self._pushable(blocker, unit, by_plan=True) and self._make_way(blocker, unit):
+                    break
             self.wait_on_purpose(unit, dt)
             return
         standing = [b for b in blockers if b.state in STANDING_STATES]
@@ -416,19 +423,25 @@ class Traffic:
             for other in later
         )  # (a later push whose units wait for this one's can only be undone once this one is: it goes first)
 
-    def _pushable(self, unit: Unit, driver: Unit) -> bool:
+    def _pushable(self, unit: Unit, driver: Unit, by_plan: bool = False) -> bool:
         """Whether ``driver`` may push ``unit`` (SPEC U7, U9): a unit at a cell centre, not on its way
         out for an earlier push, that stands, or that ranks below the driver (:attr:`Unit.rank`: a
         squad's members rank as the squad) and waits making way, head-on for the driver's cell, or,
         where a squad meets others, to step against the driver's way (the file behind the one facing
-        it backs off too). Units queueing the driver's way are not pushed: streams stay streams."""
+        it backs off too). Units queueing the driver's way are not pushed: streams stay streams.
+        ``by_plan``: the driver walks a jam's plan, and pushes any unit that waits (never a unit walking a
+        plan: the plan's turns keep its units out of one another's way)."""
         top = unit.stack.top
         leaving = top is not None and top.wait_while is not None and top.index < top.wait_at  # pushed already
         if unit is driver or unit.next_cell is not None or leaving or (top is not None and top.may_take is not None):
             return False
         if unit.state in STANDING_STATES or unit.announced and not driver.announced:
             return True  # it stands, or only tidies up after its order ended (making way, walking back to its goal)
-        if unit.state is not UnitState.WAITING or not unit.rank < driver.rank:
+        if unit.state is not UnitState.WAITING:
+            return False
+        if by_plan:
+            return True
+        if not unit.rank < driver.rank:
             return False
         facing = unit.wanted is not None and self.host.occupancy.holder(unit.wanted) is driver
         squads = unit.squad is not None or driver.squad is not None

@@ -644,6 +644,17 @@ def test_a_route_around_a_jam_keeps_to_the_road():
     assert [mover.cell, *mover.stack.top.waypoints] == cheapest and all(y > 0 for _, y in cheapest)
 
 
+def test_no_route_around_units_that_cut_off_the_target():
+    navigator = Navigator(Grid.from_ascii("#######\n#.....#\n#######"))
+    mover = navigator.add_unit((1.5, 1.5), speed=4.0)
+    navigator.add_unit((3.5, 1.5), speed=4.0)  # idle, across the corridor
+    mover.move_to((5, 1))
+    navigator.update(0.0)
+    routes = list(mover.stack)
+    assert navigator.traffic.route_around_units(mover, (5, 1)) is False
+    assert list(mover.stack) == routes
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_occupancy_answers_windows_as_a_scan_of_every_unit_would(seed):
     rng = random.Random(seed)

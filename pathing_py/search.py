@@ -144,8 +144,10 @@ def find_path(
         Search only inside this rectangle (as Godot's ``Rect2``: position and
         size); endpoints outside it are ``OUT_OF_BOUNDS``.
     once : bool
-        The grid is searched this once (a small window cut out around units): plain A*, without
-        the islands and jump tables that pay for themselves only over many queries of one grid.
+        The grid is searched this once (a window cut out around units, or the map with units in
+        it): plain A*, without the islands and jump tables that pay for themselves only over many
+        queries of one grid. On a large grid the caller may ask ``grid.same_island`` first: labelling
+        costs less than a search that floods a cut-off island.
 
     Returns
     -------

@@ -204,9 +204,7 @@ class Traffic:
         they may be waiting for units of the plan, which wait for them in turn (in a knot at a gate of
         100, 30 units of a plan stood 10 s that way, until the plan overran)."""
         if route.may_take is not None:  # walking a jam's plan: its turn in the cell has come
-            for blocker in sorted(blockers, key=lambda b: b.id):  # units from outside the plan that stopped there make way
-                if self._pushable(blocker, unit, by_plan=True) and self._make_way(blocker, unit):
-                    break
+            self._push_one(unit, blockers, by_plan=True)  # units from outside the plan that stopped there make way
             self.wait_on_purpose(unit, dt)
             return
         standing = [b for b in blockers if b.state in STANDING_STATES]
@@ -244,10 +242,8 @@ class Traffic:
             if resolution is not None:
                 self.host.collisions.resolving(unit, resolution)
                 return
-        for blocker in sorted(blockers, key=lambda b: b.id):  # U7, U9: standing and lower units make way
-            if self._pushable(blocker, unit) and self._make_way(blocker, unit):
-                self.host.collisions.resolving(unit, Resolution.PUSH)
-                break
+        if self._push_one(unit, blockers):  # U7, U9: standing and lower units make way
+            self.host.collisions.resolving(unit, Resolution.PUSH)
         self._wait(unit, dt)
         if unit.keeps_to_shared_route:  # the stall check ends a stuck member
             return
@@ -427,6 +423,10 @@ class Traffic:
             not other.undone() and other.cells & push.cells and not any(unit.blocked_by & moved for unit, _ in other.routes)
             for other in later
         )  # (a later push whose units wait for this one's can only be undone once this one is: it goes first)
+
+    def _push_one(self, driver: Unit, blockers: Set[Unit], by_plan: bool = False) -> bool:
+        """Push the first of ``blockers`` (by id) that ``driver`` may push and that has a way out; whether one was."""
+        return any(self._pushable(blocker, driver, by_plan) and self._make_way(blocker, driver) for blocker in sorted(blockers, key=lambda b: b.id))
 
     def _pushable(self, unit: Unit, driver: Unit, by_plan: bool = False) -> bool:
         """Whether ``driver`` may push ``unit`` (SPEC U7, U9): a unit at a cell centre, not on its way

@@ -257,6 +257,27 @@ def test_an_idle_unit_in_the_way_is_walked_around():
     assert mover.state is UnitState.ARRIVED and mover.stats.detours >= 1
 
 
+@pytest.mark.parametrize("row", [1, 2, 3, 4])
+@pytest.mark.parametrize("east_first", [True, False], ids=["east older", "west older"])
+def test_units_meeting_head_on_pass_each_other_on_their_right(row, east_first):
+    """Two units facing each other in the open go round each other as people walking do: the one
+    that steps aside keeps to its right (walking east, by the south; walking west, by the north)."""
+    grid = Grid.from_ascii("\n".join(["." * 12] * 6))
+    navigator = Navigator(grid)
+    added = {start: navigator.add_unit((start + 0.5, row + 0.5), speed=2.0) for start in ((0, 11) if east_first else (11, 0))}
+    east, west = added[0], added[11]  # the older unit outranks the other
+    east.move_to((11, row))
+    west.move_to((0, row))
+    rows = {east: set(), west: set()}
+    for _ in range(200):
+        navigator.update(0.05)
+        for unit in rows:
+            rows[unit].add(unit.cell[1])
+    assert east.state is UnitState.ARRIVED and west.state is UnitState.ARRIVED
+    assert rows[east] | rows[west] != {row}  # one stepped aside
+    assert rows[east] <= {row, row + 1} and rows[west] <= {row - 1, row}
+
+
 @pytest.mark.parametrize("start", [(0, 1), (0, 0), (7, 0), (0, 7), (7, 7)], ids=["straight", "nw", "ne", "sw", "se"])
 def test_a_standing_unit_on_the_goal_makes_way(start):
     """Whichever way the mover comes (diagonal steps need their corner cells free), the standing unit

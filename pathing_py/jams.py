@@ -7,13 +7,15 @@ corridor two cells wide must weave past each other. :func:`untangle` plans
 such moves for every unit of a small window together: a search over joint
 positions (LaCAM, Okumura 2023) whose successors come from priority
 inheritance (PIBT, Okumura et al. 2022), which finds a way whenever there is
-one, given enough nodes. Where that search gives up, a second one lets units
-that meet head-on in a corridor back off to the nearest fork together (the
-swap of LaCAM2). Units going one at a time, pushing and swapping
-(:mod:`pathing_py.push_and_swap`), make a second plan: it gets files of five
-through a one-cell pocket, where both searches give up, and where both plans
-are found the one walked sooner (by turns, not steps) is taken. Plans are
-greedy and wander: round trips a unit could have waited out are cut from them.
+one, given enough nodes. A second search lets units that meet head-on in a
+corridor back off to the nearest fork together (the swap of LaCAM2): it finds
+ways where the first gives up, and some plans walked sooner. Units going one
+at a time, pushing and swapping (:mod:`pathing_py.push_and_swap`), make a
+third plan: it gets files of five through a one-cell pocket, where both
+searches give up. Of the plans found, the one walked sooner (by turns, not
+steps) is taken. Plans are greedy and wander: round trips a unit could have
+waited out are cut from them. :class:`Untangling` runs the searches a slice
+of work at a time, and with several seeds: their plans differ widely.
 
 The moves suit units that hold cells: in each step every unit stays or moves
 to a side neighbour (never diagonally, so no corner is cut), no two units are
@@ -33,16 +35,17 @@ Quick start::
 """
 
 import bisect
+import math
 import random
 from collections import deque
-from typing import Callable, Deque, Dict, List, Optional, Sequence, Tuple, TypeVar
+from typing import Callable, Deque, Dict, Generator, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar, Union
 
 import numpy as np
 
 from .grid import Cell
 from .push_and_swap import push_and_swap
 
-__all__ = ["cell_turns", "untangle"]
+__all__ = ["Untangling", "cell_turns", "untangle"]
 
 #: Joint positions the search may make before it gives up on a jam.
 MAX_CONFIGURATIONS = 1000
@@ -52,8 +55,14 @@ TRIES_PER_CONFIGURATION = 10
 #: Moves of one unit at a time a plan of :func:`~pathing_py.push_and_swap.push_and_swap` may make.
 MAX_SEQUENTIAL_MOVES = 2000
 
+#: Work (see :meth:`Untangling.advance`; about a microsecond each here) of placing a unit in a joint
+#: position, of reading a step of a plan to cut its detours, of moving a unit a tick to time a plan,
+#: and of a move of pushing and swapping.
+PLACE_WORK, CUT_WORK, TICK_WORK, MOVE_WORK = 8, 1, 8, 5
+
 Configuration = Tuple[int, ...]  #: a cell index per unit
 Place = TypeVar("Place", Cell, int)  #: a cell, as (x, y) or as an index
+T = TypeVar("T")
 UNREACHABLE = 1 << 30
 
 
@@ -81,38 +90,119 @@ def untangle(
     ValueError
         If starts or goals are not distinct passable cells, one of each per unit.
     """
-    passable = np.asarray(passable, dtype=bool)
-    height, width = passable.shape
-    if len(starts) != len(goals):
-        raise ValueError(f"{len(starts)} starts but {len(goals)} goals")
-    for name, cells in (("starts", starts), ("goals", goals)):
-        if len(set(cells)) != len(cells):
-            raise ValueError(f"{name} must be distinct cells")
-        for x, y in cells:
-            if not (0 <= x < width and 0 <= y < height and passable[y, x]):
-                raise ValueError(f"{name}: cell {(x, y)} is blocked or outside the {width}x{height} window")
-    if not starts:
-        return []  # no units: no moves
-    neighbours = _side_neighbours(passable)
-    start = tuple(y * width + x for x, y in starts)
-    goal = tuple(y * width + x for x, y in goals)
-    distances = [_distances_to(cell, neighbours) for cell in goal]
-    if any(distance[cell] >= UNREACHABLE for distance, cell in zip(distances, start)):
-        return None
-    plans = []
-    for swapping in (False, True) if swaps else (False,):  # swaps find ways through corridors, but make plans wander
-        found = _Search(neighbours, distances, goal, random.Random(seed), swapping).run(start, max_configurations)
-        if found is not None:
-            plans.append(found)
-            break
-    if swaps:  # one unit at a time: found where the joint search runs out of nodes, and sometimes walked sooner
-        found = push_and_swap(neighbours, distances, start, goal, max_moves=MAX_SEQUENTIAL_MOVES)
-        if found is not None:
-            plans.append(found)
-    if not plans:
-        return None
-    paths = min((_without_detours([list(path) for path in zip(*plan)]) for plan in plans), key=_walk_ticks)
-    return [[(cell % width, cell // width) for cell in path] for path in paths]
+    untangling = Untangling(passable, starts, goals, max_configurations=max_configurations, seeds=(seed,), swaps=swaps)
+    untangling.advance(math.inf)
+    return untangling.paths
+
+
+class Untangling:
+    """The searches of :func:`untangle`, run a slice of work at a time, with each seed of ``seeds``, the plan
+    walked soonest taken. Plans from different seeds differ widely: 20 against 20 in a corridor two cells
+    wide, from 95 to 260 walk ticks over eight seeds, and the one walked sooner frees the jam sooner.
+
+    Parameters are those of :func:`untangle`, and: ``both``, whether the search with swaps runs even where
+    the one without found a plan (with ``swaps``: more plans to choose from); ``sequential``, whether
+    pushing and swapping makes a plan too (with ``swaps``). The searches stop early once a plan is walked
+    in as few ticks as its farthest unit has steps to go (:attr:`fewest`)."""
+
+    def __init__(
+        self,
+        passable: np.ndarray,
+        starts: Sequence[Cell],
+        goals: Sequence[Cell],
+        *,
+        max_configurations: int = MAX_CONFIGURATIONS,
+        seeds: Iterable[int] = (0,),
+        swaps: bool = True,
+        both: bool = False,
+        sequential: bool = True,
+    ):
+        passable = np.asarray(passable, dtype=bool)
+        height, width = passable.shape
+        if len(starts) != len(goals):
+            raise ValueError(f"{len(starts)} starts but {len(goals)} goals")
+        for name, cells in (("starts", starts), ("goals", goals)):
+            if len(set(cells)) != len(cells):
+                raise ValueError(f"{name} must be distinct cells")
+            for x, y in cells:
+                if not (0 <= x < width and 0 <= y < height and passable[y, x]):
+                    raise ValueError(f"{name}: cell {(x, y)} is blocked or outside the {width}x{height} window")
+        neighbours = _side_neighbours(passable)
+        start = tuple(y * width + x for x, y in starts)
+        goal = tuple(y * width + x for x, y in goals)
+        distances = [_distances_to(cell, neighbours) for cell in goal]
+        reachable = all(distance[cell] < UNREACHABLE for distance, cell in zip(distances, start))
+        #: Whether the searches are over.
+        self.done = not (start and reachable)
+        #: The plan walked soonest found so far (see :func:`untangle`; none for no units, None if none was
+        #: found) and its walk ticks.
+        self.paths: Optional[List[List[Cell]]] = [] if not start else None
+        self.ticks = 0 if not start else UNREACHABLE + 1  # (a plan whose turns wait for one another, not expected, is one)
+        #: The fewest walk ticks any plan can take: the steps of the unit farthest from its goal.
+        self.fewest = max((distance[cell] for distance, cell in zip(distances, start)), default=0)
+        self._width = width
+        variants = (False, True) if swaps else (False,)
+        self._plans = _plans(neighbours, distances, start, goal, max_configurations, list(seeds), variants, both, sequential and swaps)
+
+    def advance(self, work: float) -> bool:
+        """Search on for about ``work`` units of work (PLACE_WORK and the like: about a microsecond each
+        here, counted rather than timed so that plans are the same on every machine); whether the
+        searches are over."""
+        spent = 0
+        while not self.done and spent < work:
+            found = next(self._plans, None)
+            if isinstance(found, int):
+                spent += found
+            elif found is None:
+                self.done = True
+            elif found[1] < self.ticks:
+                paths, self.ticks = found
+                self.paths = [[(cell % self._width, cell // self._width) for cell in path] for path in paths]
+                self.done = self.ticks <= self.fewest
+        return self.done
+
+
+def _plans(
+    neighbours: List[List[int]],
+    distances: List[List[int]],
+    start: Configuration,
+    goal: Configuration,
+    max_configurations: int,
+    seeds: List[int],
+    variants: Tuple[bool, ...],
+    both: bool,
+    sequential: bool,
+) -> Iterator[Union[int, Tuple[List[List[int]], int]]]:
+    """The searches of :class:`Untangling`, yielding the work done as they go (an int) and each plan found
+    (a path of cell indices per unit, and its walk ticks)."""
+    for seed in seeds:
+        for swapping in variants:  # swaps find ways through corridors, but make plans wander
+            found = yield from _Search(neighbours, distances, goal, random.Random(seed), swapping).search(start, max_configurations)
+            if found is not None:
+                yield (yield from _timed_without_detours(found))
+                if not both:
+                    break
+    if sequential:  # one unit at a time: found where the joint search runs out of nodes, and sometimes walked sooner
+        moves = push_and_swap(neighbours, distances, start, goal, max_moves=MAX_SEQUENTIAL_MOVES)
+        if moves is not None:
+            yield MOVE_WORK * len(moves)
+            yield (yield from _timed_without_detours(moves))
+
+
+def _timed_without_detours(configurations: List[Configuration]) -> Generator[int, None, Tuple[List[List[int]], int]]:
+    """The paths of a plan's ``configurations`` with their detours cut, and their walk ticks, yielding the work done."""
+    paths = yield from _cutting_detours([list(path) for path in zip(*configurations)])
+    ticks = yield from _timing_walk(paths)
+    return paths, ticks
+
+
+def _finished(work: Generator[int, None, T]) -> T:
+    """What the generator ``work`` returns, run to its end at once."""
+    while True:
+        try:
+            next(work)
+        except StopIteration as end:
+            return end.value
 
 
 def cell_turns(paths: Sequence[Sequence[Place]]) -> Dict[Place, List[Tuple[int, int]]]:
@@ -134,6 +224,11 @@ def _walk_ticks(paths: List[List[int]]) -> int:
     """Ticks the units take to walk ``paths``, each moving one cell a tick, entering a cell in its turn
     (:func:`cell_turns`) once the unit before it there left on an earlier tick: how long a plan holds
     its units up, whatever its number of steps (a plan of one move per step is walked mostly at once)."""
+    return _finished(_timing_walk(paths))
+
+
+def _timing_walk(paths: List[List[int]]) -> Generator[int, None, int]:
+    """:func:`_walk_ticks`, yielding the units moved each tick."""
     walks = [[cell for step, cell in enumerate(path) if step == 0 or cell != path[step - 1]] for path in paths]
     turns = cell_turns(paths)
     next_turn = {cell: 0 for cell in turns}
@@ -169,6 +264,7 @@ def _walk_ticks(paths: List[List[int]]) -> int:
             cell = walks[unit][reached[unit]]
             holder[cell] = unit
             next_turn[cell] += 1
+        yield TICK_WORK * len(moving)
         moving = [unit for unit in moving if reached[unit] < len(walks[unit]) - 1]
     return ticks
 
@@ -234,6 +330,10 @@ class _Search:
     def run(self, start: Configuration, max_configurations: int) -> Optional[List[Configuration]]:
         """LaCAM: depth first over joint positions, each made by PIBT under the constraints of a
         low-level node; a position seen before is searched again from its node (for completeness)."""
+        return _finished(self.search(start, max_configurations))
+
+    def search(self, start: Configuration, max_configurations: int) -> Generator[int, None, Optional[List[Configuration]]]:
+        """:meth:`run`, yielding the units placed in each joint position tried."""
         reach = max(max(d for d in distance if d < UNREACHABLE) for distance in self.distances) + 1
         first = [self.distances[unit][cell] / reach for unit, cell in enumerate(start)]
         root = _Node(start, None, first)
@@ -256,6 +356,7 @@ class _Search:
                 self.rng.shuffle(cells)
                 node.constraints.extend(_Constraint(constraint, unit, cell) for cell in cells)
             following = self._step(node, constraint.moves())
+            yield PLACE_WORK * len(start)
             if following is None:
                 continue
             if following in explored:
@@ -405,7 +506,7 @@ class _Step:
         return any(cell != self.now[unit] and self.closes_ring(unit, cell) for unit, cell in enumerate(self.next))
 
 
-def _without_detours(paths: List[List[int]]) -> List[List[int]]:
+def _cutting_detours(paths: List[List[int]]) -> Generator[int, None, List[List[int]]]:
     """``paths`` (a list of cell indices per unit, one per step) with every round trip a unit makes back
     to a cell it left cut out where it can wait there instead: no other unit is in that cell meanwhile.
     The search's plans wander (each step is chosen greedily); cut, they keep their order of turns in
@@ -413,7 +514,8 @@ def _without_detours(paths: List[List[int]]) -> List[List[int]]:
     allowed is reckoned from them (:class:`~pathing_py.units.jam_plans.JamPlans`).
 
     Each cell's visits (step, unit) are kept in step order, so that a unit leaving a cell finds its
-    own returns there, up to the next visit of another unit, without reading the other paths."""
+    own returns there, up to the next visit of another unit, without reading the other paths. Yields the
+    steps read, unit by unit."""
     paths = [list(path) for path in paths]
     visits: Dict[int, List[Tuple[int, int]]] = {}
     for unit, path in enumerate(paths):
@@ -438,6 +540,7 @@ def _without_detours(paths: List[List[int]]) -> List[List[int]]:
                     back = when
                 if back > step + 1:
                     path[step + 1 : back] = [cell] * (back - step - 1)
+            yield CUT_WORK * len(path)
             if path != before:  # later steps only read visits after the cut, so the visits are mended here
                 changed = True
                 for step, (old, new) in enumerate(zip(before, path)):

@@ -1,7 +1,8 @@
 """Joint moves that untangle jams: every plan is one units holding cells can walk, and reaches the goals."""
 
+import math
 import random
-from typing import Dict, List, Sequence
+from typing import Dict, List, Sequence, Tuple
 
 import numpy as np
 import pytest
@@ -9,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathing_py.grid import Cell, Grid
-from pathing_py.jams import _distances_to, _Search, _side_neighbours, _walk_ticks, cell_turns, untangle
+from pathing_py.jams import Untangling, _distances_to, _Search, _side_neighbours, _walk_ticks, cell_turns, untangle
 from pathing_py.scenarios import head_on_corridor, two_cell_corridor
 
 from strategies import maps
@@ -166,3 +167,36 @@ def test_of_two_plans_the_one_walked_sooner_is_taken():
     chosen_paths = [[y * width + x for x, y in path] for path in chosen]
     assert len(chosen_paths[0]) > len(joint_paths[0])  # one move per step
     assert _walk_ticks(chosen_paths) < _walk_ticks(joint_paths)
+
+
+def searched(scenario, seeds, slice_of_work=math.inf) -> Tuple[Untangling, int]:
+    """The searches of ``scenario``'s units done, in slices of ``slice_of_work``, and how many slices it took."""
+    untangling = Untangling(scenario.grid.passable, *scenario_cells(scenario), seeds=seeds)
+    slices = 1
+    while not untangling.advance(slice_of_work):
+        slices += 1
+    return untangling, slices
+
+
+def test_of_the_plans_of_several_seeds_the_one_walked_soonest_is_taken():
+    """Six against six in a corridor two cells wide: the plans of the first seed take 31 walk ticks, the
+    best of four seeds 21 (the joint search's choices are drawn, and its plans differ widely)."""
+    scenario = two_cell_corridor(12)
+    alone = [searched(scenario, (seed,))[0] for seed in range(4)]
+    together, _ = searched(scenario, range(4))
+    assert together.ticks == min(untangling.ticks for untangling in alone) < alone[0].ticks
+    assert together.paths is not None and _walk_ticks(cells_as_indices(together.paths)) == together.ticks
+    check_moves(scenario.grid.passable, together.paths)
+    assert together.fewest <= together.ticks
+
+
+def test_a_search_done_in_slices_finds_the_plan_found_at_once():
+    scenario = two_cell_corridor(12)
+    at_once, one = searched(scenario, range(4))
+    in_slices, slices = searched(scenario, range(4), slice_of_work=500)
+    assert slices > 10 and one == 1
+    assert in_slices.paths == at_once.paths and in_slices.ticks == at_once.ticks
+
+
+def cells_as_indices(paths: Sequence[Sequence[Cell]]) -> List[List[int]]:
+    return [[y * 1000 + x for x, y in path] for path in paths]

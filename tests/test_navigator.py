@@ -377,6 +377,45 @@ def test_jams_are_untangled_and_every_unit_arrives(make):
     assert sum(unit.stats.detours for unit in units) >= len(units)  # every unit walked a plan's route
 
 
+def run_until_arrived(navigator, units, seconds):
+    """Update at 30 per second until every unit arrived or ``seconds`` passed, checking the world as it goes;
+    the most units that kept their cells for a jam's plan being searched at once."""
+    navigator.step_log = []
+    kept = 0
+    for number in range(int(seconds * 30)):
+        navigator.update(1 / 30)
+        kept = max(kept, sum(navigator.jams.keeps_cell(unit) for unit in units))
+        if number % 10 == 0:
+            check_world(navigator)
+        if all(unit.state is UnitState.ARRIVED for unit in units):
+            break
+    return kept
+
+
+def test_twenty_against_twenty_in_a_corridor_two_cells_wide_all_arrive():
+    """Issue 12's scenario. The jam's first plan would be walked in 158 ticks; while the units stand, plans
+    with three more seeds are searched over the next updates, and the one taken is walked in 96: every
+    unit is at its goal within 250 s (about 310 s with the first plan)."""
+    scenario = scenarios.two_cell_corridor(40)
+    navigator, units = scenario_navigator(scenario)
+    kept = run_until_arrived(navigator, units, 250)
+    assert [unit.state for unit in units] == [UnitState.ARRIVED] * len(units)
+    assert [unit.cell for unit in units] == [tuple(goal) for goal in scenario.goals.astype(int).tolist()]
+    assert kept == len(units)  # every unit of the corridor stood while the better plans were searched
+
+
+def test_a_unit_destroyed_while_its_jams_plan_is_searched_is_left_out_and_the_others_arrive():
+    scenario = scenarios.two_cell_corridor(40)
+    navigator, units = scenario_navigator(scenario)
+    while not any(navigator.jams.keeps_cell(unit) for unit in units):
+        navigator.update(1 / 30)
+    navigator.remove_unit(units[0])
+    navigator.update(1 / 30)
+    assert not any(navigator.jams.keeps_cell(unit) for unit in units)  # the search is dropped
+    run_until_arrived(navigator, units[1:], 300)
+    assert all(unit.state is UnitState.ARRIVED for unit in units[1:])
+
+
 def test_a_jam_whose_plans_bring_no_unit_closer_is_not_planned_again_and_every_order_ends():
     """Eight units in a 3x4 room, goals shared or in walls (found by tests/test_navigator_properties.py): each
     jam plan shuffled the units round and back, walking a plan counts as progress, and the next plan followed,

@@ -668,6 +668,9 @@ class Navigator:
 
     def _take_next_cell(self, unit: Unit, dt: float) -> bool:
         """Take the next waypoint: start moving (True), or wait, plan or stop (False)."""
+        if self.jams.keeps_cell(unit):
+            self.traffic.wait(unit, dt)
+            return False
         stack = unit.stack
         for _ in range(len(stack) + 3):
             stack.pop_finished()

@@ -195,7 +195,7 @@ class Traffic:
 
     def wait_on_purpose(self, unit: Unit, dt: float) -> None:
         """Wait where the unit is, as it was told to: not stuck."""
-        self._wait(unit, dt)
+        self.wait(unit, dt)
         unit.waiting_for, unit.progress_time = 0.0, self.host.time
 
     def wait_or_detour(self, unit: Unit, route: Route, cell: Cell, blockers: Set[Unit], dt: float) -> None:
@@ -215,7 +215,7 @@ class Traffic:
         standing = [b for b in blockers if b.state in STANDING_STATES]
         high = unit.stack.find(RouteKind.HIGH_LEVEL)
         if high is None:  # only making way for another unit: never push others about, just wait
-            self._wait(unit, dt)
+            self.wait(unit, dt)
             if standing or unit.waiting_for >= self.give_up:  # its place is taken, or the way there
                 self.host.finish(unit, unit.arrival_state, unit.reason)  # stand still here instead
             return
@@ -230,7 +230,7 @@ class Traffic:
             unit.waiting_for = 0.0
         squad = unit.squad
         if squad is not None and unit.waiting_for < self.wait_limit and not standing and all(b.squad is squad for b in blockers):
-            self._wait(unit, dt)  # it keeps its place in its squad for a while: the ones ahead move on
+            self.wait(unit, dt)  # it keeps its place in its squad for a while: the ones ahead move on
             return
         stopped = standing or any(b.state is UnitState.WAITING for b in blockers)
         outranks = unit.priority > max(b.priority for b in blockers)
@@ -250,7 +250,7 @@ class Traffic:
                 return
         if self._push_one(unit, blockers):  # U7, U9: standing and lower units make way
             self.host.collisions.resolving(unit, Resolution.PUSH)
-        self._wait(unit, dt)
+        self.wait(unit, dt)
         if unit.keeps_to_shared_route:  # the stall check ends a stuck member
             return
         _share_progress(unit, blockers)
@@ -304,7 +304,8 @@ class Traffic:
         return True
 
     @staticmethod
-    def _wait(unit: Unit, dt: float) -> None:
+    def wait(unit: Unit, dt: float) -> None:
+        """Wait where the unit is, stuck: its waiting counts toward giving up."""
         unit.waiting_for += dt
         unit.stats.waited += dt
         unit.state = UnitState.WAITING

@@ -284,6 +284,18 @@ class Grid:
         """False for blocked cells and for cells outside the grid."""
         return self.in_bounds(cell) and bool(self._passable[cell[1], cell[0]])
 
+    def step_open(self, a: Cell, b: Cell) -> bool:
+        """Whether ``b`` and the corners of the step to it from its neighbour ``a`` (:func:`step_corners`) are on
+        the grid and free, whatever the connectivity: units check this before every step, so it reads the array
+        itself (a quarter of the time of :meth:`is_passable` on each cell)."""
+        passable = self._passable
+        height, width = passable.shape
+        (ax, ay), (bx, by) = a, b
+        for x, y in ((bx, by), (bx, ay), (ax, by)) if ax != bx and ay != by else ((bx, by),):
+            if not (0 <= x < width and 0 <= y < height and passable[y, x]):
+                return False
+        return True
+
     def content_hash(self) -> str:
         """SHA-1 of shape, passable cells and costs: the identity of the map's content (G2)."""
         digest = hashlib.sha1(np.array(self._passable.shape, dtype=np.int64).tobytes())

@@ -134,9 +134,10 @@ def block_cells(cell: Cell, size: int) -> List[Cell]:
 def step_cells(start: Cell, end: Cell, size: int) -> List[Cell]:
     """The cells a unit of ``size`` holds stepping from ``start`` to the king neighbour ``end``: the box
     around both blocks (for size 1 and a diagonal step: both cells and the two corners between)."""
-    left, top = min(start[0], end[0]), min(start[1], end[1])
-    right, bottom = max(start[0], end[0]) + size, max(start[1], end[1]) + size
-    return [(x, y) for y in range(top, bottom) for x in range(left, right)]
+    (sx, sy), (ex, ey) = start, end
+    xs = range(sx, ex + size) if sx <= ex else range(ex, sx + size)  # (every step of every unit comes here)
+    ys = range(sy, ey + size) if sy <= ey else range(ey, sy + size)
+    return [(x, y) for y in ys for x in xs]
 
 
 def _bucket(cell: Cell) -> Bucket:

@@ -128,6 +128,8 @@ class Occupancy:
 def block_cells(cell: Cell, size: int) -> List[Cell]:
     """The cells of the ``size`` x ``size`` block whose top-left cell is ``cell``."""
     x, y = cell
+    if size == 1:  # (most units: every step of theirs comes here)
+        return [(x, y)]
     return [(x + i, y + j) for j in range(size) for i in range(size)]
 
 

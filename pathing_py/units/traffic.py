@@ -508,8 +508,7 @@ def _yet_to_pass(unit: Unit, cells: FrozenSet[Cell]) -> bool:
     if unit.state is UnitState.FIND_PATH or unit.cell in cells or unit.next_cell in cells:
         return True
     for route in unit.stack:
-        ahead = route.remaining if route.aims is None else (*route.remaining, *route.aims[route.index :])
-        if not cells.isdisjoint(ahead):
+        if not cells.isdisjoint(route.remaining) or route.aims is not None and not cells.isdisjoint(route.aims[route.index :]):
             return True
     return False
 

@@ -627,37 +627,34 @@ class Navigator:
     # -- moving -------------------------------------------------------------------------
 
     def _advance(self, unit: Unit, dt: float) -> None:
-        """Spend ``dt`` seconds of the unit's time: move, take waypoints, wait."""
-        for _ in range(4):  # a sub-step crosses at most one cell boundary, then takes one waypoint
-            if dt <= 0:
-                return
-            if unit.next_cell is not None:
-                dt = self._move(unit, unit.next_cell, dt)
-            elif unit.state in WALKING_STATES:
-                if not self._take_next_cell(unit, dt):
+        """Spend ``dt`` seconds of the unit's time: move toward the centre of the cell it moves into, take
+        waypoints, wait. (Every unit under way comes here every sub-step, most only to move on a little:
+        moving is written out here, not in calls.)"""
+        phases = 4  # a sub-step crosses at most one cell boundary, then takes one waypoint
+        while phases and dt > 0:
+            phases -= 1
+            next_cell = unit.next_cell
+            if next_cell is None:
+                if unit.state not in WALKING_STATES or not self._take_next_cell(unit, dt):
                     return
-            else:
+                continue
+            half = unit.size / 2  # the centre of its block there (block_centre inlined)
+            tx, ty = next_cell[0] + half, next_cell[1] + half
+            x, y = unit.position
+            dx, dy = tx - x, ty - y
+            distance = math.hypot(dx, dy)
+            speed = unit.speed if unit.pace is None else unit.pace  # (current_speed inlined)
+            reach = speed * dt
+            if unit.step_leavers:
+                reach = self._reach_past_leavers(unit, next_cell, (tx, ty), distance, reach)
+            if reach < distance:
+                unit.position = (x + dx * reach / distance, y + dy * reach / distance)
+                unit.stats.distance += reach
                 return
-
-    def _move(self, unit: Unit, next_cell: Cell, dt: float) -> float:
-        """Move toward the centre of ``next_cell``, the one the unit moves into; the time left over after reaching it."""
-        half = unit.size / 2  # the centre of its block there (block_centre inlined: every sub-step comes here)
-        tx, ty = next_cell[0] + half, next_cell[1] + half
-        x, y = unit.position
-        dx, dy = tx - x, ty - y
-        distance = math.hypot(dx, dy)
-        speed = unit.speed if unit.pace is None else unit.pace  # (current_speed inlined, as above)
-        reach = speed * dt
-        if unit.step_leavers:
-            reach = self._reach_past_leavers(unit, next_cell, (tx, ty), distance, reach)
-        if reach < distance:
-            unit.position = (x + dx * reach / distance, y + dy * reach / distance)
-            unit.stats.distance += reach
-            return 0.0
-        unit.position = (tx, ty)
-        unit.stats.distance += distance
-        self._arrive(unit, next_cell)
-        return dt - distance / speed
+            unit.position = (tx, ty)
+            unit.stats.distance += distance
+            self._arrive(unit, next_cell)
+            dt -= distance / speed
 
     def _reach_past_leavers(self, unit: Unit, next_cell: Cell, target: Tuple[float, float], distance: float, reach: float) -> float:
         """How far ``unit`` may move of ``reach`` toward ``target``: a unit stepping out of a cell of its step may

@@ -304,9 +304,9 @@ class Navigator:
             steer(delta)
         if delta > 0 and self.units:
             order = self._in_priority_order()
-            speeds = np.array([unit.speed for unit in order])
-            steps = np.maximum(1, np.ceil(delta * speeds / SUB_STEP_CELLS)).astype(np.int64).tolist()
-            sub_steps = [delta / count for count in steps]
+            speeds = np.fromiter(map(_speed, order), dtype=np.float64, count=len(order))
+            counts = np.maximum(1, np.ceil(delta * speeds / SUB_STEP_CELLS)).astype(np.int64)
+            steps, sub_steps = counts.tolist(), (delta / counts).tolist()
             rounds = max(steps)
             for turn in range(rounds):  # each unit's sub-steps spread evenly over the rounds, in priority order
                 for unit, count, dt in zip(order, steps, sub_steps):  # (units standing still are passed over without a call)
@@ -758,7 +758,7 @@ class Navigator:
             self._events.append((unit.id, state.signal, unit.cell))
 
 
-_priority = attrgetter("priority")
+_priority, _speed = attrgetter("priority"), attrgetter("speed")
 
 
 def _reach_clear_of(unit: Unit, target: Tuple[float, float], distance: float, other: Unit) -> float:

@@ -38,7 +38,7 @@ from typing import Dict, FrozenSet, Generic, Hashable, Iterable, List, NamedTupl
 
 import numpy as np
 
-from .grid import Cell, Grid, cells_inside, diagonal_steps
+from .grid import Cell, Grid, cell_pairs, cells_inside, diagonal_steps
 from .line import path_cost
 from .search import PathStatus, find_path
 
@@ -109,9 +109,7 @@ class MapWatcher(Generic[Subscriber]):
         makes the step illegal even when it lies in a region the route's
         cells do not touch.
         """
-        xs, ys = cells_inside(cells, self.width, self.height)
-        _, (xs_a, ys_a), (xs_b, ys_b) = diagonal_steps(xs, ys)
-        regions = self._regions(np.concatenate([xs, xs_a, xs_b]), np.concatenate([ys, ys_a, ys_b])) | self.regions_of(points)
+        regions = self._regions_crossed(cell_pairs(cells, self.width, self.height), cell_pairs(points, self.width, self.height))
         old = self._watched.get(subscriber, frozenset())
         for region in old - regions:
             self._drop(region, subscriber)
@@ -156,6 +154,18 @@ class MapWatcher(Generic[Subscriber]):
         del watchers[subscriber]
         if not watchers:
             del self._watchers[region]
+
+    def _regions_crossed(self, route: List[Cell], points: List[Cell]) -> FrozenSet[int]:
+        """The regions of the cells of ``route``, of the corner cells of its diagonal steps, and of ``points``
+        (in a loop: a unit subscribes at every leg, a few dozen cells, for which numpy's arrays cost five times as much)."""
+        size, columns = self.region_size, self.columns
+        regions = {y // size * columns + x // size for x, y in route}
+        regions.update(y // size * columns + x // size for x, y in points)
+        for (ax, ay), (bx, by) in zip(route, route[1:]):
+            if ax != bx and ay != by:  # the corners of a diagonal step (see diagonal_steps)
+                regions.add(ay // size * columns + bx // size)
+                regions.add(by // size * columns + ax // size)
+        return frozenset(regions)
 
     def _regions(self, xs: np.ndarray, ys: np.ndarray) -> FrozenSet[int]:
         return frozenset((ys // self.region_size * self.columns + xs // self.region_size).tolist())

@@ -48,14 +48,14 @@ so that :attr:`Grid.version`, the islands and the search tables follow them.
 
 import hashlib
 from pathlib import Path
-from typing import Iterable, Optional, Sequence, Tuple, Union
+from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from .islands import IslandLabels
 
 __all__ = [
-    "CONNECTIVITIES", "Grid", "MapFormatError", "Cell", "cells_inside", "check_connectivity", "check_passable", "corner_offsets",
+    "CONNECTIVITIES", "Grid", "MapFormatError", "Cell", "cell_pairs", "cells_inside", "check_connectivity", "check_passable", "corner_offsets",
     "diagonal_steps", "is_move", "passable_at", "step_corners", "step_allowed",
 ]  # fmt: skip
 
@@ -284,6 +284,18 @@ class Grid:
         """False for blocked cells and for cells outside the grid."""
         return self.in_bounds(cell) and bool(self._passable[cell[1], cell[0]])
 
+    def step_open(self, a: Cell, b: Cell) -> bool:
+        """Whether ``b`` and the corners of the step to it from its neighbour ``a`` (:func:`step_corners`) are on
+        the grid and free, whatever the connectivity: units check this before every step, so it reads the array
+        itself (a quarter of the time of :meth:`is_passable` on each cell)."""
+        passable = self._passable
+        height, width = passable.shape
+        (ax, ay), (bx, by) = a, b
+        for x, y in ((bx, by), (bx, ay), (ax, by)) if ax != bx and ay != by else ((bx, by),):
+            if not (0 <= x < width and 0 <= y < height and passable[y, x]):
+                return False
+        return True
+
     def content_hash(self) -> str:
         """SHA-1 of shape, passable cells and costs: the identity of the map's content (G2)."""
         digest = hashlib.sha1(np.array(self._passable.shape, dtype=np.int64).tobytes())
@@ -384,3 +396,20 @@ def cells_inside(cells: Iterable[Cell], width: int, height: int) -> CellArrays:
         i = int(np.argmax(outside))
         raise ValueError(f"cell ({xs[i]}, {ys[i]}) is outside the {width}x{height} map")
     return xs, ys
+
+
+def cell_pairs(cells: Iterable[Cell], width: int, height: int) -> List[Cell]:
+    """``cells`` as a list of (x, y) int pairs, each on a width x height map: a list of such pairs as it is (a
+    unit's route: checking a few dozen tuples costs a fifth of :func:`cells_inside`'s arrays), anything else
+    converted by :func:`cells_inside` (which names a cell off the map)."""
+    pairs = cells if isinstance(cells, list) else list(cells)
+    try:
+        for x, y in pairs:
+            if not (type(x) is int and type(y) is int and 0 <= x < width and 0 <= y < height):
+                break
+        else:
+            return pairs
+    except (TypeError, ValueError):  # not pairs: cells_inside says so
+        pass
+    xs, ys = cells_inside(pairs, width, height)
+    return list(zip(xs.tolist(), ys.tolist()))

@@ -109,8 +109,18 @@ class IslandLabels:
         return self._array
 
     def of(self, x: int, y: int) -> int:
-        """The island number of cell (x, y); 0 if it is blocked."""
-        return int(self._roots(self._raw[y, x : x + 1])[0])
+        """The island number of cell (x, y); 0 if it is blocked. (:meth:`_roots` for one number, in Python ints: every
+        path search asks twice, and numpy's arrays cost twenty times as much for one.)"""
+        number = int(self._raw[y, x : x + 1][0])
+        parent = self._parent
+        root = int(parent[number])
+        while True:
+            up = int(parent[root])
+            if up == root:
+                break
+            root = up
+        parent[number] = root
+        return root
 
     def freed(self, passable: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> None:
         """Follow cells (xs, ys), blocked until now and set passable in ``passable``: they join the

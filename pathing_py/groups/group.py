@@ -32,9 +32,10 @@ it marches at full speed.
 """
 
 import enum
+import functools
 import math
 from collections import deque
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
 
@@ -43,7 +44,7 @@ from ..grid import Cell, Grid
 from ..search import as_cell
 from ..status import Status
 from ..units import Navigator, Unit, UnitState
-from ..units.occupancy import block_cells
+from ..units.occupancy import Occupancy, block_cells
 from ..units.path_stack import Route, RouteKind
 from ..units.unit import FINAL_STATES
 from .formations import FORWARD, Formation, distinct_cells, needs_reforming, slot_cells
@@ -592,23 +593,24 @@ class Group:
         hx, hy = self.heading
         norm = math.hypot(hx, hy)
         lags = {commander.id: 0.0}
+        lagging: List[Tuple[Unit, float]] = []  # the members but the commander still under way, in order, and their lags
         block = self.size
+        cx, cy = commander.position
         for unit in self.members:
             if unit is not commander and unit.state not in FINAL_STATES:
                 dx, dy = self.offsets[unit.id]
                 shift = _centre_shift(block, unit.size)
-                ideal = (commander.position[0] + dx + shift, commander.position[1] + dy + shift)
-                lags[unit.id] = ((ideal[0] - unit.position[0]) * hx + (ideal[1] - unit.position[1]) * hy) / norm
-        holder = self.groups.navigator.holder
-        for unit in self.members:
-            lag = lags.get(unit.id)
-            if lag is None or unit is commander:
-                continue
+                x, y = unit.position
+                lag = ((cx + dx + shift - x) * hx + (cy + dy + shift - y) * hy) / norm  # (ahead of its slot: below 0)
+                lags[unit.id] = lag
+                lagging.append((unit, lag))
+        occupancy = self.groups.navigator.occupancy
+        for unit, lag in lagging:
             if lag > SLOT_SLACK:
                 unit.pace = unit.speed
-            elif lag < -SLOT_SLACK and not _followed(unit, lags, holder):
+            elif lag < -SLOT_SLACK and not _followed(unit, lags, occupancy):
                 unit.pace = speed * MIN_PACE
-        if commander.state not in FINAL_STATES and max(lags.values()) > 2 * SLOT_SLACK and not _followed(commander, lags, holder):
+        if commander.state not in FINAL_STATES and max(lags.values()) > 2 * SLOT_SLACK and not _followed(commander, lags, occupancy):
             commander.pace = speed * MIN_PACE
 
     def _arrive_together(self, speed: float) -> None:
@@ -616,10 +618,10 @@ class Group:
         rear = max(left.values())
         middle = sorted(left.values())[len(left) // 2]
         slack = max(LEAD_SLACK, math.sqrt(len(self.members)))
-        holder = self.groups.navigator.holder
+        occupancy = self.groups.navigator.occupancy
         for unit in self.members:
             lead = rear - left[unit.id]
-            if lead > slack and not _followed(unit, left, holder):
+            if lead > slack and not _followed(unit, left, occupancy):
                 unit.pace = speed * max(MIN_PACE, 1.0 - (lead - slack) / slack)
             elif left[unit.id] - middle > slack:
                 unit.pace = unit.speed  # a straggler catches up
@@ -843,18 +845,21 @@ def _from_nearest(key_points: Tuple[Cell, ...], cell: Cell) -> Tuple[Cell, ...]:
     return key_points[nearest:]
 
 
-def _followed(unit: Unit, behind: Dict[int, float], holder: Callable[[Cell], Optional[Unit]]) -> bool:
+def _followed(unit: Unit, behind: Dict[int, float], occupancy: Occupancy) -> bool:
     """Whether a member of the group (one of ``behind``'s: how far behind each is, as cells it has left
     to walk or lags its slot) further behind than ``unit`` holds a cell next to it: slowing the unit
     down would hold it back too."""
     x, y = unit.cell
-    side = unit.size
-    around = [(x + i, y + j) for j in range(-1, side + 1) for i in range(-1, side + 1) if not (0 <= i < side and 0 <= j < side)]
-    for cell in around:
-        other = holder(cell)
-        if other is not None and behind.get(other.id, -math.inf) > behind[unit.id]:
-            return True
-    return False
+    around = [(x + i, y + j) for i, j in _ring(unit.size)]
+    lag = behind[unit.id]
+    return any(behind.get(other.id, -math.inf) > lag for other in occupancy.holders_of(around, unit))
+
+
+@functools.lru_cache(maxsize=None)
+def _ring(side: int) -> Tuple[Cell, ...]:
+    """The cells around a block ``side`` cells wide, row by row, as offsets from its top-left cell (every
+    :func:`_followed` asks: made once a size)."""
+    return tuple((i, j) for j in range(-1, side + 1) for i in range(-1, side + 1) if not (0 <= i < side and 0 <= j < side))
 
 
 def _way_left(unit: Unit) -> float:

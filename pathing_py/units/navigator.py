@@ -46,13 +46,14 @@ for all their units at once (:class:`~pathing_py.units.jam_plans.JamPlans`).
 import math
 import time
 from collections import deque
+from operator import attrgetter
 from typing import Callable, Deque, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..clearance import block_at, size_class
 from ..dynamic import MapWatcher, SpliceStatus, first_blocked, splice_path
-from ..grid import Cell, Grid, step_corners
+from ..grid import Cell, Grid
 from ..local import WalkStatus, walk_line
 from ..search import as_cell, find_path, grid_distance, grid_distances
 from ..sized_grids import SizedGrids
@@ -85,7 +86,7 @@ STALL_SLICES = 10
 #: crosses at most one cell boundary, so no frame time carries a unit into a cell it has not taken.
 SUB_STEP_CELLS = 0.5
 #: States of units without a step under way that take their next cell when they may.
-WALKING_STATES = (UnitState.RUN, UnitState.WAITING)
+WALKING_STATES = frozenset({UnitState.RUN, UnitState.WAITING})
 #: Seconds one update advances the world by at most (see Navigator.update).
 MAX_UPDATE_SECONDS = 1.0
 #: A unit under way plans again when a way through newly opened cells could be this fraction of its way left (D1).
@@ -302,14 +303,15 @@ class Navigator:
         for steer in self.steering:
             steer(delta)
         if delta > 0 and self.units:
-            order = sorted(self.units.values(), key=lambda u: (-u.priority, u.id))
-            speeds = np.array([unit.speed for unit in order])
-            steps = np.maximum(1, np.ceil(delta * speeds / SUB_STEP_CELLS)).astype(np.int64).tolist()
+            order = self._in_priority_order()
+            speeds = np.fromiter(map(_speed, order), dtype=np.float64, count=len(order))
+            counts = np.maximum(1, np.ceil(delta * speeds / SUB_STEP_CELLS)).astype(np.int64)
+            steps, sub_steps = counts.tolist(), (delta / counts).tolist()
             rounds = max(steps)
             for turn in range(rounds):  # each unit's sub-steps spread evenly over the rounds, in priority order
-                for unit, count in zip(order, steps):  # (units standing still are passed over without a call)
+                for unit, count, dt in zip(order, steps, sub_steps):  # (units standing still are passed over without a call)
                     if (unit.next_cell is not None or unit.state in WALKING_STATES) and turn * count % rounds < count:
-                        self._advance(unit, delta / count)
+                        self._advance(unit, dt)
             self.jams.update(order)
             in_turn = order[self.stats.updates % STALL_SLICES :: STALL_SLICES]
             self._stop_stalled(in_turn)
@@ -317,6 +319,11 @@ class Navigator:
             self._go_on(in_turn)
         self.stats.update_seconds.append(self._clock() - started)
         self.stats.updates += 1
+
+    def _in_priority_order(self) -> List[Unit]:
+        """The units by priority, highest first, and by id (the oldest first) among equals: ``units`` holds them by
+        id already (ids only grow), and a stable sort by priority alone, a C-level key, keeps that order."""
+        return sorted(self.units.values(), key=_priority, reverse=True)
 
     def _stop_stalled(self, units: Iterable[Unit]) -> None:
         """Units that have not come closer to their target for a long while take a route around the
@@ -620,38 +627,48 @@ class Navigator:
     # -- moving -------------------------------------------------------------------------
 
     def _advance(self, unit: Unit, dt: float) -> None:
-        """Spend ``dt`` seconds of the unit's time: move, take waypoints, wait."""
-        for _ in range(4):  # a sub-step crosses at most one cell boundary, then takes one waypoint
-            if dt <= 0:
-                return
-            if unit.next_cell is not None:
-                dt = self._move(unit, unit.next_cell, dt)
-            elif unit.state in WALKING_STATES:
-                if not self._take_next_cell(unit, dt):
+        """Spend ``dt`` seconds of the unit's time: move toward the centre of the cell it moves into, take
+        waypoints, wait. (Every unit under way comes here every sub-step, most only to move on a little:
+        moving is written out here, not in calls.)"""
+        phases = 4  # a sub-step crosses at most one cell boundary, then takes one waypoint
+        while phases and dt > 0:
+            phases -= 1
+            next_cell = unit.next_cell
+            if next_cell is None:
+                if unit.state not in WALKING_STATES or not self._take_next_cell(unit, dt):
                     return
-            else:
+                continue
+            half = unit.size / 2  # the centre of its block there (block_centre inlined)
+            tx, ty = next_cell[0] + half, next_cell[1] + half
+            x, y = unit.position
+            dx, dy = tx - x, ty - y
+            distance = math.hypot(dx, dy)
+            speed = unit.speed if unit.pace is None else unit.pace  # (current_speed inlined)
+            reach = speed * dt
+            if unit.step_leavers:
+                reach = self._reach_past_leavers(unit, next_cell, (tx, ty), distance, reach)
+            if reach < distance:
+                unit.position = (x + dx * reach / distance, y + dy * reach / distance)
+                unit.stats.distance += reach
                 return
+            unit.position = (tx, ty)
+            unit.stats.distance += distance
+            self._arrive(unit, next_cell)
+            dt -= distance / speed
 
-    def _move(self, unit: Unit, next_cell: Cell, dt: float) -> float:
-        """Move toward the centre of ``next_cell``, the one the unit moves into; the time left over after reaching it."""
-        half = unit.size / 2  # the centre of its block there (block_centre inlined: every sub-step comes here)
-        tx, ty = next_cell[0] + half, next_cell[1] + half
-        x, y = unit.position
-        distance = math.hypot(tx - x, ty - y)
-        speed = unit.current_speed
-        reach = speed * dt
-        for cell, leaver in unit.step_leavers:  # a unit stepping out of a cell of its step may still reach into it
+    def _reach_past_leavers(self, unit: Unit, next_cell: Cell, target: Tuple[float, float], distance: float, reach: float) -> float:
+        """How far ``unit`` may move of ``reach`` toward ``target``: a unit stepping out of a cell of its step may
+        still reach into it."""
+        for cell, leaver in unit.step_leavers:
             if leaver in self.occupancy.leavers(cell):
-                clear = _reach_clear_of(unit, (tx, ty), distance, leaver)
+                clear = _reach_clear_of(unit, target, distance, leaver)
                 if clear < reach:
                     reach = clear
                     self.collisions.slowed(unit, next_cell, leaver, self.time)
-        if reach < distance:
-            unit.position = (x + (tx - x) * reach / distance, y + (ty - y) * reach / distance)
-            unit.stats.distance += reach
-            return 0.0
-        unit.position = (tx, ty)
-        unit.stats.distance += distance
+        return reach
+
+    def _arrive(self, unit: Unit, next_cell: Cell) -> None:
+        """The unit stands at the centre of ``next_cell``: it lets go of the cells it left, and may have come closer."""
         self.occupancy.left(unit, unit.cell)
         self.occupancy.release(unit, keep=block_cells(next_cell, unit.size))
         if unit.collision is not None:  # it was slowed on its way: that collision is over
@@ -664,7 +681,6 @@ class Navigator:
                 unit.best_distance, unit.progress_time, unit.closer_time = remaining, self.time, self.time
         if unit.state is UnitState.MOVING:
             unit.state = UnitState.RUN
-        return dt - distance / speed
 
     def _take_next_cell(self, unit: Unit, dt: float) -> bool:
         """Take the next waypoint: start moving (True), or wait, plan or stop (False)."""
@@ -698,13 +714,11 @@ class Navigator:
         return False
 
     def _step_onto(self, unit: Unit, route: Route, cell: Cell, dt: float) -> bool:
-        grid = self.grid_of(unit)
-        if not grid.is_passable(cell) or not all(grid.is_passable(c) for c in step_corners(unit.cell, cell)):
+        if not self.grid_of(unit).step_open(unit.cell, cell):
             self._route_cut(unit, route)
             return False
         cells = step_cells(unit.cell, cell, unit.size)
-        holders = (self.occupancy.holder(c) for c in cells)
-        blockers = {holder for holder in holders if holder is not None and holder is not unit}
+        blockers = self.occupancy.holders_of(cells, unit)
         if blockers:
             self.traffic.wait_or_detour(unit, route, cell, blockers, dt)
             return False
@@ -745,6 +759,9 @@ class Navigator:
         if not unit.announced and state is not UnitState.IDLE:
             unit.announced = True
             self._events.append((unit.id, state.signal, unit.cell))
+
+
+_priority, _speed = attrgetter("priority"), attrgetter("speed")
 
 
 def _reach_clear_of(unit: Unit, target: Tuple[float, float], distance: float, other: Unit) -> float:

@@ -18,7 +18,7 @@ BUCKET_SIZE cells (a spatial hash): a window query reads the buckets it
 overlaps, however many units the map holds.
 """
 
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ..grid import Cell
 from .unit import Unit
@@ -55,28 +55,34 @@ class Occupancy:
         """Every held cell and its holder: for searches of the whole map."""
         return iter(self._holder.items())
 
+    def holders_of(self, cells: Iterable[Cell], unit: Unit) -> Set[Unit]:
+        """The units other than ``unit`` holding any of ``cells``."""
+        return {holder for holder in map(self._holder.get, cells) if holder is not None and holder is not unit}
+
     def hold(self, unit: Unit, cells: Iterable[Cell]) -> None:
         """``unit`` holds ``cells`` from now on (the caller checked they were free)."""
         for cell in cells:
             self._holder[cell] = unit
-            self._buckets.setdefault(_bucket(cell), {})[cell] = unit
+            key = _bucket(cell)
+            bucket = self._buckets.get(key)
+            if bucket is None:
+                bucket = self._buckets[key] = {}
+            bucket[cell] = unit
             unit.held.add(cell)
 
     def release(self, unit: Unit, keep: Iterable[Cell] = ()) -> None:
         """Let go of every cell ``unit`` holds but those of ``keep``."""
         kept = set(keep)
         for cell in unit.held - kept:
-            del self._holder[cell]
-            bucket = self._buckets[_bucket(cell)]
-            del bucket[cell]
-            if not bucket:
-                del self._buckets[_bucket(cell)]
+            self._let_go(cell)
         unit.held &= kept
 
     def leave(self, unit: Unit, cell: Cell) -> None:
         """``unit`` lets go of ``cell``, which it is stepping out of; until it has arrived (:meth:`left`)
         its circle may still reach into the cell, and whoever takes the cell keeps clear of it."""
-        self.release(unit, keep=unit.held - {cell})
+        if cell in unit.held:
+            self._let_go(cell)
+            unit.held.discard(cell)
         self._leavers.setdefault(cell, []).append(unit)
 
     def left(self, unit: Unit, cell: Cell) -> None:
@@ -86,6 +92,15 @@ class Occupancy:
             leavers.remove(unit)
             if not leavers:
                 del self._leavers[cell]
+
+    def _let_go(self, cell: Cell) -> None:
+        """No unit holds ``cell`` any more."""
+        del self._holder[cell]
+        key = _bucket(cell)
+        bucket = self._buckets[key]
+        del bucket[cell]
+        if not bucket:
+            del self._buckets[key]
 
     def leavers(self, cell: Cell) -> Sequence[Unit]:
         """The units still stepping out of ``cell`` (a cell no unit holds may still be theirs), oldest first."""
@@ -113,15 +128,18 @@ class Occupancy:
 def block_cells(cell: Cell, size: int) -> List[Cell]:
     """The cells of the ``size`` x ``size`` block whose top-left cell is ``cell``."""
     x, y = cell
+    if size == 1:  # (most units: every step of theirs comes here)
+        return [(x, y)]
     return [(x + i, y + j) for j in range(size) for i in range(size)]
 
 
 def step_cells(start: Cell, end: Cell, size: int) -> List[Cell]:
     """The cells a unit of ``size`` holds stepping from ``start`` to the king neighbour ``end``: the box
     around both blocks (for size 1 and a diagonal step: both cells and the two corners between)."""
-    left, top = min(start[0], end[0]), min(start[1], end[1])
-    right, bottom = max(start[0], end[0]) + size, max(start[1], end[1]) + size
-    return [(x, y) for y in range(top, bottom) for x in range(left, right)]
+    (sx, sy), (ex, ey) = start, end
+    xs = range(sx, ex + size) if sx <= ex else range(ex, sx + size)  # (every step of every unit comes here)
+    ys = range(sy, ey + size) if sy <= ey else range(ey, sy + size)
+    return [(x, y) for y in ys for x in xs]
 
 
 def _bucket(cell: Cell) -> Bucket:

@@ -93,7 +93,7 @@ class Route:
 
     def reached(self, cell: Cell) -> bool:
         """Whether a unit standing on ``cell`` has reached the current waypoint (or the cell it aims at for it)."""
-        return cell == self.waypoints[self.index] or cell == self.aim
+        return cell == self.waypoints[self.index] or self.aims is not None and cell == self.aims[self.index]
 
     def advance(self) -> None:
         """Move on to the next waypoint; a looping route starts over after its last."""
@@ -158,5 +158,6 @@ class PathStack:
 
     def pop_finished(self) -> None:
         """Pop finished routes off the top, so the top is the route to walk (or the stack is empty)."""
-        while self._routes and self._routes[-1].finished:
-            self._routes.pop()
+        routes = self._routes
+        while routes and routes[-1].index >= len(routes[-1].waypoints):  # (Route.finished, written out: asked at every step)
+            routes.pop()

@@ -318,7 +318,7 @@ class Traffic:
         ``keep_right``: on the right of the way, where it can (see :func:`_right_hand`)."""
         ahead = route.remaining[: horizon + 1]
         for rejoin_at in range(len(ahead) - 1, 0, -1):  # the farthest free cell: past the whole queue
-            holders = self._holders(block_cells(ahead[rejoin_at], unit.size), unit)
+            holders = self.host.occupancy.holders_of(block_cells(ahead[rejoin_at], unit.size), unit)
             if not holders or not all(past(holder) for holder in holders):
                 break
         else:
@@ -464,11 +464,6 @@ class Traffic:
         squads = unit.squad is not None or driver.squad is not None
         return unit.making_way or facing or squads and _against(unit, driver)
 
-    def _holders(self, cells: Iterable[Cell], unit: Unit) -> Set[Unit]:
-        """The units other than ``unit`` holding any of ``cells``."""
-        holders = (self.host.occupancy.holder(cell) for cell in cells)
-        return {holder for holder in holders if holder is not None and holder is not unit}
-
     def _way_out(self, unit: Unit, driver: Unit) -> Optional[List[Cell]]:
         """Orthogonal steps from the unit's cell to the nearest cell where its block is free and off the
         driver's way (the driver's cells, and the cells its steps ahead take), or, with none within
@@ -489,7 +484,7 @@ class Traffic:
                     if cell in came_from or not grid.is_passable(cell):
                         continue
                     block = block_cells(cell, size)
-                    holders = self._holders(block, unit)
+                    holders = self.host.occupancy.holders_of(block, unit)
                     if driver in holders or holders and (size > 1 or not all(h.size == 1 and self._pushable(h, driver) for h in holders)):
                         continue
                     came_from[cell] = (x, y)
@@ -525,8 +520,7 @@ def _yet_to_pass(unit: Unit, cells: FrozenSet[Cell]) -> bool:
     if unit.state is UnitState.FIND_PATH or unit.cell in cells or unit.next_cell in cells:
         return True
     for route in unit.stack:
-        ahead = route.remaining if route.aims is None else (*route.remaining, *route.aims[route.index :])
-        if not cells.isdisjoint(ahead):
+        if not cells.isdisjoint(route.remaining) or route.aims is not None and not cells.isdisjoint(route.aims[route.index :]):
             return True
     return False
 

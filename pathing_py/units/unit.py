@@ -169,8 +169,11 @@ class Unit:
     @property
     def making_way(self) -> bool:
         """Whether the unit is stepping aside for another unit, waiting there, or going back (SPEC U7, U9):
-        a route of its stack waits before a waypoint for the other to pass."""
-        return any(route.kind is RouteKind.AVOIDANCE and route.wait_at >= 0 for route in self.stack)
+        a route of its stack waits before a waypoint for the other to pass. (Asked at every step: a loop, not a generator.)"""
+        for route in self.stack:
+            if route.kind is RouteKind.AVOIDANCE and route.wait_at >= 0:
+                return True
+        return False
 
     @property
     def off_goal(self) -> bool:

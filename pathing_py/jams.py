@@ -38,7 +38,7 @@ import bisect
 import math
 import random
 from collections import deque
-from typing import Callable, Deque, Dict, Generator, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar, Union
+from typing import Callable, Deque, Dict, Generator, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union
 
 import numpy as np
 
@@ -140,6 +140,8 @@ class Untangling:
         self.ticks = 0 if not start else UNREACHABLE + 1  # (a plan whose turns wait for one another, not expected, is one)
         #: The fewest walk ticks any plan can take: the steps of the unit farthest from its goal.
         self.fewest = max((distance[cell] for distance, cell in zip(distances, start)), default=0)
+        #: Joint searches so far that found no plan (each ran its whole budget).
+        self.misses = 0
         self._width = width
         variants = (False, True) if swaps else (False,)
         self._plans = _plans(neighbours, distances, start, goal, max_configurations, list(seeds), variants, both, sequential and swaps)
@@ -151,13 +153,15 @@ class Untangling:
         spent = 0
         while not self.done and spent < work:
             found = next(self._plans, None)
-            if isinstance(found, int):
-                spent += found
-            elif found is None:
+            if found is None:
                 self.done = True
-            elif found[1] < self.ticks:
-                paths, self.ticks = found
-                self.paths = [[(cell % self._width, cell // self._width) for cell in path] for path in paths]
+            elif isinstance(found, int):
+                spent += found
+            elif found.paths is None:
+                self.misses += 1
+            elif found.ticks < self.ticks:
+                self.ticks = found.ticks
+                self.paths = [[(cell % self._width, cell // self._width) for cell in path] for path in found.paths]
                 self.done = self.ticks <= self.fewest
         return self.done
 
@@ -172,16 +176,17 @@ def _plans(
     variants: Tuple[bool, ...],
     both: bool,
     sequential: bool,
-) -> Iterator[Union[int, Tuple[List[List[int]], int]]]:
-    """The searches of :class:`Untangling`, yielding the work done as they go (an int) and each plan found
-    (a path of cell indices per unit, and its walk ticks)."""
+) -> Iterator[Union[int, "_Found"]]:
+    """The searches of :class:`Untangling`, yielding the work done as they go (an int) and what each found."""
     for seed in seeds:
         for swapping in variants:  # swaps find ways through corridors, but make plans wander
             found = yield from _Search(neighbours, distances, goal, random.Random(seed), swapping).search(start, max_configurations)
-            if found is not None:
-                yield (yield from _timed_without_detours(found))
-                if not both:
-                    break
+            if found is None:
+                yield _Found(None, 0)
+                continue
+            yield (yield from _timed_without_detours(found))
+            if not both:
+                break
     if sequential:  # one unit at a time: found where the joint search runs out of nodes, and sometimes walked sooner
         moves = push_and_swap(neighbours, distances, start, goal, max_moves=MAX_SEQUENTIAL_MOVES)
         if moves is not None:
@@ -189,11 +194,18 @@ def _plans(
             yield (yield from _timed_without_detours(moves))
 
 
-def _timed_without_detours(configurations: List[Configuration]) -> Generator[int, None, Tuple[List[List[int]], int]]:
+class _Found(NamedTuple):
+    """What one search found: a plan (a path of cell indices per unit) and its walk ticks, or None."""
+
+    paths: Optional[List[List[int]]]
+    ticks: int
+
+
+def _timed_without_detours(configurations: List[Configuration]) -> Generator[int, None, _Found]:
     """The paths of a plan's ``configurations`` with their detours cut, and their walk ticks, yielding the work done."""
     paths = yield from _cutting_detours([list(path) for path in zip(*configurations)])
     ticks = yield from _timing_walk(paths)
-    return paths, ticks
+    return _Found(paths, ticks)
 
 
 def _finished(work: Generator[int, None, T]) -> T:

@@ -198,5 +198,15 @@ def test_a_search_done_in_slices_finds_the_plan_found_at_once():
     assert in_slices.paths == at_once.paths and in_slices.ticks == at_once.ticks
 
 
+def test_a_joint_search_that_finds_no_plan_is_counted():
+    """Three a side head-on through a pocket: without swaps the joint search runs its whole budget in vain
+    (jam plans then search no further seeds: see JamPlans)."""
+    scenario = head_on_corridor(6)
+    without_swaps = Untangling(scenario.grid.passable, *scenario_cells(scenario), swaps=False)
+    assert without_swaps.advance(math.inf) and without_swaps.paths is None and without_swaps.misses == 1
+    found, _ = searched(scenario, (0,))
+    assert found.paths is not None and found.misses == 1  # the search with swaps found it
+
+
 def cells_as_indices(paths: Sequence[Sequence[Cell]]) -> List[List[int]]:
     return [[y * 1000 + x for x, y in path] for path in paths]

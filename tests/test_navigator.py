@@ -404,6 +404,15 @@ def test_twenty_against_twenty_in_a_corridor_two_cells_wide_all_arrive():
     assert kept == len(units)  # every unit of the corridor stood while the better plans were searched
 
 
+def test_no_better_plans_are_searched_where_the_first_joint_search_found_none():
+    """Five a side head-on through a pocket: the joint search without swaps finds no plan, and searches with
+    other seeds would each run their whole budget in vain: the first plan is walked at once."""
+    scenario = scenarios.head_on_corridor(10)
+    navigator, units = scenario_navigator(scenario)
+    assert run_until_arrived(navigator, units, 60) == 0
+    assert all(unit.state is UnitState.ARRIVED for unit in units)
+
+
 def test_a_unit_destroyed_while_its_jams_plan_is_searched_is_left_out_and_the_others_arrive():
     scenario = scenarios.two_cell_corridor(40)
     navigator, units = scenario_navigator(scenario)

@@ -55,7 +55,9 @@ MAX_GOAL_MARGIN = 4 * JAM_MARGIN
 MAX_WIDENINGS = 2
 #: Seeds a jam's plan is searched with (see :class:`~pathing_py.jams.Untangling`) when the first seed's plan
 #: is walked in more than SLOW_PLAN_TICKS ticks beyond the fewest a plan can take (at a cell a second, far
-#: longer than the search for a better one holds the units up); the plan walked soonest is taken.
+#: longer than the search for a better one holds the units up); the plan walked soonest is taken. Not where
+#: a joint search of the first seed found no plan: other seeds rarely do there (files head-on through a
+#: pocket), and each search that finds none runs its whole budget.
 PLAN_SEEDS = 4
 SLOW_PLAN_TICKS = 30
 #: Work those plans are searched for in one update (see :meth:`~pathing_py.jams.Untangling.advance`): about
@@ -226,7 +228,7 @@ class JamPlans:
         first.advance(math.inf)
         if first.paths is None or all(path[-1] == path[0] for path in first.paths):  # none found, or one that moves no unit
             return self._give_up_on(jam)
-        if first.ticks <= first.fewest + SLOW_PLAN_TICKS:
+        if first.misses or first.ticks <= first.fewest + SLOW_PLAN_TICKS:
             self._start_plan(setting, first.paths)
             return True
         better = Untangling(window, starts, ends, seeds=range(1, PLAN_SEEDS), swaps=swaps, both=True, sequential=False)

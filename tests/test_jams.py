@@ -179,7 +179,7 @@ def searched(scenario, seeds, slice_of_work=math.inf) -> Tuple[Untangling, int]:
 
 
 def test_of_the_plans_of_several_seeds_the_one_walked_soonest_is_taken():
-    """Six against six in a corridor two cells wide: the plans of the first seed take 31 walk ticks, the
+    """Six against six in a corridor two cells wide: the plan of the first seed takes 32 walk ticks, the
     best of four seeds 21 (the joint search's choices are drawn, and its plans differ widely)."""
     scenario = two_cell_corridor(12)
     alone = [searched(scenario, (seed,))[0] for seed in range(4)]

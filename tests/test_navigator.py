@@ -416,8 +416,11 @@ def test_no_better_plans_are_searched_where_the_first_joint_search_found_none():
 def test_a_unit_destroyed_while_its_jams_plan_is_searched_is_left_out_and_the_others_arrive():
     scenario = scenarios.two_cell_corridor(40)
     navigator, units = scenario_navigator(scenario)
-    while not any(navigator.jams.keeps_cell(unit) for unit in units):
+    for _ in range(30 * 30):  # the jam's first plan is made at 5 s
         navigator.update(1 / 30)
+        if any(navigator.jams.keeps_cell(unit) for unit in units):
+            break
+    assert any(navigator.jams.keeps_cell(unit) for unit in units)
     navigator.remove_unit(units[0])
     navigator.update(1 / 30)
     assert not any(navigator.jams.keeps_cell(unit) for unit in units)  # the search is dropped

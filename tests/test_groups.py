@@ -10,7 +10,7 @@ from pathing_py.godot.scene_files import read_tilemap
 from pathing_py.groups import Cohesion, Groups, GroupState, gathering_cells
 from pathing_py.units import Navigator, RouteKind, UnitState
 from conftest import ROOT
-from test_navigator import check_world
+from test_navigator import HAIRPIN, check_world, most_seconds_no_closer
 
 FINAL = {UnitState.ARRIVED, UnitState.HELD_UP, UnitState.UNREACHABLE}
 
@@ -327,3 +327,17 @@ def test_members_pushed_aside_by_one_another_at_the_target_do_not_wait_for_one_a
         check_world(navigator)
     assert [name for _, name, _ in groups.events()][-1] == "group_arrived"
     assert all(unit.state is UnitState.ARRIVED for unit in squad)
+
+
+def test_members_walking_their_commanders_route_away_from_the_target_come_closer_at_its_key_points():
+    """The hairpin of tests/test_navigator.py for a group of four (59 s without coming closer, measured as a
+    straight line to the target; 7 s through the key points). A member of the groups benchmark walked a shared
+    route 100 cells north before it turned south, 60 s "coming no closer", and was stopped HELD_UP at the
+    first unit in its way."""
+    grid = Grid.from_ascii(HAIRPIN)
+    navigator = Navigator(grid, KeyPointGraph.bake(grid, cluster_size=8))
+    groups = Groups(navigator)
+    units = [navigator.add_unit((1.5 + i % 2, 1.5 + i // 2), speed=2.0) for i in range(4)]
+    groups.add_group(units, formation="box").move_to((10, 2))
+    assert most_seconds_no_closer(navigator, units, 100) <= 10.0
+    assert [name for _, name, _ in groups.events()][-1] == "group_arrived"

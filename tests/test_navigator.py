@@ -837,3 +837,32 @@ def test_a_file_walks_on_as_one_and_the_cell_a_unit_leaves_is_neither_walled_nor
         if arrived_at is None and all(unit.state is UnitState.ARRIVED for unit in file):
             arrived_at = navigator.time
     assert arrived_at is not None and arrived_at < 8 / 2.0 + 1.0  # 8 cells at 2 cells/s: the file as one, not in turns
+
+
+#: A hairpin: from the top of the left arm to the top of the right one, the way runs 60 cells down, away from
+#: the goal, and back up.
+HAIRPIN = "\n".join(["......#......"] * 60 + ["............."] * 3)
+
+
+def most_seconds_no_closer(navigator, units, seconds):
+    """Update at 10 per second for ``seconds``, checking the world as it goes: the longest any of
+    ``units`` went on without coming closer to its target (:attr:`Unit.closer_time`) before its order ended."""
+    navigator.step_log = []
+    longest = 0.0
+    for _ in range(int(seconds * 10)):
+        navigator.update(0.1)
+        check_world(navigator)
+        walking = [unit for unit in units if unit.state not in FINAL]
+        longest = max([longest] + [navigator.time - unit.closer_time for unit in walking])
+    return longest
+
+
+def test_a_unit_walking_a_route_that_leads_away_from_its_goal_first_comes_closer_at_its_key_points():
+    """The stall check stops units that came no closer to their targets for a while. Measured as a straight
+    line to the goal, the unit came no closer for 56 s; through the key points still to pass, for 6 s at most."""
+    grid = Grid.from_ascii(HAIRPIN)
+    navigator = Navigator(grid, KeyPointGraph.bake(grid, cluster_size=8))
+    unit = navigator.add_unit((2.5, 1.5), speed=2.0)
+    unit.move_to((10, 1))
+    assert most_seconds_no_closer(navigator, [unit], 80) <= 10.0
+    assert unit.state is UnitState.ARRIVED

@@ -674,11 +674,9 @@ class Navigator:
         if unit.collision is not None:  # it was slowed on its way: that collision is over
             self.collisions.stepped(unit, self.time)
         unit.cell, unit.next_cell, unit.step_leavers = next_cell, None, []
-        destination = unit.stack.destination()
-        if destination is not None:
-            remaining = grid_distance(unit.cell, destination, self.grid.connectivity)
-            if remaining < unit.best_distance:
-                unit.best_distance, unit.progress_time, unit.closer_time = remaining, self.time, self.time
+        remaining = unit.stack.distance_to_go(unit.cell)
+        if remaining is not None and remaining < unit.best_distance:
+            unit.best_distance, unit.progress_time, unit.closer_time = remaining, self.time, self.time
         if unit.state is UnitState.MOVING:
             unit.state = UnitState.RUN
 

@@ -11,9 +11,11 @@ position in it (SPEC F1).
 """
 
 import enum
+import functools
 from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
 from ..grid import Cell
+from ..search import grid_distance
 
 __all__ = ["PathStack", "Route", "RouteKind"]
 
@@ -37,7 +39,7 @@ class Route:
     the cell it heads for in place of waypoint ``i``.
     """
 
-    __slots__ = ("kind", "waypoints", "index", "loop", "wait_at", "wait_while", "may_take", "aims")
+    __slots__ = ("kind", "waypoints", "index", "loop", "wait_at", "wait_while", "may_take", "aims", "_to_end")
 
     def __init__(
         self,
@@ -61,6 +63,7 @@ class Route:
         if aims is not None and len(aims) != len(self.waypoints):
             raise ValueError(f"{len(aims)} aims for {len(self.waypoints)} waypoints")
         self.aims = aims
+        self._to_end: Optional[Tuple[float, ...]] = None  #: see :meth:`length_after_current`
 
     def waiting(self) -> bool:
         """Whether the unit walking this route is to wait where it is now (the ``wait_while`` condition ends once false)."""
@@ -90,6 +93,12 @@ class Route:
     def aim(self) -> Cell:
         """The cell to head for at the current waypoint: its aim, or the waypoint itself."""
         return self.waypoints[self.index] if self.aims is None else self.aims[self.index]
+
+    def length_after_current(self) -> float:
+        """The length from the current waypoint through the later ones, each leg as the crow walks (octile)."""
+        if self._to_end is None:
+            self._to_end = _lengths_to_end(self.waypoints)
+        return self._to_end[self.index]
 
     def reached(self, cell: Cell) -> bool:
         """Whether a unit standing on ``cell`` has reached the current waypoint (or the cell it aims at for it)."""
@@ -136,6 +145,26 @@ class PathStack:
         bottom = self._routes[0] if self._routes else None
         return bottom.waypoints[-1] if bottom is not None and bottom.kind is RouteKind.HIGH_LEVEL and bottom.waypoints else None
 
+    def distance_to_go(self, cell: Cell) -> Optional[float]:
+        """How far ``cell`` is from the destination through the key points still to reach (of each high-level
+        route, top down), each leg as the crow walks (octile); None without a destination.
+
+        As a unit walks its route, this shrinks at every key point it reaches, however the route winds, and
+        between key points as it comes closer to the next. Units shuffled round in a jam come no closer by it:
+        for each key point to reach next it is a fixed measure of the cell, and a route's next key point only
+        moves on. (Measured as a straight line to the destination, a group member whose shared route went
+        100 cells north before it turned south walked 60 s "coming no closer", and was stopped HELD_UP at
+        the first unit in its way.)"""
+        if self.destination() is None:
+            return None
+        total, at = 0.0, cell
+        for route in reversed(self._routes):
+            waypoints, index = route.waypoints, route.index
+            if route.kind is RouteKind.HIGH_LEVEL and index < len(waypoints):
+                total += grid_distance(at, waypoints[index]) + route.length_after_current()
+                at = waypoints[-1]
+        return total
+
     def clear(self) -> None:
         self._routes.clear()
 
@@ -161,3 +190,13 @@ class PathStack:
         routes = self._routes
         while routes and routes[-1].index >= len(routes[-1].waypoints):  # (Route.finished, written out: asked at every step)
             routes.pop()
+
+
+@functools.lru_cache(maxsize=1024)
+def _lengths_to_end(waypoints: Tuple[Cell, ...]) -> Tuple[float, ...]:
+    """For each waypoint, the length from it through the later ones (the members of a group, walking
+    one tuple of key points, share the answer)."""
+    lengths = [0.0] * (len(waypoints) + 1)
+    for index in range(len(waypoints) - 2, -1, -1):
+        lengths[index] = lengths[index + 1] + grid_distance(waypoints[index], waypoints[index + 1])
+    return tuple(lengths)

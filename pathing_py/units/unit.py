@@ -124,7 +124,7 @@ class Unit:
         self.stats = UnitStats()
         self.waiting_for = 0.0  #: seconds waited for the current blockers
         self.next_detour = 0.0  #: simulated time of the next allowed detour search
-        self.best_distance = math.inf  #: closest the unit has come to its target this trip
+        self.best_distance = math.inf  #: least distance to go through its key points this trip (:meth:`PathStack.distance_to_go`)
         self.progress_time = 0.0  #: simulated time it last came closer (or was busy on purpose: making way, a jam's plan)
         self.closer_time = 0.0  #: simulated time it, or the queue it waits in, last came closer to its target
         self.planned_time = -math.inf  #: simulated time it last set off on a jam's plan (see JamPlans)

@@ -34,7 +34,7 @@ __all__ = ["CrowdRun"]
 class CrowdRun:
     """A crowd scenario under way: its navigator and units, and what the checks found so far.
 
-    Call :meth:`update` until :attr:`done` (every ordered unit in a final state)."""
+    Call :meth:`update` until :attr:`done` (every order ended for good)."""
 
     def __init__(self, scenario: CrowdScenario):
         self.scenario = scenario
@@ -58,7 +58,9 @@ class CrowdRun:
 
     @property
     def done(self) -> bool:
-        return all(unit.state in FINAL_STATES for unit in self.ordered)
+        """Whether every order ended for good: each ordered unit in a final state, and none of those stopped
+        HELD_UP to go on later (:meth:`Navigator.goes_on_later`)."""
+        return all(unit.state in FINAL_STATES and not self.navigator.goes_on_later(unit) for unit in self.ordered)
 
     def update(self, delta: float) -> None:
         """One navigator update of ``delta`` seconds (timed), then the checks."""

@@ -797,6 +797,26 @@ def test_a_unit_held_up_goes_on_once_the_units_around_it_stand_and_the_game_hear
     assert heard == ["path_found", "held_up", "path_found", "arrived"]
 
 
+@pytest.mark.parametrize("walker", [False, True])
+def test_a_unit_held_up_goes_on_once_no_unit_near_it_is_under_way_or_later_once_none_next_to_it_is(walker):
+    """After ``give_up`` seconds if no unit within 10 cells is under way; after three times as long if none
+    within 2 cells is (two blocks of 500 crossing: the last unit arrived 26 s after every other one)."""
+    navigator = Navigator(Grid.from_ascii("\n".join(["." * 30] * 5)), give_up=1.0)
+    unit = navigator.add_unit((0.5, 0.5), speed=2.0)
+    unit.move_to((5, 0))
+    navigator.update(0.5)
+    navigator.finish(unit, UnitState.HELD_UP, "kept out")
+    if walker:  # 6 cells off, walking on for 9 s
+        navigator.add_unit((1.5, 4.5), speed=1.0).move_to((10, 4))
+    resumed_at = None
+    for _ in range(50):
+        navigator.update(0.1)
+        if resumed_at is None and unit.state is not UnitState.HELD_UP:
+            resumed_at = navigator.time
+    assert resumed_at == pytest.approx(3.5 if walker else 1.5, abs=0.05)  # stopped at 0.5 s
+    assert unit.state is UnitState.ARRIVED
+
+
 def test_an_order_goes_on_after_held_up_at_most_twice():
     navigator = Navigator(Grid.from_ascii("......\n......"), give_up=1.0)
     unit = navigator.add_unit((0.5, 0.5), speed=2.0)
@@ -807,6 +827,7 @@ def test_an_order_goes_on_after_held_up_at_most_twice():
         if unit.state is not UnitState.HELD_UP and unit.stack.destination() is not None:  # under way: stop it again
             navigator.finish(unit, UnitState.HELD_UP, "kept out")
             stops += 1
+            assert navigator.goes_on_later(unit) is (stops < 3)  # the order has not ended for good
     assert stops == 3 and unit.state is UnitState.HELD_UP and unit.resumed == 2 and unit.cell == (3, 0)
     unit.move_to((5, 0))  # a new order goes on after HELD_UP again
     assert unit.resumed == 0

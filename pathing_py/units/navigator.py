@@ -77,6 +77,8 @@ ENCOUNTERS_BEFORE_REPLAN = 3
 SEND_BACK_CLEARANCE = 2
 #: Times an order goes on after its unit stopped HELD_UP, once every unit around it stands (see Navigator._go_on).
 HELD_UP_RESUMES = 2
+#: Cells around a unit stopped HELD_UP in which every unit stands before it goes on after only ``give_up`` seconds.
+SETTLED_CLEARANCE = 10
 #: Seconds without coming closer to its target, in units of ``give_up``, after which a unit stops HELD_UP.
 STALL_FACTOR = 3
 #: The stall check reads every STALL_SLICES-th unit an update, in turn (a stall lasts STALL_FACTOR x give_up
@@ -373,23 +375,34 @@ class Navigator:
                 unit.state = UnitState.RUN
 
     def _go_on(self, units: Iterable[Unit]) -> None:
-        """Units that stopped HELD_UP at least STALL_FACTOR x ``give_up`` seconds ago go on with their order
-        once every unit within SEND_BACK_CLEARANCE cells stands (the crowd that kept their way shut has
-        settled, and standing units make way), up to HELD_UP_RESUMES times an order: the game hears how it
-        ends again. A group's members are left to their group. (Going on after ``give_up`` seconds only,
-        units went back into crowds still under way: random orders on den520d, 871 of 1,000 arrived, not 901.)"""
+        """Units that stopped HELD_UP go on with their order once the crowd that kept their way shut has
+        settled (standing units make way), up to HELD_UP_RESUMES times an order: the game hears how it ends
+        again. Settled: after ``give_up`` seconds, every unit within SETTLED_CLEARANCE cells stands; after
+        STALL_FACTOR x ``give_up`` seconds, every unit within SEND_BACK_CLEARANCE cells. A group's members are
+        left to their group. (Going on after ``give_up`` seconds with every unit within SEND_BACK_CLEARANCE cells
+        standing, units went back into crowds still under way: random orders on den520d, 871 of 1,000 arrived,
+        not 901. Going on only after STALL_FACTOR x ``give_up`` seconds, the last unit of two blocks of 500
+        crossing stood 19 s after every other unit had arrived.)"""
+        give_up = self.traffic.give_up
         for unit in units:
-            if unit.state is not UnitState.HELD_UP or unit.keeps_to_shared_route or unit.goal is None or unit.cut_off:
+            if not self.goes_on_later(unit) or self.time - unit.stopped_time < give_up:
                 continue
-            if unit.resumed >= HELD_UP_RESUMES or self.time - unit.stopped_time < STALL_FACTOR * self.traffic.give_up:
-                continue
-            if self._all_stand_around(unit):
+            waited = self.time - unit.stopped_time
+            if self._all_stand_around(unit, SEND_BACK_CLEARANCE if waited >= STALL_FACTOR * give_up else SETTLED_CLEARANCE):
                 unit.resumed += 1
                 self._start_trip(unit)
 
-    def _all_stand_around(self, unit: Unit) -> bool:
-        """Whether every unit within SEND_BACK_CLEARANCE cells of ``unit`` stands (no stream passes by it)."""
-        return all(other.state in STANDING_STATES for other in self.occupancy.units_near(unit.cell, SEND_BACK_CLEARANCE))
+    def goes_on_later(self, unit: Unit) -> bool:
+        """Whether ``unit`` stopped HELD_UP and goes on with its order by itself once the crowd around it has
+        settled (see :meth:`_go_on`): its order has not ended for good."""
+        return (
+            unit.state is UnitState.HELD_UP and not unit.keeps_to_shared_route and unit.goal is not None
+            and not unit.cut_off and unit.resumed < HELD_UP_RESUMES
+        )  # fmt: skip
+
+    def _all_stand_around(self, unit: Unit, clearance: int = SEND_BACK_CLEARANCE) -> bool:
+        """Whether every unit within ``clearance`` cells of ``unit`` stands (no stream passes by it)."""
+        return all(other.state in STANDING_STATES for other in self.occupancy.units_near(unit.cell, clearance))
 
     def _free_for(self, unit: Unit, cell: Cell) -> bool:
         """Whether no other unit holds a cell of ``unit``'s block at ``cell``."""

@@ -799,7 +799,7 @@ def test_a_unit_held_up_goes_on_once_the_units_around_it_stand_and_the_game_hear
 
 @pytest.mark.parametrize("walker", [False, True])
 def test_a_unit_held_up_goes_on_once_no_unit_near_it_is_under_way_or_later_once_none_next_to_it_is(walker):
-    """After ``give_up`` seconds if no unit within 10 cells is under way; after three times as long if none
+    """After ``give_up`` seconds if no unit within 20 cells is under way; after three times as long if none
     within 2 cells is (two blocks of 500 crossing: the last unit arrived 26 s after every other one)."""
     navigator = Navigator(Grid.from_ascii("\n".join(["." * 30] * 5)), give_up=1.0)
     unit = navigator.add_unit((0.5, 0.5), speed=2.0)

@@ -78,7 +78,7 @@ SEND_BACK_CLEARANCE = 2
 #: Times an order goes on after its unit stopped HELD_UP, once every unit around it stands (see Navigator._go_on).
 HELD_UP_RESUMES = 2
 #: Cells around a unit stopped HELD_UP in which every unit stands before it goes on after only ``give_up`` seconds.
-SETTLED_CLEARANCE = 10
+SETTLED_CLEARANCE = 20
 #: Seconds without coming closer to its target, in units of ``give_up``, after which a unit stops HELD_UP.
 STALL_FACTOR = 3
 #: The stall check reads every STALL_SLICES-th unit an update, in turn (a stall lasts STALL_FACTOR x give_up
@@ -381,13 +381,14 @@ class Navigator:
         STALL_FACTOR x ``give_up`` seconds, every unit within SEND_BACK_CLEARANCE cells. A group's members are
         left to their group. (Going on after ``give_up`` seconds with every unit within SEND_BACK_CLEARANCE cells
         standing, units went back into crowds still under way: random orders on den520d, 871 of 1,000 arrived,
-        not 901. Going on only after STALL_FACTOR x ``give_up`` seconds, the last unit of two blocks of 500
-        crossing stood 19 s after every other unit had arrived.)"""
+        not 901; within 10 cells, seeds 4-6 of these orders 2,659 against 2,711. Going on only after
+        STALL_FACTOR x ``give_up`` seconds, the last of two blocks of 500 crossing arrived at 99.1 s, 26 s after
+        every other unit had; now all by 80.8 s.)"""
         give_up = self.traffic.give_up
         for unit in units:
-            if not self.goes_on_later(unit) or self.time - unit.stopped_time < give_up:
-                continue
             waited = self.time - unit.stopped_time
+            if not self.goes_on_later(unit) or waited < give_up:
+                continue
             if self._all_stand_around(unit, SEND_BACK_CLEARANCE if waited >= STALL_FACTOR * give_up else SETTLED_CLEARANCE):
                 unit.resumed += 1
                 self._start_trip(unit)

@@ -647,6 +647,7 @@ class Groups:
         self._group_of: Dict[int, Group] = {}  #: unit id -> its group
         self._events: List[GroupEvent] = []
         self._next_id = 1
+        self._removed_seen = navigator.stats.removed  #: units the navigator had removed at the last update
         navigator.steering.append(self.update)
 
     def add_group(
@@ -692,10 +693,12 @@ class Groups:
         return events
 
     def update(self, delta: float) -> None:
-        """Drop members the navigator no longer has, then update every group (the navigator calls this)."""
-        units = self.navigator.units
+        """Drop members the navigator no longer has, then update every group (the navigator calls this). Members
+        are looked for only once the navigator removed units since the last update: none are lost otherwise."""
+        units, removed = self.navigator.units, self.navigator.stats.removed
+        any_removed, self._removed_seen = removed != self._removed_seen, removed
         for group in list(self.groups.values()):
-            lost = [unit for unit in group.members if units.get(unit.id) is not unit]
+            lost = [unit for unit in group.members if units.get(unit.id) is not unit] if any_removed else []
             for unit in sorted(lost, key=lambda unit: unit is group.commander):  # a new commander is one still here
                 group.remove(unit)
                 self.announce(group, "member_lost", f"unit {self.navigator.unit_label(unit)} was removed")

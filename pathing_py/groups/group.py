@@ -35,6 +35,7 @@ import enum
 import functools
 import math
 from collections import deque
+from operator import attrgetter
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
@@ -72,6 +73,8 @@ FORMING_REACH = 400
 SLOT_RETRIES = 3
 
 GroupEvent = Tuple[int, str, str]  #: (group id, event name, detail)
+#: Members' fields read by C-level calls (``max(map(_priority, members))``): groups read them every update.
+_id, _priority, _speed = attrgetter("id"), attrgetter("priority"), attrgetter("speed")
 #: A formation as a game names it: a shape of :data:`~pathing_py.groups.formations.SHAPES`, slot offsets (cells,
 #: for a formation marching up the screen), or a :class:`Formation`.
 FormationShape = Union[str, Sequence[Sequence[float]], Formation]
@@ -151,7 +154,7 @@ class Group:
     @property
     def speed(self) -> float:
         """The slowest member's speed, at which the group moves (SPEC F1)."""
-        return min(unit.speed for unit in self.members)
+        return min(map(_speed, self.members))
 
     @property
     def centroid(self) -> Tuple[float, float]:
@@ -557,7 +560,7 @@ class Group:
 
     def _rank(self) -> None:
         """The squad's rank from its members' priorities now (a game may change them under way)."""
-        self.rank = (max(unit.priority for unit in self.members), -min(unit.id for unit in self.members))
+        self.rank = (max(map(_priority, self.members)), -min(map(_id, self.members)))
 
     def _pick_commander(self, fresh: bool = False) -> None:
         """The widest member nearest the centroid leads (kept between orders unless ``fresh``): its route

@@ -380,14 +380,13 @@ class Group:
             self._reform_at = None
 
     def _front_and_rear(self) -> Tuple[int, int]:
-        """How many of the shared key points the foremost and the hindmost member (the commander aside) have passed."""
-        progress = [self._progress(unit) for unit in self.members if unit is not self.commander] or [len(self._key_points)]
+        """How many of the shared key points the foremost and the hindmost member (the commander aside) have
+        passed: each as many as the index of its route over them, all once it no longer walks that route.
+        (Every member, every update: one comprehension, no call a member.)"""
+        shared, passed_all, commander = self._shared_routes, len(self._key_points), self.commander
+        progress = [route.index if (route := shared.get(unit.id)) is not None and route in unit.stack else passed_all
+                    for unit in self.members if unit is not commander] or [passed_all]  # fmt: skip
         return max(progress), min(progress)
-
-    def _progress(self, unit: Unit) -> int:
-        """How many of the shared key points the member has passed (all, once it no longer walks them)."""
-        shared = self._shared_routes.get(unit.id)
-        return shared.index if shared is not None and shared in unit.stack else len(self._key_points)
 
     # -- forming ----------------------------------------------------------------------
 

@@ -35,6 +35,7 @@ import enum
 import functools
 import math
 from collections import deque
+from operator import attrgetter
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
@@ -72,6 +73,8 @@ FORMING_REACH = 400
 SLOT_RETRIES = 3
 
 GroupEvent = Tuple[int, str, str]  #: (group id, event name, detail)
+#: Members' fields read by C-level calls (``max(map(_priority, members))``): groups read them every update.
+_id, _priority, _speed = attrgetter("id"), attrgetter("priority"), attrgetter("speed")
 #: A formation as a game names it: a shape of :data:`~pathing_py.groups.formations.SHAPES`, slot offsets (cells,
 #: for a formation marching up the screen), or a :class:`Formation`.
 FormationShape = Union[str, Sequence[Sequence[float]], Formation]
@@ -151,7 +154,7 @@ class Group:
     @property
     def speed(self) -> float:
         """The slowest member's speed, at which the group moves (SPEC F1)."""
-        return min(unit.speed for unit in self.members)
+        return min(map(_speed, self.members))
 
     @property
     def centroid(self) -> Tuple[float, float]:
@@ -377,14 +380,13 @@ class Group:
             self._reform_at = None
 
     def _front_and_rear(self) -> Tuple[int, int]:
-        """How many of the shared key points the foremost and the hindmost member (the commander aside) have passed."""
-        progress = [self._progress(unit) for unit in self.members if unit is not self.commander] or [len(self._key_points)]
+        """How many of the shared key points the foremost and the hindmost member (the commander aside) have
+        passed: each as many as the index of its route over them, all once it no longer walks that route.
+        (Every member, every update: one comprehension, no call a member.)"""
+        shared, passed_all, commander = self._shared_routes, len(self._key_points), self.commander
+        progress = [route.index if (route := shared.get(unit.id)) is not None and route in unit.stack else passed_all
+                    for unit in self.members if unit is not commander] or [passed_all]  # fmt: skip
         return max(progress), min(progress)
-
-    def _progress(self, unit: Unit) -> int:
-        """How many of the shared key points the member has passed (all, once it no longer walks them)."""
-        shared = self._shared_routes.get(unit.id)
-        return shared.index if shared is not None and shared in unit.stack else len(self._key_points)
 
     # -- forming ----------------------------------------------------------------------
 
@@ -557,7 +559,7 @@ class Group:
 
     def _rank(self) -> None:
         """The squad's rank from its members' priorities now (a game may change them under way)."""
-        self.rank = (max(unit.priority for unit in self.members), -min(unit.id for unit in self.members))
+        self.rank = (max(map(_priority, self.members)), -min(map(_id, self.members)))
 
     def _pick_commander(self, fresh: bool = False) -> None:
         """The widest member nearest the centroid leads (kept between orders unless ``fresh``): its route
@@ -647,6 +649,7 @@ class Groups:
         self._group_of: Dict[int, Group] = {}  #: unit id -> its group
         self._events: List[GroupEvent] = []
         self._next_id = 1
+        self._removed_seen = navigator.stats.removed  #: units the navigator had removed at the last update
         navigator.steering.append(self.update)
 
     def add_group(
@@ -692,10 +695,12 @@ class Groups:
         return events
 
     def update(self, delta: float) -> None:
-        """Drop members the navigator no longer has, then update every group (the navigator calls this)."""
-        units = self.navigator.units
+        """Drop members the navigator no longer has, then update every group (the navigator calls this). Members
+        are looked for only once the navigator removed units since the last update: none are lost otherwise."""
+        units, removed = self.navigator.units, self.navigator.stats.removed
+        any_removed, self._removed_seen = removed != self._removed_seen, removed
         for group in list(self.groups.values()):
-            lost = [unit for unit in group.members if units.get(unit.id) is not unit]
+            lost = [unit for unit in group.members if units.get(unit.id) is not unit] if any_removed else []
             for unit in sorted(lost, key=lambda unit: unit is group.commander):  # a new commander is one still here
                 group.remove(unit)
                 self.announce(group, "member_lost", f"unit {self.navigator.unit_label(unit)} was removed")

@@ -106,6 +106,7 @@ class NavigatorStats:
         self.splice_work = 0  #: nodes expanded by splices
         self.notified = 0  #: unit notifications of map changes on their routes
         self.refused_edits = 0  #: cells an edit could not block because units hold them
+        self.removed = 0  #: units taken off the map (:meth:`Navigator.remove_unit`)
 
 
 Event = Tuple[int, str, Cell]
@@ -217,6 +218,7 @@ class Navigator:
         """Take a unit off the map: its cells are free again, its requests and the events not yet taken dropped."""
         if self.units.pop(unit.id, None) is None:
             raise ValueError(f"unit {unit.id} is not in this navigator")
+        self.stats.removed += 1
         self._events = [event for event in self._events if event[0] != unit.id]
         self.occupancy.left(unit, unit.cell)  # (the cell it was stepping out of, if any)
         self.occupancy.release(unit)

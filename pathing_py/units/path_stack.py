@@ -12,7 +12,7 @@ position in it (SPEC F1).
 
 import enum
 import functools
-from typing import Callable, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 from ..grid import Cell
 from ..search import grid_distance
@@ -118,31 +118,28 @@ class Route:
         return f"Route({self.kind.name}, {self.index}/{len(self.waypoints)}{', loop' if self.loop else ''})"
 
 
-class PathStack:
-    """Routes, last in first out."""
-
-    def __init__(self) -> None:
-        self._routes: List[Route] = []
+class PathStack(List[Route]):
+    """Routes, last in first out: a list of them, bottom to top, changed by :meth:`push` and ``pop`` at the top
+    (and ``clear``). ``route in stack`` is whether that very route is on it: routes compare by identity. (A
+    list, so that ``len``, ``in`` and iteration are C-level: stacks are read at every step, and a group reads
+    every member's every update.)"""
 
     def push(self, route: Route) -> None:
-        self._routes.append(route)
-
-    def pop(self) -> Route:
-        return self._routes.pop()
+        self.append(route)
 
     @property
     def top(self) -> Optional[Route]:
-        return self._routes[-1] if self._routes else None
+        return self[-1] if self else None
 
     def find(self, kind: RouteKind) -> Optional[Route]:
         """The topmost route of a kind."""
-        return next((route for route in reversed(self._routes) if route.kind is kind), None)
+        return next((route for route in reversed(self) if route.kind is kind), None)
 
     def destination(self) -> Optional[Cell]:
         """Where the unit's order takes it: the last waypoint of the bottom high-level route (a group
         member walks the key points it shares above a route to its own cell); None while it only
         makes way or stands."""
-        bottom = self._routes[0] if self._routes else None
+        bottom = self[0] if self else None
         return bottom.waypoints[-1] if bottom is not None and bottom.kind is RouteKind.HIGH_LEVEL and bottom.waypoints else None
 
     def distance_to_go(self, cell: Cell) -> Optional[float]:
@@ -158,38 +155,23 @@ class PathStack:
         if self.destination() is None:
             return None
         total, at = 0.0, cell
-        for route in reversed(self._routes):
+        for route in reversed(self):
             waypoints, index = route.waypoints, route.index
             if route.kind is RouteKind.HIGH_LEVEL and index < len(waypoints):
                 total += grid_distance(at, waypoints[index]) + route.length_after_current()
                 at = waypoints[-1]
         return total
 
-    def clear(self) -> None:
-        self._routes.clear()
-
     def drop_cell_routes(self) -> None:
         """Pop routes down to the topmost high-level one (its key points): the unit plans its leg to the
         next from where it is (or, with none, stands where it is)."""
-        while self._routes and self._routes[-1].kind is not RouteKind.HIGH_LEVEL:
-            self._routes.pop()
-
-    def __len__(self) -> int:
-        return len(self._routes)
-
-    def __contains__(self, route: object) -> bool:
-        """Whether ``route`` (that very object: routes compare by identity) is on the stack."""
-        return route in self._routes
-
-    def __iter__(self) -> Iterator[Route]:
-        """Bottom to top."""
-        return iter(self._routes)
+        while self and self[-1].kind is not RouteKind.HIGH_LEVEL:
+            self.pop()
 
     def pop_finished(self) -> None:
         """Pop finished routes off the top, so the top is the route to walk (or the stack is empty)."""
-        routes = self._routes
-        while routes and routes[-1].index >= len(routes[-1].waypoints):  # (Route.finished, written out: asked at every step)
-            routes.pop()
+        while self and self[-1].index >= len(self[-1].waypoints):  # (Route.finished, written out: asked at every step)
+            self.pop()
 
 
 @functools.lru_cache(maxsize=1024)

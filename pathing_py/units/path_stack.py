@@ -152,14 +152,15 @@ class PathStack(List[Route]):
         moves on. (Measured as a straight line to the destination, a group member whose shared route went
         100 cells north before it turned south walked 60 s "coming no closer", and was stopped HELD_UP at
         the first unit in its way.)"""
-        if self.destination() is None:
+        if not self or self[0].kind is not RouteKind.HIGH_LEVEL or not self[0].waypoints:  # (no destination)
             return None
         total, at = 0.0, cell
-        for route in reversed(self):
-            waypoints, index = route.waypoints, route.index
-            if route.kind is RouteKind.HIGH_LEVEL and index < len(waypoints):
-                total += grid_distance(at, waypoints[index]) + route.length_after_current()
-                at = waypoints[-1]
+        for route in reversed(self):  # (every unit comes here at every cell it reaches)
+            if route.kind is RouteKind.HIGH_LEVEL:
+                waypoints, index = route.waypoints, route.index
+                if index < len(waypoints):
+                    total += grid_distance(at, waypoints[index]) + route.length_after_current()
+                    at = waypoints[-1]
         return total
 
     def drop_cell_routes(self) -> None:

@@ -7,7 +7,9 @@ import pytest
 from pathing_py import Grid
 from pathing_py.clearance import block_centre
 from pathing_py.crowd_checks import overlapping_pairs, units_in_walls
+from pathing_py.crowd_runs import CrowdRun
 from pathing_py.debug import plan_ahead
+from pathing_py.scenarios import mixed_radii
 from pathing_py.units import Navigator, UnitState
 from pathing_py.units.prediction import predicted_positions
 
@@ -22,6 +24,16 @@ GAP_MAP = """
 POCKET_MAP = """
 ###..#####
 ###..#####
+..........
+..........
+##########
+"""
+
+#: POCKET_MAP with the pocket a cell deeper, and a niche beside its mouth.
+NICHE_POCKET_MAP = """
+###..#####
+###..#####
+##...#####
 ..........
 ..........
 ##########
@@ -106,6 +118,19 @@ def test_an_idle_tank_makes_way_for_a_soldier_and_comes_back():
     assert cells[tank.id][1][1] < 2 and tank.cell == (3, 2) and tank.state is UnitState.IDLE  # up into the pocket and back
 
 
+def test_an_idle_tank_makes_way_through_a_soldier_that_leaves_its_way_first_and_both_come_back():
+    grid = Grid.from_ascii(NICHE_POCKET_MAP)  # the pocket fits the tank's block past the soldier, who has a niche
+    navigator = Navigator(grid)
+    tank = navigator.add_unit(block_centre((3, 3), 2), speed=2.0, radius=1.0)
+    idle = navigator.add_unit((3.5, 2.5), speed=2.0, radius=0.3)
+    soldier = navigator.add_unit((0.5, 3.5), speed=2.0, radius=0.5)
+    soldier.move_to((9, 4))
+    cells = run_checked(navigator, [tank, idle, soldier], 30)
+    assert soldier.state is UnitState.ARRIVED and soldier.cell == (9, 4)
+    assert (2, 2) in cells[idle.id] and min(y for _, y in cells[tank.id]) < 2  # the soldier into its niche, the tank up past it
+    assert tank.cell == (3, 3) and idle.cell == (3, 2) and tank.state is idle.state is UnitState.IDLE
+
+
 def test_the_plan_ahead_and_the_predictions_of_a_tank_run_through_the_centres_of_its_squares():
     navigator = Navigator(Grid(np.ones((6, 12), dtype=bool)))
     tank = navigator.add_unit(block_centre((0, 0), 2), speed=2.0, radius=1.0)
@@ -115,3 +140,14 @@ def test_the_plan_ahead_and_the_predictions_of_a_tank_run_through_the_centres_of
     assert plan_ahead(tank)[1:] == [(x + 1.0, 1.0) for x in range(1, 10)]
     predicted = [position for _, position in predicted_positions(tank, horizon=1.0, step=0.5)]
     assert predicted == [pytest.approx(p) for p in [(1.5, 1.0), (2.5, 1.0), (3.5, 1.0)]]
+
+
+def test_two_packed_groups_of_mixed_sizes_swapping_places_all_arrive():
+    """The crowd benchmark's mixed_radii: 30 units of radius 0.3, 0.5 and 1.0 a side, packed, swap places
+    head-on. A unit of radius 1.0 stood held up for good behind another standing at its goal in the packed
+    field, whose only way out led through cells of smaller units: they now leave its way first."""
+    run = CrowdRun(mixed_radii(60))
+    while not run.done and run.navigator.time < 200:
+        run.update(1 / 30)
+    assert run.arrived == 60
+    assert run.overlaps == 0 and run.in_walls == 0

@@ -374,21 +374,50 @@ class Traffic:
     def _make_way(self, unit: Unit, driver: Unit) -> bool:
         """U7, U9: ``unit`` leaves ``driver``'s way for the nearest free cell off it, and the units
         between it and that cell move on along the same steps, each to where the next stood (the
-        driver pushes them all, with its rank). Each waits there until the driver has moved on,
-        then goes back the way it came: pushes are undone in the reverse order of their making,
-        as each unit's path stack unwinds."""
+        driver pushes them all, with its rank); a unit larger than a cell first has the one-cell units
+        in its way leave it the same way. Each waits there until the driver has moved on, then goes
+        back the way it came: pushes are undone in the reverse order of their making, as each unit's
+        path stack unwinds."""
         path = self._way_out(unit, driver)
         if path is None:
             return False
+        cleared = self._ways_clear_of(path, unit, driver) if unit.size > 1 else []
+        if cleared is None:
+            return False
+        for way in cleared:
+            self._push_along(way, 1, driver)
+        self._push_along(path, unit.size, driver)
+        return True
+
+    def _ways_clear_of(self, path: List[Cell], unit: Unit, driver: Unit) -> Optional[List[List[Cell]]]:
+        """The ways out (see :meth:`_way_out`) of the one-cell units standing in the blocks a unit larger
+        than a cell takes along ``path``, each ending off those blocks and off the ways before it; None if
+        one of them has none. (In two packed groups of mixed sizes swapping places, a unit of
+        radius 1.0 stood held up for good behind another at its goal: the way out of the one at the goal
+        led only through cells of smaller units.)"""
+        taken = frozenset(c for cell in path for c in block_cells(cell, unit.size))
+        in_way = self.host.occupancy.holders_of(sorted(taken), unit)
+        ways: List[List[Cell]] = []
+        for other in sorted(in_way, key=lambda u: u.id):
+            way = self._way_out(other, driver, avoid=taken)
+            if way is None:
+                return None
+            ways.append(way)
+            taken |= set(way)
+        return ways
+
+    def _push_along(self, path: List[Cell], size: int, driver: Unit) -> None:
+        """The units on ``path`` (the steps of a way out of units of ``size`` cells) move on along it, each to
+        where the next stood, and wait there for ``driver`` to pass (see :meth:`_make_way`)."""
         occupancy = self.host.occupancy
-        push = Push(frozenset(c for cell in path for c in block_cells(cell, unit.size)), driver, self.host.time)
+        push = Push(frozenset(c for cell in path for c in block_cells(cell, size)), driver, self.host.time)
         earlier = [other for other in self._pushes if not other.undone()]
         self._pushes = earlier + [push]
 
-        movers: List[int] = []  # where each unit on the path stands (a unit larger than a cell: on several of its cells)
-        for index, cell in enumerate(path[:-1]):
+        movers: List[int] = [0]  # where each unit on the path stands (a unit larger than a cell: alone on it)
+        for index, cell in enumerate(path[1:-1] if size == 1 else (), start=1):
             holder = occupancy.holder(cell)
-            if holder is not None and (not movers or holder is not occupancy.holder(path[movers[-1]])):
+            if holder is not None and holder is not occupancy.holder(path[movers[-1]]):
                 movers.append(index)
         for start, end in zip(movers, movers[1:] + [len(path) - 1]):
             mover = occupancy.holder(path[start])
@@ -404,7 +433,6 @@ class Traffic:
             mover.stats.detours += 1
             mover.waiting_for, mover.progress_time = 0.0, self.host.time
             mover.state = UnitState.RUN
-        return True
 
     def holds_back(self, push: Push) -> bool:
         """Whether the units ``push`` moved still wait aside: the driver has yet to move on, a squad-mate
@@ -464,15 +492,17 @@ class Traffic:
         squads = unit.squad is not None or driver.squad is not None
         return unit.making_way or facing or squads and _against(unit, driver)
 
-    def _way_out(self, unit: Unit, driver: Unit) -> Optional[List[Cell]]:
+    def _way_out(self, unit: Unit, driver: Unit, avoid: FrozenSet[Cell] = frozenset()) -> Optional[List[Cell]]:
         """Orthogonal steps from the unit's cell to the nearest cell where its block is free and off the
-        driver's way (the driver's cells, and the cells its steps ahead take), or, with none within
-        PUSH_DEPTH steps, the nearest on it; through free cells and, for a one-cell unit, cells of
-        units the driver may push (one-cell units too, which move on ahead of it); None if there is
-        neither."""
+        driver's way (the driver's cells, and the cells its steps ahead take) and off ``avoid``, or, with none
+        within PUSH_DEPTH steps, the nearest on the driver's way (but for a unit leaving cells to ``avoid``:
+        None); through free cells and cells of one-cell units the driver may push (which move on ahead of it,
+        or, out of the way of a unit larger than a cell, leave it first: see :meth:`_make_way`); None if there
+        is neither."""
         top = driver.stack.top
         ahead = [driver.cell, *(top.remaining[:PUSH_DEPTH] if top is not None else ())]
         way = set(driver.held).union(*(step_cells(a, b, driver.size) for a, b in zip(ahead, ahead[1:])))
+        shut = way | avoid
         grid, size = self.host.grid_of(unit), unit.size
         came_from: Dict[Cell, Optional[Cell]] = {unit.cell: None}
         frontier = [unit.cell]
@@ -485,12 +515,12 @@ class Traffic:
                         continue
                     block = block_cells(cell, size)
                     holders = self.host.occupancy.holders_of(block, unit)
-                    if driver in holders or holders and (size > 1 or not all(h.size == 1 and self._pushable(h, driver) for h in holders)):
+                    if driver in holders or holders and not all(h.size == 1 and self._pushable(h, driver) for h in holders):
                         continue
                     came_from[cell] = (x, y)
-                    if not holders and way.isdisjoint(block):
+                    if not holders and shut.isdisjoint(block):
                         return _steps_to(cell, came_from)
-                    if not holders and on_way is None:
+                    if not holders and on_way is None and not avoid:
                         on_way = cell
                     reached.append(cell)
             frontier = reached

@@ -11,6 +11,9 @@ a two-cell corridor, 198 s). Three
 runs, each in a subprocess of its own:
 
 * ours: the navigator of this working tree (``bench/crowd_runner.py``);
+  with --pythonscript, again under pythonscript 0.50's embedded CPython 3.8
+  with numpy 1.24 (its ``bin/python3``, outside the engine: the interpreter
+  games run us on);
 * baseline: the navigator of commit 3da9bb7 (units hold whole cells),
   extracted with ``git archive`` into a temporary folder and imported from
   there by the same runner (outside a git checkout, run with --no-baseline);
@@ -46,6 +49,7 @@ Usage::
     python3 bench/bench_crowd.py                                  # every scenario at the issue's sizes
     python3 bench/bench_crowd.py --scenario circle_swap --units 5000 --no-baseline
     python3 bench/bench_crowd.py --quick --no-rvo2                # small sizes: a smoke test
+    python3 bench/bench_crowd.py --markdown --pythonscript        # the README's table
 """
 
 from __future__ import annotations
@@ -85,11 +89,13 @@ from pathing_py.scenarios import (  # noqa: E402
     packed_canyon,
     two_cell_corridor,
 )
-from report import command_line, render  # noqa: E402
+from report import command_line, pythonscript_python, render  # noqa: E402
 
 DELTA = 1.0 / 30.0
 BASELINE_COMMIT = "3da9bb7"
 RUNNER = Path(__file__).resolve().parent / "crowd_runner.py"
+#: The run of our navigator under pythonscript's interpreter (--pythonscript).
+PYTHONSCRIPT_LABEL = "ours, pythonscript's CPython 3.8"
 #: Tick limit: this many times the longest trip (route length / speed), plus LIMIT_SLACK seconds.
 LIMIT_FACTOR = 2.0
 LIMIT_SLACK = 240.0
@@ -185,11 +191,11 @@ def plan_routes(scenario: CrowdScenario) -> Tuple[List[np.ndarray], float]:
     return routes, longest
 
 
-def run_navigator(label: str, setting: Setting, package_root: Path) -> Outcome:
-    """Run the scenario in ``crowd_runner.py`` with pathing_py imported from ``package_root``."""
+def run_navigator(label: str, setting: Setting, package_root: Path, python: str = sys.executable) -> Outcome:
+    """Run the scenario in ``crowd_runner.py`` on ``python`` with pathing_py imported from ``package_root``."""
     positions = setting.folder / f"{label.split()[0]}.f32"
     command = [
-        sys.executable, str(RUNNER), str(setting.folder / "scenario.npz"), str(positions), "--delta", repr(DELTA),
+        python, str(RUNNER), str(setting.folder / "scenario.npz"), str(positions), "--delta", repr(DELTA),
         "--max-ticks", str(setting.max_ticks), "--settle-ticks", str(math.ceil(SETTLE_SECONDS / DELTA)),
     ]  # fmt: skip
     environment = dict(os.environ, PYTHONPATH=str(package_root))
@@ -308,6 +314,8 @@ def argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-seconds", type=float, help="simulated seconds before a run gives up (default: from the longest trip)")
     parser.add_argument("--no-baseline", action="store_true", help=f"skip the navigator of commit {BASELINE_COMMIT}")
     parser.add_argument("--no-rvo2", action="store_true", help="skip RVO2")
+    parser.add_argument("--pythonscript", action="store_true",
+                        help="run ours again under pythonscript 0.50's embedded CPython 3.8 (outside the engine)")  # fmt: skip
     parser.add_argument("--markdown", action="store_true", help="print the table as the README shows it (Markdown)")
     return parser
 
@@ -331,6 +339,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         sys.exit(f"bench_crowd: RVO2 cannot run: {peer.problem} (--no-rvo2 runs without it)")
     if peer.problem:
         notes.append(peer.problem)
+    pythonscript = str(pythonscript_python()) if args.pythonscript else None
     rows: List[List[str]] = []
     descriptions: List[str] = []
     violations = 0
@@ -355,6 +364,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                 f"at most {setting.max_ticks} ticks")  # fmt: skip
             outcomes = []
             runs: List[Tuple[str, Callable[[], Outcome]]] = [("ours", lambda: run_navigator("ours", setting, ROOT))]
+            if pythonscript is not None:
+                runs.append(("pythonscript", lambda: run_navigator(PYTHONSCRIPT_LABEL, setting, ROOT, pythonscript)))
             if baseline is not None:
                 runs.append(("baseline", lambda: run_navigator(f"baseline {BASELINE_COMMIT}", setting, baseline)))
             if peer.binary is not None:
@@ -367,7 +378,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             ordered = int(scenario.ordered.sum())
             rows += [row(name, outcome, ordered, rvo2) for outcome in outcomes]
             notes += [f"{name}: {o.label} does not take these units: {o.unsupported}" for o in outcomes if o.unsupported]
-            violations += outcomes[0].overlapping_pairs + outcomes[0].in_walls
+            violations += sum(o.overlapping_pairs + o.in_walls for o in outcomes if o.label in ("ours", PYTHONSCRIPT_LABEL))
     print(f"Crowds at {1 / DELTA:.0f} updates a second (ms per tick of the update alone; RVO2: preferred velocities and doStep, "
           f"one thread, g++ {' '.join(rvo2_peer.COMPILE_FLAGS)}; RVO2 arrives within {ARRIVAL_TOLERANCE} cell of its goal)\n")  # fmt: skip
     print("\n".join(descriptions) + "\n")

@@ -77,7 +77,7 @@ from pathing_py.movingai import find_benchmarks  # noqa: E402
 from pathing_py.scenarios import DEFAULT_SPEED  # noqa: E402
 from pathing_py.units import Navigator, Unit, UnitState  # noqa: E402
 from pathing_py.units.unit import FINAL_STATES  # noqa: E402
-from report import command_line, render  # noqa: E402
+from report import command_line, pythonscript_python, render  # noqa: E402
 
 FORMATIONS = ("none", "line", "column", "box", "wedge")
 #: The events of formations passing what they do not fit (SPEC F5), counted.
@@ -320,13 +320,7 @@ def run_individual(scenario: Scenario, graph: Optional[KeyPointGraph], delta: fl
 
 def run_under_pythonscript(args: argparse.Namespace) -> RunResult:
     """The groups run again under pythonscript 0.50's embedded interpreter, outside the engine, in a subprocess."""
-    sys.path.insert(0, str(ROOT / "tests"))
-    from godot_python import find_pythonscript
-
-    dist = find_pythonscript()
-    if dist is None:
-        sys.exit("bench_groups: --pythonscript needs pythonscript 0.50 (bash ../shared/pythonscript/build.sh, or $PYTHONSCRIPT_DIST)")
-    python = dist / "addons" / "pythonscript" / "x11-64" / "bin" / "python3"
+    python = pythonscript_python()
     command = [str(python), str(Path(__file__).resolve()), *scenario_arguments(args), "--json"]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:

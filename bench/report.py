@@ -5,7 +5,10 @@
 """
 
 import sys
+from pathlib import Path
 from typing import Optional, Sequence
+
+ROOT = Path(__file__).resolve().parent.parent
 
 TOLERANCE = 0.006  # the scenario files round lengths to 2 decimals at worst
 
@@ -35,3 +38,15 @@ def render(
 def command_line(script: str, argv: Optional[Sequence[str]]) -> str:
     """The command that produced a table, for its footnote."""
     return " ".join([f"python3 bench/{script}"] + list(sys.argv[1:] if argv is None else argv))
+
+
+def pythonscript_python() -> Path:
+    """pythonscript 0.50's embedded interpreter (CPython 3.8, with numpy 1.24), run as a program outside the engine:
+    what ``--pythonscript`` benchmarks run on (see tests/godot_python.py for where pythonscript comes from)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from godot_python import find_pythonscript
+
+    dist = find_pythonscript()
+    if dist is None:
+        sys.exit("--pythonscript needs pythonscript 0.50 (bash ../shared/pythonscript/build.sh, or $PYTHONSCRIPT_DIST)")
+    return dist / "addons" / "pythonscript" / "x11-64" / "bin" / "python3"

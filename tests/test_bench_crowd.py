@@ -113,3 +113,13 @@ def test_the_rvo2_driver_swaps_two_agents(tmp_path):
     assert (run.step_ms > 0).all() and run.all_arrived_step <= len(run.step_ms)
     assert np.allclose(positions[-1, :2], [[10.5, 1.5], [1.5, 1.5]], atol=0.1)
     assert (positions[:, :, 1] >= 0.4 - 1e-3).all() and (positions[:, :, 1] <= 2.6 + 1e-3).all()  # inside the map
+
+
+def test_under_pythonscript_our_units_play_the_same_game(pythonscript_dist, monkeypatch):
+    """--pythonscript runs ours again on pythonscript's embedded CPython 3.8: the same moves, every figure but
+    the times the same."""
+    monkeypatch.setenv("PYTHONSCRIPT_DIST", str(pythonscript_dist))
+    rows = table(run_bench("--quick", "--no-rvo2", "--no-baseline", "--pythonscript", "--scenario", "mixed_radii"))
+    assert [row["run"] for row in rows] == ["ours", "ours, pythonscript's CPython 3.8"]
+    timed = {"run", "median ms", "p99 ms"}
+    assert {k: v for k, v in rows[0].items() if k not in timed} == {k: v for k, v in rows[1].items() if k not in timed}

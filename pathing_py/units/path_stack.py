@@ -95,7 +95,7 @@ class Route:
         return self.waypoints[self.index] if self.aims is None else self.aims[self.index]
 
     def length_after_current(self) -> float:
-        """The length from the current waypoint through the later ones, each leg as the crow walks (octile)."""
+        """The length from the current waypoint through the later ones, each leg as long as on an empty grid (octile)."""
         if self._to_end is None:
             self._to_end = _lengths_to_end(self.waypoints)
         return self._to_end[self.index]
@@ -144,7 +144,7 @@ class PathStack(List[Route]):
 
     def distance_to_go(self, cell: Cell) -> Optional[float]:
         """How far ``cell`` is from the destination through the key points still to reach (of each high-level
-        route, top down), each leg as the crow walks (octile); None without a destination.
+        route, top down), each leg as long as on an empty grid (octile); None without a destination.
 
         As a unit walks its route, this shrinks at every key point it reaches, however the route winds, and
         between key points as it comes closer to the next. Units shuffled round in a jam come no closer by it:

@@ -390,8 +390,8 @@ class Traffic:
         return True
 
     def _ways_clear_of(self, path: List[Cell], unit: Unit, driver: Unit) -> Optional[List[List[Cell]]]:
-        """The ways out (see :meth:`_way_out`) of the one-cell units standing in the blocks a unit larger
-        than a cell takes along ``path``, each ending off those blocks and off the ways before it; None if
+        """The ways out (see :meth:`_way_out`) of the one-cell units in the blocks a unit larger than a
+        cell takes along ``path``, each ending off those blocks and off the ways before it; None if
         one of them has none. (In two packed groups of mixed sizes swapping places, a unit of
         radius 1.0 stood held up for good behind another at its goal: the way out of the one at the goal
         led only through cells of smaller units.)"""

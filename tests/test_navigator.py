@@ -6,7 +6,6 @@ import pytest
 
 from pathing_py import Grid, KeyPointGraph, scenarios
 from pathing_py.crowd_checks import overlapping_pairs, units_in_walls
-from pathing_py.crowd_runs import CrowdRun
 from pathing_py.search import find_path
 from pathing_py.units import Navigator, PathRequestQueue, PathStack, Route, RouteKind, UnitState
 from pathing_py.units.navigator import MAX_UPDATE_SECONDS
@@ -427,17 +426,6 @@ def test_a_unit_destroyed_while_its_jams_plan_is_searched_is_left_out_and_the_ot
     assert not any(navigator.jams.keeps_cell(unit) for unit in units)  # the search is dropped
     run_until_arrived(navigator, units[1:], 300)
     assert all(unit.state is UnitState.ARRIVED for unit in units[1:])
-
-
-def test_two_units_swapped_at_the_dead_end_of_a_corridor_swap_back_through_a_pocket_past_the_first_window():
-    """Head-on in a one-cell corridor with a pocket, 2 a side, at 10 updates a second (the crowd sweep): the two
-    ordered into the dead end stood each on the other's goal, and the window planned round them (3 cells) held
-    the pocket but not the cell past it that one of them has to step into to let the other in. After a plan
-    was not found, the window's margin doubles with its room."""
-    run = CrowdRun(scenarios.head_on_corridor(4))
-    while not run.done and run.navigator.time < 120:
-        run.update(0.1)
-    assert run.arrived == 4 and run.overlaps == 0 and run.in_walls == 0
 
 
 def test_a_jam_whose_plans_bring_no_unit_closer_is_not_planned_again_and_every_order_ends():

@@ -51,7 +51,7 @@ RETRY_AFTER = 5.0
 LANE_STEPS = 3
 #: Largest margin (cells) a jam's window grows to so that no unit stops short of another's goal on its way.
 MAX_GOAL_MARGIN = 4 * JAM_MARGIN
-#: Times a jam's window doubles its room (free cells per unit) and its margin after plans were not found for it.
+#: Times a jam's window doubles its room (free cells per unit) after plans were not found for it.
 MAX_WIDENINGS = 2
 #: Seeds a jam's plan is searched with (see :class:`~pathing_py.jams.Untangling`) when the first seed's plan
 #: is walked in more than SLOW_PLAN_TICKS ticks beyond the fewest a plan can take (at a cell a second, far
@@ -206,7 +206,7 @@ class JamPlans:
             return self._give_up_on(jam)
         widenings = min(max(self._failed.get(unit, (0.0, 0))[1] for unit in jam), MAX_WIDENINGS)
         setting: Optional[_Setting] = None
-        margin = JAM_MARGIN << widenings  # after plans were not found, more room round the jam too
+        margin = JAM_MARGIN
         while margin <= MAX_GOAL_MARGIN:
             wider = self._setting(jam, widenings, margin)
             if wider is None:

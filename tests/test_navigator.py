@@ -6,6 +6,7 @@ import pytest
 
 from pathing_py import Grid, KeyPointGraph, scenarios
 from pathing_py.crowd_checks import overlapping_pairs, units_in_walls
+from pathing_py.crowd_runs import CrowdRun
 from pathing_py.search import find_path
 from pathing_py.units import Navigator, PathRequestQueue, PathStack, Route, RouteKind, UnitState
 from pathing_py.units.navigator import MAX_UPDATE_SECONDS
@@ -390,6 +391,21 @@ def run_until_arrived(navigator, units, seconds):
         if all(unit.state is UnitState.ARRIVED for unit in units):
             break
     return kept
+
+
+@pytest.mark.parametrize(
+    "make, seconds",
+    [(lambda: scenarios.crossroads(40), 60), (lambda: scenarios.gate(100), 150), (lambda: scenarios.circle_swap(200), 150)],
+    ids=["two streams of 20 crossing at a crossroads", "100 through a one-cell gate", "200 swapping across a circle"],
+)
+def test_the_crowds_of_issue_12_end_with_every_unit_arrived(make, seconds):
+    """Three of issue 12's scenarios at their sizes, at 30 updates a second: every unit arrives, none overlaps
+    another or reaches into a wall after any update (the crowd benchmark runs them too, and the others: head-on
+    and the two-cell corridor, packed canyon, occupied spot and mixed radii have tests of their own)."""
+    run = CrowdRun(make())
+    while not run.done and run.navigator.time < seconds:
+        run.update(1 / 30)
+    assert run.arrived == len(run.ordered) and run.overlaps == 0 and run.in_walls == 0
 
 
 def test_twenty_against_twenty_in_a_corridor_two_cells_wide_all_arrive():

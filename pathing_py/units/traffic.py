@@ -396,7 +396,7 @@ class Traffic:
         radius 1.0 stood held up for good behind another at its goal: the way out of the one at the goal
         led only through cells of smaller units.)"""
         taken = frozenset(c for cell in path for c in block_cells(cell, unit.size))
-        in_way = self.host.occupancy.holders_of(sorted(taken), unit)
+        in_way = self.host.occupancy.holders_of(taken, unit)
         ways: List[List[Cell]] = []
         for other in sorted(in_way, key=lambda u: u.id):
             way = self._way_out(other, driver, avoid=taken)

@@ -429,6 +429,26 @@ def test_no_better_plans_are_searched_where_the_first_joint_search_found_none():
     assert all(unit.state is UnitState.ARRIVED for unit in units)
 
 
+@pytest.mark.parametrize("delta", [1 / 30, 0.1])
+def test_two_units_in_a_dead_end_each_on_the_others_goal_swap_through_a_pocket_past_the_jams_window(delta):
+    """To swap, one unit waits in the pocket while the other passes it, into the cell beyond, 5 cells from
+    the jam: outside the window a jam's plan first gets (3 cells round it), where no plan is found. The
+    window grows for units that are to take one another's cells (each stood held up for good before)."""
+    grid = Grid.from_ascii(
+        """
+#####.####
+#.........
+##########
+"""
+    )
+    navigator = Navigator(grid)
+    inner, outer = navigator.add_unit((8.5, 1.5), speed=4.0), navigator.add_unit((9.5, 1.5), speed=4.0)
+    inner.move_to((9, 1))
+    outer.move_to((8, 1))
+    run(navigator, delta, round(30 / delta))
+    assert (inner.state, inner.cell, outer.state, outer.cell) == (UnitState.ARRIVED, (9, 1), UnitState.ARRIVED, (8, 1))
+
+
 def test_a_unit_destroyed_while_its_jams_plan_is_searched_is_left_out_and_the_others_arrive():
     scenario = scenarios.two_cell_corridor(40)
     navigator, units = scenario_navigator(scenario)

@@ -49,7 +49,8 @@ JAM_INTERVAL = 5
 RETRY_AFTER = 5.0
 #: Steps ahead of a waiting unit larger than a cell that a plan clears of the units it moves.
 LANE_STEPS = 3
-#: Largest margin (cells) a jam's window grows to so that no unit stops short of another's goal on its way.
+#: Largest margin (cells) a jam's window grows to so that no unit stops short of another's goal on its way, or
+#: so that units to take one another's cells find room to pass (see :func:`_in_a_cycle`).
 MAX_GOAL_MARGIN = 4 * JAM_MARGIN
 #: Times a jam's window doubles its room (free cells per unit) after plans were not found for it.
 MAX_WIDENINGS = 2
@@ -205,34 +206,32 @@ class JamPlans:
         if all(unit.planned_time >= unit.closer_time for unit in jam if unit.size == 1):  # (larger units are not planned)
             return self._give_up_on(jam)
         widenings = min(max(self._failed.get(unit, (0.0, 0))[1] for unit in jam), MAX_WIDENINGS)
-        setting: Optional[_Setting] = None
-        margin = JAM_MARGIN
-        while margin <= MAX_GOAL_MARGIN:
-            wider = self._setting(jam, widenings, margin)
+        margin, setting = JAM_MARGIN, self._setting(jam, widenings, JAM_MARGIN)
+        first: Optional[Untangling] = None
+        while setting is not None and setting.goals is not None:
+            # A unit would stop short of another's goal on its way, or units are to take one another's cells
+            # and no plan was found: with room past the window's edge, they can sort (a dead end's pocket).
+            first = None if _stopped_short(setting.units, setting.aheads, setting.goals) else setting.searched()
+            if first is not None and (_moves_units(first) or not _in_a_cycle(setting)):
+                break
+            wider = self._setting(jam, widenings, 2 * margin) if 2 * margin <= MAX_GOAL_MARGIN else None
             if wider is None:
                 break
-            setting = wider
-            if setting.goals is None or not _stopped_short(setting.units, setting.aheads, setting.goals):
-                break
-            margin *= 2  # a unit would stop short of another's goal on its way: with room past it, they can sort
+            margin, setting = 2 * margin, wider
         if setting is None:
             return False
-        (left, top, right, bottom), ordered, passable, _, goals, _ = setting
-        if goals is None:  # no free cell for every unit (the window is counted to have them: not expected)
+        if setting.goals is None:  # no free cell for every unit (the window is counted to have them: not expected)
             return self._give_up_on(jam)
-        origin = (left, top)
-        window = passable[top:bottom, left:right]
-        starts, ends = [_in_window(u.cell, origin) for u in ordered], [_in_window(goal, origin) for goal, _ in goals]
-        swaps = not any(u.state in STANDING_STATES or u.making_way for u in ordered)
-        first = Untangling(window, starts, ends, swaps=swaps)
-        first.advance(math.inf)
-        if first.paths is None or all(path[-1] == path[0] for path in first.paths):  # none found, or one that moves no unit
+        if first is None:
+            first = setting.searched()
+        if not _moves_units(first):
             return self._give_up_on(jam)
+        assert first.paths is not None
         if first.misses or first.ticks <= first.fewest + SLOW_PLAN_TICKS:
             self._start_plan(setting, first.paths)
             return True
-        better = Untangling(window, starts, ends, seeds=range(1, PLAN_SEEDS), swaps=swaps, both=True, sequential=False)
-        held = {holder: holder.stack.top for _, holder in self.host.occupancy.held_in(left, top, right, bottom)}
+        better = setting.untangling(seeds=range(1, PLAN_SEEDS), both=True, sequential=False)
+        held = {holder: holder.stack.top for _, holder in self.host.occupancy.held_in(*setting.window)}
         self._searching = _PlanSearch(setting, first, better, held, self.host.stats.updates + MAX_SEARCH_UPDATES)
         self._search_on(self._searching)
         return True
@@ -366,6 +365,22 @@ class _Setting(NamedTuple):
     goals: Optional[List[Tuple[Cell, Optional[int]]]]
     close: bool  #: every unit in the window is one cell wide: the plan's units may follow closely (JamPlan.close)
 
+    def untangling(self, **options) -> Untangling:
+        """The search for the plan moving :attr:`units` to their goals in the window (options of
+        :class:`~pathing_py.jams.Untangling`), with swaps only where no unit stands or makes way."""
+        left, top, right, bottom = self.window
+        assert self.goals is not None
+        starts = [(x - left, y - top) for x, y in (unit.cell for unit in self.units)]
+        ends = [(x - left, y - top) for (x, y), _ in self.goals]
+        swaps = not any(unit.state in STANDING_STATES or unit.making_way for unit in self.units)
+        return Untangling(self.passable[top:bottom, left:right], starts, ends, swaps=swaps, **options)
+
+    def searched(self) -> Untangling:
+        """The search of the first seed (:meth:`untangling`), done."""
+        first = self.untangling()
+        first.advance(math.inf)
+        return first
+
 
 def _lanes(units: Iterable[Unit]) -> Set[Cell]:
     """The cells the next LANE_STEPS steps of each waiting unit larger than a cell take (plans do not move
@@ -427,6 +442,26 @@ def _stopped_short(units: List[Unit], aheads: List[List[Cell]], goals: List[Tupl
     for ahead, (goal, _) in zip(aheads, goals):
         if goal in ahead and goal != ahead[-1] and any(cell in ends for cell in ahead[ahead.index(goal) + 1 :]):
             return True
+    return False
+
+
+def _moves_units(untangling: Untangling) -> bool:
+    """Whether ``untangling`` found a plan that moves a unit."""
+    return untangling.paths is not None and any(path[-1] != path[0] for path in untangling.paths)
+
+
+def _in_a_cycle(setting: _Setting) -> bool:
+    """Whether some units of ``setting`` are to go round a cycle, each to the cell of the next (two in a
+    dead end, each on the other's goal): then one of them has to step aside, past the others."""
+    assert setting.goals is not None
+    goals = [goal for goal, _ in setting.goals]
+    standing_on = {unit.cell: number for number, unit in enumerate(setting.units)}
+    for first in range(len(goals)):
+        number: Optional[int] = first
+        for _ in goals:
+            number = None if number is None or goals[number] == setting.units[number].cell else standing_on.get(goals[number])
+            if number == first:
+                return True
     return False
 
 

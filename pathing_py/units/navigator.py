@@ -308,14 +308,14 @@ class Navigator:
             steer(delta)
         if delta > 0 and self.units:
             order = self._in_priority_order()
-            speeds = np.fromiter(map(_speed, order), dtype=np.float64, count=len(order))
-            counts = np.maximum(1, np.ceil(delta * speeds / SUB_STEP_CELLS)).astype(np.int64)
-            steps, sub_steps = counts.tolist(), (delta / counts).tolist()
-            rounds = max(steps)
+            sub_steps = {speed: _sub_steps(delta, speed) for speed in set(map(_speed, order))}  # (units share a few speeds)
+            rounds = max(count for count, _ in sub_steps.values())
             for turn in range(rounds):  # each unit's sub-steps spread evenly over the rounds, in priority order
-                for unit, count, dt in zip(order, steps, sub_steps):  # (units standing still are passed over without a call)
-                    if (unit.next_cell is not None or unit.state in WALKING_STATES) and turn * count % rounds < count:
-                        self._advance(unit, dt)
+                for unit in order:  # (units standing still are passed over without a call)
+                    if unit.next_cell is not None or unit.state in WALKING_STATES:
+                        count, dt = sub_steps[unit.speed]
+                        if turn * count % rounds < count:
+                            self._advance(unit, dt)
             self.jams.update(order)
             in_turn = order[self.stats.updates % STALL_SLICES :: STALL_SLICES]
             self._stop_stalled(in_turn)
@@ -776,6 +776,12 @@ class Navigator:
 
 
 _priority, _speed = attrgetter("priority"), attrgetter("speed")
+
+
+def _sub_steps(delta: float, speed: float) -> Tuple[int, float]:
+    """How many sub-steps a unit of ``speed`` takes in ``delta`` seconds (each at most SUB_STEP_CELLS long), and their length in seconds."""
+    count = max(1, math.ceil(delta * speed / SUB_STEP_CELLS))
+    return count, delta / count
 
 
 def _reach_clear_of(unit: Unit, target: Tuple[float, float], distance: float, other: Unit) -> float:

@@ -133,7 +133,10 @@ class PathStack(List[Route]):
 
     def find(self, kind: RouteKind) -> Optional[Route]:
         """The topmost route of a kind."""
-        return next((route for route in reversed(self) if route.kind is kind), None)
+        for route in reversed(self):  # (a loop, not a generator: waiting units ask at every sub-step)
+            if route.kind is kind:
+                return route
+        return None
 
     def destination(self) -> Optional[Cell]:
         """Where the unit's order takes it: the last waypoint of the bottom high-level route (a group

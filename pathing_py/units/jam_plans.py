@@ -370,8 +370,8 @@ class _Setting(NamedTuple):
         :class:`~pathing_py.jams.Untangling`), with swaps only where no unit stands or makes way."""
         left, top, right, bottom = self.window
         assert self.goals is not None
-        starts = [(x - left, y - top) for x, y in (unit.cell for unit in self.units)]
-        ends = [(x - left, y - top) for (x, y), _ in self.goals]
+        starts = [_in_window(unit.cell, (left, top)) for unit in self.units]
+        ends = [_in_window(goal, (left, top)) for goal, _ in self.goals]
         swaps = not any(unit.state in STANDING_STATES or unit.making_way for unit in self.units)
         return Untangling(self.passable[top:bottom, left:right], starts, ends, swaps=swaps, **options)
 
@@ -454,12 +454,14 @@ def _in_a_cycle(setting: _Setting) -> bool:
     """Whether some units of ``setting`` are to go round a cycle, each to the cell of the next (two in a
     dead end, each on the other's goal): then one of them has to step aside, past the others."""
     assert setting.goals is not None
-    goals = [goal for goal, _ in setting.goals]
-    standing_on = {unit.cell: number for number, unit in enumerate(setting.units)}
-    for first in range(len(goals)):
+    units, goals = setting.units, [goal for goal, _ in setting.goals]
+    standing_on = {unit.cell: number for number, unit in enumerate(units)}
+    for first in range(len(units)):
         number: Optional[int] = first
-        for _ in goals:
-            number = None if number is None or goals[number] == setting.units[number].cell else standing_on.get(goals[number])
+        for _ in units:  # (round a cycle, at most once)
+            if number is None or goals[number] == units[number].cell:
+                break
+            number = standing_on.get(goals[number])
             if number == first:
                 return True
     return False

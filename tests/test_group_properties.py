@@ -1,0 +1,99 @@
+"""Properties of groups on drawn rooms, groups, formations, orders and update deltas (issue 10).
+
+Whatever the room, the members' sizes and speeds, the formation and cohesion and the frame times: no two
+units ever overlap, no circle enters a wall, no unit moves further in an update than its speed allows, no
+member is lost, and every order ends: each group says it arrived once, after its order, with every member
+in a final state that says the truth about the map.
+"""
+
+import numpy as np
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+from strategies import maps
+
+from pathing_py import Grid, KeyPointGraph
+from pathing_py.clearance import block_at, block_centre, size_class
+from pathing_py.crowd_checks import overlapping_pairs, units_in_walls
+from pathing_py.groups import Cohesion, Groups
+from pathing_py.units import Navigator, UnitState
+from pathing_py.units.occupancy import block_cells
+from pathing_py.units.unit import FINAL_STATES
+
+#: Seconds of waiting before units give up, short so that every drawn run ends quickly.
+GIVE_UP = 2.0
+#: Updates run at the drawn deltas; the run then goes on at STEADY_DELTA until every group arrived.
+DRAWN_UPDATES = 150
+STEADY_DELTA = 0.1
+#: Simulated seconds by which every group must have arrived: forming and crossing a 12x12 room at 1 cell/s,
+#: and the stall checks of members held up on the way.
+TIME_LIMIT = 400.0
+SHAPES = (None, "line", "column", "box", "wedge")
+
+
+@st.composite
+def group_orders(draw):
+    """A room; one to three groups on distinct free cells, each member with a speed and radius, each group
+    with a formation, spacing, cohesion and a target anywhere on the map (walls too); whether routes use a
+    key-point graph; and the deltas of the run's first updates (1 ms to 500 ms, in turn)."""
+    passable = draw(maps(min_side=4, max_side=12, max_walls=0.3))
+    free = np.argwhere(passable)[:, ::-1]  # (x, y)
+    sizes = draw(st.lists(st.integers(1, 6), min_size=1, max_size=3))
+    count = sum(sizes)
+    assume(len(free) >= count)
+    picks = draw(st.lists(st.integers(0, len(free) - 1), min_size=count, max_size=count, unique=True))
+    speeds = draw(arrays(np.float64, count, elements=st.sampled_from([4.0, 1.0, 2.5, 8.0])))
+    radii = draw(arrays(np.float64, count, elements=st.sampled_from([0.5, 0.3, 1.0])))
+    blocks = [block_cells(tuple(free[pick]), size_class(r)) for pick, r in zip(picks, radii)]  # a unit of radius 1 stands on 2x2
+    cells = [cell for block in blocks for cell in block]
+    height, width = passable.shape
+    assume(len(set(cells)) == len(cells) and all(x < width and y < height and passable[y, x] for x, y in cells))
+    groups = [
+        (size, draw(st.sampled_from(SHAPES)), draw(st.sampled_from([1.0, 2.0])), draw(st.sampled_from(list(Cohesion))),
+         (draw(st.integers(0, width - 1)), draw(st.integers(0, height - 1))))
+        for size in sizes
+    ]  # fmt: skip
+    graph = draw(st.booleans())
+    deltas = draw(arrays(np.float64, st.integers(1, 6), elements=st.floats(0.001, 0.5)))
+    return passable, free[picks], speeds, radii, groups, graph, deltas
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(group_orders())
+def test_groups_never_overlap_nor_enter_walls_lose_no_member_and_every_order_ends(orders):
+    passable, starts, speeds, radii, group_list, use_graph, deltas = orders
+    grid = Grid(passable)
+    navigator = Navigator(grid, KeyPointGraph.bake(grid, cluster_size=4) if use_graph else None, give_up=GIVE_UP, wait_limit=0.5)
+    units = [navigator.add_unit(block_centre((x, y), size_class(r)), speed=float(v), radius=float(r))
+             for (x, y), v, r in zip(starts.tolist(), speeds, radii)]  # fmt: skip
+    groups = Groups(navigator)
+    made, first = [], 0
+    for size, shape, spacing, cohesion, target in group_list:
+        members = units[first : first + size]
+        group = groups.add_group(members, formation=shape, spacing=spacing, cohesion=cohesion)
+        group.move_to(target)
+        made.append((group, members))
+        first += size
+    events = {group.id: [] for group, _ in made}
+    positions = np.array([unit.position for unit in units])
+    while navigator.time < TIME_LIMIT and not (all("group_arrived" in events[group.id] for group, _ in made) and all(unit.state in FINAL_STATES for unit in units)):
+        # (until members that arrived and then made way for others stand again)
+        number = navigator.stats.updates
+        delta = float(deltas[number % len(deltas)]) if number < DRAWN_UPDATES else STEADY_DELTA
+        navigator.update(delta)
+        for group_id, name, _ in groups.events():
+            events[group_id].append(name)
+        moved_to = np.array([unit.position for unit in units])
+        assert not len(overlapping_pairs(moved_to, radii)), f"units overlap after update {number}"
+        assert not len(units_in_walls(passable, moved_to, radii)), f"a unit entered a wall at update {number}"
+        assert np.all(np.hypot(*(moved_to - positions).T) <= speeds * delta + 1e-9), f"a unit moved faster than its speed at update {number}"
+        positions = moved_to
+    for group, members in made:
+        names = events[group.id]
+        assert names[0] == "group_ordered" and names.count("group_arrived") == 1 and names[-1] == "group_arrived", names
+        assert group.members == members, f"group {group.id} lost members"
+    for unit in units:
+        assert navigator.units.get(unit.id) is unit, f"{unit} was lost"
+        assert unit.state in FINAL_STATES, f"{unit} still {unit.state.name} after {navigator.time:.0f} s"
+        assert block_at(unit.position, unit.size) == unit.cell
+        assert unit.state is UnitState.ARRIVED or unit.reason, f"{unit} ended {unit.state.name} with no reason"

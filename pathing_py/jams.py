@@ -142,6 +142,8 @@ class Untangling:
         self.fewest = max((distance[cell] for distance, cell in zip(distances, start)), default=0)
         #: Joint searches so far that found no plan (each ran its whole budget).
         self.misses = 0
+        #: Work done so far (see :meth:`advance`).
+        self.work = 0
         self._width = width
         variants = (False, True) if swaps else (False,)
         self._plans = _plans(neighbours, distances, start, goal, max_configurations, list(seeds), variants, both, sequential and swaps)
@@ -150,13 +152,13 @@ class Untangling:
         """Search on for about ``work`` units of work (PLACE_WORK and the like: about a microsecond each
         here, counted rather than timed so that plans are the same on every machine); whether the
         searches are over."""
-        spent = 0
-        while not self.done and spent < work:
+        started = self.work
+        while not self.done and self.work - started < work:
             found = next(self._plans, None)
             if found is None:
                 self.done = True
             elif isinstance(found, int):
-                spent += found
+                self.work += found
             elif found.paths is None:
                 self.misses += 1
             elif found.ticks < self.ticks:

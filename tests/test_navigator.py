@@ -7,8 +7,10 @@ import pytest
 from pathing_py import Grid, KeyPointGraph, scenarios
 from pathing_py.crowd_checks import overlapping_pairs, units_in_walls
 from pathing_py.crowd_runs import CrowdRun
+from pathing_py.jams import MAX_SEQUENTIAL_MOVES, MOVE_WORK
 from pathing_py.search import find_path
 from pathing_py.units import Navigator, PathRequestQueue, PathStack, Route, RouteKind, UnitState
+from pathing_py.units.jam_plans import SEARCH_WORK_PER_UPDATE
 from pathing_py.units.navigator import MAX_UPDATE_SECONDS
 
 FINAL = {UnitState.ARRIVED, UnitState.HELD_UP, UnitState.UNREACHABLE}
@@ -380,28 +382,34 @@ def test_jams_are_untangled_and_every_unit_arrives(make):
 
 def run_until_arrived(navigator, units, seconds):
     """Update at 30 per second until every unit arrived or ``seconds`` passed, checking the world as it goes;
-    the most units that kept their cells for a jam's plan being searched at once."""
+    the most units that kept their cells for a jam's plan being searched at once, and the most work the
+    searches for jams' plans did in one update."""
     navigator.step_log = []
-    kept = 0
+    kept = most_work = 0
     for number in range(int(seconds * 30)):
+        work = navigator.stats.jam_work
         navigator.update(1 / 30)
         kept = max(kept, sum(navigator.jams.keeps_cell(unit) for unit in units))
+        most_work = max(most_work, navigator.stats.jam_work - work)
         if number % 10 == 0:
             check_world(navigator)
         if all(unit.state is UnitState.ARRIVED for unit in units):
             break
-    return kept
+    return kept, most_work
 
 
 @pytest.mark.parametrize(
     "make, seconds",
-    [(lambda: scenarios.crossroads(40), 60), (lambda: scenarios.gate(100), 150), (lambda: scenarios.circle_swap(200), 150)],
+    [(lambda: scenarios.crossroads(40), 60), (lambda: scenarios.gate(100), 200), (lambda: scenarios.circle_swap(200), 150)],
     ids=["two streams of 20 crossing at a crossroads", "100 through a one-cell gate", "200 swapping across a circle"],
 )
 def test_the_crowds_of_issue_12_end_with_every_unit_arrived(make, seconds):
     """Three of issue 12's scenarios at their sizes, at 30 updates a second: every unit arrives, none overlaps
     another or reaches into a wall after any update (the crowd benchmark runs them too, and the others: head-on
-    and the two-cell corridor, packed canyon, occupied spot and mixed radii have tests of their own)."""
+    and the two-cell corridor, packed canyon, occupied spot and mixed radii have tests of their own). The gate's
+    end swings widely with the updates its plans start in: before the first searches were sliced, all 100 by 90 s
+    at 30 updates a second but by 135 to 230 s at 28, 29, 31 or 32; by 157 s with some plans started an update
+    later (their searches sliced)."""
     run = CrowdRun(make())
     while not run.done and run.navigator.time < seconds:
         run.update(1 / 30)
@@ -411,21 +419,30 @@ def test_the_crowds_of_issue_12_end_with_every_unit_arrived(make, seconds):
 def test_twenty_against_twenty_in_a_corridor_two_cells_wide_all_arrive():
     """Issue 12's scenario. The jam's first plan would be walked in 158 ticks; while the units stand, plans
     with three more seeds are searched over the next updates, and the one taken is walked in 96: every
-    unit is at its goal within 250 s (about 310 s with the first plan)."""
+    unit is at its goal within 250 s (about 310 s with the first plan). The first seed's search is sliced
+    too (it took 0.4 s in one update, a frame's hitch): no update searches for more than a slice of work
+    and one step of a search (pushing and swapping's plan is counted at once)."""
     scenario = scenarios.two_cell_corridor(40)
     navigator, units = scenario_navigator(scenario)
-    kept = run_until_arrived(navigator, units, 250)
+    kept, most_work = run_until_arrived(navigator, units, 250)
     assert [unit.state for unit in units] == [UnitState.ARRIVED] * len(units)
     assert [unit.cell for unit in units] == [tuple(goal) for goal in scenario.goals.astype(int).tolist()]
     assert kept == len(units)  # every unit of the corridor stood while the better plans were searched
+    assert 0 < most_work <= SEARCH_WORK_PER_UPDATE + MOVE_WORK * MAX_SEQUENTIAL_MOVES
 
 
 def test_no_better_plans_are_searched_where_the_first_joint_search_found_none():
-    """Five a side head-on through a pocket: the joint search without swaps finds no plan, and searches with
-    other seeds would each run their whole budget in vain: the first plan is walked at once."""
+    """Five a side head-on through a pocket: the first seed's joint searches find no plan (pushing and
+    swapping does), and searches with other seeds would each run their whole budget in vain: the first
+    seed's search runs a slice an update, and its plan is walked once it is done."""
     scenario = scenarios.head_on_corridor(10)
     navigator, units = scenario_navigator(scenario)
-    assert run_until_arrived(navigator, units, 60) == 0
+    first_seeds = set()  # after each update a jam's plan was searched in: whether by the first seed only
+    for _ in range(60 * 30):
+        navigator.update(1 / 30)
+        if navigator.jams._searching is not None:
+            first_seeds.add(navigator.jams._searching.first is None)
+    assert first_seeds == {True}
     assert all(unit.state is UnitState.ARRIVED for unit in units)
 
 

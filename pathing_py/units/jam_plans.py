@@ -15,14 +15,15 @@ against 20 in a two-cell corridor never got through). A unit that has
 walked its part goes on with its own route (waiting there for the rest of
 the plan was tried: the crowds of the benchmarks did no better, some worse),
 but steps into no cell that a unit of the plan has yet to pass. A plan that
-overruns its time is dropped and its units plan again. Where the first plan
-found would be walked slowly, the window's units stand for up to
-MAX_SEARCH_UPDATES updates while plans with other seeds are searched, a slice
-an update, and the plan walked soonest is taken: 20 against 20 in a corridor
-two cells wide all arrived by 198 s, not 310 s.
+overruns its time is dropped and its units plan again. Plans are searched a
+slice of work an update (searched at once, 20 against 20 in a corridor two
+cells wide held one update up 0.4 s), dropped if a unit of the window moves
+meanwhile. Where the first plan found would be walked slowly, the window's
+units stand for up to MAX_SEARCH_UPDATES updates while plans with other seeds
+are searched, and the plan walked soonest is taken: 20 against 20 in that
+corridor all arrived by 198 s, not 310 s.
 """
 
-import math
 from typing import Dict, Iterable, List, NamedTuple, Optional, Set, Tuple
 
 import numpy as np
@@ -61,9 +62,10 @@ MAX_WIDENINGS = 2
 #: pocket), and each search that finds none runs its whole budget.
 PLAN_SEEDS = 4
 SLOW_PLAN_TICKS = 30
-#: Work those plans are searched for in one update (see :meth:`~pathing_py.jams.Untangling.advance`): about
-#: 10 ms. And for how many updates at most (a search that finds no plan runs long): the best found by then
-#: is taken.
+#: Work a jam's plans are searched for in one update, all searches together (see
+#: :meth:`~pathing_py.jams.Untangling.advance`): about 10 ms. And for how many updates at most plans with other
+#: seeds are (a search that finds no plan runs long): the best found by then is taken. The first seed's search
+#: runs to its end (a plan is not known to be had before).
 SEARCH_WORK_PER_UPDATE = 10000
 MAX_SEARCH_UPDATES = 90
 
@@ -141,8 +143,11 @@ class JamPlans:
         self.patience = patience
         self.plans: List[JamPlan] = []
         self._planned: Dict[Unit, JamPlan] = {}
-        #: The jam whose plan is being searched, a slice an update; its units keep their cells meanwhile.
+        #: The jam whose plan is being searched, a slice an update; its units keep their cells while better
+        #: plans are.
         self._searching: Optional[_PlanSearch] = None
+        #: Work the searches may still do in this update (see SEARCH_WORK_PER_UPDATE).
+        self._work_left = 0
         #: Units of jams no plan was found for: when last, and how many times since they last came closer.
         self._failed: Dict[Unit, Tuple[float, int]] = {}
 
@@ -154,6 +159,7 @@ class JamPlans:
             else:
                 for member in plan.members:
                     member.unit.progress_time = self.host.time  # walking a plan is progress
+        self._work_left = SEARCH_WORK_PER_UPDATE
         if self._searching is not None:
             self._search_on(self._searching)
             return
@@ -173,9 +179,9 @@ class JamPlans:
         return unit in self._planned
 
     def keeps_cell(self, unit: Unit) -> bool:
-        """Whether ``unit`` is in the window of the jam whose plan is being searched: it stays where it is,
-        as the plan starts from where the window's units are."""
-        return self._searching is not None and unit in self._searching.held
+        """Whether ``unit`` is in the window of the jam whose better plans are being searched: it stays where
+        it is, as the plan starts from where the window's units are."""
+        return self._searching is not None and self._searching.first is not None and unit in self._searching.held
 
     def lets_follow(self, unit: Unit) -> bool:
         """Whether ``unit`` walks a plan whose units follow closely (:attr:`JamPlan.close`)."""
@@ -199,58 +205,83 @@ class JamPlans:
         return jam
 
     def _plan(self, jam: Set[Unit]) -> bool:
-        """Start searching a plan for the window around ``jam``'s units (see :meth:`_search_on`); False if
+        """Start searching a plan for the window around ``jam``'s units (see :meth:`_search_in`); False if
         it cannot be planned now, or if every unit of it walked a plan since it last came closer to its
         target (plans do not help these units: a plan again would shuffle them round for ever, each walk
         counting as progress; the stall check ends their orders instead)."""
         if all(unit.planned_time >= unit.closer_time for unit in jam if unit.size == 1):  # (larger units are not planned)
             return self._give_up_on(jam)
         widenings = min(max(self._failed.get(unit, (0.0, 0))[1] for unit in jam), MAX_WIDENINGS)
-        margin, setting = JAM_MARGIN, self._setting(jam, widenings, JAM_MARGIN)
-        first: Optional[Untangling] = None
-        while setting is not None and setting.goals is not None:
-            # A unit would stop short of another's goal on its way, or units are to take one another's cells
-            # and no plan was found: with room past the window's edge, they can sort (a dead end's pocket).
-            first = None if _stopped_short(setting.units, setting.aheads, setting.goals) else setting.searched()
-            if first is not None and (_moves_units(first) or not _in_a_cycle(setting)):
-                break
-            wider = self._setting(jam, widenings, 2 * margin) if 2 * margin <= MAX_GOAL_MARGIN else None
+        setting = self._setting(jam, widenings, JAM_MARGIN)
+        return setting is not None and self._search_in(jam, widenings, JAM_MARGIN, setting)
+
+    def _search_in(self, jam: Set[Unit], widenings: int, margin: int, setting: "_Setting") -> bool:
+        """Start searching the first seed's plan for ``setting``, the window ``margin`` cells round ``jam``,
+        or for a wider one where a unit would stop short of another's goal on its way (with room past the
+        window's edge, they can sort: see :func:`_stopped_short`), dropped if a unit of the window moves
+        meanwhile (see :meth:`_search_on`). False if the jam was given up: no free cell for every unit (the
+        window is counted to have them: not expected), or the search, done within this update, found no plan.
+
+        Every search is sliced, even the first seed's in a small window: its work is not known before, as a
+        search that finds no plan runs its whole budget (five a side head-on through a pocket, the first
+        seed's two joint searches did: 0.9 s in one update; a knot of four in the packed canyon: 0.2 s). Most
+        first searches take about an update's work or less (at the gate and among mixed radii, 14 of 15 were
+        done within two updates), so most plans start as soon as before, or an update later. The window's
+        units are not held while the first seed searches (they are while better plans are searched: a plan is
+        had then): held, a group pushing through a packed canyon stood 5 s for each search there, which found
+        none, and the units it pushed aside were not back home 90 s after it set out; in a jam they stand."""
+        while setting.goals is not None and _stopped_short(setting.units, setting.aheads, setting.goals):
+            wider = self._wider(jam, widenings, margin)
             if wider is None:
                 break
             margin, setting = 2 * margin, wider
-        if setting is None:
-            return False
-        if setting.goals is None:  # no free cell for every unit (the window is counted to have them: not expected)
+        if setting.goals is None:
             return self._give_up_on(jam)
-        if first is None:
-            first = setting.searched()
-        if not _moves_units(first):
-            return self._give_up_on(jam)
-        assert first.paths is not None
-        if first.misses or first.ticks <= first.fewest + SLOW_PLAN_TICKS:
-            self._start_plan(setting, first.paths)
-            return True
-        better = setting.untangling(seeds=range(1, PLAN_SEEDS), both=True, sequential=False)
         held = {holder: holder.stack.top for _, holder in self.host.occupancy.held_in(*setting.window)}
-        self._searching = _PlanSearch(setting, first, better, held, self.host.stats.updates + MAX_SEARCH_UPDATES)
-        self._search_on(self._searching)
+        self._searching = _PlanSearch(jam, widenings, margin, setting, held, setting.untangling(), None, 0)
+        return self._search_on(self._searching)
+
+    def _search_on(self, search: "_PlanSearch") -> bool:
+        """Search on with the work left to this update (SEARCH_WORK_PER_UPDATE an update, for all jams);
+        once done, or out of time searching for a better plan, go on (:meth:`_searched`). The search is
+        dropped if a unit of its window moved, was given other routes, or left the map meanwhile (pushed
+        by a unit from outside, given an order, or stopped by the stall check: the window's units wait as
+        if stuck): the jam is found again if it still is one. Whether the jam is planned or still searched."""
+        occupancy = self.host.occupancy
+        self._searching = None
+        if not all(occupancy.holder(u.cell) is u and u.next_cell is None and u.stack.top is top for u, top in search.held.items()):
+            return False
+        work = search.untangling.work
+        done = search.untangling.advance(self._work_left)
+        work = search.untangling.work - work
+        self._work_left -= work
+        self.host.stats.jam_work += work
+        if not done and (search.first is None or self.host.stats.updates < search.until):
+            self._searching = search
+            return True
+        return self._searched(search)
+
+    def _searched(self, search: "_PlanSearch") -> bool:
+        """Go on from ``search``, done: where units are to take one another's cells (see :func:`_in_a_cycle`)
+        and no plan was found, search a wider window; give up on the jam if no plan moves a unit; search
+        better plans if the first would be walked slowly; else start the plan walked soonest. Whether the jam
+        is planned or still searched."""
+        found, first, setting = search.untangling, search.first, search.setting
+        if first is None and not _moves_units(found):
+            wider = self._wider(search.jam, search.widenings, search.margin) if _in_a_cycle(setting) else None
+            return self._give_up_on(search.jam) if wider is None else self._search_in(search.jam, search.widenings, 2 * search.margin, wider)
+        if first is None and not found.misses and found.ticks > found.fewest + SLOW_PLAN_TICKS:
+            better = setting.untangling(seeds=range(1, PLAN_SEEDS), both=True, sequential=False)
+            self._searching = search._replace(untangling=better, first=found, until=self.host.stats.updates + MAX_SEARCH_UPDATES)
+            return self._search_on(self._searching)
+        best = found if first is None or found.ticks < first.ticks else first
+        assert best.paths is not None
+        self._start_plan(setting, best.paths)
         return True
 
-    def _search_on(self, search: "_PlanSearch") -> None:
-        """Search ``search``'s better plans for another slice of work; once done, or out of time, start
-        the plan walked soonest. The search is dropped if a unit of its window moved, was given other
-        routes, or left the map meanwhile (pushed by a unit from outside, given an order, or stopped by
-        the stall check: the window's units wait as if stuck): the jam is found again if it still is one."""
-        occupancy = self.host.occupancy
-        if not all(occupancy.holder(u.cell) is u and u.next_cell is None and u.stack.top is top for u, top in search.held.items()):
-            self._searching = None
-            return
-        if not search.better.advance(SEARCH_WORK_PER_UPDATE) and self.host.stats.updates < search.until:
-            return
-        self._searching = None
-        best = search.better if search.better.ticks < search.first.ticks else search.first
-        assert best.paths is not None
-        self._start_plan(search.setting, best.paths)
+    def _wider(self, jam: Set[Unit], widenings: int, margin: int) -> Optional["_Setting"]:
+        """The setting of the window twice ``margin`` round ``jam`` (see :meth:`_setting`); None past MAX_GOAL_MARGIN."""
+        return self._setting(jam, widenings, 2 * margin) if 2 * margin <= MAX_GOAL_MARGIN else None
 
     def _start_plan(self, setting: "_Setting", paths: List[List[Cell]]) -> None:
         """Hand each unit of ``setting`` its part of ``paths`` (cells of its window)."""
@@ -346,13 +377,16 @@ class JamPlans:
 
 
 class _PlanSearch(NamedTuple):
-    """A jam whose first plan would be walked slowly, while plans with other seeds are searched."""
+    """A jam's plan being searched: with the first seed, then, where its plan would be walked slowly, with others."""
 
+    jam: Set[Unit]
+    widenings: int  #: times the window doubled its room (see :meth:`JamPlans._window`)
+    margin: int  #: cells round the jam (see :meth:`JamPlans._window`)
     setting: "_Setting"
-    first: Untangling  #: the search done, and its plan
-    better: Untangling  #: the searches under way
     held: Dict[Unit, Optional[Route]]  #: every unit in the window, with its top route then
-    until: int  #: the update the search ends at, done or not
+    untangling: Untangling  #: the search under way
+    first: Optional[Untangling]  #: the first seed's search, done, while plans with other seeds are searched
+    until: int  #: the update the search for better plans ends at, done or not
 
 
 class _Setting(NamedTuple):
@@ -374,12 +408,6 @@ class _Setting(NamedTuple):
         ends = [_in_window(goal, (left, top)) for goal, _ in self.goals]
         swaps = not any(unit.state in STANDING_STATES or unit.making_way for unit in self.units)
         return Untangling(self.passable[top:bottom, left:right], starts, ends, swaps=swaps, **options)
-
-    def searched(self) -> Untangling:
-        """The search of the first seed (:meth:`untangling`), done."""
-        first = self.untangling()
-        first.advance(math.inf)
-        return first
 
 
 def _lanes(units: Iterable[Unit]) -> Set[Cell]:
@@ -484,7 +512,3 @@ def _nearest_free(cell: Cell, claimed: Set[Cell], window: Window, passable) -> O
                 reached.append(near)
         frontier = reached
     return None
-
-
-def _in_window(cell: Cell, origin: Tuple[int, int]) -> Cell:
-    return cell[0] - origin[0], cell[1] - origin[1]

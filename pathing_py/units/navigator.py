@@ -104,6 +104,7 @@ class NavigatorStats:
         self.update_seconds: Deque[float] = deque(maxlen=UPDATES_KEPT)
         self.plan_work = 0  #: nodes expanded by full path searches
         self.splice_work = 0  #: nodes expanded by splices
+        self.jam_work = 0  #: work of the searches for jams' plans (see :meth:`~pathing_py.jams.Untangling.advance`)
         self.notified = 0  #: unit notifications of map changes on their routes
         self.refused_edits = 0  #: cells an edit could not block because units hold them
         self.removed = 0  #: units taken off the map (:meth:`Navigator.remove_unit`)

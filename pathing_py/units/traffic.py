@@ -55,6 +55,7 @@ class WorkCounters(Protocol):
 
     updates: int  #: updates so far
     plan_work: int  #: nodes expanded by path searches
+    jam_work: int  #: work of the searches for jams' plans (see :meth:`~pathing_py.jams.Untangling.advance`)
 
 
 class TrafficHost(Protocol):

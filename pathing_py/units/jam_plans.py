@@ -512,3 +512,7 @@ def _nearest_free(cell: Cell, claimed: Set[Cell], window: Window, passable) -> O
                 reached.append(near)
         frontier = reached
     return None
+
+
+def _in_window(cell: Cell, origin: Tuple[int, int]) -> Cell:
+    return cell[0] - origin[0], cell[1] - origin[1]

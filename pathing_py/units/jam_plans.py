@@ -17,11 +17,11 @@ the plan was tried: the crowds of the benchmarks did no better, some worse),
 but steps into no cell that a unit of the plan has yet to pass. A plan that
 overruns its time is dropped and its units plan again. Plans are searched a
 slice of work an update (searched at once, 20 against 20 in a corridor two
-cells wide held one update up 0.4 s), dropped if a unit of the window moves
-meanwhile. Where the first plan found would be walked slowly, the window's
-units stand for up to MAX_SEARCH_UPDATES updates while plans with other seeds
-are searched, and the plan walked soonest is taken: 20 against 20 in that
-corridor all arrived by 198 s, not 310 s.
+cells wide held one update up 0.4 s), while the window's units stand; the
+search is dropped if one of them is moved meanwhile. Where the first plan
+found would be walked slowly, they stand for up to MAX_SEARCH_UPDATES updates
+more while plans with other seeds are searched, and the plan walked soonest is
+taken: 20 against 20 in that corridor all arrived by 198 s, not 310 s.
 """
 
 from typing import Dict, Iterable, List, NamedTuple, Optional, Set, Tuple
@@ -63,10 +63,11 @@ MAX_WIDENINGS = 2
 PLAN_SEEDS = 4
 SLOW_PLAN_TICKS = 30
 #: Work a jam's plans are searched for in one update, all searches together (see
-#: :meth:`~pathing_py.jams.Untangling.advance`): about 10 ms. And for how many updates at most plans with other
-#: seeds are (a search that finds no plan runs long): the best found by then is taken. The first seed's search
-#: runs to its end (a plan is not known to be had before).
-SEARCH_WORK_PER_UPDATE = 10000
+#: :meth:`~pathing_py.jams.Untangling.advance`): about 30 ms. (About 10 ms: the first plans started later, and
+#: the crowds of the benchmark ended later, mixed radii 2757 ticks not 2175, den520d 12768 not 9627.) And for
+#: how many updates at most plans with other seeds are (a search that finds no plan runs long): the best found
+#: by then is taken. The first seed's search runs to its end (a plan is not known to be had before).
+SEARCH_WORK_PER_UPDATE = 30000
 MAX_SEARCH_UPDATES = 90
 
 
@@ -143,8 +144,7 @@ class JamPlans:
         self.patience = patience
         self.plans: List[JamPlan] = []
         self._planned: Dict[Unit, JamPlan] = {}
-        #: The jam whose plan is being searched, a slice an update; its units keep their cells while better
-        #: plans are.
+        #: The jam whose plan is being searched, a slice an update; its units keep their cells meanwhile.
         self._searching: Optional[_PlanSearch] = None
         #: Work the searches may still do in this update (see SEARCH_WORK_PER_UPDATE).
         self._work_left = 0
@@ -178,10 +178,20 @@ class JamPlans:
         """Whether ``unit`` is walking a jam's plan."""
         return unit in self._planned
 
+    @property
+    def searching(self) -> bool:
+        """Whether a jam's plan is being searched (a slice of work an update)."""
+        return self._searching is not None
+
+    @property
+    def searching_better(self) -> bool:
+        """Whether plans with other seeds are being searched, the first seed's plan being slow to walk."""
+        return self._searching is not None and self._searching.first is not None
+
     def keeps_cell(self, unit: Unit) -> bool:
-        """Whether ``unit`` is in the window of the jam whose better plans are being searched: it stays where
-        it is, as the plan starts from where the window's units are."""
-        return self._searching is not None and self._searching.first is not None and unit in self._searching.held
+        """Whether ``unit`` is in the window of the jam whose plan is being searched: it stays where it is,
+        as the plan starts from where the window's units are."""
+        return self._searching is not None and unit in self._searching.held
 
     def lets_follow(self, unit: Unit) -> bool:
         """Whether ``unit`` walks a plan whose units follow closely (:attr:`JamPlan.close`)."""
@@ -227,9 +237,9 @@ class JamPlans:
         seed's two joint searches did: 0.9 s in one update; a knot of four in the packed canyon: 0.2 s). Most
         first searches take about an update's work or less (at the gate and among mixed radii, 14 of 15 were
         done within two updates), so most plans start as soon as before, or an update later. The window's
-        units are not held while the first seed searches (they are while better plans are searched: a plan is
-        had then): held, a group pushing through a packed canyon stood 5 s for each search there, which found
-        none, and the units it pushed aside were not back home 90 s after it set out; in a jam they stand."""
+        units keep their cells while it searches, as the plan starts from where they are (not held, the
+        searches were dropped as units moved, and found again later: den520d's random orders all arrived by
+        tick 13362, not 9627)."""
         while setting.goals is not None and _stopped_short(setting.units, setting.aheads, setting.goals):
             wider = self._wider(jam, widenings, margin)
             if wider is None:

@@ -63,10 +63,10 @@ MAX_WIDENINGS = 2
 PLAN_SEEDS = 4
 SLOW_PLAN_TICKS = 30
 #: Work a jam's plans are searched for in one update, all searches together (see
-#: :meth:`~pathing_py.jams.Untangling.advance`): about 30 ms. (About 10 ms: the first plans started later, and
-#: the crowds of the benchmark ended later, mixed radii 2757 ticks not 2175, den520d 12768 not 9627.) And for
-#: how many updates at most plans with other seeds are (a search that finds no plan runs long): the best found
-#: by then is taken. The first seed's search runs to its end (a plan is not known to be had before).
+#: :meth:`~pathing_py.jams.Untangling.advance`): about 30 ms. (About 10 ms, a group pushing through a packed
+#: canyon stood 5 s for each search there that found no plan, and the units it pushed aside were not back
+#: home 90 s after it set out.) And for how many updates at most plans with other seeds are (a search that
+#: finds no plan runs long): the best found by then is taken. The first seed's search runs to its end (a plan is not known to be had before).
 SEARCH_WORK_PER_UPDATE = 30000
 MAX_SEARCH_UPDATES = 90
 
@@ -261,9 +261,9 @@ class JamPlans:
         self._searching = None
         if not all(occupancy.holder(u.cell) is u and u.next_cell is None and u.stack.top is top for u, top in search.held.items()):
             return False
-        work = search.untangling.work
+        before = search.untangling.work
         done = search.untangling.advance(self._work_left)
-        work = search.untangling.work - work
+        work = search.untangling.work - before
         self._work_left -= work
         self.host.stats.jam_work += work
         if not done and (search.first is None or self.host.stats.updates < search.until):

@@ -396,7 +396,7 @@ class Traffic:
         one of them has none. (In two packed groups of mixed sizes swapping places, a unit of
         radius 1.0 stood held up for good behind another at its goal: the way out of the one at the goal
         led only through cells of smaller units.)"""
-        taken = frozenset(c for cell in path for c in block_cells(cell, unit.size))
+        taken = _cells_along(path, unit.size)
         in_way = self.host.occupancy.holders_of(taken, unit)
         ways: List[List[Cell]] = []
         for other in sorted(in_way, key=lambda u: u.id):
@@ -411,7 +411,7 @@ class Traffic:
         """The units on ``path`` (the steps of a way out of units of ``size`` cells) move on along it, each to
         where the next stood, and wait there for ``driver`` to pass (see :meth:`_make_way`)."""
         occupancy = self.host.occupancy
-        push = Push(frozenset(c for cell in path for c in block_cells(cell, size)), driver, self.host.time)
+        push = Push(_cells_along(path, size), driver, self.host.time)
         earlier = [other for other in self._pushes if not other.undone()]
         self._pushes = earlier + [push]
 
@@ -586,6 +586,11 @@ def _against(unit: Unit, driver: Unit) -> bool:
         return False
     (ux, uy), (wx, wy), (dx, dy), (vx, vy) = unit.cell, unit.wanted, driver.cell, driver.wanted
     return (wx - ux) * (vx - dx) + (wy - uy) * (vy - dy) < 0
+
+
+def _cells_along(path: List[Cell], size: int) -> FrozenSet[Cell]:
+    """The cells a unit of ``size`` takes along ``path`` (the blocks of its steps' cells)."""
+    return frozenset(c for cell in path for c in block_cells(cell, size))
 
 
 def _steps_to(cell: Cell, came_from: Dict[Cell, Optional[Cell]]) -> List[Cell]:

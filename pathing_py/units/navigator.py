@@ -666,10 +666,10 @@ class Navigator:
                 reach = self._reach_past_leavers(unit, next_cell, (tx, ty), distance, reach)
             if reach < distance:
                 unit.position = (x + dx * reach / distance, y + dy * reach / distance)
-                unit.stats.distance += reach
                 return
             unit.position = (tx, ty)
-            unit.stats.distance += distance
+            fx, fy = unit.step_from
+            unit.stats.distance += math.hypot(tx - fx, ty - fy)  # (counted once a step, not at every sub-step)
             self._arrive(unit, next_cell)
             dt -= distance / speed
 
@@ -690,7 +690,7 @@ class Navigator:
         self.occupancy.release(unit, keep=block_cells(next_cell, unit.size))
         if unit.collision is not None:  # it was slowed on its way: that collision is over
             self.collisions.stepped(unit, self.time)
-        unit.cell, unit.next_cell, unit.step_leavers = next_cell, None, []
+        unit.cell, unit.next_cell, unit.step_leavers = next_cell, None, ()
         remaining = unit.stack.distance_to_go(unit.cell)
         if remaining is not None and remaining < unit.best_distance:
             unit.best_distance, unit.progress_time, unit.closer_time = remaining, self.time, self.time
@@ -738,13 +738,13 @@ class Navigator:
             self.traffic.wait_or_detour(unit, route, cell, blockers, dt)
             return False
         self.occupancy.hold(unit, cells)
-        unit.step_leavers = self.occupancy.leavers_of(cells, unit)
+        unit.step_leavers = self.occupancy.leavers_of(cells, unit) or ()  # (one shared empty tuple: read every sub-step)
         if unit.size == 1 and (not unit.making_way or route.may_take is not None and self.jams.lets_follow(unit)):
             # the next unit of a file (or of a jam's plan) may take its cell now and follow (see Occupancy)
             self.occupancy.leave(unit, unit.cell)
         if self.step_log is not None:
             self.step_log.append((unit.id, unit.cell, cell))
-        unit.next_cell = cell
+        unit.next_cell, unit.step_from = cell, unit.position
         unit.state = UnitState.MOVING
         unit.waiting_for = 0.0
         self.collisions.stepped(unit, self.time)

@@ -6,7 +6,7 @@ read their fields and give them orders with :meth:`Unit.move_to`.
 
 import enum
 import math
-from typing import TYPE_CHECKING, FrozenSet, List, Optional, Protocol, Set, Tuple
+from typing import TYPE_CHECKING, FrozenSet, List, Optional, Protocol, Sequence, Set, Tuple
 
 from ..clearance import MAX_SIZE, block_at, size_class
 from ..grid import Cell
@@ -84,7 +84,7 @@ class UnitStats:
         self.encounters = 0  #: new obstacles met on the route, all trips
         self.shortcuts = 0  #: plans made again because cells opened near a much shorter way (D1)
         self.waited = 0.0  #: seconds spent waiting for other units
-        self.distance = 0.0  #: cells walked
+        self.distance = 0.0  #: cells walked, counted as each step ends
 
     def __repr__(self) -> str:
         return (
@@ -100,9 +100,9 @@ class Unit:
     #: processor's cache (the groups benchmark's update takes 0.92 times as long).
     __slots__ = (
         "navigator", "id", "position", "speed", "radius", "size", "priority", "pace", "squad", "following", "cell",
-        "next_cell", "step_leavers", "held", "goal", "state", "reason", "stack", "stats", "waiting_for", "next_detour",
-        "best_distance", "progress_time", "closer_time", "planned_time", "collision", "trip_encounters", "reroutes",
-        "arrival_state", "stopped_time", "resumed", "announced", "cut_off", "retry_until",
+        "next_cell", "step_from", "step_leavers", "held", "goal", "state", "reason", "stack", "stats", "waiting_for",
+        "next_detour", "best_distance", "progress_time", "closer_time", "planned_time", "collision", "trip_encounters",
+        "reroutes", "arrival_state", "stopped_time", "resumed", "announced", "cut_off", "retry_until",
     )
 
     def __init__(self, navigator: "Navigator", unit_id: int, position: Tuple[float, float], speed: float, radius: float, priority: int):
@@ -126,7 +126,8 @@ class Unit:
         self.next_cell: Optional[Cell] = None  #: the cell being moved into
         #: (cell, unit) for each cell of its step another unit was still stepping out of as this one started it
         #: (see Occupancy.leavers): no unit starts leaving a cell this one holds, so none come during the step.
-        self.step_leavers: List[Tuple[Cell, "Unit"]] = []
+        self.step_leavers: Sequence[Tuple[Cell, "Unit"]] = ()
+        self.step_from = position  #: where the step under way started
         self.held: Set[Cell] = set()  #: cells the unit holds (see Navigator)
         self.goal: Optional[Cell] = None
         self.state = UnitState.IDLE

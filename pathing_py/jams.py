@@ -558,8 +558,9 @@ def _cutting_detours(paths: List[List[int]]) -> Generator[int, None, List[List[i
             if path != before:  # later steps only read visits after the cut, so the visits are mended here
                 changed = True
                 for step, (old, new) in enumerate(zip(before, path)):
-                    if old != new:
-                        visits[old].remove((step, unit))
+                    if old != new:  # (found by bisection: a pocket's cell is visited thousands of times in a long plan)
+                        old_visits = visits[old]
+                        del old_visits[bisect.bisect_left(old_visits, (step, unit))]
                         bisect.insort(visits[new], (step, unit))
     return paths
 

@@ -45,7 +45,7 @@ import numpy as np
 from .grid import Cell
 from .push_and_swap import push_and_swap
 
-__all__ = ["Untangling", "cell_turns", "untangle"]
+__all__ = ["Untangling", "cell_entries", "cell_turns", "untangle"]
 
 #: Joint positions the search may make before it gives up on a jam.
 MAX_CONFIGURATIONS = 1000
@@ -56,9 +56,10 @@ TRIES_PER_CONFIGURATION = 10
 MAX_SEQUENTIAL_MOVES = 2000
 
 #: Work (see :meth:`Untangling.advance`; about a microsecond each here) of placing a unit in a joint
-#: position, of reading a step of a plan to cut its detours, of moving a unit a tick to time a plan,
-#: and of a move of pushing and swapping.
-PLACE_WORK, CUT_WORK, TICK_WORK, MOVE_WORK = 8, 1, 8, 5
+#: position, of walking a cell along a corridor to see whether two units must pass each other there, of
+#: reading a step of a plan to cut its detours, of moving a unit a tick to time a plan, and of a move of
+#: pushing and swapping.
+PLACE_WORK, ALONG_WORK, CUT_WORK, TICK_WORK, MOVE_WORK = 8, 2, 1, 8, 5
 
 Configuration = Tuple[int, ...]  #: a cell index per unit
 Place = TypeVar("Place", Cell, int)  #: a cell, as (x, y) or as an index
@@ -226,12 +227,14 @@ def cell_turns(paths: Sequence[Sequence[Place]]) -> Dict[Place, List[Tuple[int, 
     arrived at its next cell), which keeps the plan's order however fast each unit walks."""
     entries: Dict[Place, List[Tuple[int, int, int]]] = {}
     for unit, path in enumerate(paths):
-        walk_index = -1
-        for step, cell in enumerate(path):
-            if step == 0 or cell != path[step - 1]:
-                walk_index += 1
-                entries.setdefault(cell, []).append((step, unit, walk_index))
+        for walk_index, (step, cell) in enumerate(cell_entries(path)):
+            entries.setdefault(cell, []).append((step, unit, walk_index))
     return {cell: [(unit, index) for _, unit, index in sorted(visits)] for cell, visits in entries.items()}
+
+
+def cell_entries(path: Sequence[Place]) -> List[Tuple[int, Place]]:
+    """(step, cell) for each step of ``path`` that enters a cell, the first included: the unit's walk, and when."""
+    return [(step, cell) for step, cell in enumerate(path) if step == 0 or cell != path[step - 1]]
 
 
 def _walk_ticks(paths: List[List[int]]) -> int:
@@ -243,7 +246,7 @@ def _walk_ticks(paths: List[List[int]]) -> int:
 
 def _timing_walk(paths: List[List[int]]) -> Generator[int, None, int]:
     """:func:`_walk_ticks`, yielding the units moved each tick."""
-    walks = [[cell for step, cell in enumerate(path) if step == 0 or cell != path[step - 1]] for path in paths]
+    walks = [[cell for _, cell in cell_entries(path)] for path in paths]
     turns = cell_turns(paths)
     next_turn = {cell: 0 for cell in turns}
     holder: Dict[int, int] = {}
@@ -369,8 +372,9 @@ class _Search:
                 cells = [here, *self.neighbours[here]]
                 self.rng.shuffle(cells)
                 node.constraints.extend(_Constraint(constraint, unit, cell) for cell in cells)
-            following = self._step(node, constraint.moves())
-            yield PLACE_WORK * len(start)
+            step = _Step(node.configuration)
+            following = self._step(node, step, constraint.moves())
+            yield PLACE_WORK * len(start) + ALONG_WORK * step.walked  # (head-on in a corridor, walks cost as much again)
             if following is None:
                 continue
             if following in explored:
@@ -387,10 +391,8 @@ class _Search:
             open_nodes.append(child)
         return None
 
-    def _step(self, node: _Node, fixed: Dict[int, int]) -> Optional[Configuration]:
-        """PIBT: the next joint position from ``node`` with the ``fixed`` moves, or None if they clash."""
-        now = node.configuration
-        step = _Step(now)
+    def _step(self, node: _Node, step: "_Step", fixed: Dict[int, int]) -> Optional[Configuration]:
+        """PIBT: the next joint position from ``node`` (chosen in ``step``) with the ``fixed`` moves, or None if they clash."""
         for unit, cell in fixed.items():
             if cell in step.taken:
                 return None
@@ -468,6 +470,7 @@ class _Search:
             if not onward(back, front):
                 return back, front, 1
             ways = self._ways_on(step, front, back)
+            step.walked += 1
             if len(ways) != 1:
                 return back, front, len(ways)
             back, front = front, ways[0]
@@ -495,6 +498,7 @@ class _Step:
         self.holder = {cell: unit for unit, cell in enumerate(now)}
         self.next = [-1] * len(now)
         self.taken: Dict[int, int] = {}  #: cell -> unit going there
+        self.walked = 0  #: cells walked along corridors (see _Search._along)
 
     def assign(self, unit: int, cell: int) -> None:
         previous = self.next[unit]
@@ -527,41 +531,43 @@ def _cutting_detours(paths: List[List[int]]) -> Generator[int, None, List[List[i
     cells and lose most of their moves. The steps stay (where no unit moves any more): a plan's time
     allowed is reckoned from them (:class:`~pathing_py.units.jam_plans.JamPlans`).
 
-    Each cell's visits (step, unit) are kept in step order, so that a unit leaving a cell finds its
-    own returns there, up to the next visit of another unit, without reading the other paths. Yields the
-    steps read, unit by unit."""
+    Each cell's entries (step, unit) are kept in step order, so that a unit leaving a cell finds its
+    own returns there, up to the next entry of another unit, without reading the other paths. Only
+    entries, not the steps a unit stays: a plan of pushes and swaps moves one unit a step, and its 40
+    units' paths of 2,000 steps hold 2,000 entries, not 80,000 visits. Yields the steps read, unit by unit."""
     paths = [list(path) for path in paths]
-    visits: Dict[int, List[Tuple[int, int]]] = {}
+    entries: Dict[int, List[Tuple[int, int]]] = {}
     for unit, path in enumerate(paths):
-        for step, cell in enumerate(path):
-            visits.setdefault(cell, []).append((step, unit))
-    for cell_visits in visits.values():
-        cell_visits.sort()
+        for step, cell in cell_entries(path):
+            entries.setdefault(cell, []).append((step, unit))
+    for in_cell in entries.values():
+        in_cell.sort()
     changed = True
     while changed:
         changed = False
         for unit, path in enumerate(paths):
-            before = list(path)
+            before = cell_entries(path)
             for step in range(len(path) - 2):
                 cell = path[step]
                 if path[step + 1] == cell:
                     continue
-                cell_visits = visits[cell]
+                in_cell = entries[cell]
                 back = -1
-                for when, visitor in cell_visits[bisect.bisect_right(cell_visits, (step, len(paths))) :]:
+                for when, visitor in in_cell[bisect.bisect_right(in_cell, (step, len(paths))) :]:
                     if visitor != unit:
                         break  # another unit is there from then on
                     back = when
                 if back > step + 1:
                     path[step + 1 : back] = [cell] * (back - step - 1)
             yield CUT_WORK * len(path)
-            if path != before:  # later steps only read visits after the cut, so the visits are mended here
+            after = cell_entries(path)
+            if after != before:  # later steps only read entries after the cut, so the entries are mended here
                 changed = True
-                for step, (old, new) in enumerate(zip(before, path)):
-                    if old != new:  # (found by bisection: a pocket's cell is visited thousands of times in a long plan)
-                        old_visits = visits[old]
-                        del old_visits[bisect.bisect_left(old_visits, (step, unit))]
-                        bisect.insort(visits[new], (step, unit))
+                for step, cell in set(before) - set(after):
+                    in_cell = entries[cell]
+                    del in_cell[bisect.bisect_left(in_cell, (step, unit))]
+                for step, cell in set(after) - set(before):
+                    bisect.insort(entries[cell], (step, unit))
     return paths
 
 

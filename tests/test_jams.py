@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathing_py.grid import Cell, Grid
-from pathing_py.jams import Untangling, _distances_to, _Search, _side_neighbours, _walk_ticks, cell_turns, untangle
+from pathing_py.jams import Untangling, _cutting_detours, _distances_to, _finished, _Search, _side_neighbours, _walk_ticks, cell_turns, untangle
+from pathing_py.push_and_swap import push_and_swap
 from pathing_py.scenarios import head_on_corridor, two_cell_corridor
 
 from strategies import maps
@@ -148,6 +149,48 @@ def check_no_round_trips(paths: Sequence[Sequence[Cell]]) -> None:
 def test_plans_are_timed_by_their_turns_not_their_steps(paths, ticks):
     assert _walk_ticks(paths) == ticks
 
+
+
+@pytest.mark.parametrize(
+    "paths, cut",
+    [
+        ([[0, 1, 0, 0], [5, 5, 5, 6]], [[0, 0, 0, 0], [5, 5, 5, 6]]),  # a round trip no one meets: waited out
+        ([[0, 1, 2, 1, 0], [7, 7, 7, 7, 7]], [[0, 0, 0, 0, 0], [7, 7, 7, 7, 7]]),  # a longer one
+        ([[0, 1, 0], [3, 0, 2]], [[0, 1, 0], [3, 0, 2]]),  # another unit passes through cell 0 meanwhile: kept
+        ([[0, 1, 0], [3, 0, 3]], [[0, 0, 0], [3, 3, 3]]),  # unless its own visit there is a round trip too
+        ([[0, 1, 1, 0, 1, 0], [4, 4, 4, 4, 4, 4]], [[0, 0, 0, 0, 0, 0], [4, 4, 4, 4, 4, 4]]),  # two returns
+    ],
+)
+def test_round_trips_no_other_unit_takes_part_in_are_cut_from_a_plan(paths, cut):
+    assert _finished(_cutting_detours(paths)) == cut
+
+
+def test_a_long_plan_of_pushes_and_swaps_cut_keeps_its_turns_and_loses_moves():
+    """Five against five in a corridor with a pocket: pushing and swapping moves one unit a step,
+    hundreds of steps; cut, each cell still sees the units in the same order, and they move less."""
+    scenario = head_on_corridor(10)
+    passable = scenario.grid.passable
+    neighbours = _side_neighbours(passable)
+    width = passable.shape[1]
+    start, goal = (tuple(y * width + x for x, y in cells) for cells in scenario_cells(scenario))
+    distances = [_distances_to(cell, neighbours) for cell in goal]
+    moves = push_and_swap(neighbours, distances, start, goal, max_moves=2000)
+    assert moves is not None and len(moves) > 100
+    paths = [list(path) for path in zip(*moves)]
+    cut = _finished(_cutting_detours(paths))
+    order = {cell: [unit for unit, _ in turns] for cell, turns in cell_turns(paths).items()}
+    cut_order = {cell: [unit for unit, _ in turns] for cell, turns in cell_turns(cut).items()}
+    for cell, units in cut_order.items():  # each cell's turns are the plan's, with the units' waited-out visits dropped
+        assert _is_subsequence(units, order[cell])
+    assert [path[-1] for path in cut] == list(goal)
+    moved = sum(a != b for path in paths for a, b in zip(path, path[1:]))
+    cut_moved = sum(a != b for path in cut for a, b in zip(path, path[1:]))
+    assert cut_moved < moved
+
+
+def _is_subsequence(short: List[int], long: List[int]) -> bool:
+    items = iter(long)
+    return all(any(item == wanted for item in items) for wanted in short)
 
 def test_of_two_plans_the_one_walked_sooner_is_taken():
     """Four a side head-on through a pocket: the joint search's plan has fewer steps but keeps the files

@@ -29,7 +29,7 @@ from typing import Dict, Iterable, List, NamedTuple, Optional, Set, Tuple
 import numpy as np
 
 from ..grid import Cell
-from ..jams import Untangling, cell_turns
+from ..jams import Untangling, cell_entries, cell_turns
 from .collisions import Resolution
 from .occupancy import step_cells
 from .path_stack import Route, RouteKind
@@ -300,7 +300,7 @@ class JamPlans:
         paths = [[(x + left, y + top) for x, y in path] for path in paths]
         members = []
         for unit, (goal, steps_along), path in zip(ordered, goals, paths):
-            walk = [cell for i, cell in enumerate(path) if i == 0 or path[i - 1] != cell]
+            walk = [cell for _, cell in cell_entries(path)]
             members.append(_Member(unit, walk, steps_along is not None))
             route = unit.stack.top
             if steps_along and route is not None:

@@ -19,6 +19,7 @@ costs, with the cells units hold blocked.
 """
 
 import math
+from operator import attrgetter
 from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Protocol, Set, Tuple
 
 import numpy as np
@@ -233,11 +234,11 @@ class Traffic:
         if squad is not None and unit.waiting_for < self.wait_limit and not standing and all(b.squad is squad for b in blockers):
             self.wait(unit, dt)  # it keeps its place in its squad for a while: the ones ahead move on
             return
-        stopped = standing or any(b.state is UnitState.WAITING for b in blockers)
-        outranks = unit.priority > max(b.priority for b in blockers)
-        patience = unit.waiting_for >= (self.wait_limit if outranks else 3 * self.wait_limit)
         if self.host.time >= unit.next_detour:  # detours are searches: at most a few a second per unit
             unit.next_detour = self.host.time + DETOUR_INTERVAL
+            stopped = standing or any(b.state is UnitState.WAITING for b in blockers)
+            outranks = unit.priority > max(b.priority for b in blockers)
+            patience = unit.waiting_for >= (self.wait_limit if outranks else 3 * self.wait_limit)
             resolution: Optional[Resolution] = None
             oncoming = any(_oncoming(b, unit, cell) for b in blockers)
             if standing and len(standing) == len(blockers) and self._detour(unit, route, DETOUR_HORIZON, margin=3, past=_stands):
@@ -259,7 +260,7 @@ class Traffic:
             return  # not stuck, or no route around may be searched now
         destination = unit.stack.destination()
         if destination is not None and self.route_around_units(unit, destination) is False and self.queue_still(unit):
-            holders = ", ".join(self.host.unit_label(b) for b in sorted(blockers, key=lambda b: b.id))
+            holders = ", ".join(self.host.unit_label(b) for b in sorted(blockers, key=_id))
             self.host.finish(unit, UnitState.HELD_UP,
                              f"waited {unit.waiting_for:.1f} s for unit(s) {holders} at {self.host.cell_label(cell)}")
 
@@ -461,13 +462,14 @@ class Traffic:
             return True
         later = self._pushes[self._pushes.index(push) + 1 :] if push in self._pushes else []
         return any(
-            not other.undone() and other.cells & push.cells and not any(unit.blocked_by & moved for unit, _ in other.routes)
+            other.cells & push.cells and not other.undone() and not any(unit.blocked_by & moved for unit, _ in other.routes)
             for other in later
         )  # (a later push whose units wait for this one's can only be undone once this one is: it goes first)
 
     def _push_one(self, driver: Unit, blockers: Set[Unit], by_plan: bool = False) -> bool:
         """Push the first of ``blockers`` (by id) that ``driver`` may push and that has a way out; whether one was."""
-        return any(self._pushable(blocker, driver, by_plan) and self._make_way(blocker, driver) for blocker in sorted(blockers, key=lambda b: b.id))
+        ordered = blockers if len(blockers) == 1 else sorted(blockers, key=_id)  # (mostly one: waiting units ask every sub-step)
+        return any(self._pushable(blocker, driver, by_plan) and self._make_way(blocker, driver) for blocker in ordered)
 
     def _pushable(self, unit: Unit, driver: Unit, by_plan: bool = False) -> bool:
         """Whether ``driver`` may push ``unit`` (SPEC U7, U9): a unit at a cell centre, not on its way
@@ -477,9 +479,11 @@ class Traffic:
         it backs off too). Units queueing the driver's way are not pushed: streams stay streams.
         ``by_plan``: the driver walks a jam's plan, and pushes any unit that waits (never a unit walking a
         plan: the plan's turns keep its units out of one another's way)."""
+        if unit is driver or unit.next_cell is not None:
+            return False
         top = unit.stack.top
         leaving = top is not None and top.wait_while is not None and top.index < top.wait_at  # pushed already
-        if unit is driver or unit.next_cell is not None or leaving or (top is not None and top.may_take is not None):
+        if leaving or (top is not None and top.may_take is not None):
             return False
         if unit.state in STANDING_STATES or unit.announced and not driver.announced:
             return True  # it stands, or only tidies up after its order ended (making way, walking back to its goal)
@@ -526,6 +530,9 @@ class Traffic:
                     reached.append(cell)
             frontier = reached
         return None if on_way is None else _steps_to(on_way, came_from)
+
+
+_id = attrgetter("id")
 
 
 def _stands(unit: Unit) -> bool:

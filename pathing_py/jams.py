@@ -374,7 +374,7 @@ class _Search:
                 node.constraints.extend(_Constraint(constraint, unit, cell) for cell in cells)
             step = _Step(node.configuration)
             following = self._step(node, step, constraint.moves())
-            yield PLACE_WORK * len(start) + ALONG_WORK * step.walked  # (head-on in a corridor, walks cost as much again)
+            yield PLACE_WORK * len(start) + ALONG_WORK * step.walked  # (the walks count too: head-on in a corridor they cost about as much as the placing)
             if following is None:
                 continue
             if following in explored:

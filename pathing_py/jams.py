@@ -225,11 +225,16 @@ def cell_turns(paths: Sequence[Sequence[Place]]) -> Dict[Place, List[Tuple[int, 
     order the plan has them there. A unit's walk is its path without the steps it stays in
     place; it enters its ``k``-th cell once every earlier turn there has ended (the unit has
     arrived at its next cell), which keeps the plan's order however fast each unit walks."""
-    entries: Dict[Place, List[Tuple[int, int, int]]] = {}
-    for unit, path in enumerate(paths):
-        for walk_index, (step, cell) in enumerate(cell_entries(path)):
-            entries.setdefault(cell, []).append((step, unit, walk_index))
-    return {cell: [(unit, index) for _, unit, index in sorted(visits)] for cell, visits in entries.items()}
+    return _turns([cell_entries(path) for path in paths])
+
+
+def _turns(entries: Sequence[Sequence[Tuple[int, Place]]]) -> Dict[Place, List[Tuple[int, int]]]:
+    """:func:`cell_turns` from each unit's :func:`cell_entries`."""
+    visits: Dict[Place, List[Tuple[int, int, int]]] = {}
+    for unit, unit_entries in enumerate(entries):
+        for walk_index, (step, cell) in enumerate(unit_entries):
+            visits.setdefault(cell, []).append((step, unit, walk_index))
+    return {cell: [(unit, index) for _, unit, index in sorted(in_cell)] for cell, in_cell in visits.items()}
 
 
 def cell_entries(path: Sequence[Place]) -> List[Tuple[int, Place]]:
@@ -246,8 +251,9 @@ def _walk_ticks(paths: List[List[int]]) -> int:
 
 def _timing_walk(paths: List[List[int]]) -> Generator[int, None, int]:
     """:func:`_walk_ticks`, yielding the units moved each tick."""
-    walks = [[cell for _, cell in cell_entries(path)] for path in paths]
-    turns = cell_turns(paths)
+    entries = [cell_entries(path) for path in paths]  # (read once: a long plan's paths are 2,000 steps a unit)
+    walks = [[cell for _, cell in unit_entries] for unit_entries in entries]
+    turns = _turns(entries)
     next_turn = {cell: 0 for cell in turns}
     holder: Dict[int, int] = {}
     for unit, walk in enumerate(walks):

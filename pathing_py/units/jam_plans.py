@@ -66,7 +66,8 @@ SLOW_PLAN_TICKS = 30
 #: :meth:`~pathing_py.jams.Untangling.advance`): about 30 ms. (About 10 ms, a group pushing through a packed
 #: canyon stood 5 s for each search there that found no plan, and the units it pushed aside were not back
 #: home 90 s after it set out.) And for how many updates at most plans with other seeds are (a search that
-#: finds no plan runs long): the best found by then is taken. The first seed's search runs to its end (a plan is not known to be had before).
+#: finds no plan runs long): the best found by then is taken. The first seed's search runs to its end (a
+#: plan is not known to be had before).
 SEARCH_WORK_PER_UPDATE = 30000
 MAX_SEARCH_UPDATES = 90
 

@@ -400,7 +400,7 @@ class Traffic:
         taken = _cells_along(path, unit.size)
         in_way = self.host.occupancy.holders_of(taken, unit)
         ways: List[List[Cell]] = []
-        for other in sorted(in_way, key=lambda u: u.id):
+        for other in sorted(in_way, key=_id):
             way = self._way_out(other, driver, avoid=taken)
             if way is None:
                 return None

@@ -11,7 +11,7 @@ from pathing_py.jams import MAX_SEQUENTIAL_MOVES, MOVE_WORK
 from pathing_py.search import find_path
 from pathing_py.units import Navigator, PathRequestQueue, PathStack, Route, RouteKind, UnitState
 from pathing_py.units.jam_plans import SEARCH_WORK_PER_UPDATE
-from pathing_py.units.navigator import MAX_UPDATE_SECONDS
+from pathing_py.units.navigator import HELD_UP_RESUMES, MAX_UPDATE_SECONDS
 
 FINAL = {UnitState.ARRIVED, UnitState.HELD_UP, UnitState.UNREACHABLE}
 
@@ -808,10 +808,11 @@ class FakeSquad:
         self.rank = (0, -min(unit.id for unit in members))
 
 
-def test_a_squad_member_stuck_for_good_stops_held_up_without_a_search_of_its_own():
-    """A member waits for its squad's way rather than search the whole map around the units in it; it
-    stops HELD_UP once it came no closer for the stall limit three times in a row (jam plans that move
-    no unit do not count as getting on)."""
+def test_a_squad_member_stuck_for_good_stops_held_up_goes_on_later_and_its_order_ends_held_up():
+    """A member stalled where there is no way round the units in its way stops HELD_UP, goes on later as any
+    unit does (planning again: left to its group, members of groups crossing at the mouths of two corridors
+    stood held up for good in a knot of 150 units), and its order ends HELD_UP for good after HELD_UP_RESUMES
+    goes."""
     navigator = Navigator(Grid.from_ascii("...."), give_up=1.0)
     member = navigator.add_unit((0.5, 0.5), speed=4.0)
     for x in (1, 2, 3):  # standing in a dead end: no way to push them out of it
@@ -822,8 +823,9 @@ def test_a_squad_member_stuck_for_good_stops_held_up_without_a_search_of_its_own
     for _ in range(200):  # 20 s: the stall limit is 3 s
         navigator.update(0.1)
         states.append(member.state)
-    assert states[60] is UnitState.WAITING and member.state is UnitState.HELD_UP and "came no closer" in member.reason
-    assert member.stats.plans == 1 and member.cell == (0, 0)
+    assert states[20] is UnitState.WAITING and member.state is UnitState.HELD_UP and "came no closer" in member.reason
+    assert not navigator.goes_on_later(member) and member.resumed == HELD_UP_RESUMES
+    assert member.stats.plans == 1 + HELD_UP_RESUMES and member.cell == (0, 0)
 
 
 def unit_events(navigator, unit):

@@ -204,8 +204,8 @@ class Traffic:
         """U3: detour around units that stand or wait, or around moving ones after waiting long
         enough; push standing units and lower ones facing this one out of the way; else wait, and
         give up after ``give_up`` seconds of waiting for the same units (but for a squad's member or a
-        unit following another's route, which waits on: a whole-map search of its own would leave the
-        group's shared route). A unit that is only making way pushes no one: it waits, and stops where
+        unit following another's route, which waits on for its group's way until it stalls: see
+        ``Navigator._stop_stalled``). A unit that is only making way pushes no one: it waits, and stops where
         it is once a standing unit has taken its place. A unit walking a jam's plan whose turn in the
         cell has come pushes the units from outside the plan that stopped there, whatever their rank:
         they may be waiting for units of the plan, which wait for them in turn (in a knot at a gate of
@@ -253,7 +253,7 @@ class Traffic:
         if self._push_one(unit, blockers):  # U7, U9: standing and lower units make way
             self.host.collisions.resolving(unit, Resolution.PUSH)
         self.wait(unit, dt)
-        if unit.keeps_to_shared_route:  # the stall check ends a stuck member
+        if unit.keeps_to_shared_route:  # the stall check sees to a stuck member
             return
         _share_progress(unit, blockers)
         if unit.waiting_for < self.give_up or not self._may_route_around() or waited_for(unit) is None:  # (cheap checks first)

@@ -196,7 +196,8 @@ class Unit:
     @property
     def keeps_to_shared_route(self) -> bool:
         """Whether the unit keeps to a route its group shares (a squad's member, or a unit following another's
-        route): it never searches the whole map for a way of its own around units in its way."""
+        route): it searches the whole map for a way of its own around units in its way only once it has
+        stalled (see ``Navigator._stop_stalled``), never after waiting for them alone."""
         return self.squad is not None or self.following
 
     @property

@@ -115,6 +115,23 @@ def test_a_removed_member_leaves_cleanly_and_the_rest_arrive():
     assert ("member_lost" in [name for _, name, _ in events]) and events[-1][2] == "5 of 5 members arrived"
 
 
+def test_the_group_arrives_once_a_member_held_up_for_now_has_gone_on_and_arrived():
+    """A member stopped HELD_UP goes on later by itself (``Navigator.goes_on_later``): its order has not ended,
+    and the group says it arrived only once it has."""
+    navigator, groups, squad = make_squad()
+    squad.move_to((25, 8))
+    under_way = list(squad.members)
+    while len(under_way) > 1:  # the last member under way, stopped short of its goal
+        navigator.update(0.1)
+        under_way = [unit for unit in squad.members if unit.state is not UnitState.ARRIVED]
+    member = under_way[0]
+    assert member.cell != squad.goals[member.id]
+    navigator.finish(member, UnitState.HELD_UP, "kept out")  # as the traffic rules stop a unit
+    events, _ = walk(navigator, groups, updates=2000)
+    assert member.resumed == 1 and [unit.state for unit in squad.members] == [UnitState.ARRIVED] * 6
+    assert events[-1][1:] == ("group_arrived", "6 of 6 members arrived")
+
+
 def test_members_join_and_leave():
     navigator, groups, squad = make_squad(graph=False)
     leaver = squad.members[-1]

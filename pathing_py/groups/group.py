@@ -265,7 +265,8 @@ class Group:
         if span is not None and (self._passage or self._reform_at is not None):
             self._pass_obstacles(*span)
         self._set_paces(span)
-        if self._marching and not self._sharing and all(unit.state in FINAL_STATES for unit in self.members):
+        goes_on_later = self.groups.navigator.goes_on_later  # a member held up for now: its order has not ended
+        if self._marching and not self._sharing and all(unit.state in FINAL_STATES and not goes_on_later(unit) for unit in self.members):
             if self._after_turn is not None:  # halted where the route turns: form again facing the way on
                 if self.formation is None:  # let out of formation on the way there: it walks on as it is
                     self._march()

@@ -47,13 +47,20 @@ Usage::
     python3 bench/bench_groups.py --groups 5 --size 9 --seconds 120 --graph off
     python3 bench/bench_groups.py --formation line --spacing 1 --delta 1/60
     python3 bench/bench_groups.py --markdown --pythonscript    # the README's table
+    python3 bench/bench_groups.py --seeds 1-8 --seconds 900 --markdown   # the groups run on eight scenarios
+
+With ``--seeds``, only the groups run, once per seed (side by side, a process per core: their times are not
+compared), and one row per seed says how its orders ended: the scenario of one seed may hold a jam the
+others do not.
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import json
 import math
+import os
 import platform
 import random
 import subprocess
@@ -404,6 +411,20 @@ def table(runs: Sequence[RunResult], groups: RunResult, individual: RunResult, m
     return render(["figure", *(run.label for run in runs), "groups / individual"], rows, markdown)
 
 
+#: The figures of a row of the ``--seeds`` table: how the seed's orders ended.
+SEED_FIGURES = (
+    "updates / game s until every order ended", "searches per order", "arrival spread s: median / max", "arrived / reachable",
+    "HELD_UP / UNREACHABLE / under way", "overlapping pairs",
+)  # fmt: skip
+
+
+def seeds_table(runs: Sequence[Tuple[int, RunResult]], markdown: bool) -> str:
+    """A row per (seed, groups run)."""
+    chosen = [figure for figure in figures() if figure.name in SEED_FIGURES]
+    rows = [[str(seed), *(figure.text(run) for figure in chosen)] for seed, run in runs]
+    return render(["seed", *(figure.name for figure in chosen)], rows, markdown)
+
+
 def target_lines(runs: Sequence[RunResult], units: int) -> List[str]:
     """The issue 10 targets, met or missed: the speed by each groups run (the target's interpreter is CPython
     3.11), the rest by the first groups run, overlaps by every run."""
@@ -429,6 +450,18 @@ def target_lines(runs: Sequence[RunResult], units: int) -> List[str]:
 # -- the command ----------------------------------------------------------------------------------
 
 
+def seed_range(text: str) -> List[int]:
+    """Seeds as FIRST-LAST (or one seed)."""
+    first, _, last = text.partition("-")
+    try:
+        seeds = list(range(int(first), int(last or first) + 1))
+    except ValueError:
+        seeds = []
+    if not seeds:
+        raise argparse.ArgumentTypeError(f"not a range of seeds like 1-8: {text!r}")
+    return seeds
+
+
 def fraction(text: str) -> float:
     """A number of seconds as 0.0333 or 1/30."""
     try:
@@ -449,6 +482,7 @@ def argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("--delta", type=fraction, default=1 / 30, help="seconds per update, e.g. 1/60 (default 1/30)")
     parser.add_argument("--seconds", type=float, default=600.0, help="game seconds before a run stops (default 600)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the sites and orders (default 1)")
+    parser.add_argument("--seeds", type=seed_range, help="run the groups alone on the scenario of each seed, e.g. 1-8, a row each")
     parser.add_argument("--pythonscript", action="store_true", help="run the groups again under pythonscript 0.50's CPython 3.8")
     parser.add_argument("--json", action="store_true", help="run the groups alone, print their figures as JSON (what --pythonscript reads)")
     parser.add_argument("--markdown", action="store_true", help="print the table as the README shows it (Markdown)")
@@ -480,12 +514,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.error(f"no map {args.map} (a name in the Moving AI folder: set PATHING_PY_MOVINGAI; or a .map file)")
     if args.groups < 1 or args.size < 1 or not args.spacing >= 1 or not args.delta > 0 or not args.seconds > 0:
         parser.error("--groups and --size must be >= 1, --spacing >= 1, --delta and --seconds > 0")
-    grid = Grid.from_movingai(path)
-    formation = None if args.formation == "none" else Formation.by_name(args.formation, args.size, spacing=args.spacing)
-    try:
-        scenario = make_scenario(grid, args.groups, args.size, formation, args.seed)
-    except ValueError as error:
-        sys.exit(f"bench_groups: {error}")
+    if args.seeds:
+        if args.json or args.pythonscript:
+            parser.error("--seeds runs the groups alone: not with --json or --pythonscript")
+        return main_seeds(args, path, argv)
+    grid, formation, scenario = setting(args, path, args.seed)
     started = time.perf_counter()
     graph = KeyPointGraph.bake(grid) if args.graph == "on" else None
     bake_s = time.perf_counter() - started
@@ -513,6 +546,38 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print("\n".join(target_lines(runs, scenario.units)))
     print(f"\nCommand: {command_line('bench_groups.py', argv)}")
     return 1 if any(run.overlapping_pairs for run in runs) else 0
+
+
+def setting(args: argparse.Namespace, path: Path, seed: int) -> Tuple[Grid, Optional[Formation], Scenario]:
+    """The map, the formation and the scenario of ``seed`` (exits when the map has no room for it)."""
+    grid = Grid.from_movingai(path)
+    formation = None if args.formation == "none" else Formation.by_name(args.formation, args.size, spacing=args.spacing)
+    try:
+        return grid, formation, make_scenario(grid, args.groups, args.size, formation, seed)
+    except ValueError as error:
+        sys.exit(f"bench_groups: {error}")
+
+
+def run_seed(args: argparse.Namespace, path: Path, seed: int) -> RunResult:
+    """The groups run on the scenario of ``seed`` (in a worker process of its own)."""
+    grid, _, scenario = setting(args, path, seed)
+    graph = KeyPointGraph.bake(grid) if args.graph == "on" else None
+    return run_groups(scenario, graph, args.spacing, args.delta, args.seconds)
+
+
+def main_seeds(args: argparse.Namespace, path: Path, argv: Optional[Sequence[str]]) -> int:
+    setting(args, path, args.seeds[0])  # a map without room for the groups is refused here, not in a worker
+    workers = min(len(args.seeds), os.cpu_count() or 1)
+    with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+        runs = list(zip(args.seeds, pool.map(run_seed, [args] * len(args.seeds), [path] * len(args.seeds), args.seeds)))
+    print(f"{path.stem}: {args.groups} groups of {args.size} units, formation {args.formation}, the groups run on the scenario of each "
+          f"seed; {1 / args.delta:.0f} updates a second, at most {args.seconds:g} game seconds\n")  # fmt: skip
+    print(seeds_table(runs, args.markdown))
+    missed = [seed for seed, run in runs if run.arrived < run.reachable]
+    print("\nTarget (issue 10): every member whose target is reachable arrives, on every seed: "
+          + (f"MISSED on seed(s) {', '.join(map(str, missed))}" if missed else "met"))  # fmt: skip
+    print(f"\nCommand: {command_line('bench_groups.py', argv)}")
+    return 1 if any(run.overlapping_pairs for _, run in runs) else 0
 
 
 if __name__ == "__main__":

@@ -79,6 +79,21 @@ def test_a_tiny_run_prints_figures_that_add_up(tiny_map, capsys):
     assert f"Command: python3 bench/bench_groups.py --map {tiny_map}" in out
 
 
+def test_with_seeds_a_row_says_how_the_orders_of_each_seeds_scenario_ended(tiny_map, capsys):
+    status = bench_groups.main(["--map", str(tiny_map), "--groups", "1", "--size", "3", "--seeds", "2-3", "--seconds", "60", "--markdown"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    rows = table(out)
+    assert list(rows) == ["2", "3"]
+    for seed in ("2", "3"):
+        assert rows[seed]["arrived / reachable"] == "3 / 3" and rows[seed]["HELD_UP / UNREACHABLE / under way"] == "0 / 0 / 0"
+        assert rows[seed]["searches per order"] == "1.00" and rows[seed]["overlapping pairs"] == "0"
+    assert rows["2"]["updates / game s until every order ended"] != rows["3"]["updates / game s until every order ended"]  # two scenarios
+    assert "on every seed: met" in out
+    with pytest.raises(SystemExit):
+        bench_groups.main(["--map", str(tiny_map), "--seeds", "3-2"])
+
+
 def test_the_json_run_holds_the_groups_figures(tiny_map, capsys):
     arguments = ["--map", str(tiny_map), "--groups", "1", "--size", "3", "--formation", "line", "--graph", "off", "--delta", "1/60", "--json"]
     assert bench_groups.main(arguments) == 0

@@ -11,7 +11,7 @@ from pathing_py.jams import MAX_SEQUENTIAL_MOVES, MOVE_WORK
 from pathing_py.search import find_path
 from pathing_py.units import Navigator, PathRequestQueue, PathStack, Route, RouteKind, UnitState
 from pathing_py.units.jam_plans import SEARCH_WORK_PER_UPDATE
-from pathing_py.units.navigator import HELD_UP_RESUMES, MAX_UPDATE_SECONDS
+from pathing_py.units.navigator import HELD_UP_RESUMES, MAX_UPDATE_SECONDS, STALL_SLICES
 
 FINAL = {UnitState.ARRIVED, UnitState.HELD_UP, UnitState.UNREACHABLE}
 
@@ -681,6 +681,38 @@ def test_units_cut_off_from_their_goals_go_on_when_the_door_opens():
         assert unit.state is UnitState.ARRIVED and unit.cell == unit.goal and unit.reason == "", unit
     for kinds in kinds_by_unit(navigator).values():  # the game hears of the new plan, then of the arrival
         assert kinds[0] == "path_found" and kinds[-1] == "arrived", kinds
+
+
+def test_a_world_at_rest_only_advances_its_clock_until_an_edit_or_an_order_wakes_it():
+    """Once every unit stands with nothing left to do, an update reads neither map changes nor units (standing
+    units cost a game next to nothing a frame); an edit that opens a way, or an order, wakes the world."""
+    navigator = Navigator(door_map())
+    cut_off = navigator.add_unit((0.5, 0.5), speed=4.0)
+    idle = navigator.add_unit((0.5, 2.5), speed=4.0)
+    cut_off.move_to((5, 1))
+    run(navigator, 0.1, 200)
+    assert cut_off.state is UnitState.UNREACHABLE
+    collected = []
+    collect = navigator.watcher.collect
+    navigator.watcher.collect = lambda: collected.append(navigator.time) or collect()
+    for _ in range(STALL_SLICES):  # the world is found at rest within STALL_SLICES updates
+        navigator.update(0.1)
+    collected.clear()
+    navigator.events()
+    started, positions = navigator.time, [unit.position for unit in (cut_off, idle)]
+    for _ in range(50):
+        navigator.update(0.1)
+    assert collected == [] and navigator.time == pytest.approx(started + 5.0)
+    assert [unit.position for unit in (cut_off, idle)] == positions and navigator.events() == []
+    navigator.set_blocked([(4, 1)], blocked=False)
+    run(navigator, 0.1, 200)
+    assert collected and cut_off.state is UnitState.ARRIVED and cut_off.cell == (5, 1)
+    for _ in range(2 * STALL_SLICES):
+        navigator.update(0.1)
+    collected.clear()
+    idle.move_to((7, 2))
+    run(navigator, 0.1, 200)
+    assert collected and idle.state is UnitState.ARRIVED and idle.cell == (7, 2)
 
 
 def test_a_unit_cut_off_for_longer_than_retry_time_stays_where_it_stopped():

@@ -152,6 +152,11 @@ class JamPlans:
         #: Units of jams no plan was found for: when last, and how many times since they last came closer.
         self._failed: Dict[Unit, Tuple[float, int]] = {}
 
+    @property
+    def busy(self) -> bool:
+        """Whether a plan is walked or searched."""
+        return bool(self.plans) or self._searching is not None
+
     def update(self, units: Iterable[Unit]) -> None:
         """Drop plans that are done or overran; search on for the plan of a jam, or now and then find one to plan."""
         for plan in list(self.plans):

@@ -35,7 +35,10 @@ cell or off the map (in walls). A navigator that refuses a scenario's units
 (today's take radii up to 0.5) is reported as not supporting it.
 
 Printed per scenario and run: median and p99 ms per tick, ticks run, the
-tick at which all ordered units had arrived, how many arrived, ended
+tick at which all ordered units had arrived, how many arrived, how many of
+those stood off their goal at the end (moved off it since by other units: they
+walk back later; navigators only, as RVO2's agents arrive within
+ARRIVAL_TOLERANCE of it), ended
 HELD_UP / UNREACHABLE or were still under way, distinct overlapping pairs
 and the most in one tick, units ever in a wall, idle units not back at their
 place at the end (given SETTLE_SECONDS after the last order ended; in
@@ -74,6 +77,7 @@ sys.path.insert(0, str(ROOT))  # benchmark the checkout, installed or not
 
 import rvo2_peer  # noqa: E402
 from pathing_py import Grid, find_path  # noqa: E402
+from pathing_py.clearance import size_class  # noqa: E402
 from pathing_py.crowd_checks import overlapping_pairs, units_in_walls  # noqa: E402
 from pathing_py.scenarios import (  # noqa: E402
     CrowdScenario,
@@ -147,6 +151,7 @@ class Outcome(NamedTuple):
     worst_tick: int = 0  #: the most pairs overlapping after one tick
     in_walls: int = 0  #: distinct units whose circle was ever in a wall
     idle_away: int = 0  #: idle units not back at their place at the end
+    off_goal: Optional[int] = None  #: navigators: units ARRIVED farther than ARRIVAL_TOLERANCE from their goal at the end
 
 
 # -- running ------------------------------------------------------------------------------------
@@ -215,6 +220,7 @@ def run_navigator(label: str, setting: Setting, package_root: Path, python: str 
         held_up=int((states == "HELD_UP").sum()), unreachable=int((states == "UNREACHABLE").sum()),
         under_way=int((~np.isin(states, ["ARRIVED", "HELD_UP", "UNREACHABLE"])).sum()),
         overlapping_pairs=overlaps, worst_tick=worst, in_walls=walled, idle_away=idle_away(setting.scenario, final),
+        off_goal=off_goal(setting.scenario, states, final),
     )  # fmt: skip
 
 
@@ -252,6 +258,14 @@ def check_positions(path: Path, scenario: CrowdScenario, ticks: int) -> Tuple[in
     return len(pairs), worst, len(walled), positions[-1].astype(np.float64)
 
 
+def off_goal(scenario: CrowdScenario, states: np.ndarray, final: np.ndarray) -> int:
+    """Ordered units (``states``: theirs) ARRIVED farther than ARRIVAL_TOLERANCE from where they stand on
+    their goal (the centre of the block of their size whose top-left cell it is) at the end."""
+    sizes = np.array([size_class(radius) for radius in scenario.radii])
+    away = np.hypot(*(final - scenario.goals - sizes[:, None] / 2)[scenario.ordered].T) > ARRIVAL_TOLERANCE
+    return int((away & (states == "ARRIVED")).sum())
+
+
 def idle_away(scenario: CrowdScenario, final: np.ndarray) -> int:
     """Idle units farther than ARRIVAL_TOLERANCE from their place at the end."""
     away = np.hypot(*(final - scenario.starts).T) > ARRIVAL_TOLERANCE
@@ -275,7 +289,7 @@ def extract_baseline(folder: Path) -> Tuple[Optional[Path], str]:
 
 def row(name: str, outcome: Outcome, ordered: int, rvo2: Optional[Outcome]) -> List[str]:
     if outcome.unsupported:
-        return [name, outcome.label, "not supported"] + ["-"] * 11
+        return [name, outcome.label, "not supported"] + ["-"] * 12
     median = float(np.median(outcome.tick_ms)) if len(outcome.tick_ms) else math.nan
     p99 = float(np.percentile(outcome.tick_ms, 99)) if len(outcome.tick_ms) else math.nan
     rvo2_median = float(np.median(rvo2.tick_ms)) if rvo2 is not None and len(rvo2.tick_ms) else 0.0
@@ -288,6 +302,7 @@ def row(name: str, outcome: Outcome, ordered: int, rvo2: Optional[Outcome]) -> L
         str(len(outcome.tick_ms)),
         "-" if outcome.all_arrived_tick is None else str(outcome.all_arrived_tick),
         f"{outcome.arrived}/{ordered}",
+        "-" if outcome.off_goal is None else str(outcome.off_goal),
         "-" if is_rvo2 else f"{outcome.held_up}/{outcome.unreachable}",
         f"{outcome.under_way}" + (" stuck" if outcome.stuck else ""),
         str(outcome.overlapping_pairs),
@@ -299,7 +314,7 @@ def row(name: str, outcome: Outcome, ordered: int, rvo2: Optional[Outcome]) -> L
 
 
 COLUMNS = [
-    "scenario", "run", "median ms", "p99 ms", "ticks", "all arrived at", "arrived", "held up/unreach.", "under way",
+    "scenario", "run", "median ms", "p99 ms", "ticks", "all arrived at", "arrived", "off goal", "held up/unreach.", "under way",
     "overlapping pairs", "worst tick", "in walls", "idle away", "x RVO2",
 ]  # fmt: skip
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from pathing_py.scenarios import head_on_corridor
+from pathing_py.scenarios import head_on_corridor, mixed_radii
 from strategies import maps
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,11 +45,23 @@ def test_the_quick_run_prints_every_figure():
     held_up, unreachable = (int(v) for v in row["held up/unreach."].split("/"))
     assert ordered == units and arrived + held_up + unreachable + int(row["under way"]) == units
     assert row["all arrived at"] == "-" or int(row["all arrived at"]) <= ticks
-    for column in ("overlapping pairs", "worst tick", "in walls", "idle away"):
+    for column in ("off goal", "overlapping pairs", "worst tick", "in walls", "idle away"):
         assert int(row[column]) >= 0
     assert row["x RVO2"] == "-"
     assert "RVO2 skipped (--no-rvo2)" in text and "baseline skipped (--no-baseline)" in text
     assert "Command: python3 bench/bench_crowd.py --markdown --quick --no-rvo2 --no-baseline --scenario head_on_corridor" in text
+
+
+def test_off_goal_counts_units_that_arrived_and_stand_away_from_their_goal_at_the_end():
+    scenario = mixed_radii(12)
+    assert scenario.ordered.all() and set(scenario.radii) == {0.3, 0.5, 1.0}
+    final = scenario.goals + np.where(scenario.radii > 0.5, 1.0, 0.5)[:, None]  # each at its block's centre
+    states = np.array(["ARRIVED"] * scenario.count)
+    assert bench_crowd.off_goal(scenario, states, final) == 0
+    large, small = np.flatnonzero(scenario.radii == 1.0)[0], np.flatnonzero(scenario.radii == 0.3)[:2]
+    final[[large, *small]] += (1.0, 0.0)
+    states[small[1]] = "HELD_UP"  # stopped on its way: not off a goal it reached
+    assert bench_crowd.off_goal(scenario, states, final) == 2
 
 
 def test_the_baseline_runs_from_its_commit_and_refuses_large_units():

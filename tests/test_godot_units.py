@@ -331,6 +331,19 @@ def test_a_unit_ordered_onto_a_standing_unit_arrives_and_the_standing_unit_makes
     assert all(signal.key == 1 for signal in signals) and driver.state_of(2) == "IDLE"  # it makes way silently
 
 
+def test_a_world_at_rest_moves_no_node_until_an_order_wakes_it():
+    driver = make_driver()
+    node, _ = add(driver, 1, (-4, 0))
+    driver.order(1, world_centre((-2, 0)))
+    moves, _ = run(driver, 3.0)
+    assert moves and driver.state_of(1) == "ARRIVED" and driver.navigator.at_rest
+    assert run(driver, 1.0) == ([], [])
+    driver.order(1, world_centre((-4, 0)))
+    moves, signals = run(driver, 3.0)
+    assert {moved for moved, _, _ in moves} == {node} and tile_cell_of(world_of(moves[-1])) == (-4, 0)
+    assert signals[-1].name == "arrived" and signals[-1].cell == (-4, 0)
+
+
 #: A dead end one cell wide: TileMap cells (-4, -1) to (3, -1).
 DEAD_END = ["#########", "........#", "#########"]
 

@@ -702,15 +702,18 @@ def test_a_world_at_rest_only_advances_its_clock_until_an_edit_or_an_order_wakes
     started, positions = navigator.time, [unit.position for unit in (cut_off, idle)]
     for _ in range(50):
         navigator.update(0.1)
-    assert collected == [] and navigator.time == pytest.approx(started + 5.0)
+    assert navigator.at_rest and collected == [] and navigator.time == pytest.approx(started + 5.0)
     assert [unit.position for unit in (cut_off, idle)] == positions and navigator.events() == []
     navigator.set_blocked([(4, 1)], blocked=False)
+    assert not navigator.at_rest
     run(navigator, 0.1, 200)
     assert collected and cut_off.state is UnitState.ARRIVED and cut_off.cell == (5, 1)
     for _ in range(2 * STALL_SLICES):
         navigator.update(0.1)
     collected.clear()
+    assert navigator.at_rest
     idle.move_to((7, 2))
+    assert not navigator.at_rest
     run(navigator, 0.1, 200)
     assert collected and idle.state is UnitState.ARRIVED and idle.cell == (7, 2)
 

@@ -495,10 +495,13 @@ class UnitDriver:
 
         The frame's signals are queued for :meth:`signals`.
         """
+        was_at_rest = self.navigator.at_rest
         self.navigator.update(delta)
         self._removed.clear()
         for unit_id, event, cell in self.navigator.events():
             self._queue(unit_id, event, cell)
+        if was_at_rest:  # no unit moved
+            return []
         moved = []
         for member in self._members.values():
             if member.unit.position == member.seen:  # most units stand still: no transform for them

@@ -185,9 +185,8 @@ class Navigator:
         #: from above (groups set their members' orders and paces, SPEC F1-F3).
         self.steering: List[Callable[[float], None]] = []
         self._next_id = 1
-        #: Whether every unit rests (:meth:`_rests`) and nothing else is under way: an update then only
-        #: advances the clock, until an order, a new or removed unit, or a map edit wakes the world (a map
-        #: of 1,000 standing units costs a game a microsecond a frame). Checked every STALL_SLICES updates.
+        #: Whether every unit rested (:meth:`_rests`) with no plan or request under way when last checked,
+        #: every STALL_SLICES updates, and nothing woke the world since (see :attr:`at_rest`).
         self._at_rest = False
 
     # -- units ----------------------------------------------------------------------
@@ -304,12 +303,21 @@ class Navigator:
             raise ValueError(f"delta must be a finite number of seconds >= 0, got {delta!r}")
         delta = min(delta, MAX_UPDATE_SECONDS)
         started = self._clock()
-        if self._at_rest and not self.steering:
+        if self.at_rest:
             self.time += delta
         else:
             self._advance_world(delta)
         self.stats.update_seconds.append(self._clock() - started)
         self.stats.updates += 1
+
+    @property
+    def at_rest(self) -> bool:
+        """Whether every unit stands with nothing left to do that time alone starts (no step, route or order
+        under way, none moved off its goal or held up for now) and nothing steers them: until an order, a unit
+        added or removed, or a map edit, an update only advances the clock and no unit moves. Found within
+        STALL_SLICES updates of the last unit coming to rest (a map of 1,000 standing units then costs a game
+        a few microseconds a frame, not half a millisecond)."""
+        return self._at_rest and not self.steering
 
     def _advance_world(self, delta: float) -> None:
         """One update's work: map changes, plans, steering, the units' moves, and the checks that end or resume orders."""
@@ -342,8 +350,7 @@ class Navigator:
                 self._at_rest = not (self.steering or self.requests or self.jams.busy) and all(map(self._rests, order))
 
     def _rests(self, unit: Unit) -> bool:
-        """Whether ``unit`` stands with nothing left to do that time alone starts: no step, route, or order
-        under way, not moved off its goal, not held up for now."""
+        """Whether ``unit`` stands with nothing left to do that time alone starts (see :attr:`at_rest`)."""
         return (
             unit.state in STANDING_STATES and unit.next_cell is None and not len(unit.stack)
             and not unit.off_goal and not self.goes_on_later(unit)

@@ -49,12 +49,12 @@ def crowds(draw):
     return passable, free[picks], goals, speeds, radii, deltas
 
 
-def run(crowd):
+def run(crowd, navigator_class=Navigator):
     """Order every unit, update until every order ended (or TIME_LIMIT), checking the invariants after
     every update; the navigator, its units, their positions after each update and the cell each unit's
     ``arrived`` event named (the first, if a unit made way and arrived again)."""
     passable, starts, goals, speeds, radii, deltas = crowd
-    navigator = Navigator(Grid(passable), give_up=GIVE_UP, wait_limit=0.5)
+    navigator = navigator_class(Grid(passable), give_up=GIVE_UP, wait_limit=0.5)
     units = [navigator.add_unit(block_centre((x, y), size_class(r)), speed=float(v), radius=float(r)) for (x, y), v, r in zip(starts.tolist(), speeds, radii)]
     for unit, goal in zip(units, goals):
         unit.move_to(goal)
@@ -137,3 +137,54 @@ def test_the_same_crowd_and_deltas_give_the_same_run(crowd):
     _, second_units, second, _ = run(crowd)
     assert len(first) == len(second) and all(np.array_equal(a, b) for a, b in zip(first, second))
     assert [(u.state, u.reason) for u in first_units] == [(u.state, u.reason) for u in second_units]
+
+
+class Restless(Navigator):
+    """A navigator that never finds its world at rest: every update does the whole work."""
+
+    @property
+    def at_rest(self) -> bool:
+        return False
+
+
+#: Seconds a run goes on after every order ended: for units off their goals to walk back, held-up ones to
+#: go on, and the world to come to rest.
+AFTER_ORDERS = 30.0
+
+
+#: Two units crossing an empty room: the world comes to rest once both arrived.
+CROSSING_A_ROOM = (
+    np.ones((4, 5), dtype=bool),
+    np.array([[0, 0], [4, 3]]),
+    [(4, 0), (0, 3)],
+    np.array([1.0, 2.5]),
+    np.array([0.5, 0.3]),
+    np.array([0.1]),
+)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(crowds())
+@example(PUSHED_ONTO_ITS_GOAL)
+@example(CROSSING_A_ROOM)
+def test_a_world_at_rest_moves_as_one_whose_every_update_does_the_whole_work(crowd):
+    """Updates at rest only advance the clock (``Navigator.at_rest``): the same moves as without, after
+    every order ended, and once orders wake the world again."""
+    traces, rested = [], []
+    for navigator_class in (Navigator, Restless):
+        navigator, units, trace, _ = run(crowd, navigator_class)
+        ends = navigator.time + AFTER_ORDERS
+        while navigator.time < ends:
+            navigator.update(STEADY_DELTA)
+            trace.append(np.array([unit.position for unit in units]))
+        rested.append(navigator.at_rest)
+        for unit, start in zip(units, crowd[1].tolist()):
+            unit.move_to(tuple(start))
+        while navigator.time < ends + TIME_LIMIT and not all(unit.state in FINAL_STATES for unit in units):
+            navigator.update(STEADY_DELTA)
+            trace.append(np.array([unit.position for unit in units]))
+        traces.append((trace, [(unit.state, unit.reason, unit.cell) for unit in units], navigator.events()))
+    (first, first_ends, first_events), (second, second_ends, second_events) = traces
+    assert len(first) == len(second) and all(np.array_equal(a, b) for a, b in zip(first, second))
+    assert first_ends == second_ends and first_events == second_events
+    assert rested[1] is False and (rested[0] or crowd is not CROSSING_A_ROOM)

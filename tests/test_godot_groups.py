@@ -91,6 +91,20 @@ def test_a_group_order_brings_every_unit_to_its_own_cell_by_the_target_with_two_
         last[key] = world_of(move)
 
 
+def test_once_a_group_arrived_the_world_rests_and_moves_no_node_until_the_next_order():
+    driver, groups, nodes = make_squad()
+    groups.order(MANAGER, list(nodes), world_centre(TARGET), settings(formation="box"))
+    moves, heard = play(driver, groups, 12.0)
+    assert heard[MANAGER][-1].name == "group_arrived" and driver.navigator.at_rest
+    assert play(driver, groups, 2.0) == ([], {MANAGER: []})
+    back = SQUAD[0]
+    answer = groups.order(MANAGER, list(nodes), world_centre(back), settings())
+    assert answer and not driver.navigator.at_rest
+    moves, heard = play(driver, groups, 12.0)
+    assert {node for node, _, _ in moves} == set(nodes.values())
+    assert summary(heard[MANAGER])[-1][1] == "group_arrived" and driver.navigator.at_rest
+
+
 @pytest.mark.parametrize("name", ["speed", "route", "arrival"])
 def test_the_cohesion_named_is_the_groups(name):
     driver, groups, nodes = make_squad()

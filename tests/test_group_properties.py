@@ -7,7 +7,7 @@ in a final state that says the truth about the map.
 """
 
 import numpy as np
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from strategies import maps
@@ -58,12 +58,11 @@ def group_orders(draw):
     return passable, free[picks], speeds, radii, groups, graph, deltas
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(group_orders())
-def test_groups_never_overlap_nor_enter_walls_lose_no_member_and_every_order_ends(orders):
-    passable, starts, speeds, radii, group_list, use_graph, deltas = orders
+def ordered(orders, navigator_class=Navigator):
+    """The navigator, its units, their groups and each group with its members, every group ordered to its target."""
+    passable, starts, speeds, radii, group_list, use_graph, _ = orders
     grid = Grid(passable)
-    navigator = Navigator(grid, KeyPointGraph.bake(grid, cluster_size=4) if use_graph else None, give_up=GIVE_UP, wait_limit=0.5)
+    navigator = navigator_class(grid, KeyPointGraph.bake(grid, cluster_size=4) if use_graph else None, give_up=GIVE_UP, wait_limit=0.5)
     units = [navigator.add_unit(block_centre((x, y), size_class(r)), speed=float(v), radius=float(r))
              for (x, y), v, r in zip(starts.tolist(), speeds, radii)]  # fmt: skip
     groups = Groups(navigator)
@@ -74,6 +73,14 @@ def test_groups_never_overlap_nor_enter_walls_lose_no_member_and_every_order_end
         group.move_to(target)
         made.append((group, members))
         first += size
+    return navigator, units, groups, made
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(group_orders())
+def test_groups_never_overlap_nor_enter_walls_lose_no_member_and_every_order_ends(orders):
+    passable, _, speeds, radii, _, _, deltas = orders
+    navigator, units, groups, made = ordered(orders)
     events = {group.id: [] for group, _ in made}
     positions = np.array([unit.position for unit in units])
     while navigator.time < TIME_LIMIT and not (all("group_arrived" in events[group.id] for group, _ in made) and all(unit.state in FINAL_STATES for unit in units)):
@@ -97,3 +104,52 @@ def test_groups_never_overlap_nor_enter_walls_lose_no_member_and_every_order_end
         assert unit.state in FINAL_STATES, f"{unit} still {unit.state.name} after {navigator.time:.0f} s"
         assert block_at(unit.position, unit.size) == unit.cell
         assert unit.state is UnitState.ARRIVED or unit.reason, f"{unit} ended {unit.state.name} with no reason"
+
+
+class Restless(Navigator):
+    """A navigator that never finds its world at rest: every update does the whole work."""
+
+    @property
+    def at_rest(self) -> bool:
+        return False
+
+
+#: A line of three crossing an empty room: the world comes to rest once it arrived.
+LINE_ACROSS_A_ROOM = (
+    np.ones((5, 8), dtype=bool),
+    np.array([[0, 1], [0, 2], [0, 3]]),
+    np.array([4.0, 4.0, 2.5]),
+    np.array([0.5, 0.5, 0.3]),
+    [(3, "line", 1.0, Cohesion.ROUTE, (6, 2))],
+    False,
+    np.array([0.1]),
+)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(group_orders())
+@example(LINE_ACROSS_A_ROOM)
+def test_groups_at_rest_move_as_they_do_when_every_update_does_the_whole_work(orders):
+    """A world of groups comes to rest once their orders ended (``Navigator.at_rest``: the groups steer
+    nothing then), and moves as if every update did the whole work, then and after new orders."""
+    runs = []
+    for navigator_class in (Navigator, Restless):
+        navigator, units, groups, made = ordered(orders, navigator_class)
+        trace, events, rested = [], [], False
+        for target in (None, tuple(orders[1][0].tolist())):  # the first order, then every group to the first unit's start
+            if target is not None:
+                for group, _ in made:
+                    group.move_to(target)
+            ends = navigator.time + TIME_LIMIT
+            while navigator.time < ends and not (groups.resting() and all(unit.state in FINAL_STATES for unit in units)):
+                navigator.update(STEADY_DELTA)
+                trace.append([unit.position for unit in units])
+                events += groups.events()
+            for _ in range(30):  # past the updates in which the world is found at rest
+                navigator.update(STEADY_DELTA)
+                trace.append([unit.position for unit in units])
+            rested = rested or navigator.at_rest
+        runs.append((trace, events, [(unit.state, unit.cell) for unit in units], rested))
+    (trace, events, ends, rested), (restless_trace, restless_events, restless_ends, restless_rested) = runs
+    assert trace == restless_trace and events == restless_events and ends == restless_ends
+    assert not restless_rested and (rested or orders is not LINE_ACROSS_A_ROOM)

@@ -191,8 +191,7 @@ class GroupDriver:
     def __init__(self, units: UnitDriver):
         self.units = units
         self.groups = Groups(units.navigator)
-        # After the groups' own update: a group's events are read in the update that made them.
-        units.navigator.steering.append(lambda delta: self._take_events())
+        units.navigator.steering.append(self)  # after the groups' own: see steer
         self._ordered: Dict[int, _Ordered] = {}  # group id (the signals') -> the group
         self._ids: Dict[int, int] = {}  # Group.id -> group id
         self._queues: Dict[Hashable, Deque[GroupSignal]] = collections.defaultdict(collections.deque)
@@ -269,7 +268,7 @@ class GroupDriver:
         ``group_ordered``), or, if the target is off the new map, ends with
         ``group_arrived`` and none arrived. Signals not yet taken are kept.
         """
-        previous.groups.update(0.0)  # members removed since the last frame are lost there first
+        previous.groups.steer(0.0)  # members removed since the last frame are lost there first
         previous._take_events()
         self._next_id = previous._next_id
         self._queues = previous._queues
@@ -331,6 +330,15 @@ class GroupDriver:
         ordered = self._ordered.pop(group_id)
         del self._ids[ordered.group.id]
         self.groups.disband(ordered.group)
+
+    def resting(self) -> bool:
+        """Whether the groups rest (see :class:`~pathing_py.units.Steerer`): no event of theirs is to come."""
+        return self.groups.resting()
+
+    def steer(self, delta: float) -> None:
+        """The navigator calls this each update, after the groups' own steering: a group's events are queued
+        in the update that made them."""
+        self._take_events()
 
     def _take_events(self) -> None:
         """Queue the groups' events as their managers' signals, then drop the groups that lost every member.

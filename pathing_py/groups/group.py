@@ -253,6 +253,11 @@ class Group:
             self._pick_commander(fresh=True)
             self._march()
 
+    @property
+    def resting(self) -> bool:
+        """Whether the group has nothing to do until an order: it neither forms nor has an order under way."""
+        return not self._order_open and self.state is not GroupState.FORMING
+
     def update(self) -> None:
         """Form, share the commander's route once planned, set paces, and tell when the order is done."""
         self._rank()
@@ -651,7 +656,7 @@ class Groups:
         self._events: List[GroupEvent] = []
         self._next_id = 1
         self._removed_seen = navigator.stats.removed  #: units the navigator had removed at the last update
-        navigator.steering.append(self.update)
+        navigator.steering.append(self)
 
     def add_group(
         self,
@@ -695,7 +700,11 @@ class Groups:
         events, self._events = self._events, []
         return events
 
-    def update(self, delta: float) -> None:
+    def resting(self) -> bool:
+        """Whether no group has an order under way or forms, and no event waits to be taken (see :class:`~pathing_py.units.Steerer`)."""
+        return not self._events and all(group.resting for group in self.groups.values())
+
+    def steer(self, delta: float) -> None:
         """Drop members the navigator no longer has, then update every group (the navigator calls this). Members
         are looked for only once the navigator removed units since the last update: none are lost otherwise."""
         units, removed = self.navigator.units, self.navigator.stats.removed

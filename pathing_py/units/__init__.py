@@ -4,7 +4,7 @@ See :mod:`pathing_py.units.navigator` for the quick start.
 """
 
 from .collisions import Collision, CollisionState, Resolution
-from .navigator import Navigator, NavigatorStats
+from .navigator import Navigator, NavigatorStats, Steerer
 from .path_stack import PathStack, Route, RouteKind
 from .requests import PathRequestQueue, QueueStats
 from .unit import Unit, UnitState, UnitStats
@@ -20,6 +20,7 @@ __all__ = [
     "Resolution",
     "Route",
     "RouteKind",
+    "Steerer",
     "Unit",
     "UnitState",
     "UnitStats",

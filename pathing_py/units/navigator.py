@@ -47,7 +47,7 @@ import math
 import time
 from collections import deque
 from operator import attrgetter
-from typing import Callable, Deque, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Deque, Dict, Iterable, List, Optional, Protocol, Sequence, Tuple
 
 import numpy as np
 
@@ -66,7 +66,7 @@ from .requests import PathRequestQueue
 from .traffic import REROUTES_PER_TRIP, Traffic
 from .unit import FINAL_STATES, STANDING_STATES, Unit, UnitState, unit_settings_problem
 
-__all__ = ["Navigator", "NavigatorStats"]
+__all__ = ["Navigator", "NavigatorStats", "Steerer"]
 
 
 #: Update times kept in NavigatorStats: minutes of a game at 60 updates a second, without growing forever.
@@ -111,6 +111,17 @@ class NavigatorStats:
 
 
 Event = Tuple[int, str, Cell]
+
+
+class Steerer(Protocol):
+    """What steers units from above (groups set their members' orders and paces, SPEC F1-F3): see
+    :attr:`Navigator.steering`."""
+
+    def steer(self, delta: float) -> None:
+        """Called with ``delta`` each update once plans are served, before units move."""
+
+    def resting(self) -> bool:
+        """Whether there is nothing to steer until an order: the world may rest (see :attr:`Navigator.at_rest`)."""
 
 
 class Navigator:
@@ -181,9 +192,8 @@ class Navigator:
         self.unit_label: Callable[[Unit], str] = lambda unit: str(unit.id)
         #: Set to a list to record every step as (unit id, from cell, to cell): for tests and replays.
         self.step_log: Optional[List[Tuple[int, Cell, Cell]]] = None
-        #: Called with ``delta`` each update once plans are served, before units move: what steers units
-        #: from above (groups set their members' orders and paces, SPEC F1-F3).
-        self.steering: List[Callable[[float], None]] = []
+        #: What steers units from above, each update once plans are served, before units move.
+        self.steering: List[Steerer] = []
         self._next_id = 1
         #: Whether every unit rested (:meth:`_rests`) with no plan or request under way when last checked,
         #: every STALL_SLICES updates, and nothing woke the world since (see :attr:`at_rest`).
@@ -313,11 +323,11 @@ class Navigator:
     @property
     def at_rest(self) -> bool:
         """Whether every unit stands with nothing left to do that time alone starts (no step, route or order
-        under way, none moved off its goal or held up for now) and nothing steers them: until an order, a unit
+        under way, none moved off its goal or held up for now) and every steerer rests: until an order, a unit
         added or removed, or a map edit, an update only advances the clock and no unit moves. Found within
         STALL_SLICES updates of the last unit coming to rest (a map of 1,000 standing units then costs a game
         a few microseconds a frame, not half a millisecond)."""
-        return self._at_rest and not self.steering
+        return self._at_rest and all(steerer.resting() for steerer in self.steering)
 
     def _advance_world(self, delta: float) -> None:
         """One update's work: map changes, plans, steering, the units' moves, and the checks that end or resume orders."""
@@ -329,8 +339,8 @@ class Navigator:
         self._take_openings()
         self.time += delta
         self.requests.serve(self._serve, self.time)
-        for steer in self.steering:
-            steer(delta)
+        for steerer in self.steering:
+            steerer.steer(delta)
         if delta > 0 and self.units:
             order = self._in_priority_order()
             sub_steps = {speed: _sub_steps(delta, speed) for speed in set(map(_speed, order))}  # (units share a few speeds)
@@ -347,7 +357,7 @@ class Navigator:
             self._send_back(in_turn)
             self._go_on(in_turn)
             if not self.stats.updates % STALL_SLICES:
-                self._at_rest = not (self.steering or self.requests or self.jams.busy) and all(map(self._rests, order))
+                self._at_rest = not (self.requests or self.jams.busy) and all(map(self._rests, order))
 
     def _rests(self, unit: Unit) -> bool:
         """Whether ``unit`` stands with nothing left to do that time alone starts (see :attr:`at_rest`)."""

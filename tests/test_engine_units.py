@@ -116,6 +116,15 @@ def test_a_trip_finds_its_path_passes_waypoints_and_arrives(play):
     assert states[0] == "FIND_PATH" and "MOVING" in states and states[-1] == "ARRIVED", states
 
 
+def test_once_its_units_stand_the_navgrid_rests_and_an_order_wakes_it(play):
+    game = play("rest")
+    [rest], [woken] = game.named("rest"), game.named("woken")
+    assert rest["at_rest"] is True and woken["at_rest"] is False
+    assert_walked(game, "Scout", "ARRIVED", (-5, -1), stops=2)  # there and back, frame by frame
+    arrivals = [signal for signal in game.signals["Scout"] if signal["signal"] == "arrived"]
+    assert cell(arrivals[0]["cell"]) == GOAL and arrivals[0]["frame"] < rest["rest"] < arrivals[1]["frame"]
+
+
 def test_a_goal_walled_in_mid_trip_is_unreachable(play):
     game = play("walled_in")
     blocks = game.named("block")

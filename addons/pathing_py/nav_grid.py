@@ -587,6 +587,12 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         if self._debug_draw:
             self.update()
 
+    def is_at_rest(self) -> bool:
+        """Whether no PathUnit moves until an order, a unit added or removed, or an edit: every unit stands with
+        nothing left to do and no GroupManager's group has an order under way (found within ten frames)."""
+        driver: Optional[units.UnitDriver] = self._units
+        return driver is not None and driver.navigator.at_rest
+
     def set_cell_blocked(self, cell: Vector2, blocked: bool) -> bool:
         """Block (or free) a TileMap cell for the units and paint it with ``wall_tile`` (or ``floor_tile``).
 

@@ -4,7 +4,7 @@ extends SceneTree
 #
 #   godot3-server --no-window --path COPY --fixed-fps 60 -s res://tests/engine/unit_game.gd --scenario=trip
 #
-# Scenarios: trip, walled_in, door_opens, blocked, bad_orders, join_leave, rebuild, crowd, tank (the _start_* and
+# Scenarios: trip, rest, walled_in, door_opens, blocked, bad_orders, join_leave, rebuild, crowd, tank (the _start_* and
 # _frame_* functions).
 # Prints JSON lines: {"joined"}, {"order"}, {"signal"} and {"state"} as they happen, {"end"} per unit, then
 # {"done": frame}. Cells are TileMap cells, positions global pixels.
@@ -86,6 +86,25 @@ func _frame_door_opens():
 		remembered["door"] = Vector2(10, 9) + door
 		block(remembered["door"], false)
 		busy_until = frame + 10
+
+
+func _start_rest():
+	order(add_unit("Scout", Vector2(-5, -1)), Vector2(10, 9))
+	busy_until = LAST_FRAME  # until _frame_rest has seen the world rest and woken it
+
+
+func _frame_rest():
+	# Once the scout has stood ARRIVED for 30 frames: the NavGrid's world is at rest; an order wakes it.
+	if states["Scout"] != "ARRIVED" or remembered.has("woken"):
+		return
+	if not remembered.has("arrived"):
+		remembered["arrived"] = frame
+	elif frame == remembered["arrived"] + 30:
+		remembered["woken"] = frame
+		print(to_json({"rest": frame, "at_rest": navgrid.is_at_rest()}))
+		order(units["Scout"], Vector2(-5, -1))
+		print(to_json({"woken": frame, "at_rest": navgrid.is_at_rest()}))
+		busy_until = frame + 2
 
 
 func _start_blocked():

@@ -332,7 +332,7 @@ class GroupDriver:
         self.groups.disband(ordered.group)
 
     def resting(self) -> bool:
-        """Whether the groups rest (see :class:`~pathing_py.units.Steerer`): no event of theirs is to come."""
+        """Whether the groups rest (see :class:`~pathing_py.units.Steerer`): no event of theirs is to come to take."""
         return self.groups.resting()
 
     def steer(self, delta: float) -> None:

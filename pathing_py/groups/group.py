@@ -701,8 +701,9 @@ class Groups:
         return events
 
     def resting(self) -> bool:
-        """Whether no group has an order under way or forms, and no event waits to be taken (see :class:`~pathing_py.units.Steerer`)."""
-        return not self._events and all(group.resting for group in self.groups.values())
+        """Whether no group has an order under way or forms (see :class:`~pathing_py.units.Steerer`). (Events come
+        only with orders, forming and lost members: none wait for a world at rest, whether a game reads them or not.)"""
+        return all(group.resting for group in self.groups.values())
 
     def steer(self, delta: float) -> None:
         """Drop members the navigator no longer has, then update every group (the navigator calls this). Members

@@ -76,8 +76,28 @@ def ordered(orders, navigator_class=Navigator):
     return navigator, units, groups, made
 
 
+#: Found by CI: the world was found at rest before the groups' orders ended, and a member that traffic set
+#: going meanwhile stood still RUN for good once they had (ac01c72).
+RESTED_WITH_A_MEMBER_UNDER_WAY = (
+    np.array([
+        [True, True, False, True, True, True, True, False],
+        [True, True, True, True, True, True, True, True],
+        [True, True, True, True, False, False, False, True],
+        [True, True, True, True, True, True, True, True],
+        [False, True, True, True, True, True, True, True],
+    ]),
+    np.array([[0, 0], [4, 3], [3, 1], [2, 1], [5, 3], [4, 0], [7, 1], [4, 1], [6, 3], [3, 4], [3, 0], [1, 2], [1, 4]]),
+    np.full(13, 4.0),
+    np.full(13, 0.3),
+    [(6, None, 1.0, Cohesion.SPEED, (0, 0)), (3, "box", 1.0, Cohesion.SPEED, (0, 3)), (4, None, 1.0, Cohesion.SPEED, (2, 0))],
+    False,
+    np.array([0.001]),
+)
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(group_orders())
+@example(RESTED_WITH_A_MEMBER_UNDER_WAY)
 def test_groups_never_overlap_nor_enter_walls_lose_no_member_and_every_order_ends(orders):
     passable, _, speeds, radii, _, _, deltas = orders
     navigator, units, groups, made = ordered(orders)
@@ -129,6 +149,7 @@ LINE_ACROSS_A_ROOM = (
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(group_orders())
 @example(LINE_ACROSS_A_ROOM)
+@example(RESTED_WITH_A_MEMBER_UNDER_WAY)
 def test_groups_at_rest_move_as_they_do_when_every_update_does_the_whole_work(orders):
     """A world of groups comes to rest once their orders ended (``Navigator.at_rest``: the groups steer
     nothing then), and moves as if every update did the whole work, then and after new orders."""

@@ -195,8 +195,8 @@ class Navigator:
         #: What steers units from above, each update once plans are served, before units move.
         self.steering: List[Steerer] = []
         self._next_id = 1
-        #: Whether every unit rested (:meth:`_rests`) with no plan or request under way when last checked,
-        #: every STALL_SLICES updates, and nothing woke the world since (see :attr:`at_rest`).
+        #: Whether every unit rested (:meth:`_rests`) with no plan or request under way at the end of the last
+        #: update that did its work (checked every STALL_SLICES updates), and nothing woke the world since.
         self._at_rest = False
 
     # -- units ----------------------------------------------------------------------
@@ -331,6 +331,7 @@ class Navigator:
 
     def _advance_world(self, delta: float) -> None:
         """One update's work: map changes, plans, steering, the units' moves, and the checks that end or resume orders."""
+        self._at_rest = False  # (found anew at the end: steering, pushes and plans may set units going meanwhile)
         for unit_id in self.watcher.collect():
             unit = self.units.get(unit_id)
             if unit is not None:

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from strategies import maps
+from test_navigator_properties import Restless
 
 from pathing_py import Grid, KeyPointGraph
 from pathing_py.clearance import block_at, block_centre, size_class
@@ -124,14 +125,6 @@ def test_groups_never_overlap_nor_enter_walls_lose_no_member_and_every_order_end
         assert unit.state in FINAL_STATES, f"{unit} still {unit.state.name} after {navigator.time:.0f} s"
         assert block_at(unit.position, unit.size) == unit.cell
         assert unit.state is UnitState.ARRIVED or unit.reason, f"{unit} ended {unit.state.name} with no reason"
-
-
-class Restless(Navigator):
-    """A navigator that never finds its world at rest: every update does the whole work."""
-
-    @property
-    def at_rest(self) -> bool:
-        return False
 
 
 #: A line of three crossing an empty room: the world comes to rest once it arrived.

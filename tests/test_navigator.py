@@ -406,11 +406,35 @@ def run_until_arrived(navigator, units, seconds):
 def test_the_crowds_of_issue_12_end_with_every_unit_arrived(make, seconds):
     """Three of issue 12's scenarios at their sizes, at 30 updates a second: every unit arrives, none overlaps
     another or reaches into a wall after any update (the crowd benchmark runs them too, and the others: head-on
-    and the two-cell corridor, packed canyon, occupied spot and mixed radii have tests of their own)."""
+    and the two-cell corridor, packed canyon, occupied spot and mixed radii have tests of their own). Units
+    pushed off their goals meanwhile walk back, until the world rests with every unit on its goal (at the gate,
+    38 stood off their goals when every order had ended; two of them stood for good each on the other's)."""
     run = CrowdRun(make())
     while not run.done and run.navigator.time < seconds:
         run.update(1 / 30)
     assert run.arrived == len(run.ordered) and run.overlaps == 0 and run.in_walls == 0
+    while not run.navigator.at_rest and run.navigator.time < 2 * seconds:
+        run.update(1 / 30)
+    assert run.navigator.at_rest and run.overlaps == 0 and run.in_walls == 0
+    assert [unit.cell for unit in run.units] == [tuple(goal) for goal in run.scenario.goals.astype(int).tolist()]
+
+
+def test_units_each_standing_on_the_others_goal_swap_back():
+    """Two units pushed off their goals onto each other's, with a unit on its own goal between them: each goal
+    is held, by a unit off its goal too, so one pushes the other aside and each gets back to its own."""
+    navigator = Navigator(Grid(np.ones((3, 5), dtype=bool)))
+    first, middle, second = (navigator.add_unit((x + 0.5, 1.5), speed=2.0) for x in (1, 2, 3))
+    for unit, goal in ((first, (3, 1)), (middle, (2, 1)), (second, (1, 1))):  # as pushes after they arrived leave them
+        unit.goal, unit.state = goal, UnitState.ARRIVED
+    assert first.off_goal and second.off_goal and not middle.off_goal
+    navigator.step_log = []
+    for _ in range(60 * 30):
+        navigator.update(1 / 30)
+        check_world(navigator)
+        if navigator.at_rest:
+            break
+    assert navigator.at_rest
+    assert [(unit.state, unit.cell) for unit in (first, middle, second)] == [(UnitState.ARRIVED, (3, 1)), (UnitState.ARRIVED, (2, 1)), (UnitState.ARRIVED, (1, 1))]
 
 
 def test_twenty_against_twenty_in_a_corridor_two_cells_wide_all_arrive():

@@ -410,7 +410,7 @@ class Navigator:
             goal = unit.goal
             if not (unit.off_goal and goal is not None and unit.next_cell is None and not len(unit.stack)):
                 continue
-            if not self._free_for(unit, goal) or self.time - unit.progress_time < self.traffic.give_up:
+            if not self._goal_left_for(unit, goal) or self.time - unit.progress_time < self.traffic.give_up:
                 continue
             if self._all_stand_around(unit):
                 unit.stack.push(Route(RouteKind.HIGH_LEVEL, (goal,)))  # its leg is planned as it takes its next cell
@@ -450,9 +450,9 @@ class Navigator:
         """Whether every unit within ``clearance`` cells of ``unit`` stands (no stream passes by it)."""
         return all(other.state in STANDING_STATES for other in self.occupancy.units_near(unit.cell, clearance))
 
-    def _free_for(self, unit: Unit, cell: Cell) -> bool:
-        """Whether no other unit holds a cell of ``unit``'s block at ``cell``."""
-        return all(self.occupancy.holder(c) in (None, unit) for c in block_cells(cell, unit.size))
+    def _goal_left_for(self, unit: Unit, goal: Cell) -> bool:
+        """Whether the units holding cells of ``unit``'s block at ``goal``, if any, are off their own goals too."""
+        return all(holder.off_goal for holder in self.occupancy.holders_of(block_cells(goal, unit.size), unit))
 
     # -- orders and plans ---------------------------------------------------------------
 

@@ -50,6 +50,7 @@ from ..units.path_stack import Route, RouteKind
 from ..units.unit import FINAL_STATES
 from .formations import FORWARD, Formation, distinct_cells, needs_reforming, slot_cells
 from .forming import assign_slots
+from .lanes import keep_right
 from .passage import narrow_points, plan_passage
 
 __all__ = ["Cohesion", "Group", "GroupEvent", "GroupState", "Groups"]
@@ -290,7 +291,9 @@ class Group:
     def _share(self, commander: Unit, known: Optional[Tuple[Cell, ...]] = None) -> None:
         """F1, F5: every member follows the commander's key points (``known``, or its plan's), each
         at its own cells beside them (its offset from the commander, or where the formation passes
-        what lies there). F4: up to where the route turns away from the formation's facing, if it does."""
+        what lies there), and the commander too, each point moved to the right of the way (see
+        :mod:`~pathing_py.groups.lanes`). F4: up to where the route turns away from the formation's
+        facing, if it does."""
         navigator = self.groups.navigator
         self._sharing = False
         members = [unit for unit in self.members if unit is not commander and unit.state is UnitState.FIND_PATH]
@@ -307,6 +310,11 @@ class Group:
             key_points = self._halt_at_turn(commander, key_points, *turn)
             if key_points is None:
                 return
+        places = np.array([self.offsets[unit.id] for unit in self.members], dtype=np.int64)
+        kept = keep_right(key_points, commander.anchor, self.goals[commander.id], grid, places, size=size)
+        if kept != key_points:  # the commander walks them too: it leads
+            key_points = kept
+            navigator.follow(commander, self.goals[commander.id], key_points)
         passage = plan_passage(offsets, commander.anchor, key_points, grid, size=size)
         self._shared_routes = {}
         points = np.array(key_points, dtype=np.int64).reshape(-1, 2)

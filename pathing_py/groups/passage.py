@@ -39,7 +39,7 @@ from ..grid import Cell, Grid, passable_at, step_corners
 from ..line import line_cells, line_of_sight
 from ..search import find_path
 
-__all__ = ["Passage", "narrow_points", "plan_passage"]
+__all__ = ["Passage", "fits_beside", "narrow_points", "plan_passage"]
 
 #: Scale factors tried on a formation's offsets, largest first, before it halves or breaks.
 SCALES = (0.75, 0.5, 0.25)
@@ -70,6 +70,12 @@ def plan_passage(offsets: np.ndarray, start: Cell, key_points: Sequence[Cell], g
         if choice:
             choices.append((index, choice))
     return Passage(aims, choices)
+
+
+def fits_beside(offsets: np.ndarray, point: Cell, grid: Grid, *, size: int = 1) -> bool:
+    """Whether members standing ``offsets`` from ``point`` fit there whole, each in sight of it (where
+    :func:`plan_passage` keeps the shape as it is)."""
+    return _fits(np.array(point, dtype=np.int64) + np.asarray(offsets, dtype=np.int64).reshape(-1, 2), point, grid, size)
 
 
 def narrow_points(offsets: np.ndarray, path: Sequence[Cell], passable: np.ndarray) -> List[int]:

@@ -7,8 +7,9 @@ held by the other group's members, with open ground beside them: in
 ``bench/bench_groups.py --seeds 1-8`` (1,000 units in 50 groups on
 AR0011SR), knots of up to 150 units stood for minutes at two such corners.
 With each key point moved to the right of the way, by up to the group's half
-width and a cell, the streams pass each other side by side, as traffic does;
-where a wall is on the right, the point stays at the corner.
+width and a cell, to where the group fits, the streams pass each other side
+by side, as traffic does; where a wall is on the right, the point stays at
+the corner. (Every order of those runs then ended by 358 game seconds, not 672.)
 
 Quick start::
 

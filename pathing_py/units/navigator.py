@@ -403,7 +403,8 @@ class Navigator:
 
     def _send_back(self, units: Iterable[Unit]) -> None:
         """Units that arrived and were moved off their goal since (pushed aside for units that could not
-        get by otherwise, or by a jam's plan that overran) walk back once the goal cell is free, pushing
+        get by otherwise, or by a jam's plan that overran) walk back once the goal cell is free, or held only by
+        units off their own goals too (units each on another's goal would stand so for good), pushing
         standing units aside as an order does: a unit stays where it was sent. The game heard how the
         order ended: a unit that cannot get back stands again where it is, ARRIVED (see :meth:`finish`)."""
         for unit in units:

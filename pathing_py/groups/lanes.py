@@ -36,7 +36,7 @@ from typing import Sequence, Tuple
 
 import numpy as np
 
-from ..grid import Cell, Grid
+from ..grid import Cell, Grid, passable_at
 from ..line import line_of_sight
 from .passage import fits_beside
 
@@ -66,11 +66,14 @@ def _moved_right(point: Cell, before: Cell, after: Cell, grid: Grid, places: np.
     rx, ry = -dy / length, dx / length  # the right of the way (y grows downward)
     reach = math.floor(float(np.abs(places @ (rx, ry)).max(initial=0.0))) + 1
     x, y = point
-    moved = point
+    line = []
     for step in range(1, reach + 1):
         cell = (x + round(step * rx), y + round(step * ry))
         if not (grid.is_passable(cell) and line_of_sight(grid, point, cell)):
             break
-        if fits_beside(places, cell, grid, size=size):
-            moved = cell
-    return moved
+        line.append(cell)
+    if not line:
+        return point
+    members = (np.array(line, dtype=np.int64)[:, None, :] + places[None, :, :]).reshape(-1, 2)
+    free = passable_at(grid.passable, members).reshape(len(line), -1).all(axis=1)  # (every member's cell at once)
+    return next((line[index] for index in reversed(np.flatnonzero(free).tolist()) if fits_beside(places, line[index], grid, size=size)), point)

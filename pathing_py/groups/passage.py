@@ -75,7 +75,13 @@ def plan_passage(offsets: np.ndarray, start: Cell, key_points: Sequence[Cell], g
 def fits_beside(offsets: np.ndarray, point: Cell, grid: Grid, *, size: int = 1) -> bool:
     """Whether members standing ``offsets`` from ``point`` fit there whole, each in sight of it (where
     :func:`plan_passage` keeps the shape as it is)."""
-    return _fits(np.array(point, dtype=np.int64) + np.asarray(offsets, dtype=np.int64).reshape(-1, 2), point, grid, size)
+    cells = np.array(point, dtype=np.int64) + np.asarray(offsets, dtype=np.int64).reshape(-1, 2)
+    if not passable_at(grid.passable, cells).all():
+        return False
+    (left, top), (right, bottom) = np.minimum(cells.min(axis=0), point), np.maximum(cells.max(axis=0), point) + 1
+    if grid.passable[top:bottom, left:right].all():  # in open ground every line is clear: only overlaps are left to check
+        return _apart([(int(x), int(y)) for x, y in cells], size)
+    return _fits(cells, point, grid, size)
 
 
 def narrow_points(offsets: np.ndarray, path: Sequence[Cell], passable: np.ndarray) -> List[int]:
@@ -135,8 +141,12 @@ def _place(offsets: np.ndarray, point: Cell, heading: Cell, grid: Grid, size: in
 def _fits(cells: np.ndarray, point: Cell, grid: Grid, size: int) -> bool:
     """Every cell free, in sight of the key point, and no two blocks of ``size`` there overlapping."""
     pairs = [(int(x), int(y)) for x, y in cells]
-    apart = len(set(pairs)) == len(pairs) if size == 1 else not any(_overlaps(cell, pairs[:i], size) for i, cell in enumerate(pairs))
-    return apart and all(_usable(cell, point, grid) for cell in pairs)
+    return _apart(pairs, size) and all(_usable(cell, point, grid) for cell in pairs)
+
+
+def _apart(pairs: List[Cell], size: int) -> bool:
+    """Whether no two blocks of ``size`` at ``pairs`` (top-left cells) overlap."""
+    return len(set(pairs)) == len(pairs) if size == 1 else not any(_overlaps(cell, pairs[:i], size) for i, cell in enumerate(pairs))
 
 
 def _overlaps(cell: Cell, others: Collection[Cell], size: int) -> bool:

@@ -332,7 +332,7 @@ class GroupDriver:
         self.groups.disband(ordered.group)
 
     def resting(self) -> bool:
-        """Whether the groups rest (see :class:`~pathing_py.units.Steerer`): no event of theirs is to come to take."""
+        """Whether the groups rest (see :class:`~pathing_py.units.Steerer`): no event of theirs is still to come."""
         return self.groups.resting()
 
     def steer(self, delta: float) -> None:

@@ -51,6 +51,7 @@ from ..units.unit import FINAL_STATES
 from .formations import FORWARD, Formation, distinct_cells, needs_reforming, slot_cells
 from .forming import assign_slots
 from .lanes import keep_right
+from .narrows import Claim, Narrows, mark_narrows
 from .passage import narrow_points, plan_passage
 
 __all__ = ["Cohesion", "Group", "GroupEvent", "GroupState", "Groups"]
@@ -140,6 +141,8 @@ class Group:
         self._passage: List[Tuple[Cell, int, str]] = []  #: (key point, its index, F5 choice) the front has yet to reach
         self._reform_at: Optional[int] = None  #: the key point past which a broken formation is whole again
         self._choices_at: List[int] = []  #: the key points where the formation does not fit as it is
+        self._claims: List[Claim] = []  #: its turns at the narrow stretches of its route still to pass (see narrows)
+        self._armed: Optional[Claim] = None  #: the claim its members hold at the approach point for
         #: Where the route turns away from the formation's facing: the key points past the turn and the
         #: heading there, kept while the group halts at the turn to form again facing that way.
         self._after_turn: Optional[Tuple[Tuple[Cell, ...], Tuple[float, float]]] = None
@@ -199,6 +202,7 @@ class Group:
             navigator.order(unit, goal)  # no shared route will come for it
         if not self.members:  # nothing left to share or to wait for
             self._sharing = self._marching = self._order_open = False
+            self._drop_claims()
 
     def move_to(self, target: Cell) -> None:
         """Send the group to ``target``: the commander there, the others to their slots around it
@@ -211,6 +215,7 @@ class Group:
         if not navigator.grid.in_bounds(target):
             raise ValueError(f"target {target} is outside the {navigator.grid.width}x{navigator.grid.height} map")
         self.target, self._order_open, self._after_turn, self._form_on_route = target, True, None, False
+        self._drop_claims()
         self.groups.announce(self, "group_ordered", navigator.cell_label(target))
         if self.shape is None:
             self._pick_commander(fresh=True)
@@ -270,6 +275,8 @@ class Group:
         span = self._front_and_rear() if self._marching and self._choices_at else None  # once an update: it reads every stack
         if span is not None and (self._passage or self._reform_at is not None):
             self._pass_obstacles(*span)
+        if self._claims and self._marching:
+            self._pass_narrows()
         self._set_paces(span)
         goes_on_later = self.groups.navigator.goes_on_later  # a member held up for now: its order has not ended
         if self._marching and not self._sharing and all(unit.state in FINAL_STATES and not goes_on_later(unit) for unit in self.members):
@@ -281,6 +288,7 @@ class Group:
                 self._form()
                 return
             self._marching = self._order_open = False
+            self._drop_claims()
             for unit in self.members:
                 unit.squad = None
             if self.formation is not None and all(unit.cell == self.goals[unit.id] for unit in self.members):
@@ -311,7 +319,9 @@ class Group:
             if key_points is None:
                 return
         places = np.array([self.offsets[unit.id] for unit in self.members], dtype=np.int64)
-        kept = keep_right(key_points, commander.anchor, self.goals[commander.id], grid, places, size=size)
+        depth = int(np.abs(places).max(initial=0)) + size
+        marked, stretches = mark_narrows(grid, commander.anchor, key_points, self.goals[commander.id], depth=depth)
+        kept = keep_right(marked, commander.anchor, self.goals[commander.id], grid, places, size=size)
         if kept != key_points:  # the commander walks them too: it leads
             key_points = kept
             navigator.follow(commander, self.goals[commander.id], key_points)
@@ -331,6 +341,9 @@ class Group:
             if top is not None and top.waypoints is key_points:
                 self._shared_routes[unit.id] = top
         self._key_points = key_points
+        self._drop_claims()
+        self._claims = self.groups.narrows.claim(self.id, stretches)
+        self._arm(commander)
         self._passage = [(key_points[k], k, choice) for k, choice in passage.choices] if self.formation is not None else []
         self._choices_at = [k for k, _ in passage.choices]
         self._reform_at = None
@@ -392,6 +405,42 @@ class Group:
             else:
                 self.groups.announce(self, "formation_formed", place)
             self._reform_at = None
+
+    def _pass_narrows(self) -> None:
+        """Let go of each narrow stretch the group is through: every member has been in it and left it, or
+        ended its order (for good: not held up for now). Once the group is let into the stretch its members hold
+        for, they hold for the next."""
+        commander, goes_on_later = self.commander, self.groups.navigator.goes_on_later
+        for claim in [claim for claim in self._claims if claim.entered]:
+            cells, inside, passed = claim.stretch.cells, claim.inside, claim.passed
+            for unit in self.members:
+                if unit.id in passed:
+                    continue
+                if unit.cell in cells or unit.next_cell in cells:
+                    inside.add(unit.id)
+                elif unit.id in inside or unit.state in FINAL_STATES and not goes_on_later(unit):
+                    passed.add(unit.id)
+            if all(unit.id in passed for unit in self.members):
+                self.groups.narrows.release(claim)
+                self._claims.remove(claim)
+        if self._armed is not None and self._armed.entered and commander is not None:
+            self._arm(commander)
+
+    def _arm(self, commander: Unit) -> None:
+        """Members (and the commander) walking the shared route hold at the approach point of the first stretch
+        the group has not been let into, until it is (see :class:`~pathing_py.groups.narrows.Claim`)."""
+        self._armed = armed = next((claim for claim in self._claims if not claim.entered), None)
+        for route in [*self._shared_routes.values(), self._commander_route(commander)]:
+            if route is not None:  # (with none left to hold for, members walk past the approach points)
+                route.wait_at, route.wait_while = (-1, None) if armed is None else (armed.stretch.approach + 1, armed.holds)
+
+    def _commander_route(self, commander: Unit) -> Optional[Route]:
+        """The commander's route over the shared key points, if it walks them."""
+        return next((route for route in commander.stack if route.waypoints is self._key_points), None)
+
+    def _drop_claims(self) -> None:
+        self.groups.narrows.release_all(self.id)
+        self._claims, self._armed = [], None
 
     def _front_and_rear(self) -> Tuple[int, int]:
         """How many of the shared key points the foremost and the hindmost member (the commander aside) have
@@ -660,6 +709,7 @@ class Groups:
             raise TypeError(f"navigator must be a Navigator, got {type(navigator).__name__}")
         self.navigator = navigator
         self.groups: Dict[int, Group] = {}
+        self.narrows = Narrows(lambda: navigator.time)  #: the groups' turns at narrow passages
         self._group_of: Dict[int, Group] = {}  #: unit id -> its group
         self._events: List[GroupEvent] = []
         self._next_id = 1
@@ -699,6 +749,7 @@ class Groups:
         """Let every member go; the group takes no more orders."""
         for unit in sorted(group.members, key=lambda unit: unit is group.commander):  # the commander last: no re-plan
             group.remove(unit)
+        self.narrows.release_all(group.id)
         self.groups.pop(group.id, None)
 
     def events(self) -> List[GroupEvent]:

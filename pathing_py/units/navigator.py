@@ -572,15 +572,18 @@ class Navigator:
         return int(xs[nearest]), int(ys[nearest])
 
     def _farthest_waypoint(self, cell: Cell, route: Route) -> int:
-        """The index of the farthest of the next few key points within two clusters of ``cell``.
+        """The index of the farthest of the next few key points within two clusters of ``cell``, but not past
+        the one after which the route is to hold (``Route.wait_at``: a group before a narrow passage).
 
         Legs are planned by exact search (but for the walked first and last legs in "fast" mode),
         so going straight for a later key point is never longer than passing the ones before it; the path then does not zigzag through key
         points, and units crossing a border do not all funnel through the same cells.
         """
         reach = 2 * self.graph.cluster_size if self.graph is not None else 0
-        chosen = route.index
-        for index in range(route.index + 1, min(route.index + 4, len(route.waypoints))):
+        chosen, end = route.index, min(route.index + 4, len(route.waypoints))
+        if route.wait_while is not None and route.index < route.wait_at:  # a key point to hold at is not passed by
+            end = min(end, route.wait_at)
+        for index in range(route.index + 1, end):
             if grid_distance(cell, route.waypoints[index], self.grid.connectivity) > reach:
                 break
             chosen = index
@@ -755,6 +758,8 @@ class Navigator:
             if route is None:
                 self.finish(unit, unit.arrival_state, unit.reason)
                 return False
+            if route.wait_while is not None and route.kind is RouteKind.HIGH_LEVEL and self.traffic.still_passing(unit, route, dt):
+                return False  # a group member holding past a key point (before a narrow passage: groups.narrows)
             waypoint = route.current
             if route.reached(unit.cell):
                 route.advance()

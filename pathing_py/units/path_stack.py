@@ -31,7 +31,10 @@ class Route:
 
     A route that makes way for another unit waits before its waypoint
     ``wait_at`` for as long as ``wait_while()`` says so: the unit stands
-    aside until the other has passed, then goes back. A route planned with
+    aside until the other has passed, then goes back. (A group member's
+    high-level route so holds past the key point before a narrow passage
+    until its group's turn there has come, and is not planned past that key
+    point meanwhile: see :mod:`pathing_py.groups.narrows`.) A route planned with
     other units' (a jam's) takes each waypoint ``i`` only once
     ``may_take(i)``: when the units planned in that cell before it have left.
     A group member walks its commander's key points (the waypoints, one tuple

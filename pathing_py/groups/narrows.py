@@ -1,0 +1,241 @@
+"""One way at a time through narrow passages (passage control, SPEC F1, F5).
+
+Two groups meeting head-on in a corridor up to three cells wide cannot pass
+each other there: members of each stand in the other's way all along it.
+Measured with two groups of 20 units crossing a 30-cell corridor between two
+open fields, no formation: one cell wide, neither group had arrived at 300
+game seconds (29 units HELD_UP); two cells wide, both arrived only at 252 s;
+three, at 104 s (boxes, 147 s). Through a bridge or a canyon, traffic goes
+one way at a time, and so do groups here (the same crossings: 43-54 s):
+
+- as a group's route is shared, :func:`mark_narrows` finds the stretches of
+  it that are narrow (the open run across a cell, along its row or its
+  column, at most NARROW_RUN cells of the group's grid) and adds a key point
+  to the route before each: the *approach* point, the group's depth and
+  APPROACH_SLACK cells before the stretch;
+- a member reaching its place at the approach point holds there until
+  :class:`Narrows` lets the group in: no group whose stretch shares cells
+  with this one and runs the other way is in it, or asked for it earlier;
+- the group is through once every member has been in the stretch and left
+  it, or ended its order.
+
+Groups going the same way follow one another in; a group that asked first
+goes first, so that neither way starves. A group held HOLD_LIMIT seconds goes
+in anyway: one stuck inside for good (its members HELD_UP) holds no one forever.
+
+Quick start::
+
+    >>> from pathing_py import Grid
+    >>> from pathing_py.groups.narrows import mark_narrows
+    >>> grid = Grid.from_ascii('''
+    ... ..........#####..........
+    ... ..........#####..........
+    ... .........................
+    ... ..........#####..........
+    ... ..........#####..........
+    ... ''')
+    >>> key_points, stretches = mark_narrows(grid, (0, 2), (), (24, 2), depth=3)
+    >>> key_points  # the approach point, 3 + APPROACH_SLACK cells before the corridor
+    ((3, 2),)
+    >>> [(stretch.approach, stretch.entry, stretch.last, len(stretch.cells)) for stretch in stretches]
+    [(0, (10, 2), (14, 2), 5)]
+"""
+
+import itertools
+import math
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+
+import numpy as np
+
+from ..grid import Cell, Grid
+from ..line import line_cells, line_of_sight
+from ..search import find_path, grid_distance
+
+__all__ = ["APPROACH_SLACK", "HOLD_LIMIT", "MIN_LENGTH", "NARROW_RUN", "Claim", "Narrows", "Stretch", "mark_narrows", "narrow_cells"]
+
+#: A cell is narrow where the open run across it, along its row or its column, is at most this many cells
+#: (of the group's grid, whose cells are the blocks where its widest member fits): two files cannot pass there.
+NARROW_RUN = 3
+#: Cells a stretch runs along a route at the least: doors and gates in walls one or two cells thick are passed by the traffic rules.
+MIN_LENGTH = 3
+#: Cells between where a held group stands (its depth round the approach point) and the stretch's first cell,
+#: left free for the group coming out.
+APPROACH_SLACK = 4
+#: Game seconds a group holds at an approach point before it goes in whatever the other groups do.
+HOLD_LIMIT = 120.0
+
+
+class Stretch:
+    """A narrow stretch of a group's route: the index of its approach point among the route's key points,
+    its first and last cell on the route, and its cells (the route's and the narrow cells next to them: a
+    corridor two cells wide is one stretch for routes along either side of it)."""
+
+    __slots__ = ("approach", "entry", "last", "cells")
+
+    def __init__(self, approach: int, entry: Cell, last: Cell, cells: FrozenSet[Cell]):
+        self.approach, self.entry, self.last, self.cells = approach, entry, last, cells
+
+    def meets_head_on(self, other: "Stretch") -> bool:
+        """Whether ``other`` shares at least two cells with this stretch and runs the other way through
+        them: its entry nearer this one's last cell, and its last cell nearer this one's entry, than the
+        other way round."""
+        if len(self.cells & other.cells) < 2:
+            return False
+        crossed = grid_distance(self.entry, other.last) + grid_distance(self.last, other.entry)
+        along = grid_distance(self.entry, other.entry) + grid_distance(self.last, other.last)
+        return crossed < along
+
+
+def narrow_cells(cells: np.ndarray, passable: np.ndarray) -> np.ndarray:
+    """Which of ``cells`` (n x 2, x and y, passable) are narrow: the open run across each, along its row or
+    along its column, is at most NARROW_RUN cells (off the map counts as blocked)."""
+    cells = np.asarray(cells, dtype=np.int64).reshape(-1, 2)
+    reach = NARROW_RUN
+    padded = np.pad(passable, reach, constant_values=False)
+    xs, ys = cells[:, 0] + reach, cells[:, 1] + reach
+
+    def runs_wider(dx: int, dy: int) -> np.ndarray:
+        # some run of NARROW_RUN + 1 open cells along (dx, dy) holds the cell
+        wider = np.zeros(len(cells), dtype=bool)
+        for start in range(-reach, 1):
+            window = np.ones(len(cells), dtype=bool)
+            for k in range(start, start + reach + 1):
+                window &= padded[ys + k * dy, xs + k * dx]
+            wider |= window
+        return wider
+
+    return ~(runs_wider(1, 0) & runs_wider(0, 1))
+
+
+def mark_narrows(grid: Grid, start: Cell, key_points: Sequence[Cell], goal: Cell, *, depth: int) -> Tuple[Tuple[Cell, ...], List[Stretch]]:
+    """``key_points`` of the route from ``start`` to ``goal`` on ``grid`` with an approach point added
+    before each narrow stretch of it, and the stretches. ``depth``: cells the group reaches either way
+    from its commander (it holds round the approach point). Stretches closer together than the group
+    holds before one are one stretch: it does not hold inside a passage."""
+    points = [start, *key_points, goal]
+    cells, at = _route_cells(grid, points)
+    path = np.array(cells, dtype=np.int64)
+    narrow = narrow_cells(path, grid.passable)
+    narrow[0] = narrow[-1] = False  # where the group stands, and its goal, are no passage to hold before
+    back = depth + APPROACH_SLACK
+    spans: List[List[int]] = []
+    for first in np.flatnonzero(narrow & ~np.r_[False, narrow[:-1]]).tolist():
+        last = first + int(np.argmin(narrow[first:])) - 1
+        if spans and first - back <= spans[-1][1] + 1:
+            spans[-1][1] = last
+        else:
+            spans.append([first, last])
+    spans = [[first, last] for first, last in spans if last - first + 1 >= MIN_LENGTH and first - back > 0]
+    if not spans:  # (a group already at a passage does not walk back to hold before it)
+        return tuple(key_points), []
+    approaches = [first - back for first, _ in spans]
+    marked = sorted({**{index: cells[index] for index in approaches}, **dict(zip(at[1:-1], key_points))}.items())
+    index_of = {path_index: k for k, (path_index, _) in enumerate(marked)}
+    stretches = [Stretch(index_of[approach], cells[first], cells[last], _surroundings(cells[first : last + 1], grid.passable))
+                 for approach, (first, last) in zip(approaches, spans)]  # fmt: skip
+    return tuple(cell for _, cell in marked), stretches
+
+
+def _route_cells(grid: Grid, points: Sequence[Cell]) -> Tuple[List[Cell], List[int]]:
+    """The cells of a route through ``points`` (straight where the line is clear, else a shortest path),
+    and the index of each point among them."""
+    cells: List[Cell] = [points[0]]
+    at = [0]
+    for a, b in zip(points, points[1:]):
+        if a == b:
+            at.append(len(cells) - 1)
+            continue
+        if line_of_sight(grid, a, b):
+            leg = line_cells(a, b, grid.connectivity)
+        else:
+            found = find_path(grid, a, b)
+            leg = list(found.cells) if found else [a, b]
+        cells.extend(leg[1:])
+        at.append(len(cells) - 1)
+    return cells, at
+
+
+def _surroundings(cells: Sequence[Cell], passable: np.ndarray) -> FrozenSet[Cell]:
+    """``cells`` and the narrow open cells next to them."""
+    height, width = passable.shape
+    around = {(x + i, y + j) for x, y in cells for i in (-1, 0, 1) for j in (-1, 0, 1)}
+    candidates = [(x, y) for x, y in around if 0 <= x < width and 0 <= y < height and passable[y, x]]
+    narrow = narrow_cells(np.array(candidates, dtype=np.int64), passable) if candidates else np.zeros(0, dtype=bool)
+    return frozenset(cells) | frozenset(cell for cell, is_narrow in zip(candidates, narrow.tolist()) if is_narrow)
+
+
+class Claim:
+    """A group's turn at one stretch: asked for once a member reached the approach point (``asked``: the
+    order in which claims asked), entered once let in; the ids of the members seen in the stretch since, and
+    of those that have passed it."""
+
+    __slots__ = ("narrows", "owner", "stretch", "asked", "asked_at", "entered", "inside", "passed", "_answered_at", "_holding")
+
+    def __init__(self, narrows: "Narrows", owner: int, stretch: Stretch):
+        self.narrows, self.owner, self.stretch = narrows, owner, stretch
+        self.asked: Optional[int] = None
+        self.asked_at = math.nan  #: game seconds
+        self.entered = False
+        self.inside: Set[int] = set()
+        self.passed: Set[int] = set()
+        self._answered_at = math.nan
+        self._holding = True
+
+    def holds(self) -> bool:
+        """Whether the group's members are to hold at the approach point now (asked by each member there,
+        answered once an update): the first ask is the claim's place in the queue."""
+        now = self.narrows.clock()
+        if self.entered:
+            return False
+        if now != self._answered_at:
+            self._answered_at = now
+            self._holding = self.narrows.holds(self, now)
+            self.entered = not self._holding
+        return self._holding
+
+
+class Narrows:
+    """The claims of every group of one navigator on the narrow stretches of their routes.
+
+    Parameters
+    ----------
+    clock : callable
+        Game seconds now (the navigator's time).
+    """
+
+    def __init__(self, clock: Callable[[], float]):
+        self.clock = clock
+        self._claims: Dict[int, List[Claim]] = {}  #: owner -> its claims, in route order
+        self._asked = itertools.count()
+
+    def claim(self, owner: int, stretches: Sequence[Stretch]) -> List[Claim]:
+        """Claims for ``owner``'s new route, in place of those of its last."""
+        claims = [Claim(self, owner, stretch) for stretch in stretches]
+        self._claims[owner] = list(claims)
+        return claims
+
+    def release(self, claim: Claim) -> None:
+        """The group is through the stretch (or gave up its route)."""
+        claims = self._claims.get(claim.owner, [])
+        if claim in claims:
+            claims.remove(claim)
+
+    def release_all(self, owner: int) -> None:
+        self._claims.pop(owner, None)
+
+    def holds(self, claim: Claim, now: float) -> bool:
+        """Whether ``claim``'s group is to hold: a group of another owner is in a stretch it meets head-on,
+        or asked for one earlier and waits; not once it held HOLD_LIMIT seconds."""
+        if claim.asked is None:
+            claim.asked, claim.asked_at = next(self._asked), now
+        if now - claim.asked_at >= HOLD_LIMIT:
+            return False
+        for owner, claims in self._claims.items():
+            if owner == claim.owner:
+                continue
+            for other in claims:
+                if other.asked is None or not (other.entered or other.asked < claim.asked):
+                    continue
+                if claim.stretch.meets_head_on(other.stretch):
+                    return True
+        return False

@@ -1,0 +1,88 @@
+"""Passage control (pathing_py.groups.narrows): groups go one way at a time through long narrow passages."""
+
+import numpy as np
+import pytest
+
+from pathing_py import Grid, KeyPointGraph
+from pathing_py.groups import Groups
+from pathing_py.groups.narrows import HOLD_LIMIT, Narrows, Stretch, mark_narrows, narrow_cells
+from pathing_py.units import Navigator, UnitState
+from test_navigator import check_world
+
+FIELD, HEIGHT = 20, 24
+
+
+def corridor(width: int, length: int) -> Grid:
+    """Two open fields FIELD cells wide joined by a corridor ``width`` cells wide and ``length`` long."""
+    top = (HEIGHT - width) // 2
+    return Grid.from_ascii("\n".join(
+        "".join("." if x < FIELD or x >= FIELD + length or top <= y < top + width else "#" for x in range(2 * FIELD + length))
+        for y in range(HEIGHT)
+    ))  # fmt: skip
+
+
+def test_narrow_cells_are_those_two_files_cannot_pass_along_a_row_or_a_column():
+    grid = corridor(2, 10)
+    cells = np.array([(FIELD + 3, 11), (FIELD + 3, 12), (FIELD - 1, 11), (5, 5), (FIELD + 10, 0)])
+    assert narrow_cells(cells, grid.passable).tolist() == [True, True, False, False, False]
+    assert narrow_cells(np.array([(FIELD + 3, 11)]), corridor(3, 10).passable).all()
+    assert not narrow_cells(np.array([(FIELD + 3, 11)]), corridor(4, 10).passable).any()
+
+
+def test_an_approach_point_goes_before_each_long_narrow_stretch_and_none_before_a_door():
+    grid, row = corridor(1, 10), (HEIGHT - 1) // 2
+    start, goal = (2, row), (2 * FIELD + 7, row)
+    key_points, (stretch,) = mark_narrows(grid, start, (), goal, depth=3)
+    assert key_points == ((FIELD - 3 - 4, row),)  # depth and APPROACH_SLACK cells before the corridor
+    assert (stretch.approach, stretch.entry, stretch.last) == (0, (FIELD, row), (FIELD + 9, row))
+    assert mark_narrows(corridor(1, 2), start, (), (2 * FIELD, row), depth=3) == ((), [])  # shorter than MIN_LENGTH
+    assert mark_narrows(grid, (FIELD - 2, row), (), goal, depth=3) == ((), [])  # already at it: no walking back
+
+
+def test_stretches_meet_head_on_only_where_they_share_cells_and_run_opposite_ways():
+    cells = frozenset((x, 5) for x in range(10))
+    east = Stretch(0, (0, 5), (9, 5), cells)
+    assert east.meets_head_on(Stretch(0, (9, 5), (0, 5), cells))
+    assert not east.meets_head_on(Stretch(0, (0, 5), (9, 5), cells))
+    assert not east.meets_head_on(Stretch(0, (9, 6), (0, 6), frozenset((x, 6) for x in range(10))))
+
+
+def test_the_group_that_asked_first_goes_first_and_a_later_one_the_same_way_waits_for_the_other_way():
+    now = [0.0]
+    narrows = Narrows(lambda: now[0])
+    cells = frozenset((x, 5) for x in range(10))
+    east, west = Stretch(0, (0, 5), (9, 5), cells), Stretch(0, (9, 5), (0, 5), cells)
+    (first,), (second,), (third,) = narrows.claim(1, [east]), narrows.claim(2, [west]), narrows.claim(3, [east])
+    assert not first.holds() and first.entered
+    assert second.holds() and third.holds()  # the other way is in use; the west-bound group asked before the third
+    now[0] = 1.0
+    narrows.release(first)
+    assert not second.holds() and third.holds()
+    now[0] = 1.0 + HOLD_LIMIT
+    assert not third.holds()  # held long enough: it goes in whatever the others do
+
+
+@pytest.mark.parametrize("width, length, formation", [(1, 30, None), (2, 30, None), (1, 8, None), (1, 30, "box"), (3, 30, "box")])
+def test_groups_meeting_head_on_in_a_long_narrow_corridor_take_turns_and_both_arrive(width, length, formation):
+    """Without passage control, two groups of 20 in a corridor one cell wide and 30 long had not arrived at 300
+    game seconds (29 units HELD_UP); two cells wide they arrived at 252 s, 8 long at 197-237 s, and boxes in
+    one three cells wide at 147 s."""
+    grid = corridor(width, length)
+    navigator = Navigator(grid, KeyPointGraph.bake(grid, cluster_size=8))
+    groups = Groups(navigator)
+    right = grid.width - 8
+    west = groups.add_group([navigator.add_unit((3.5 + i % 4, 8.5 + i // 4), speed=4.0) for i in range(20)], formation=formation, spacing=2.0)
+    east = groups.add_group([navigator.add_unit((right + 0.5 + i % 4, 8.5 + i // 4), speed=4.0) for i in range(20)], formation=formation, spacing=2.0)
+    west.move_to((grid.width - 6, 12))
+    east.move_to((5, 12))
+    navigator.step_log = []
+    arrived, inside = 0, {west.id: set(), east.id: set()}
+    while arrived < 2 and navigator.time < 60.0:
+        navigator.update(1 / 30)
+        check_world(navigator)
+        arrived += sum(name == "group_arrived" for _, name, _ in groups.events())
+        for group in (west, east):
+            inside[group.id] = {unit.id for unit in group.members if FIELD <= unit.cell[0] < FIELD + length}
+        assert not (inside[west.id] and inside[east.id])  # one way at a time
+    assert arrived == 2 and all(unit.state is UnitState.ARRIVED for unit in navigator.units.values())
+    assert [sum(unit.stats.plans for unit in group.members) for group in (west, east)] == [1, 1]

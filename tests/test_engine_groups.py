@@ -151,3 +151,25 @@ def test_a_formation_order_forms_the_squad_then_marches_it_and_says_so(play):
         assert game.ends[unit]["state"] == "ARRIVED"
     [refusal] = game.error_lines("Squad")
     assert "order_formation: formation 'ring' is not one of" in refusal
+
+
+def test_two_squads_ordered_head_on_over_a_river_crossing_take_turns_on_it_and_both_arrive(play):
+    """groups.narrows in the engine: the demo's river crossings (two cells wide, three long) are narrow
+    passages, and two GroupManagers' squads sent over the same one from either side are never on it at once."""
+    game = play("group_bridge")
+    arrived = [signal for signal in group_signals(game) if signal["group_signal"] == "group_arrived"]
+    assert sorted((signal["manager"], signal["arrived"], signal["members"]) for signal in arrived) == [
+        ("EastSquad", 6, 6), ("WestSquad", 6, 6)]
+    [done] = game.named("done")
+    bridge = {(x, y) for x in range(14, 17) for y in (9, 10)}
+    on_bridge = {side: set() for side in ("West", "East")}  # frames a unit of each squad stood on the bridge
+    for side in on_bridge:
+        for unit in (f"{side}{index}" for index in range(6)):
+            assert game.ends[unit]["state"] == "ARRIVED", game.ends[unit]
+            assert_moved_frame_by_frame(game, unit)
+            entries = game.ends[unit]["visited"] + [[None, None, done["done"] + 1]]
+            for (x, y, since), (_, _, until) in zip(entries, entries[1:]):
+                if (x, y) in bridge:
+                    on_bridge[side].update(range(int(since), int(until)))
+    assert on_bridge["West"] and on_bridge["East"]  # both crossed it
+    assert not on_bridge["West"] & on_bridge["East"], sorted(on_bridge["West"] & on_bridge["East"])[:10]

@@ -4,8 +4,8 @@ extends "res://tests/engine/unit_game.gd"
 #
 #   godot3-server --no-window --path COPY --fixed-fps 60 -s res://tests/engine/group_game.gd --scenario=group
 #
-# Scenarios: group, group_bad_orders, group_changes, group_formation, group_tank (the _start_* and _frame_*
-# functions).
+# Scenarios: group, group_bad_orders, group_bridge, group_changes, group_formation, group_tank (the _start_* and
+# _frame_* functions).
 # Prints, besides unit_game.gd's lines, {"group_order"} for each order_move (with every unit's state just after
 # it) and {"group_signal"} for each GroupManager signal with its arguments. The run goes on until every group
 # ordered has said it arrived.
@@ -54,6 +54,18 @@ func _start_group_tank():
 
 func _frame_group_tank():
 	_frame_crowd()
+
+
+func _start_group_bridge():
+	# Two squads of six, each on its side of the river, ordered head-on over the same crossing (two cells wide,
+	# three long: TileMap cells (14, 9) to (16, 10)), each by a GroupManager of its own on the one NavGrid.
+	var west = []
+	var east = []
+	for index in range(6):
+		west.append(add_unit("West%d" % index, Vector2(4 + index % 3, 6 + index / 3)))
+		east.append(add_unit("East%d" % index, Vector2(27 + index % 3, 9 + index / 3)))
+	order_group(add_manager("WestSquad"), west, centre_of(Vector2(28, 9)))
+	order_group(add_manager("EastSquad"), east, centre_of(Vector2(5, 6)))
 
 
 func _start_group_bad_orders():

@@ -48,7 +48,7 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tup
 import numpy as np
 
 from ..grid import Cell, Grid
-from ..line import line_cells, line_of_sight
+from ..line import clear_cells, line_cells
 from ..search import find_path, grid_distance
 
 __all__ = ["APPROACH_SLACK", "HOLD_LIMIT", "MIN_LENGTH", "NARROW_RUN", "Claim", "Narrows", "Stretch", "mark_narrows", "narrow_cells"]
@@ -90,17 +90,22 @@ def narrow_cells(cells: np.ndarray, passable: np.ndarray) -> np.ndarray:
     """Which of ``cells`` (n x 2, x and y, passable) are narrow: the open run across each, along its row or
     along its column, is at most NARROW_RUN cells (off the map counts as blocked)."""
     cells = np.asarray(cells, dtype=np.int64).reshape(-1, 2)
-    reach = NARROW_RUN
-    padded = np.pad(passable, reach, constant_values=False)
-    xs, ys = cells[:, 0] + reach, cells[:, 1] + reach
+    height, width = passable.shape
+    xs, ys = cells[:, 0], cells[:, 1]
+
+    def open_at(dx: int, dy: int) -> np.ndarray:
+        x, y = xs + dx, ys + dy
+        inside = (x >= 0) & (x < width) & (y >= 0) & (y < height)
+        return inside & passable[np.clip(y, 0, height - 1), np.clip(x, 0, width - 1)]
 
     def runs_wider(dx: int, dy: int) -> np.ndarray:
         # some run of NARROW_RUN + 1 open cells along (dx, dy) holds the cell
+        opened = {k: open_at(k * dx, k * dy) for k in range(-NARROW_RUN, NARROW_RUN + 1)}
         wider = np.zeros(len(cells), dtype=bool)
-        for start in range(-reach, 1):
+        for start in range(-NARROW_RUN, 1):
             window = np.ones(len(cells), dtype=bool)
-            for k in range(start, start + reach + 1):
-                window &= padded[ys + k * dy, xs + k * dx]
+            for k in range(start, start + NARROW_RUN + 1):
+                window &= opened[k]
             wider |= window
         return wider
 
@@ -145,9 +150,8 @@ def _route_cells(grid: Grid, points: Sequence[Cell]) -> Tuple[List[Cell], List[i
         if a == b:
             at.append(len(cells) - 1)
             continue
-        if line_of_sight(grid, a, b):
-            leg = line_cells(a, b, grid.connectivity)
-        else:
+        leg = line_cells(a, b, grid.connectivity)
+        if not clear_cells(grid.passable, leg):
             found = find_path(grid, a, b)
             leg = list(found.cells) if found else [a, b]
         cells.extend(leg[1:])

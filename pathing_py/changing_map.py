@@ -78,7 +78,7 @@ class Wall(NamedTuple):
 
 
 def drop_wall(navigator: Navigator, rng: random.Random, ahead: int, length: int) -> Optional[Wall]:
-    """Block ``length`` cells across the route of a walking unit picked with ``rng``, ``ahead`` steps in front of it.
+    """Block up to ``length`` open cells across the route of a walking unit picked with ``rng``, ``ahead`` steps in front of it.
 
     The wall is square to the route's step there, so a diagonal step gets a
     diagonal wall (which units cannot slip through: no corner cutting). None
@@ -92,7 +92,7 @@ def drop_wall(navigator: Navigator, rng: random.Random, ahead: int, length: int)
     (x0, y0), (x, y) = route[ahead - 1], route[ahead]
     dx, dy = x - x0, y - y0
     cells = [(x - dy * i, y + dx * i) for i in range(-(length // 2), length - length // 2)]
-    cells = [cell for cell in cells if navigator.grid.in_bounds(cell)]
+    cells = [cell for cell in cells if navigator.grid.in_bounds(cell) and navigator.grid.is_passable(cell)]  # (not the walls beside a way)
     return Wall(unit, cells, navigator.set_blocked(cells))
 
 

@@ -154,7 +154,7 @@ def test_a_formation_order_forms_the_squad_then_marches_it_and_says_so(play):
 
 
 def test_two_squads_ordered_head_on_over_a_river_crossing_take_turns_on_it_and_both_arrive(play):
-    """groups.narrows in the engine: the demo's river crossings (two cells wide, three long) are narrow
+    """units.narrows in the engine: the demo's river crossings (two cells wide, three long) are narrow
     passages, and two GroupManagers' squads sent over the same one from either side are never on it at once."""
     game = play("group_bridge")
     arrived = [signal for signal in group_signals(game) if signal["group_signal"] == "group_arrived"]

@@ -46,12 +46,12 @@ from ..search import as_cell
 from ..status import Status
 from ..units import Navigator, Unit, UnitState
 from ..units.occupancy import Occupancy, block_cells
+from ..units.narrows import Claim, mark_narrows
 from ..units.path_stack import Route, RouteKind
 from ..units.unit import FINAL_STATES
 from .formations import FORWARD, Formation, distinct_cells, needs_reforming, slot_cells
 from .forming import assign_slots
 from .lanes import keep_right
-from .narrows import Claim, Narrows, mark_narrows
 from .passage import narrow_points, plan_passage
 
 __all__ = ["Cohesion", "Group", "GroupEvent", "GroupState", "Groups"]
@@ -141,7 +141,7 @@ class Group:
         self._passage: List[Tuple[Cell, int, str]] = []  #: (key point, its index, F5 choice) the front has yet to reach
         self._reform_at: Optional[int] = None  #: the key point past which a broken formation is whole again
         self._choices_at: List[int] = []  #: the key points where the formation does not fit as it is
-        self._claims: List[Claim] = []  #: its turns at the narrow stretches of its route still to pass (see narrows)
+        self._claims: List[Claim] = []  #: its turns at the narrow stretches of its route still to pass (units.narrows)
         self._armed: Optional[Claim] = None  #: the claim its members hold at the approach point for
         #: Where the route turns away from the formation's facing: the key points past the turn and the
         #: heading there, kept while the group halts at the turn to form again facing that way.
@@ -342,7 +342,7 @@ class Group:
                 self._shared_routes[unit.id] = top
         self._key_points = key_points
         self._drop_claims()
-        self._claims = self.groups.narrows.claim(self.id, stretches)
+        self._claims = self.groups.navigator.narrows.claim(self, stretches)
         self._arm(commander)
         self._passage = [(key_points[k], k, choice) for k, choice in passage.choices] if self.formation is not None else []
         self._choices_at = [k for k, _ in passage.choices]
@@ -412,23 +412,23 @@ class Group:
         for, they hold for the next."""
         commander, goes_on_later = self.commander, self.groups.navigator.goes_on_later
         for claim in [claim for claim in self._claims if claim.entered]:
-            cells, inside, passed = claim.stretch.cells, claim.inside, claim.passed
+            stretch, inside, passed = claim.stretch, claim.inside, claim.passed
             for unit in self.members:
                 if unit.id in passed:
                     continue
-                if unit.cell in cells or unit.next_cell in cells:
+                if stretch.holds_on(unit.cell, unit.next_cell):
                     inside.add(unit.id)
                 elif unit.id in inside or unit.state in FINAL_STATES and not goes_on_later(unit):
                     passed.add(unit.id)
             if all(unit.id in passed for unit in self.members):
-                self.groups.narrows.release(claim)
+                self.groups.navigator.narrows.release(claim)
                 self._claims.remove(claim)
         if self._armed is not None and self._armed.entered and commander is not None:
             self._arm(commander)
 
     def _arm(self, commander: Unit) -> None:
         """Members (and the commander) walking the shared route hold at the approach point of the first stretch
-        the group has not been let into, until it is (see :class:`~pathing_py.groups.narrows.Claim`)."""
+        the group has not been let into, until it is (see :class:`~pathing_py.units.narrows.Claim`)."""
         self._armed = armed = next((claim for claim in self._claims if not claim.entered), None)
         for route in [*self._shared_routes.values(), self._commander_route(commander)]:
             if route is not None:  # (with none left to hold for, members walk past the approach points)
@@ -439,7 +439,7 @@ class Group:
         return next((route for route in commander.stack if route.waypoints is self._key_points), None)
 
     def _drop_claims(self) -> None:
-        self.groups.narrows.release_all(self.id)
+        self.groups.navigator.narrows.release_all(self)
         self._claims, self._armed = [], None
 
     def _front_and_rear(self) -> Tuple[int, int]:
@@ -709,7 +709,6 @@ class Groups:
             raise TypeError(f"navigator must be a Navigator, got {type(navigator).__name__}")
         self.navigator = navigator
         self.groups: Dict[int, Group] = {}
-        self.narrows = Narrows(lambda: navigator.time)  #: the groups' turns at narrow passages
         self._group_of: Dict[int, Group] = {}  #: unit id -> its group
         self._events: List[GroupEvent] = []
         self._next_id = 1
@@ -749,7 +748,7 @@ class Groups:
         """Let every member go; the group takes no more orders."""
         for unit in sorted(group.members, key=lambda unit: unit is group.commander):  # the commander last: no re-plan
             group.remove(unit)
-        self.narrows.release_all(group.id)
+        self.navigator.narrows.release_all(group)
         self.groups.pop(group.id, None)
 
     def events(self) -> List[GroupEvent]:

@@ -59,6 +59,7 @@ from ..search import as_cell, find_path, grid_distance, grid_distances
 from ..sized_grids import SizedGrids
 from .collisions import Collisions
 from .jam_plans import JamPlans
+from .narrows import Claim, Narrows, Stretch, mark_narrows
 from .occupancy import Occupancy, block_cells, step_cells
 from .path_stack import Route, RouteKind
 from .prediction import route_cells
@@ -183,6 +184,9 @@ class Navigator:
         self.collisions = Collisions()
         self.traffic = Traffic(self, wait_limit=wait_limit, give_up=give_up)
         self.jams = JamPlans(self, patience=2 * wait_limit)
+        #: Turns at long narrow passages (see :mod:`.narrows`), of the units on their own and of groups.
+        self.narrows = Narrows(lambda: self.time)
+        self._turns: Dict[int, Tuple[Route, List[Claim]]] = {}  #: unit id -> its high-level route and its claims on it
         self._clock = clock
         self._events: List[Event] = []
         self._opened: List[Cell] = []  #: cells freed since the last update
@@ -241,6 +245,7 @@ class Navigator:
         self.requests.cancel(unit.id)
         self.watcher.unsubscribe(unit.id)
         self.collisions.forget(unit, self.time)
+        self._drop_turns(unit)
 
     def holder(self, cell: Cell) -> Optional[Unit]:
         """The unit holding a cell, if any."""
@@ -353,6 +358,8 @@ class Navigator:
                         if turn * count % rounds < count:
                             self._advance(unit, dt)
             self.jams.update(order)
+            if self._turns:
+                self._pass_narrows()
             in_turn = order[self.stats.updates % STALL_SLICES :: STALL_SLICES]
             self._stop_stalled(in_turn)
             self._send_back(in_turn)
@@ -545,15 +552,68 @@ class Navigator:
         unit.arrival_state, unit.reason = arrival, reason
         waypoints = self._high_level_route(unit, start, target)
         unit.forget_routes()
-        high = Route(RouteKind.HIGH_LEVEL, waypoints)
+        high = self._taking_turns(unit, start, waypoints)
         unit.stack.push(high)
         unit.best_distance, unit.progress_time, unit.closer_time = math.inf, self.time, self.time
         unit.state = UnitState.MOVING if unit.next_cell else UnitState.RUN
         self._events.append((unit.id, "path_found", target))
         # The first leg is searched here, within the planning budget (without a graph it is the whole path); a
         # unit between two cells, or a leg that cannot be planned now, gets it at its next step, as later legs.
-        if unit.next_cell is not None or high.reached(unit.cell) or not self._plan_next_leg(unit, high):
+        holds = high.wait_while is not None and high.wait_at == high.index  # (its turn first: see _taking_turns)
+        if unit.next_cell is not None or holds or high.reached(unit.cell) or not self._plan_next_leg(unit, high):
             self.watch_route(unit)
+
+    def _taking_turns(self, unit: Unit, start: Cell, waypoints: Tuple[Cell, ...]) -> Route:
+        """The unit's high-level route over ``waypoints``, with an approach point before each long narrow passage
+        on it, where the unit holds until its turn has come (see :mod:`.narrows`): for a unit on its own (a group
+        takes turns as one) planned on a key-point graph (whose legs are short or straight: the route's cells come
+        cheaply; without one, they would take a second search of the whole way). A unit planning again inside
+        a passage keeps its turn there until it has left it."""
+        kept = self._leave_turns(unit)
+        stretches: List[Stretch] = []
+        if unit.squad is None and self._graph_of(unit) is not None:
+            marked, stretches = mark_narrows(self.grid_of(unit), start, waypoints[:-1], waypoints[-1], depth=unit.size, hold_at_start=True)
+            waypoints = marked + waypoints[-1:]
+        route = Route(RouteKind.HIGH_LEVEL, waypoints)
+        claims = kept + self.narrows.claim(unit, stretches)
+        if claims:
+            self._turns[unit.id] = (route, claims)
+            _hold_for(route, claims)
+        return route
+
+    def _pass_narrows(self) -> None:
+        """Let go of each narrow stretch a unit on its own has been in and left (or never went in, having left its
+        route), or of every one once it stopped for good (not held up for now), and once it is let into the one it
+        holds for, hold it for the next."""
+        for unit_id, (route, claims) in list(self._turns.items()):
+            unit = self.units[unit_id]
+            stopped = unit.state in FINAL_STATES and not self.goes_on_later(unit)
+            gone = stopped or route not in unit.stack
+            for claim in list(claims):
+                if not stopped and claim.entered and claim.stretch.holds_on(unit.cell, unit.next_cell):
+                    claim.inside.add(unit_id)
+                elif gone or claim.entered and unit_id in claim.inside:
+                    self.narrows.release(claim)
+                    claims.remove(claim)
+            if not claims:
+                del self._turns[unit_id]
+            elif not gone and route.wait_while is None:
+                _hold_for(route, claims)
+
+    def _leave_turns(self, unit: Unit) -> List[Claim]:
+        """Let go of the unit's claims but those of the stretches it is in; those, still to leave."""
+        _, claims = self._turns.pop(unit.id, (None, []))
+        kept = []
+        for claim in claims:
+            if claim.entered and claim.stretch.holds_on(unit.cell, unit.next_cell):
+                kept.append(claim)
+            else:
+                self.narrows.release(claim)
+        return kept
+
+    def _drop_turns(self, unit: Unit) -> None:
+        if self._turns.pop(unit.id, None) is not None:
+            self.narrows.release_all(unit)
 
     def _high_level_route(self, unit: Unit, start: Cell, target: Cell) -> Tuple[Cell, ...]:
         """The key points to pass and the target (just the target without a graph)."""
@@ -759,7 +819,7 @@ class Navigator:
                 self.finish(unit, unit.arrival_state, unit.reason)
                 return False
             if route.wait_while is not None and route.kind is RouteKind.HIGH_LEVEL and self.traffic.still_passing(unit, route, dt):
-                return False  # a group member holding past a key point (before a narrow passage: groups.narrows)
+                return False  # holding past a key point before a narrow passage (see .narrows)
             waypoint = route.current
             if route.reached(unit.cell):
                 route.advance()
@@ -828,6 +888,12 @@ class Navigator:
 
 
 _priority, _speed = attrgetter("priority"), attrgetter("speed")
+
+
+def _hold_for(route: Route, claims: List[Claim]) -> None:
+    """Hold a unit walking ``route`` past the approach point of the first of ``claims`` it has not been let in by."""
+    first = next((claim for claim in claims if not claim.entered), None)
+    route.wait_at, route.wait_while = (-1, None) if first is None else (first.stretch.approach + 1, first.holds)
 
 
 def _sub_steps(delta: float, speed: float) -> Tuple[int, float]:

@@ -34,7 +34,7 @@ class Route:
     aside until the other has passed, then goes back. (A group member's
     high-level route so holds past the key point before a narrow passage
     until its group's turn there has come, and is not planned past that key
-    point meanwhile: see :mod:`pathing_py.groups.narrows`.) A route planned with
+    point meanwhile: see :mod:`pathing_py.units.narrows`.) A route planned with
     other units' (a jam's) takes each waypoint ``i`` only once
     ``may_take(i)``: when the units planned in that cell before it have left.
     A group member walks its commander's key points (the waypoints, one tuple

@@ -1,0 +1,293 @@
+"""One way at a time through long narrow passages (passage control, SPEC U7, F1, F5).
+
+Two streams meeting head-on in a corridor up to three cells wide cannot pass
+each other there: units of each stand in the other's way all along it.
+Measured with 20 units a side crossing a 30-cell corridor between two open
+fields: one cell wide, all 40 ordered one by one stopped HELD_UP by 300 game
+seconds, and two groups of 20 had not arrived then either; two cells wide,
+the units took 220 s and the groups 252 s; three, the groups 104 s (boxes,
+147 s). Through a bridge or a canyon, traffic goes one way at a time, and so
+do units here (the same crossings: 36 to 59 s):
+
+- as a route is planned (a unit's on a key-point graph, or a group's as its
+  commander shares it), :func:`mark_narrows` finds the stretches of it that
+  are narrow (the open run across a cell, along its row or its column, at
+  most NARROW_RUN cells of the unit's grid) for at least MIN_LENGTH cells, and
+  adds a key point to the route before each: the *approach* point, the
+  group's depth (a unit's size) and APPROACH_SLACK cells before the stretch;
+- a unit reaching the approach point (a member, its place beside it) holds
+  there until :class:`Narrows` lets it (its group) in: no one going the other
+  way through the same cells is in the stretch, or asked for it earlier and
+  still waits; but a stream going its way is joined until those waiting the
+  other way have waited PATIENCE seconds;
+- it is through once it (every member) has been in the stretch and left it,
+  or ended its order.
+
+A unit or group held HOLD_LIMIT seconds goes in anyway: one stuck inside for
+good holds no one forever.
+
+Quick start::
+
+    >>> from pathing_py import Grid
+    >>> from pathing_py.units.narrows import mark_narrows
+    >>> grid = Grid.from_ascii('''
+    ... ..........#####..........
+    ... ..........#####..........
+    ... .........................
+    ... ..........#####..........
+    ... ..........#####..........
+    ... ''')
+    >>> key_points, stretches = mark_narrows(grid, (0, 2), (), (24, 2), depth=3)
+    >>> key_points  # the approach point, 3 + APPROACH_SLACK cells before the corridor
+    ((3, 2),)
+    >>> [(stretch.approach, stretch.entry, stretch.last, len(stretch.cells)) for stretch in stretches]
+    [(0, (10, 2), (14, 2), 5)]
+"""
+
+import itertools
+import math
+from typing import Callable, Dict, FrozenSet, Hashable, List, Optional, Sequence, Set, Tuple
+
+import numpy as np
+
+from ..grid import Cell, Grid
+from ..line import clear_cells, line_cells
+from ..search import find_path, grid_distance
+
+__all__ = ["APPROACH_SLACK", "CLEAR_OF", "HOLD_LIMIT", "MIN_LENGTH", "NARROW_RUN", "PATIENCE", "Claim", "Narrows", "Stretch", "mark_narrows", "narrow_cells"]
+
+#: A cell is narrow where the open run across it, along its row or its column, is at most this many cells
+#: (of the group's grid, whose cells are the blocks where its widest member fits): two files cannot pass there.
+NARROW_RUN = 3
+#: Cells a stretch runs along a route at the least: doors and gates in walls one or two cells thick are passed by the traffic rules.
+MIN_LENGTH = 3
+#: Cells between where a held group stands (its depth round the approach point) and the stretch's first cell,
+#: left free for the group coming out.
+APPROACH_SLACK = 4
+#: Cells from a stretch's last cell a unit that came out of it stands before it is through (see Stretch.holds_on).
+CLEAR_OF = 1
+#: Game seconds a group or unit holds at an approach point before it goes in whatever the others do.
+HOLD_LIMIT = 120.0
+#: Game seconds those waiting the other way wait at most for a stream they did not ask before to pass.
+PATIENCE = 10.0
+
+
+class Stretch:
+    """A narrow stretch of a route: the index of its approach point among the route's key points, its first
+    and last cell on the route, and its cells (the route's and the narrow cells next to them: a corridor two
+    cells wide is one stretch for routes along either side of it)."""
+
+    __slots__ = ("approach", "entry", "last", "cells")
+
+    def __init__(self, approach: int, entry: Cell, last: Cell, cells: FrozenSet[Cell]):
+        self.approach, self.entry, self.last, self.cells = approach, entry, last, cells
+
+    def holds_on(self, cell: Cell, next_cell: Optional[Cell]) -> bool:
+        """Whether a unit on ``cell`` (stepping into ``next_cell``) is in the stretch, or still near its last
+        cell (CLEAR_OF cells or fewer): one pushed back in at the mouth as it comes out keeps its turn."""
+        if cell in self.cells or next_cell in self.cells:
+            return True
+        return max(abs(cell[0] - self.last[0]), abs(cell[1] - self.last[1])) <= CLEAR_OF
+
+    def meets_head_on(self, other: "Stretch") -> bool:
+        """Whether ``other`` shares at least two cells with this stretch and runs the other way through
+        them: its entry nearer this one's last cell, and its last cell nearer this one's entry, than the
+        other way round."""
+        return len(self.cells & other.cells) >= 2 and self._against(other)
+
+    def runs_along(self, other: "Stretch") -> bool:
+        """Whether ``other`` shares at least two cells with this stretch and runs the same way through them."""
+        return len(self.cells & other.cells) >= 2 and not self._against(other)
+
+    def _against(self, other: "Stretch") -> bool:
+        crossed = grid_distance(self.entry, other.last) + grid_distance(self.last, other.entry)
+        along = grid_distance(self.entry, other.entry) + grid_distance(self.last, other.last)
+        return crossed < along
+
+
+def narrow_cells(cells: np.ndarray, passable: np.ndarray) -> np.ndarray:
+    """Which of ``cells`` (n x 2, x and y, passable) are narrow: the open run across each, along its row or
+    along its column, is at most NARROW_RUN cells (off the map counts as blocked)."""
+    cells = np.asarray(cells, dtype=np.int64).reshape(-1, 2)
+    height, width = passable.shape
+    xs, ys = cells[:, 0], cells[:, 1]
+
+    def open_at(dx: int, dy: int) -> np.ndarray:
+        x, y = xs + dx, ys + dy
+        inside = (x >= 0) & (x < width) & (y >= 0) & (y < height)
+        return inside & passable[np.clip(y, 0, height - 1), np.clip(x, 0, width - 1)]
+
+    def runs_wider(dx: int, dy: int) -> np.ndarray:
+        # some run of NARROW_RUN + 1 open cells along (dx, dy) holds the cell
+        opened = {k: open_at(k * dx, k * dy) for k in range(-NARROW_RUN, NARROW_RUN + 1)}
+        wider = np.zeros(len(cells), dtype=bool)
+        for start in range(-NARROW_RUN, 1):
+            window = np.ones(len(cells), dtype=bool)
+            for k in range(start, start + NARROW_RUN + 1):
+                window &= opened[k]
+            wider |= window
+        return wider
+
+    return ~(runs_wider(1, 0) & runs_wider(0, 1))
+
+
+def mark_narrows(
+    grid: Grid, start: Cell, key_points: Sequence[Cell], goal: Cell, *, depth: int, hold_at_start: bool = False
+) -> Tuple[Tuple[Cell, ...], List[Stretch]]:
+    """``key_points`` of the route from ``start`` to ``goal`` on ``grid`` with an approach point added
+    before each narrow stretch of it, and the stretches. ``depth``: cells the group reaches either way
+    from its commander (it holds round the approach point). Stretches closer together than the group
+    holds before one are one stretch: it does not hold inside a passage. A stretch closer to ``start``
+    than its approach point would be is left out (a group already at a passage does not walk back to hold
+    before it), or with ``hold_at_start`` held for at the start (approach -1: before the first key point),
+    unless ``start`` is in a passage itself."""
+    points = [start, *key_points, goal]
+    cells, at = _route_cells(grid, points)
+    path = np.array(cells, dtype=np.int64)
+    narrow = narrow_cells(path, grid.passable)
+    near = hold_at_start and not narrow[0]
+    narrow[0] = narrow[-1] = False  # where it stands, and its goal, are no passage to hold before
+    back = depth + APPROACH_SLACK
+    spans: List[List[int]] = []
+    for first in np.flatnonzero(narrow & ~np.r_[False, narrow[:-1]]).tolist():
+        last = first + int(np.argmin(narrow[first:])) - 1
+        if spans and first - back <= spans[-1][1] + 1:
+            spans[-1][1] = last
+        else:
+            spans.append([first, last])
+    spans = [[first, last] for first, last in spans if last - first + 1 >= MIN_LENGTH and (first - back > 0 or near)]
+    if not spans:
+        return tuple(key_points), []
+    approaches = [first - back for first, _ in spans]
+    added = {index: cells[index] for index in approaches if index > 0}
+    marked = sorted({**added, **dict(zip(at[1:-1], key_points))}.items())
+    index_of = {path_index: k for k, (path_index, _) in enumerate(marked)}
+    stretches = [Stretch(index_of[approach] if approach > 0 else -1, cells[first], cells[last], _surroundings(cells[first : last + 1], grid.passable))
+                 for approach, (first, last) in zip(approaches, spans)]  # fmt: skip
+    return tuple(cell for _, cell in marked), stretches
+
+
+def _route_cells(grid: Grid, points: Sequence[Cell]) -> Tuple[List[Cell], List[int]]:
+    """The cells of a route through ``points`` (straight where the line is clear, else a shortest path),
+    and the index of each point among them."""
+    cells: List[Cell] = [points[0]]
+    at = [0]
+    for a, b in zip(points, points[1:]):
+        if a == b:
+            at.append(len(cells) - 1)
+            continue
+        leg = line_cells(a, b, grid.connectivity)
+        if not clear_cells(grid.passable, leg):
+            found = find_path(grid, a, b)
+            leg = list(found.cells) if found else [a, b]
+        cells.extend(leg[1:])
+        at.append(len(cells) - 1)
+    return cells, at
+
+
+def _surroundings(cells: Sequence[Cell], passable: np.ndarray) -> FrozenSet[Cell]:
+    """``cells`` and the narrow open cells next to them."""
+    height, width = passable.shape
+    around = {(x + i, y + j) for x, y in cells for i in (-1, 0, 1) for j in (-1, 0, 1)}
+    candidates = [(x, y) for x, y in around if 0 <= x < width and 0 <= y < height and passable[y, x]]
+    narrow = narrow_cells(np.array(candidates, dtype=np.int64), passable) if candidates else np.zeros(0, dtype=bool)
+    return frozenset(cells) | frozenset(cell for cell, is_narrow in zip(candidates, narrow.tolist()) if is_narrow)
+
+
+class Claim:
+    """An owner's turn at one stretch (a group's, or a unit's of its own): asked for once it reached the
+    approach point (``asked``: the order in which claims asked), entered once let in; the ids of the units
+    seen in the stretch since, and of those that have passed it."""
+
+    __slots__ = ("narrows", "owner", "stretch", "asked", "asked_at", "entered", "inside", "passed", "_answered_at", "_holding")
+
+    def __init__(self, narrows: "Narrows", owner: Hashable, stretch: Stretch):
+        self.narrows, self.owner, self.stretch = narrows, owner, stretch
+        self.asked: Optional[int] = None
+        self.asked_at = math.nan  #: game seconds
+        self.entered = False
+        self.inside: Set[int] = set()
+        self.passed: Set[int] = set()
+        self._answered_at = math.nan
+        self._holding = True
+
+    def holds(self) -> bool:
+        """Whether the owner's units are to hold at the approach point now (asked by each unit there,
+        answered once an update): the first ask is the claim's place in the queue."""
+        now = self.narrows.clock()
+        if self.entered:
+            return False
+        if now != self._answered_at:
+            self._answered_at = now
+            self._holding = self.narrows.holds(self, now)
+            self.entered = not self._holding
+        return self._holding
+
+
+class Narrows:
+    """The claims of every group and unit of one navigator on the narrow stretches of their routes.
+
+    Parameters
+    ----------
+    clock : callable
+        Game seconds now (the navigator's time).
+    """
+
+    def __init__(self, clock: Callable[[], float]):
+        self.clock = clock
+        self._claims: Dict[Hashable, List[Claim]] = {}  #: owner -> its claims, in route order
+        self._asked: Dict[Cell, Set[Claim]] = {}  #: cell -> the claims that asked for a stretch over it
+        self._order = itertools.count()
+
+    def claim(self, owner: Hashable, stretches: Sequence[Stretch]) -> List[Claim]:
+        """Claims for the stretches of ``owner``'s new route (besides those it keeps of its last)."""
+        claims = [Claim(self, owner, stretch) for stretch in stretches]
+        if claims:
+            self._claims.setdefault(owner, []).extend(claims)
+        return claims
+
+    def release(self, claim: Claim) -> None:
+        """The owner is through the stretch (or gave up its route)."""
+        claims = self._claims.get(claim.owner, [])
+        if claim in claims:
+            claims.remove(claim)
+            if not claims:
+                del self._claims[claim.owner]
+        if claim.asked is not None:
+            for cell in claim.stretch.cells:
+                asked = self._asked.get(cell)
+                if asked is not None:
+                    asked.discard(claim)
+                    if not asked:
+                        del self._asked[cell]
+
+    def holds_nothing(self) -> bool:
+        """Whether no claim is left (every route's turns were taken or given up)."""
+        return not self._claims and not self._asked
+
+    def release_all(self, owner: Hashable) -> None:
+        for claim in list(self._claims.get(owner, [])):
+            self.release(claim)
+
+    def holds(self, claim: Claim, now: float) -> bool:
+        """Whether ``claim``'s owner is to hold: another owner is in a stretch it meets head-on, or asked for
+        one earlier and waits, unless this one joins a stream going its way (another owner in a stretch along
+        it) while those waiting the other way have waited less than PATIENCE. Not once it held HOLD_LIMIT."""
+        if claim.asked is None:
+            claim.asked, claim.asked_at = next(self._order), now
+            for cell in claim.stretch.cells:
+                self._asked.setdefault(cell, set()).add(claim)
+        if now - claim.asked_at >= HOLD_LIMIT:
+            return False
+        rivals = {other for cell in claim.stretch.cells for other in self._asked.get(cell, ()) if other.owner != claim.owner}
+        waiting_since = math.inf  #: when the longest waiting of the earlier claims the other way asked
+        stream = False
+        for other in rivals:
+            if claim.stretch.meets_head_on(other.stretch):
+                if other.entered:
+                    return True
+                if other.asked is not None and other.asked < claim.asked:
+                    waiting_since = min(waiting_since, other.asked_at)
+            elif other.entered and claim.stretch.runs_along(other.stretch):
+                stream = True
+        return waiting_since < math.inf and not (stream and now - waiting_since < PATIENCE)

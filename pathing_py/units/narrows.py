@@ -46,6 +46,7 @@ Quick start::
 
 import itertools
 import math
+import weakref
 from typing import Callable, Dict, FrozenSet, Hashable, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
@@ -109,26 +110,62 @@ def narrow_cells(cells: np.ndarray, passable: np.ndarray) -> np.ndarray:
     """Which of ``cells`` (n x 2, x and y, passable) are narrow: the open run across each, along its row or
     along its column, is at most NARROW_RUN cells (off the map counts as blocked)."""
     cells = np.asarray(cells, dtype=np.int64).reshape(-1, 2)
-    height, width = passable.shape
-    xs, ys = cells[:, 0], cells[:, 1]
+    if not len(cells):
+        return np.zeros(0, dtype=bool)
+    height, width = passable.shape  # (the cells' box, and the runs either side of it, are enough)
+    left, top = max(int(cells[:, 0].min()) - NARROW_RUN, 0), max(int(cells[:, 1].min()) - NARROW_RUN, 0)
+    right, bottom = min(int(cells[:, 0].max()) + NARROW_RUN + 1, width), min(int(cells[:, 1].max()) + NARROW_RUN + 1, height)
+    return _narrow_mask(passable[top:bottom, left:right])[cells[:, 1] - top, cells[:, 0] - left]
 
-    def open_at(dx: int, dy: int) -> np.ndarray:
-        x, y = xs + dx, ys + dy
-        inside = (x >= 0) & (x < width) & (y >= 0) & (y < height)
-        return inside & passable[np.clip(y, 0, height - 1), np.clip(x, 0, width - 1)]
 
-    def runs_wider(dx: int, dy: int) -> np.ndarray:
-        # some run of NARROW_RUN + 1 open cells along (dx, dy) holds the cell
-        opened = {k: open_at(k * dx, k * dy) for k in range(-NARROW_RUN, NARROW_RUN + 1)}
-        wider = np.zeros(len(cells), dtype=bool)
-        for start in range(-NARROW_RUN, 1):
-            window = np.ones(len(cells), dtype=bool)
-            for k in range(start, start + NARROW_RUN + 1):
-                window &= opened[k]
+def _narrow_mask(passable: np.ndarray) -> np.ndarray:
+    """The narrow open cells of a whole map (see :func:`narrow_cells`), every cell at once."""
+    reach, (height, width) = NARROW_RUN, passable.shape
+    padded = np.pad(passable, reach, constant_values=False)
+
+    def runs_wider(dx: int, dy: int) -> np.ndarray:  # some run of NARROW_RUN + 1 open cells along (dx, dy) holds the cell
+        def shifted(k: int) -> np.ndarray:
+            return padded[reach + k * dy : reach + k * dy + height, reach + k * dx : reach + k * dx + width]
+
+        wider = np.zeros_like(passable, dtype=bool)
+        for first in range(-reach, 1):
+            window = np.ones_like(passable, dtype=bool)
+            for k in range(first, first + reach + 1):
+                window &= shifted(k)
             wider |= window
         return wider
 
-    return ~(runs_wider(1, 0) & runs_wider(0, 1))
+    return passable & ~(runs_wider(1, 0) & runs_wider(0, 1))
+
+
+class _NarrowMap:
+    """A map's narrow cells, and their counts over rectangles (a summed-area table), kept for the map's version:
+    a route's legs far from any narrow cell are not walked."""
+
+    __slots__ = ("version", "mask", "table")
+
+    def __init__(self, grid: Grid):
+        self.version = grid.version
+        self.mask = _narrow_mask(grid.passable)
+        self.table = np.pad(self.mask.astype(np.int32).cumsum(axis=0).cumsum(axis=1), ((1, 0), (1, 0)))
+
+    def near(self, a: Cell, b: Cell) -> bool:
+        """Whether a narrow cell lies within a cell of the box spanned by ``a`` and ``b``."""
+        height, width = self.mask.shape
+        left, right = max(min(a[0], b[0]) - 1, 0), min(max(a[0], b[0]) + 2, width)
+        top, bottom = max(min(a[1], b[1]) - 1, 0), min(max(a[1], b[1]) + 2, height)
+        table = self.table
+        return bool(table[bottom, right] - table[top, right] - table[bottom, left] + table[top, left])
+
+
+_NARROW_MAPS: "weakref.WeakKeyDictionary[Grid, _NarrowMap]" = weakref.WeakKeyDictionary()
+
+
+def _narrow_map(grid: Grid) -> _NarrowMap:
+    known = _NARROW_MAPS.get(grid)
+    if known is None or known.version != grid.version:
+        known = _NARROW_MAPS[grid] = _NarrowMap(grid)
+    return known
 
 
 def mark_narrows(
@@ -142,9 +179,9 @@ def mark_narrows(
     before it), or with ``hold_at_start`` held for at the start (approach -1: before the first key point),
     unless ``start`` is in a passage itself."""
     points = [start, *key_points, goal]
-    cells, at = _route_cells(grid, points)
-    path = np.array(cells, dtype=np.int64)
-    narrow = narrow_cells(path, grid.passable)
+    narrow_map = _narrow_map(grid)
+    cells, at = _route_cells(grid, points, narrow_map)
+    narrow = np.array([cell is not None and bool(narrow_map.mask[cell[1], cell[0]]) for cell in cells], dtype=bool)
     near = hold_at_start and not narrow[0]
     narrow[0] = narrow[-1] = False  # where it stands, and its goal, are no passage to hold before
     back = depth + APPROACH_SLACK
@@ -159,39 +196,61 @@ def mark_narrows(
     if not spans:
         return tuple(key_points), []
     approaches = [first - back for first, _ in spans]
-    added = {index: cells[index] for index in approaches if index > 0}
+    added = {index: _cell_at(grid, cells, at, points, index) for index in approaches if index > 0}
     marked = sorted({**added, **dict(zip(at[1:-1], key_points))}.items())
     index_of = {path_index: k for k, (path_index, _) in enumerate(marked)}
-    stretches = [Stretch(index_of[approach] if approach > 0 else -1, cells[first], cells[last], _surroundings(cells[first : last + 1], grid.passable))
-                 for approach, (first, last) in zip(approaches, spans)]  # fmt: skip
+    stretches = []
+    for approach, (first, last) in zip(approaches, spans):
+        stretch_cells = [cell for cell in cells[first : last + 1] if cell is not None]  # (narrow cells: all walked)
+        stretches.append(Stretch(index_of[approach] if approach > 0 else -1, stretch_cells[0], stretch_cells[-1],
+                                 _surroundings(stretch_cells, narrow_map.mask)))  # fmt: skip
     return tuple(cell for _, cell in marked), stretches
 
 
-def _route_cells(grid: Grid, points: Sequence[Cell]) -> Tuple[List[Cell], List[int]]:
-    """The cells of a route through ``points`` (straight where the line is clear, else a shortest path),
-    and the index of each point among them."""
-    cells: List[Cell] = [points[0]]
+def _route_cells(grid: Grid, points: Sequence[Cell], narrow_map: _NarrowMap) -> Tuple[List[Optional[Cell]], List[int]]:
+    """The cells of a route through ``points`` (straight where the line is clear, else a shortest path), and
+    the index of each point among them; a leg with no narrow cell within a cell of its box is not walked:
+    its cells are None, as many as a straight line takes, but for its last."""
+    cells: List[Optional[Cell]] = [points[0]]
     at = [0]
     for a, b in zip(points, points[1:]):
         if a == b:
             at.append(len(cells) - 1)
             continue
-        leg = line_cells(a, b, grid.connectivity)
-        if not clear_cells(grid.passable, leg):
-            found = find_path(grid, a, b)
-            leg = list(found.cells) if found else [a, b]
-        cells.extend(leg[1:])
+        if narrow_map.near(a, b):
+            cells.extend(_leg(grid, a, b)[1:])
+        else:
+            dx, dy = abs(b[0] - a[0]), abs(b[1] - a[1])
+            cells.extend([None] * ((max(dx, dy) if grid.connectivity == 8 else dx + dy) - 1) + [b])
         at.append(len(cells) - 1)
     return cells, at
 
 
-def _surroundings(cells: Sequence[Cell], passable: np.ndarray) -> FrozenSet[Cell]:
-    """``cells`` and the narrow open cells next to them."""
-    height, width = passable.shape
+def _leg(grid: Grid, a: Cell, b: Cell) -> List[Cell]:
+    """The cells from ``a`` to ``b``: the straight line if it is clear, else a shortest path."""
+    line = line_cells(a, b, grid.connectivity)
+    if clear_cells(grid.passable, line):
+        return line
+    found = find_path(grid, a, b)
+    return list(found.cells) if found else [a, b]
+
+
+def _cell_at(grid: Grid, cells: List[Optional[Cell]], at: List[int], points: Sequence[Cell], index: int) -> Cell:
+    """The route's cell at ``index``; in a leg that was not walked, the cell as many cells before the leg's end
+    on the leg walked now."""
+    cell = cells[index]
+    if cell is not None:
+        return cell
+    leg = next(k for k in range(len(at) - 1) if at[k] < index <= at[k + 1])
+    walked = _leg(grid, points[leg], points[leg + 1])
+    return walked[max(0, len(walked) - 1 - (at[leg + 1] - index))]
+
+
+def _surroundings(cells: Sequence[Cell], mask: np.ndarray) -> FrozenSet[Cell]:
+    """``cells`` and the narrow open cells (``mask``) next to them."""
+    height, width = mask.shape
     around = {(x + i, y + j) for x, y in cells for i in (-1, 0, 1) for j in (-1, 0, 1)}
-    candidates = [(x, y) for x, y in around if 0 <= x < width and 0 <= y < height and passable[y, x]]
-    narrow = narrow_cells(np.array(candidates, dtype=np.int64), passable) if candidates else np.zeros(0, dtype=bool)
-    return frozenset(cells) | frozenset(cell for cell, is_narrow in zip(candidates, narrow.tolist()) if is_narrow)
+    return frozenset(cells) | frozenset((x, y) for x, y in around if 0 <= x < width and 0 <= y < height and mask[y, x])
 
 
 class Claim:

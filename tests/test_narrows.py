@@ -43,13 +43,16 @@ def test_an_approach_point_goes_before_each_long_narrow_stretch_and_none_before_
     assert (stretch.approach, stretch.entry, stretch.last) == (0, (FIELD, row), (FIELD + 9, row))
     assert mark_narrows(corridor(1, 2), start, (), (2 * FIELD, row), depth=3) == ((), [])  # shorter than MIN_LENGTH
     assert mark_narrows(grid, (FIELD - 2, row), (), goal, depth=3) == ((), [])  # already at it: no walking back
+    key_points, (at_start,) = mark_narrows(grid, (FIELD - 2, row), (), goal, depth=1, hold_at_start=True)
+    assert key_points == () and at_start.approach == -1  # a unit holds where it stands
+    assert mark_narrows(grid, (FIELD + 4, row), (), goal, depth=1, hold_at_start=True) == ((), [])  # in it already
 
 
 def test_stretches_meet_head_on_only_where_they_share_cells_and_run_opposite_ways():
     cells = frozenset((x, 5) for x in range(10))
     east = Stretch(0, (0, 5), (9, 5), cells)
     assert east.meets_head_on(Stretch(0, (9, 5), (0, 5), cells))
-    assert not east.meets_head_on(Stretch(0, (0, 5), (9, 5), cells))
+    assert not east.meets_head_on(Stretch(0, (0, 5), (9, 5), cells)) and east.runs_along(Stretch(0, (2, 5), (9, 5), cells))
     assert not east.meets_head_on(Stretch(0, (9, 6), (0, 6), frozenset((x, 6) for x in range(10))))
 
 

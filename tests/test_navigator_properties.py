@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from strategies import maps
 
-from pathing_py import Grid
+from pathing_py import Grid, KeyPointGraph
 from pathing_py.clearance import block_at, block_centre, size_class
 from pathing_py.crowd_checks import overlapping_pairs, units_in_walls
 from pathing_py.units import CollisionState, Navigator, UnitState
@@ -128,6 +128,23 @@ def test_units_never_overlap_nor_enter_walls_and_every_order_ends_truthfully(cro
         else:  # HELD_UP: units kept the way to the goal (or to the reachable cell nearest it) shut; it says which
             assert unit.reason and unit.cell != goal, unit.reason
         assert block_at(unit.position, unit.size) == unit.cell
+
+
+def with_graph(grid, **settings):
+    """A navigator planning on a key-point graph (small clusters for the small rooms): units on their own take
+    turns through the rooms' narrow passages (pathing_py.units.narrows)."""
+    return Navigator(grid, KeyPointGraph.bake(grid, cluster_size=4), **settings)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(crowds())
+def test_units_taking_turns_at_passages_end_every_order_and_let_go_of_every_turn(crowd):
+    navigator, units, _, _ = run(crowd, with_graph)
+    assert all(unit.state in FINAL_STATES for unit in units), [unit for unit in units if unit.state not in FINAL_STATES]
+    settled = navigator.time + 60.0
+    while not navigator.at_rest and navigator.time < settled:  # (units held up for now go on, off their goals walk back)
+        navigator.update(STEADY_DELTA)
+    assert navigator.narrows.holds_nothing() or not navigator.at_rest  # at rest, no unit keeps a turn
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])

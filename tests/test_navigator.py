@@ -437,6 +437,28 @@ def test_units_each_standing_on_the_others_goal_swap_back():
     assert [(unit.state, unit.cell) for unit in (first, middle, second)] == [(UnitState.ARRIVED, (3, 1)), (UnitState.ARRIVED, (2, 1)), (UnitState.ARRIVED, (1, 1))]
 
 
+def test_a_world_whose_unit_off_its_goal_finds_it_held_for_good_comes_to_rest():
+    """Two units ordered to one cell: the one on it stands there for good, the other beside it (it arrived,
+    then made way); nothing will change until an order, so the world rests (it never did before)."""
+    navigator = Navigator(Grid(np.ones((3, 5), dtype=bool)))
+    holder, other = navigator.add_unit((2.5, 1.5), speed=2.0), navigator.add_unit((3.5, 1.5), speed=2.0)
+    for unit in (holder, other):
+        unit.goal, unit.state = (2, 1), UnitState.ARRIVED
+    assert other.off_goal and not holder.off_goal
+    for _ in range(60 * 30):
+        navigator.update(1 / 30)
+        if navigator.at_rest:
+            break
+    assert navigator.at_rest and (holder.cell, other.cell) == ((2, 1), (3, 1))
+    holder.move_to((0, 0))  # an order wakes the world: the other walks back to its goal
+    assert not navigator.at_rest
+    for _ in range(60 * 30):
+        navigator.update(1 / 30)
+        if navigator.at_rest:
+            break
+    assert navigator.at_rest and (holder.cell, other.cell) == ((0, 0), (2, 1))
+
+
 def test_twenty_against_twenty_in_a_corridor_two_cells_wide_all_arrive():
     """Issue 12's scenario. The jam's first plan would be walked in 158 ticks; while the units stand, plans
     with three more seeds are searched over the next updates, and the one taken is walked in 96: every

@@ -368,10 +368,13 @@ class Navigator:
                 self._at_rest = not (self.requests or self.jams.busy) and all(map(self._rests, order))
 
     def _rests(self, unit: Unit) -> bool:
-        """Whether ``unit`` stands with nothing left to do that time alone starts (see :attr:`at_rest`)."""
+        """Whether ``unit`` stands with nothing left to do that time alone starts (see :attr:`at_rest`). A unit off
+        its goal rests while units not off their own goals hold it (two units ordered to one cell, or a unit
+        standing there for good): only another unit's move can let it back, and that wakes the world."""
         return (
             unit.state in STANDING_STATES and unit.next_cell is None and not len(unit.stack)
-            and not unit.off_goal and not self.goes_on_later(unit)
+            and not (unit.off_goal and unit.goal is not None and self._goal_left_for(unit, unit.goal))
+            and not self.goes_on_later(unit)
         )  # fmt: skip
 
     def _in_priority_order(self) -> List[Unit]:

@@ -46,7 +46,7 @@ from ..search import as_cell
 from ..status import Status
 from ..units import Navigator, Unit, UnitState
 from ..units.occupancy import Occupancy, block_cells
-from ..units.narrows import Claim, mark_narrows
+from ..units.narrows import Claim, hold_for_next_turn, mark_narrows
 from ..units.path_stack import Route, RouteKind
 from ..units.unit import FINAL_STATES
 from .formations import FORWARD, Formation, distinct_cells, needs_reforming, slot_cells
@@ -429,10 +429,7 @@ class Group:
     def _arm(self, commander: Unit) -> None:
         """Members (and the commander) walking the shared route hold at the approach point of the first stretch
         the group has not been let into, until it is (see :class:`~pathing_py.units.narrows.Claim`)."""
-        self._armed = armed = next((claim for claim in self._claims if not claim.entered), None)
-        for route in [*self._shared_routes.values(), self._commander_route(commander)]:
-            if route is not None:  # (with none left to hold for, members walk past the approach points)
-                route.wait_at, route.wait_while = (-1, None) if armed is None else (armed.stretch.approach + 1, armed.holds)
+        self._armed = hold_for_next_turn([*self._shared_routes.values(), self._commander_route(commander)], self._claims)
 
     def _commander_route(self, commander: Unit) -> Optional[Route]:
         """The commander's route over the shared key points, if it walks them."""

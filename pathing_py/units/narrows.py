@@ -54,8 +54,9 @@ import numpy as np
 from ..grid import Cell, Grid
 from ..line import clear_cells, line_cells
 from ..search import find_path, grid_distance
+from .path_stack import Route
 
-__all__ = ["APPROACH_SLACK", "CLEAR_OF", "HOLD_LIMIT", "MIN_LENGTH", "NARROW_RUN", "PATIENCE", "Claim", "Narrows", "Stretch", "mark_narrows", "narrow_cells"]
+__all__ = ["APPROACH_SLACK", "CLEAR_OF", "HOLD_LIMIT", "MIN_LENGTH", "NARROW_RUN", "PATIENCE", "Claim", "Narrows", "Stretch", "hold_for_next_turn", "mark_narrows", "narrow_cells"]
 
 #: A cell is narrow where the open run across it, along its row or its column, is at most this many cells
 #: (of the group's grid, whose cells are the blocks where its widest member fits): two files cannot pass there.
@@ -281,6 +282,17 @@ class Claim:
             self._holding = self.narrows.holds(self, now)
             self.entered = not self._holding
         return self._holding
+
+
+def hold_for_next_turn(routes: Sequence[Optional[Route]], claims: Sequence[Claim]) -> Optional[Claim]:
+    """Hold the units walking ``routes`` (high-level routes over one route's key points; None: none walks it)
+    past the approach point of the first of ``claims`` not let in yet, and return that claim; with none left,
+    let them walk past every approach point."""
+    first = next((claim for claim in claims if not claim.entered), None)
+    for route in routes:
+        if route is not None:
+            route.wait_at, route.wait_while = (-1, None) if first is None else (first.stretch.approach + 1, first.holds)
+    return first
 
 
 class Narrows:

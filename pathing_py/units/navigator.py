@@ -59,7 +59,7 @@ from ..search import as_cell, find_path, grid_distance, grid_distances
 from ..sized_grids import SizedGrids
 from .collisions import Collisions
 from .jam_plans import JamPlans
-from .narrows import Claim, Narrows, Stretch, mark_narrows
+from .narrows import Claim, Narrows, Stretch, hold_for_next_turn, mark_narrows
 from .occupancy import Occupancy, block_cells, step_cells
 from .path_stack import Route, RouteKind
 from .prediction import route_cells
@@ -581,7 +581,7 @@ class Navigator:
         claims = kept + self.narrows.claim(unit, stretches)
         if claims:
             self._turns[unit.id] = (route, claims)
-            _hold_for(route, claims)
+            hold_for_next_turn([route], claims)
         return route
 
     def _pass_narrows(self) -> None:
@@ -601,7 +601,7 @@ class Navigator:
             if not claims:
                 del self._turns[unit_id]
             elif not gone and route.wait_while is None:
-                _hold_for(route, claims)
+                hold_for_next_turn([route], claims)
 
     def _leave_turns(self, unit: Unit) -> List[Claim]:
         """Let go of the unit's claims but those of the stretches it is in; those, still to leave."""
@@ -891,12 +891,6 @@ class Navigator:
 
 
 _priority, _speed = attrgetter("priority"), attrgetter("speed")
-
-
-def _hold_for(route: Route, claims: List[Claim]) -> None:
-    """Hold a unit walking ``route`` past the approach point of the first of ``claims`` it has not been let in by."""
-    first = next((claim for claim in claims if not claim.entered), None)
-    route.wait_at, route.wait_while = (-1, None) if first is None else (first.stretch.approach + 1, first.holds)
 
 
 def _sub_steps(delta: float, speed: float) -> Tuple[int, float]:

@@ -12,6 +12,7 @@ from pathing_py.search import find_path
 from pathing_py.units import Navigator, PathRequestQueue, PathStack, Route, RouteKind, UnitState
 from pathing_py.units.jam_plans import SEARCH_WORK_PER_UPDATE
 from pathing_py.units.navigator import HELD_UP_RESUMES, MAX_UPDATE_SECONDS, STALL_SLICES
+from pathing_py.units.traffic import waiting_aside
 
 FINAL = {UnitState.ARRIVED, UnitState.HELD_UP, UnitState.UNREACHABLE}
 
@@ -326,6 +327,38 @@ def test_a_unit_pushes_through_a_packed_canyon_and_every_pushed_unit_goes_back(i
     assert units[0].state is UnitState.ARRIVED and units[0].cell == tuple(scenario.goals[0].astype(int).tolist())
     assert [unit.cell for unit in standing] == homes
     assert all(unit.stats.detours >= 1 for unit in standing) and navigator.events()[-1][1] == "arrived"
+
+
+def test_units_waiting_aside_sleep_until_their_wait_ends_and_an_order_wakes_one():
+    """A unit waiting aside on purpose is passed over as units move: its sub-steps ask only whether it still
+    waits, not the traffic rules, its waiting still counted. It wakes as its wait ends (the pushed units go back,
+    see above), or at an order."""
+    scenario = scenarios.packed_canyon(3)
+    navigator, units = scenario_navigator(scenario)
+    asked = []
+    still_passing = navigator.traffic.still_passing
+    navigator.traffic.still_passing = lambda unit, route, dt: asked.append(unit) or still_passing(unit, route, dt)
+    def waits_aside(unit):
+        return waiting_aside(unit) and unit.next_cell is None and unit.state is UnitState.WAITING
+
+    slept = 0
+    for _ in range(300):
+        aside = [unit for unit in units[1:] if waits_aside(unit)]
+        waited = [unit.stats.waited for unit in aside]
+        asked.clear()
+        navigator.update(0.1)
+        for unit, before in zip(aside, waited):
+            if waits_aside(unit) and unit not in asked:
+                slept += 1
+                assert unit.stats.waited == pytest.approx(before + 0.1)
+        if slept >= 20 and aside and waits_aside(aside[0]):
+            break
+    assert slept >= 20
+    sleeper = aside[0]
+    sleeper.move_to(sleeper.cell)  # ordered to stay where it is: it ends its order there at once
+    asked.clear()
+    navigator.update(0.1)
+    assert sleeper.state is UnitState.ARRIVED and not waiting_aside(sleeper)
 
 
 def test_a_unit_ordered_into_an_occupied_spot_gets_it():

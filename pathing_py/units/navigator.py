@@ -187,6 +187,8 @@ class Navigator:
         #: Turns at long narrow passages (see :mod:`.narrows`), of the units on their own and of groups.
         self.narrows = Narrows(lambda: self.time)
         self._turns: Dict[int, Tuple[Route, List[Claim]]] = {}  #: unit id -> its high-level route and its claims on it
+        #: Units waiting aside on purpose, asleep (see :meth:`_sleeps`), -> the route whose condition they wait on.
+        self._asleep: Dict[Unit, Route] = {}
         self._clock = clock
         self._events: List[Event] = []
         self._opened: List[Cell] = []  #: cells freed since the last update
@@ -246,6 +248,7 @@ class Navigator:
         self.watcher.unsubscribe(unit.id)
         self.collisions.forget(unit, self.time)
         self._drop_turns(unit)
+        self._asleep.pop(unit, None)
 
     def holder(self, cell: Cell) -> Optional[Unit]:
         """The unit holding a cell, if any."""
@@ -351,11 +354,12 @@ class Navigator:
             order = self._in_priority_order()
             sub_steps = {speed: _sub_steps(delta, speed) for speed in set(map(_speed, order))}  # (units share a few speeds)
             rounds = max(count for count, _ in sub_steps.values())
+            asleep = self._asleep
             for turn in range(rounds):  # each unit's sub-steps spread evenly over the rounds, in priority order
                 for unit in order:  # (units standing still are passed over without a call)
                     if unit.next_cell is not None or unit.state in WALKING_STATES:
                         count, dt = sub_steps[unit.speed]
-                        if turn * count % rounds < count:
+                        if turn * count % rounds < count and not (unit.next_cell is None and unit in asleep and self._sleeps(unit, dt)):
                             self._advance(unit, dt)
             self.jams.update(order)
             if self._turns:
@@ -366,6 +370,22 @@ class Navigator:
             self._go_on(in_turn)
             if not self.stats.updates % STALL_SLICES:
                 self._at_rest = not (self.requests or self.jams.busy) and all(map(self._rests, order))
+
+    def _sleeps(self, unit: Unit, dt: float) -> bool:
+        """Whether ``unit``, asleep, waits on for ``dt`` seconds (spent so), else it wakes. A unit waiting aside on
+        purpose (for a unit it made way for to pass, or for its turn at a narrow passage: its top route's
+        ``wait_while``) sleeps: its sub-step asks only that condition, which is worked out once an update, not the
+        whole way to its next cell. (In the packed canyon most of the ten units pushed aside wait so for 20 s:
+        awake, each cost three times as long.) Anything else that changes its routes or its state (an order, a
+        push, a jam's plan, a map edit) wakes it."""
+        route = self._asleep[unit]
+        stack = unit.stack
+        if stack and stack[-1] is route and unit.state is UnitState.WAITING and not self.jams.keeps_cell(unit) and route.waiting():
+            unit.stats.waited += dt  # (Traffic.wait_on_purpose, written out: its waiting_for stays 0)
+            unit.progress_time = self.time
+            return True
+        del self._asleep[unit]
+        return False
 
     def _rests(self, unit: Unit) -> bool:
         """Whether ``unit`` stands with nothing left to do that time alone starts (see :attr:`at_rest`). A unit off
@@ -822,7 +842,8 @@ class Navigator:
                 self.finish(unit, unit.arrival_state, unit.reason)
                 return False
             if route.wait_while is not None and route.kind is RouteKind.HIGH_LEVEL and self.traffic.still_passing(unit, route, dt):
-                return False  # holding past a key point before a narrow passage (see .narrows)
+                self._asleep[unit] = route  # holding past a key point before a narrow passage (see .narrows)
+                return False
             waypoint = route.current
             if route.reached(unit.cell):
                 route.advance()
@@ -835,6 +856,8 @@ class Navigator:
                     return False
                 continue
             if self.traffic.still_passing(unit, route, dt):
+                if route.wait_while is not None:  # waiting aside (not its turn in a jam's plan): asleep
+                    self._asleep[unit] = route
                 return False
             if self.jams.holds_back(unit, waypoint):
                 self.traffic.wait_on_purpose(unit, dt)

@@ -329,34 +329,39 @@ def test_a_unit_pushes_through_a_packed_canyon_and_every_pushed_unit_goes_back(i
     assert all(unit.stats.detours >= 1 for unit in standing) and navigator.events()[-1][1] == "arrived"
 
 
-def test_units_waiting_aside_sleep_until_their_wait_ends_and_an_order_wakes_one():
-    """A unit waiting aside on purpose is passed over as units move: its sub-steps ask only whether it still
-    waits, not the traffic rules, its waiting still counted. It wakes as its wait ends (the pushed units go back,
-    see above), or at an order."""
-    scenario = scenarios.packed_canyon(3)
+def test_units_waiting_for_what_only_another_units_move_ends_sleep_and_an_order_wakes_one():
+    """A unit waiting aside on purpose, or only making way and blocked by units that wait where they stand, is passed
+    over as units move: its sub-steps ask only whether it still waits, not the traffic rules, its waiting still
+    counted. It wakes as its wait ends (the pushed units go back, see above), or at an order."""
+    scenario = scenarios.packed_canyon(6)
     navigator, units = scenario_navigator(scenario)
     asked = []
     still_passing = navigator.traffic.still_passing
     navigator.traffic.still_passing = lambda unit, route, dt: asked.append(unit) or still_passing(unit, route, dt)
-    def waits_aside(unit):
-        return waiting_aside(unit) and unit.next_cell is None and unit.state is UnitState.WAITING
 
-    slept = 0
+    def waits(unit):
+        return unit.next_cell is None and unit.state is UnitState.WAITING
+
+    def only_making_way(unit):
+        return not waiting_aside(unit) and all(route.kind is RouteKind.AVOIDANCE for route in unit.stack)
+
+    slept = {"aside": 0, "blocked": 0}
     for _ in range(300):
-        aside = [unit for unit in units[1:] if waits_aside(unit)]
-        waited = [unit.stats.waited for unit in aside]
+        waiting = [(unit, unit.stats.waited, unit.waiting_for) for unit in units[1:] if waits(unit)]
         asked.clear()
         navigator.update(0.1)
-        for unit, before in zip(aside, waited):
-            if waits_aside(unit) and unit not in asked:
-                slept += 1
-                assert unit.stats.waited == pytest.approx(before + 0.1)
-        if slept >= 20 and aside and waits_aside(aside[0]):
+        for unit, waited, waiting_for in waiting:
+            if waits(unit) and unit not in asked:
+                kind = "aside" if waiting_aside(unit) else "blocked"
+                assert kind == "aside" or only_making_way(unit)
+                assert unit.stats.waited == pytest.approx(waited + 0.1)
+                assert unit.waiting_for == (0.0 if kind == "aside" else pytest.approx(waiting_for + 0.1))
+                slept[kind] += 1
+        if min(slept.values()) >= 10 and any(waiting_aside(unit) and waits(unit) for unit in units[1:]):
             break
-    assert slept >= 20
-    sleeper = aside[0]
+    assert min(slept.values()) >= 10
+    sleeper = next(unit for unit in units[1:] if waiting_aside(unit) and waits(unit))
     sleeper.move_to(sleeper.cell)  # ordered to stay where it is: it ends its order there at once
-    asked.clear()
     navigator.update(0.1)
     assert sleeper.state is UnitState.ARRIVED and not waiting_aside(sleeper)
 

@@ -112,6 +112,7 @@ class NavigatorStats:
 
 
 Event = Tuple[int, str, Cell]
+Held = Tuple[Tuple[Unit, Cell], ...]  #: units and the cells they stand on
 
 
 class Steerer(Protocol):
@@ -187,8 +188,9 @@ class Navigator:
         #: Turns at long narrow passages (see :mod:`.narrows`), of the units on their own and of groups.
         self.narrows = Narrows(lambda: self.time)
         self._turns: Dict[int, Tuple[Route, List[Claim]]] = {}  #: unit id -> its high-level route and its claims on it
-        #: Units waiting aside on purpose, asleep (see :meth:`_sleeps`), -> the route whose condition they wait on.
-        self._asleep: Dict[Unit, Route] = {}
+        #: Units asleep (see :meth:`_sleeps`) -> the route they wait on, and for a unit blocked, the units in its way
+        #: and their cells (none for a unit waiting aside).
+        self._asleep: Dict[Unit, Tuple[Route, Held]] = {}
         self._clock = clock
         self._events: List[Event] = []
         self._opened: List[Cell] = []  #: cells freed since the last update
@@ -294,6 +296,7 @@ class Navigator:
         self.grid.set_blocked(applied, blocked)
         if applied:
             self._at_rest = False
+            self._asleep.clear()  # (a step a unit waits to take may be cut, or a way open)
             if self.graph is not None:
                 self.graph.update(applied)
             if self._sizes is not None:
@@ -372,18 +375,23 @@ class Navigator:
                 self._at_rest = not (self.requests or self.jams.busy) and all(map(self._rests, order))
 
     def _sleeps(self, unit: Unit, dt: float) -> bool:
-        """Whether ``unit``, asleep, waits on for ``dt`` seconds (spent so), else it wakes. A unit waiting aside on
-        purpose (for a unit it made way for to pass, or for its turn at a narrow passage: its top route's
-        ``wait_while``) sleeps: its sub-step asks only that condition, which is worked out once an update, not the
-        whole way to its next cell. (In the packed canyon most of the ten units pushed aside wait so for 20 s:
-        awake, each cost three times as long.) Anything else that changes its routes or its state (an order, a
-        push, a jam's plan, a map edit) wakes it."""
-        route = self._asleep[unit]
+        """Whether ``unit``, asleep, waits on for ``dt`` seconds (spent so), else it wakes. A unit sleeps while it
+        waits for what only another unit's move can end, and its sub-steps ask only that, not the whole way to its
+        next cell: a unit waiting aside on purpose (for a unit it made way for to pass, or for its turn at a narrow
+        passage: its top route's ``wait_while``, worked out once an update), and a unit only making way blocked by
+        units that wait where they stand (see :meth:`Traffic.sleep_blocked`). (In the packed canyon, of the ten
+        units pushed along it most wait so for 20 s: awake, each cost three times as long.) Anything else that
+        changes its routes or its state (an order, a push, a jam's plan, a map edit) wakes it."""
+        route, held = self._asleep[unit]
         stack = unit.stack
-        if stack and stack[-1] is route and unit.state is UnitState.WAITING and not self.jams.keeps_cell(unit) and route.waiting():
-            unit.stats.waited += dt  # (Traffic.wait_on_purpose, written out: its waiting_for stays 0)
-            unit.progress_time = self.time
-            return True
+        if stack and stack[-1] is route and unit.state is UnitState.WAITING and not self.jams.keeps_cell(unit):
+            if held:
+                if self.traffic.still_blocked(unit, held, dt):
+                    return True
+            elif route.waiting():
+                unit.stats.waited += dt  # (Traffic.wait_on_purpose, written out: its waiting_for stays 0)
+                unit.progress_time = self.time
+                return True
         del self._asleep[unit]
         return False
 
@@ -842,7 +850,7 @@ class Navigator:
                 self.finish(unit, unit.arrival_state, unit.reason)
                 return False
             if route.wait_while is not None and route.kind is RouteKind.HIGH_LEVEL and self.traffic.still_passing(unit, route, dt):
-                self._asleep[unit] = route  # holding past a key point before a narrow passage (see .narrows)
+                self._asleep[unit] = route, ()  # holding past a key point before a narrow passage (see .narrows)
                 return False
             waypoint = route.current
             if route.reached(unit.cell):
@@ -857,7 +865,7 @@ class Navigator:
                 continue
             if self.traffic.still_passing(unit, route, dt):
                 if route.wait_while is not None:  # waiting aside (not its turn in a jam's plan): asleep
-                    self._asleep[unit] = route
+                    self._asleep[unit] = route, ()
                 return False
             if self.jams.holds_back(unit, waypoint):
                 self.traffic.wait_on_purpose(unit, dt)
@@ -873,6 +881,10 @@ class Navigator:
         blockers = self.occupancy.holders_of(cells, unit)
         if blockers:
             self.traffic.wait_or_detour(unit, route, cell, blockers, dt)
+            if unit.stack and unit.stack[-1] is route and not self.jams.planned(unit):
+                held = self.traffic.sleep_blocked(unit, blockers)
+                if held:
+                    self._asleep[unit] = route, held
             return False
         self.occupancy.hold(unit, cells)
         unit.step_leavers = self.occupancy.leavers_of(cells, unit) or ()  # (one shared empty tuple: read every sub-step)

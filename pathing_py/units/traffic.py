@@ -156,10 +156,15 @@ class Push:
         self.to_pass: List[Unit] = [] if driver.squad is None else list(driver.squad.members)
         self.answered_at = -1  #: the update of the last answer of ``holds_back``
         self.holding = True  #: that answer
+        self.moved: FrozenSet[Unit] = frozenset()  #: the units of ``routes``
+        self._undone = False
 
     def undone(self) -> bool:
-        """Whether every unit moved is back (or dropped the route, given a new order)."""
-        return all(route.finished or route not in unit.stack for unit, route in self.routes)
+        """Whether every unit moved is back (or dropped the route, given a new order): once so, for good (a
+        route finished or off its unit's stack stays so), and asked of every later push by each earlier one."""
+        if not self._undone:
+            self._undone = all(route.finished or route not in unit.stack for unit, route in self.routes)
+        return self._undone
 
 
 class Traffic:
@@ -306,6 +311,28 @@ class Traffic:
         return True
 
     @staticmethod
+    def sleep_blocked(unit: Unit, blockers: Set[Unit]) -> Tuple[Tuple[Unit, Cell], ...]:
+        """What ``unit``, waiting for ``blockers`` in its way, may sleep on (see :meth:`still_blocked`): for a unit only
+        making way (it pushes no one and goes around no one) blocked by units that wait where they stand, those units
+        and their cells; else none (the waits of other units have rules to ask again at every sub-step)."""
+        if unit.state is not UnitState.WAITING or unit.stack.find(RouteKind.HIGH_LEVEL) is not None:
+            return ()
+        held = tuple((blocker, blocker.cell) for blocker in blockers if blocker.next_cell is None and blocker.state is UnitState.WAITING)
+        return held if len(held) == len(blockers) else ()
+
+    def still_blocked(self, unit: Unit, held: Tuple[Tuple[Unit, Cell], ...], dt: float) -> bool:
+        """Whether a unit asleep on ``held`` (see :meth:`sleep_blocked`) waits on for ``dt`` seconds (spent so): each of
+        those units still waits where it stood, and the unit's wait stays short of ``give_up`` (when it stands where it
+        is instead, see :meth:`wait_or_detour`)."""
+        if unit.waiting_for + dt >= self.give_up:
+            return False
+        for blocker, cell in held:
+            if blocker.next_cell is not None or blocker.state is not UnitState.WAITING or blocker.cell != cell:
+                return False
+        self.wait(unit, dt)
+        return True
+
+    @staticmethod
     def wait(unit: Unit, dt: float) -> None:
         """Wait where the unit is, stuck: its waiting counts toward giving up."""
         unit.waiting_for += dt
@@ -432,6 +459,7 @@ class Traffic:
             route = Route(RouteKind.AVOIDANCE, forward + back, wait_at=len(forward), wait_while=lambda: self.holds_back(push))
             mover.stack.push(route)
             push.routes.append((mover, route))
+            push.moved |= {mover}
             mover.stats.detours += 1
             mover.waiting_for, mover.progress_time = 0.0, self.host.time
             mover.state = UnitState.RUN
@@ -456,13 +484,13 @@ class Traffic:
             return True
         squad = driver.squad  # None once the squad arrived (or the driver left it): nothing more to pass
         push.to_pass = [] if squad is None else [mate for mate in push.to_pass if mate.squad is squad and _yet_to_pass(mate, push.cells)]
-        moved = {unit for unit, _ in push.routes}
+        moved = push.moved
         if any(mate not in moved and not waiting_aside(mate) and not (mate.state is UnitState.WAITING and mate.blocked_by & moved)
                for mate in push.to_pass):  # (a mate waiting aside itself, for another push, passes after this one)
             return True
         later = self._pushes[self._pushes.index(push) + 1 :] if push in self._pushes else []
         return any(
-            other.cells & push.cells and not other.undone() and not any(unit.blocked_by & moved for unit, _ in other.routes)
+            not other.cells.isdisjoint(push.cells) and not other.undone() and all(moved.isdisjoint(unit.blocked_by) for unit in other.moved)
             for other in later
         )  # (a later push whose units wait for this one's can only be undone once this one is: it goes first)
 

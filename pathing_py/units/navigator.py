@@ -64,7 +64,7 @@ from .occupancy import Occupancy, block_cells, step_cells
 from .path_stack import Route, RouteKind
 from .prediction import route_cells
 from .requests import PathRequestQueue
-from .traffic import REROUTES_PER_TRIP, Traffic
+from .traffic import REROUTES_PER_TRIP, Held, Traffic
 from .unit import FINAL_STATES, STANDING_STATES, Unit, UnitState, unit_settings_problem
 
 __all__ = ["Navigator", "NavigatorStats", "Steerer"]
@@ -112,7 +112,6 @@ class NavigatorStats:
 
 
 Event = Tuple[int, str, Cell]
-Held = Tuple[Tuple[Unit, Cell], ...]  #: units and the cells they stand on
 
 
 class Steerer(Protocol):

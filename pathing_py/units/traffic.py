@@ -33,7 +33,9 @@ from .occupancy import Occupancy, block_cells, step_cells
 from .path_stack import Route, RouteKind
 from .unit import FINAL_STATES, STANDING_STATES, Unit, UnitState
 
-__all__ = ["Traffic", "TrafficHost", "grid_without", "waited_for", "waiting_aside"]
+__all__ = ["Held", "Traffic", "TrafficHost", "grid_without", "waited_for", "waiting_aside"]
+
+Held = Tuple[Tuple[Unit, Cell], ...]  #: units, and the cells they stand on, that a unit asleep waits for
 
 #: How far ahead a detour around units may rejoin the route, in cells.
 DETOUR_HORIZON = 10
@@ -311,7 +313,7 @@ class Traffic:
         return True
 
     @staticmethod
-    def sleep_blocked(unit: Unit, blockers: Set[Unit]) -> Tuple[Tuple[Unit, Cell], ...]:
+    def sleep_blocked(unit: Unit, blockers: Set[Unit]) -> Held:
         """What ``unit``, waiting for ``blockers`` in its way, may sleep on (see :meth:`still_blocked`): for a unit only
         making way (it pushes no one and goes around no one) blocked by units that wait where they stand, those units
         and their cells; else none (the waits of other units have rules to ask again at every sub-step)."""
@@ -320,7 +322,7 @@ class Traffic:
         held = tuple((blocker, blocker.cell) for blocker in blockers if blocker.next_cell is None and blocker.state is UnitState.WAITING)
         return held if len(held) == len(blockers) else ()
 
-    def still_blocked(self, unit: Unit, held: Tuple[Tuple[Unit, Cell], ...], dt: float) -> bool:
+    def still_blocked(self, unit: Unit, held: Held, dt: float) -> bool:
         """Whether a unit asleep on ``held`` (see :meth:`sleep_blocked`) waits on for ``dt`` seconds (spent so): each of
         those units still waits where it stood, and the unit's wait stays short of ``give_up`` (when it stands where it
         is instead, see :meth:`wait_or_detour`)."""

@@ -110,6 +110,21 @@ def test_a_route_that_waits_for_another_unit_to_pass_is_making_way_whatever_the_
     assert unit_look(unit) == "stopped"
 
 
+def test_a_unit_holding_before_a_narrow_passage_for_its_turn_looks_taking_turns_only_while_it_waits_there():
+    unit = Navigator(Grid.from_ascii("....")).add_unit((0.5, 0.5), speed=4.0)
+    key_points = Route(RouteKind.HIGH_LEVEL, [(1, 0), (3, 0)], wait_at=1, wait_while=lambda: True)  # as .narrows arms it
+    unit.stack.push(key_points)
+    unit.stack.push(Route(RouteKind.LOW_LEVEL, [(1, 0)]))  # its leg to the approach point
+    unit.state = UnitState.RUN
+    assert not unit.taking_turns and unit_look(unit) == "moving"
+    unit.stack.pop()
+    key_points.advance()  # at the approach point, held there
+    unit.state = UnitState.WAITING
+    assert unit.taking_turns and unit_look(unit) == "taking_turns" and "taking_turns" in LOOKS
+    key_points.wait_while = None  # its turn came
+    assert not unit.taking_turns and unit_look(unit) == "waiting"
+
+
 def test_a_standing_unit_that_makes_way_looks_so_until_it_is_back():
     driver = make_driver()
     add(driver, 1, (-4, 0))

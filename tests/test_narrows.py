@@ -138,10 +138,16 @@ def test_units_on_their_own_meeting_head_on_in_a_long_narrow_corridor_take_turns
         unit.move_to((3 + i % 4, 8 + i // 4))
     navigator.step_log = []
     units = west + east
+    took_turns = set()
     while navigator.time < 90.0 and not all(unit.state is UnitState.ARRIVED for unit in units):
         navigator.update(1 / 30)
         check_world(navigator)
         inside = [[unit for unit in side if deep_inside(unit.cell, length)] for side in (west, east)]
         assert not (inside[0] and inside[1])  # one way at a time
+        for unit in units:
+            if unit.taking_turns and unit.next_cell is None:  # holding before the corridor, as debug drawing shows it
+                assert unit.state is UnitState.WAITING and not deep_inside(unit.cell, length)
+                took_turns.add(unit)
     assert all(unit.state is UnitState.ARRIVED for unit in units)
     assert navigator.narrows.holds_nothing()  # every claim let go of
+    assert took_turns and not any(unit.taking_turns for unit in units)

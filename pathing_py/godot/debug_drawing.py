@@ -3,7 +3,7 @@
 Per unit, in TileMap-local pixels: its plan ahead as a polyline (where it
 stands, then the cells and key points still to pass, as ``pathing-py demo``
 draws it), the cells it holds outlined in the colour of how it is doing
-(:func:`unit_look`: moving, waiting, resolving, making way, stopped, standing), and the
+(:func:`unit_look`: moving, waiting, resolving, making way, taking turns, stopped, standing), and the
 cell it is moving into outlined again, smaller. Per group: the slot cells
 where it forms, while it forms, and its members' cells at the target while it
 is under way. The graph's key points come from
@@ -76,12 +76,13 @@ Rgba = Tuple[float, float, float, float]
 Layer = Tuple[List[Position], Rgba, float]
 
 #: How a unit is doing, as :func:`unit_look` names it, and the colour of its cells.
-LOOKS = ("moving", "waiting", "resolving", "making_way", "stopped", "standing")
+LOOKS = ("moving", "waiting", "resolving", "making_way", "taking_turns", "stopped", "standing")
 LOOK_COLOURS: Dict[str, Rgba] = {
     "moving": (0.3, 0.9, 0.35, 1.0),
     "waiting": (1.0, 0.85, 0.1, 1.0),
     "resolving": (1.0, 0.3, 0.15, 1.0),
     "making_way": (0.2, 0.75, 1.0, 1.0),
+    "taking_turns": (0.1, 0.9, 0.8, 1.0),
     "stopped": (1.0, 0.1, 0.6, 1.0),
     "standing": (0.85, 0.85, 0.85, 0.6),
 }
@@ -106,7 +107,8 @@ def unit_look(unit: Unit) -> str:
     """How a unit is drawn: one of :data:`LOOKS`.
 
     ``stopped``: it stopped short of its goal (HELD_UP or UNREACHABLE);
-    ``making_way`` (:attr:`Unit.making_way`); ``resolving``: its collision is
+    ``making_way`` (:attr:`Unit.making_way`); ``taking_turns``: it holds before a
+    long narrow passage until its turn there (:attr:`Unit.taking_turns`); ``resolving``: its collision is
     being settled (it waits for the units it pushed); ``waiting``: for a cell
     another unit holds, or slowed behind one stepping out of its next cell;
     ``standing``: idle or arrived; ``moving`` otherwise (planning, or on its way).
@@ -115,6 +117,8 @@ def unit_look(unit: Unit) -> str:
         return "stopped"
     if unit.making_way:
         return "making_way"
+    if unit.state is UnitState.WAITING and unit.taking_turns:
+        return "taking_turns"
     collision = unit.collision if unit.collision is not None and unit.collision.ended is None else None  # open
     if unit.state is UnitState.WAITING:
         return "resolving" if collision is not None and collision.state is CollisionState.RESOLVING else "waiting"

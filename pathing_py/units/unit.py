@@ -188,6 +188,13 @@ class Unit:
         return False
 
     @property
+    def taking_turns(self) -> bool:
+        """Whether the unit holds before a long narrow passage until its turn there has come (see
+        :mod:`pathing_py.units.narrows`): its top route, of key points, waits at the one it has reached."""
+        top = self.stack[-1] if self.stack else None
+        return top is not None and top.kind is RouteKind.HIGH_LEVEL and top.wait_while is not None and top.index == top.wait_at
+
+    @property
     def off_goal(self) -> bool:
         """Whether the unit arrived and has been moved off its goal since (pushed aside, or by a jam's plan
         that overran): it walks back by itself once the goal is free, unless its group places it."""

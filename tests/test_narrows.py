@@ -110,17 +110,19 @@ def test_groups_meeting_head_on_in_a_long_narrow_corridor_take_turns_and_both_ar
     west.move_to((grid.width - 6, 12))
     east.move_to((5, 12))
     navigator.step_log = []
-    arrived, inside = 0, {west.id: set(), east.id: set()}
+    arrived, inside, took_turns = 0, {west.id: set(), east.id: set()}, set()
     while arrived < 2 and navigator.time < 60.0:
         navigator.update(1 / 30)
         check_world(navigator)
         arrived += sum(name == "group_arrived" for _, name, _ in groups.events())
         for group in (west, east):
             inside[group.id] = {unit.id for unit in group.members if deep_inside(unit.cell, length)}
+            took_turns |= {group.id for unit in group.members if unit.taking_turns and unit.state is UnitState.WAITING}
         assert not (inside[west.id] and inside[east.id])  # one way at a time
     assert arrived == 2 and all(unit.state is UnitState.ARRIVED for unit in navigator.units.values())
     assert [sum(unit.stats.plans for unit in group.members) for group in (west, east)] == [1, 1]
     assert navigator.narrows.holds_nothing()
+    assert took_turns  # the members of a group that waited for its turn showed it
 
 
 @pytest.mark.parametrize("width, length", [(1, 30), (2, 30), (1, 8)])

@@ -172,4 +172,7 @@ def test_two_squads_ordered_head_on_over_a_river_crossing_take_turns_on_it_and_b
                 if (x, y) in bridge:
                     on_bridge[side].update(range(int(since), int(until)))
     assert on_bridge["West"] and on_bridge["East"]  # both crossed it
+    waited = [signal for side in on_bridge for index in range(6) for signal in game.signals[f"{side}{index}"]
+              if signal["signal"] == "waiting_for_turn"]
+    assert waited and not any(cell(signal["cell"]) in bridge for signal in waited)  # the squad that waited said so
     assert not on_bridge["West"] & on_bridge["East"], sorted(on_bridge["West"] & on_bridge["East"])[:10]

@@ -140,10 +140,11 @@ def test_units_on_their_own_meeting_head_on_in_a_long_narrow_corridor_take_turns
         unit.move_to((3 + i % 4, 8 + i // 4))
     navigator.step_log = []
     units = west + east
-    took_turns = set()
+    took_turns, heard = set(), []
     while navigator.time < 90.0 and not all(unit.state is UnitState.ARRIVED for unit in units):
         navigator.update(1 / 30)
         check_world(navigator)
+        heard += [unit_id for unit_id, name, _ in navigator.events() if name == "waiting_for_turn"]
         inside = [[unit for unit in side if deep_inside(unit.cell, length)] for side in (west, east)]
         assert not (inside[0] and inside[1])  # one way at a time
         for unit in units:
@@ -153,3 +154,4 @@ def test_units_on_their_own_meeting_head_on_in_a_long_narrow_corridor_take_turns
     assert all(unit.state is UnitState.ARRIVED for unit in units)
     assert navigator.narrows.holds_nothing()  # every claim let go of
     assert took_turns and not any(unit.taking_turns for unit in units)
+    assert set(heard) == {unit.id for unit in took_turns} and len(heard) == len(set(heard))  # once a hold

@@ -27,6 +27,9 @@ Signals (``cell`` is a TileMap cell, ``position`` its centre in global pixels):
 - ``waypoint_reached(cell, position)``: a waypoint of the route (a key point of
   the NavGrid's graph, or the goal) was reached; ``cell`` is where the unit
   stands (a group member passes its group's key points aside);
+- ``waiting_for_turn(cell, position)``: the unit holds at ``cell`` before a
+  long narrow passage (a corridor, bridge or canyon at most 3 cells across)
+  until no one is coming the other way through it; once a hold;
 - ``arrived(cell, position)``: the unit stands in its goal cell;
 - ``held_up(cell, position, reason)``: the unit stopped at ``cell`` because
   units keep the way or the goal shut;
@@ -59,6 +62,7 @@ class PathUnit(NodeProperties, NavGridLink, Node2D):  # NodeProperties first: se
 
     path_found = signal("path_found")
     waypoint_reached = signal("waypoint_reached")
+    waiting_for_turn = signal("waiting_for_turn")
     arrived = signal("arrived")
     held_up = signal("held_up")
     unreachable = signal("unreachable")

@@ -88,7 +88,7 @@ __all__ = [
 ]
 
 #: The signals of a PathUnit, named as the navigator's events (a final state's: ``UnitState.signal``).
-UNIT_SIGNALS = ("path_found", "waypoint_reached", UnitState.ARRIVED.signal, UnitState.HELD_UP.signal, UnitState.UNREACHABLE.signal)
+UNIT_SIGNALS = ("path_found", "waypoint_reached", "waiting_for_turn", UnitState.ARRIVED.signal, UnitState.HELD_UP.signal, UnitState.UNREACHABLE.signal)
 #: Signals that also carry the reason the unit stopped.
 REASON_SIGNALS = frozenset({UnitState.HELD_UP.signal, UnitState.UNREACHABLE.signal})
 

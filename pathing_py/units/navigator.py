@@ -190,6 +190,8 @@ class Navigator:
         #: Units asleep (see :meth:`_sleeps`) -> the route they wait on, and for a unit blocked, the units in its way
         #: and their cells (none for a unit waiting aside).
         self._asleep: Dict[Unit, Tuple[Route, Held]] = {}
+        #: Units -> the route, and its key point, of the last hold for a turn at a narrow passage the game heard of.
+        self._turns_heard: Dict[Unit, Tuple[Route, int]] = {}
         self._clock = clock
         self._events: List[Event] = []
         self._opened: List[Cell] = []  #: cells freed since the last update
@@ -250,6 +252,7 @@ class Navigator:
         self.collisions.forget(unit, self.time)
         self._drop_turns(unit)
         self._asleep.pop(unit, None)
+        self._turns_heard.pop(unit, None)
 
     def holder(self, cell: Cell) -> Optional[Unit]:
         """The unit holding a cell, if any."""
@@ -273,7 +276,8 @@ class Navigator:
         return self._sizes.graph(unit.size)
 
     def events(self) -> List[Event]:
-        """(unit id, event, cell) since the last call: path_found, waypoint_reached, and a final state's
+        """(unit id, event, cell) since the last call: path_found, waypoint_reached, waiting_for_turn (it holds before
+        a long narrow passage until its turn there, see :attr:`Unit.taking_turns`), and a final state's
         :attr:`UnitState.signal` (arrived, held_up, unreachable)."""
         events, self._events = self._events, []
         return events
@@ -849,7 +853,7 @@ class Navigator:
                 self.finish(unit, unit.arrival_state, unit.reason)
                 return False
             if route.wait_while is not None and route.kind is RouteKind.HIGH_LEVEL and self.traffic.still_passing(unit, route, dt):
-                self._asleep[unit] = route, ()  # holding past a key point before a narrow passage (see .narrows)
+                self._hold_for_turn(unit, route)
                 return False
             waypoint = route.current
             if route.reached(unit.cell):
@@ -871,6 +875,15 @@ class Navigator:
                 return False
             return self._step_onto(unit, route, waypoint, dt)
         return False
+
+    def _hold_for_turn(self, unit: Unit, route: Route) -> None:
+        """The unit holds past a key point of ``route`` before a narrow passage until its turn there (see
+        :mod:`.narrows`), asleep; the game hears it once a hold (waiting_for_turn), not at every wake."""
+        heard = self._turns_heard.get(unit)
+        if heard is None or heard[0] is not route or heard[1] != route.wait_at:
+            self._turns_heard[unit] = route, route.wait_at
+            self._events.append((unit.id, "waiting_for_turn", unit.cell))
+        self._asleep[unit] = route, ()
 
     def _step_onto(self, unit: Unit, route: Route, cell: Cell, dt: float) -> bool:
         if not self.grid_of(unit).step_open(unit.cell, cell):

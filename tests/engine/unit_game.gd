@@ -218,7 +218,7 @@ func add_unit(name, cell, settings = {}):
 	for key in settings:
 		unit.set(key, settings[key])
 	demo.add_child(unit)  # the unit joins its NavGrid in _ready
-	for signal_name in ["path_found", "waypoint_reached", "arrived"]:
+	for signal_name in ["path_found", "waypoint_reached", "waiting_for_turn", "arrived"]:
 		unit.connect(signal_name, self, "_on_unit_signal", [name, signal_name])
 	for signal_name in ["held_up", "unreachable"]:
 		unit.connect(signal_name, self, "_on_unit_stopped", [name, signal_name])

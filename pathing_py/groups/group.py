@@ -411,16 +411,12 @@ class Group:
         ended its order (for good: not held up for now). Once the group is let into the stretch its members hold
         for, they hold for the next."""
         commander, goes_on_later = self.commander, self.groups.navigator.goes_on_later
+
+        def ended(unit: Unit) -> bool:
+            return unit.state in FINAL_STATES and not goes_on_later(unit)
+
         for claim in [claim for claim in self._claims if claim.entered]:
-            stretch, inside, passed = claim.stretch, claim.inside, claim.passed
-            for unit in self.members:
-                if unit.id in passed:
-                    continue
-                if stretch.holds_on(unit.cell, unit.next_cell):
-                    inside.add(unit.id)
-                elif unit.id in inside or unit.state in FINAL_STATES and not goes_on_later(unit):
-                    passed.add(unit.id)
-            if all(unit.id in passed for unit in self.members):
+            if claim.passed_by(self.members, ended):
                 self.groups.navigator.narrows.release(claim)
                 self._claims.remove(claim)
         if self._armed is not None and self._armed.entered and commander is not None:

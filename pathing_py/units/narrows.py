@@ -55,6 +55,7 @@ from ..grid import Cell, Grid
 from ..line import clear_cells, line_cells
 from ..search import find_path, grid_distance
 from .path_stack import Route
+from .unit import Unit
 
 __all__ = ["APPROACH_SLACK", "CLEAR_OF", "HOLD_LIMIT", "MIN_LENGTH", "NARROW_RUN", "PATIENCE", "Claim", "Narrows", "Stretch", "hold_for_next_turn", "mark_narrows", "narrow_cells"]
 
@@ -282,6 +283,19 @@ class Claim:
             self._holding = self.narrows.holds(self, now)
             self.entered = not self._holding
         return self._holding
+
+    def passed_by(self, units: Sequence[Unit], ended: Callable[[Unit], bool]) -> bool:
+        """Whether every one of ``units`` (the owner's) has passed the stretch, noting who is in it now: been in it
+        and left it, or ``ended`` its order without."""
+        stretch, inside, passed = self.stretch, self.inside, self.passed
+        for unit in units:
+            if unit.id in passed:
+                continue
+            if stretch.holds_on(unit.cell, unit.next_cell):
+                inside.add(unit.id)
+            elif unit.id in inside or ended(unit):
+                passed.add(unit.id)
+        return all(unit.id in passed for unit in units)
 
 
 def hold_for_next_turn(routes: Sequence[Optional[Route]], claims: Sequence[Claim]) -> Optional[Claim]:

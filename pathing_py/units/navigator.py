@@ -586,18 +586,18 @@ class Navigator:
         unit.arrival_state, unit.reason = arrival, reason
         waypoints = self._high_level_route(unit, start, target)
         unit.forget_routes()
-        high = self._taking_turns(unit, start, waypoints)
+        high = self._route_taking_turns(unit, start, waypoints)
         unit.stack.push(high)
         unit.best_distance, unit.progress_time, unit.closer_time = math.inf, self.time, self.time
         unit.state = UnitState.MOVING if unit.next_cell else UnitState.RUN
         self._events.append((unit.id, "path_found", target))
         # The first leg is searched here, within the planning budget (without a graph it is the whole path); a
         # unit between two cells, or a leg that cannot be planned now, gets it at its next step, as later legs.
-        holds = high.wait_while is not None and high.wait_at == high.index  # (its turn first: see _taking_turns)
+        holds = high.wait_while is not None and high.wait_at == high.index  # (its turn first: see _route_taking_turns)
         if unit.next_cell is not None or holds or high.reached(unit.cell) or not self._plan_next_leg(unit, high):
             self.watch_route(unit)
 
-    def _taking_turns(self, unit: Unit, start: Cell, waypoints: Tuple[Cell, ...]) -> Route:
+    def _route_taking_turns(self, unit: Unit, start: Cell, waypoints: Tuple[Cell, ...]) -> Route:
         """The unit's high-level route over ``waypoints``, with an approach point before each long narrow passage
         on it, where the unit holds until its turn has come (see :mod:`.narrows`): for a unit on its own (a group
         takes turns as one) planned on a key-point graph (whose legs are short or straight: the route's cells come
@@ -622,11 +622,9 @@ class Navigator:
         for unit_id, (route, claims) in list(self._turns.items()):
             unit = self.units[unit_id]
             stopped = unit.state in FINAL_STATES and not self.goes_on_later(unit)
-            gone = stopped or route not in unit.stack
+            gone = route not in unit.stack  # (it left its route: a stretch it is in it still has to leave)
             for claim in list(claims):
-                if not stopped and claim.entered and claim.stretch.holds_on(unit.cell, unit.next_cell):
-                    claim.inside.add(unit_id)
-                elif gone or claim.entered and unit_id in claim.inside:
+                if stopped or (claim.passed_by((unit,), lambda _: gone) if claim.entered else gone):
                     self.narrows.release(claim)
                     claims.remove(claim)
             if not claims:
@@ -938,6 +936,7 @@ class Navigator:
 
 
 _priority, _speed = attrgetter("priority"), attrgetter("speed")
+
 
 
 def _sub_steps(delta: float, speed: float) -> Tuple[int, float]:

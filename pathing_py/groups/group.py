@@ -652,12 +652,12 @@ class Group:
         norm = math.hypot(hx, hy)
         lags = {commander.id: 0.0}
         lagging: List[Tuple[Unit, float]] = []  # the members but the commander still under way, in order, and their lags
-        block = self.size
+        block, offsets = self.size, self.offsets
         cx, cy = commander.position
         for unit in self.members:
             if unit is not commander and unit.state not in FINAL_STATES:
-                dx, dy = self.offsets[unit.id]
-                shift = _centre_shift(block, unit.size)
+                dx, dy = offsets[unit.id]
+                shift = 0.0 if unit.size == block else _centre_shift(block, unit.size)
                 x, y = unit.position
                 lag = ((cx + dx + shift - x) * hx + (cy + dy + shift - y) * hy) / norm  # (ahead of its slot: below 0)
                 lags[unit.id] = lag
@@ -916,10 +916,12 @@ def _followed(unit: Unit, behind: Dict[int, float], occupancy: Occupancy) -> boo
     """Whether a member of the group (one of ``behind``'s: how far behind each is, as cells it has left
     to walk or lags its slot) further behind than ``unit`` holds a cell next to it: slowing the unit
     down would hold it back too."""
-    x, y = unit.cell
-    around = [(x + i, y + j) for i, j in _ring(unit.size)]
-    lag = behind[unit.id]
-    return any(behind.get(other.id, -math.inf) > lag for other in occupancy.holders_of(around, unit))
+    x, y, lag, holder = *unit.cell, behind[unit.id], occupancy.holder
+    for i, j in _ring(unit.size):  # (a loop, not a set of the holders: members ahead of their slots ask every update)
+        other = holder((x + i, y + j))
+        if other is not None and other is not unit and behind.get(other.id, -math.inf) > lag:
+            return True
+    return False
 
 
 @functools.lru_cache(maxsize=None)

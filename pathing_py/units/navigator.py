@@ -64,7 +64,7 @@ from .occupancy import Occupancy, block_cells, step_cells
 from .path_stack import Route, RouteKind
 from .prediction import route_cells
 from .requests import PathRequestQueue
-from .traffic import REROUTES_PER_TRIP, Held, Traffic
+from .traffic import REROUTES_PER_TRIP, Blocked, Traffic
 from .unit import FINAL_STATES, STANDING_STATES, Unit, UnitState, unit_settings_problem
 
 __all__ = ["Navigator", "NavigatorStats", "Steerer"]
@@ -189,7 +189,7 @@ class Navigator:
         self._turns: Dict[int, Tuple[Route, List[Claim]]] = {}  #: unit id -> its high-level route and its claims on it
         #: Units asleep (see :meth:`_sleeps`) -> the route they wait on, and for a unit blocked, the units in its way
         #: and their cells (none for a unit waiting aside).
-        self._asleep: Dict[Unit, Tuple[Route, Held]] = {}
+        self._asleep: Dict[Unit, Tuple[Route, Blocked]] = {}
         #: Units -> the route, and its key point, of the last hold for a turn at a narrow passage the game heard of.
         self._turns_heard: Dict[Unit, Tuple[Route, int]] = {}
         self._clock = clock
@@ -381,8 +381,9 @@ class Navigator:
         """Whether ``unit``, asleep, waits on for ``dt`` seconds (spent so), else it wakes. A unit sleeps while it
         waits for what only another unit's move can end, and its sub-steps ask only that, not the whole way to its
         next cell: a unit waiting aside on purpose (for a unit it made way for to pass, or for its turn at a narrow
-        passage: its top route's ``wait_while``, worked out once an update), and a unit only making way blocked by
-        units that wait where they stand (see :meth:`Traffic.sleep_blocked`). (In the packed canyon, of the ten
+        passage: its top route's ``wait_while``, worked out once an update), a unit only making way blocked by
+        units that wait where they stand, and a squad's member keeping its place in its squad's queue (see
+        :meth:`Traffic.sleep_blocked`). (In the packed canyon, of the ten
         units pushed along it most wait so for 20 s: awake, each cost three times as long.) Anything else that
         changes its routes or its state (an order, a push, a jam's plan, a map edit) wakes it."""
         route, held = self._asleep[unit]
@@ -892,7 +893,7 @@ class Navigator:
         if blockers:
             self.traffic.wait_or_detour(unit, route, cell, blockers, dt)
             if unit.stack and unit.stack[-1] is route and not self.jams.planned(unit):
-                held = self.traffic.sleep_blocked(unit, blockers)
+                held = self.traffic.sleep_blocked(unit, route, cells, blockers)
                 if held:
                     self._asleep[unit] = route, held
             return False

@@ -28,7 +28,7 @@ from ..clearance import ClearanceMap
 from ..grid import Cell, Grid
 from ..search import find_path
 from ..spacetime import Reservations, arrival_times, find_path_in_time, occupancy
-from .collisions import Collisions, Resolution
+from .collisions import Collision, Collisions, Resolution
 from .occupancy import Occupancy, block_cells, step_cells
 from .path_stack import Route, RouteKind
 from .unit import FINAL_STATES, STANDING_STATES, Unit, UnitState
@@ -43,7 +43,9 @@ class Queue(NamedTuple):
 
     route: Route  #: the route it walks, whose next cell they hold
     cells: List[Cell]  #: the cells of its step
-    others: Set[Unit]  #: the holders of those cells
+    holders: Tuple[Optional[Unit], ...]  #: the holder of each of those cells
+    others: Set[Unit]  #: those holders but the unit
+    collision: Collision  #: the unit's collision with them
 
 
 #: What a unit asleep because its way is held waits for (see :meth:`Traffic.sleep_blocked`); none, ``()``.
@@ -343,8 +345,9 @@ class Traffic:
         if unit.stack.find(RouteKind.HIGH_LEVEL) is None:
             held = tuple((blocker, blocker.cell) for blocker in blockers if blocker.next_cell is None and blocker.state is UnitState.WAITING)
             return held if len(held) == len(blockers) else ()
-        if route.may_take is None and self._queues(unit, blockers):
-            return Queue(route, cells, blockers)
+        collision = unit.collision
+        if route.may_take is None and collision is not None and collision.others == blockers and self._queues(unit, blockers):
+            return Queue(route, cells, tuple(map(self.host.occupancy.holder, cells)), blockers, collision)
         return ()
 
     def still_blocked(self, unit: Unit, blocked: Blocked, dt: float) -> bool:
@@ -353,8 +356,8 @@ class Traffic:
 
         - Asleep on units that wait: each still waits where it stood, and the unit's wait stays short of ``give_up``
           (when it stands where it is instead).
-        - Asleep in a queue: the same units hold the same cells, the collision it met them in is still open, and it
-          still only waits (:meth:`_queues`)."""
+        - Asleep in a queue: the same units hold the same cells, the collision it met them in is still open (no
+          other has begun), and it still only waits (:meth:`_queues`)."""
         if isinstance(blocked, Queue):
             return self._still_queued(unit, blocked, dt)
         if unit.waiting_for + dt >= self.give_up:
@@ -374,13 +377,12 @@ class Traffic:
         )  # fmt: skip
 
     def _still_queued(self, unit: Unit, queue: Queue, dt: float) -> bool:
-        route, cells, others = queue
-        collision = unit.collision
+        route, cells, holders, others, collision = queue
         if route.wait_while is not None or unit.waiting_for >= self.give_up:
             return False  # (and a member on its way back after making way, held that long: see wait_or_detour)
-        if collision is None or collision.ended is not None or collision.others != others or not self._queues(unit, others):
+        if unit.collision is not collision or collision.ended is not None or tuple(map(self.host.occupancy.holder, cells)) != holders:
             return False
-        if self.host.occupancy.holders_of(cells, unit) != others:
+        if not self._queues(unit, others):
             return False
         self.wait(unit, dt)
         return True

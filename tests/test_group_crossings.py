@@ -2,11 +2,14 @@
 arrives, no two units overlap, and each group order costs one full search (members stuck in the crowd wait
 for their squad's way instead of searching the whole map on their own)."""
 
+import collections
+
 import pytest
 
 from pathing_py import Grid, KeyPointGraph
 from pathing_py.groups import Cohesion, Groups
 from pathing_py.units import Navigator, UnitState
+from pathing_py.units.traffic import Queue, Traffic
 from test_navigator import check_world
 
 #: Two open halves 40 cells wide, joined by one gate in the wall between them.
@@ -84,3 +87,28 @@ def test_a_group_and_single_units_meeting_head_on_in_a_gate_all_get_through(shap
 def test_groups_crossing_in_a_gate_do_the_same_every_run():
     first = cross("box", 12, 1, Cohesion.ROUTE)[2]
     assert first and cross("box", 12, 1, Cohesion.ROUTE)[2] == first
+
+
+@pytest.mark.parametrize("shape, size, gate", [("box", 12, 1), (None, 20, 1)])
+def test_members_that_only_wait_in_a_queue_sleep_and_the_groups_move_as_when_none_sleeps(shape, size, gate, monkeypatch):
+    """Members waiting behind squad-mates, or on their shared route behind units stepping, sleep
+    (``Traffic.sleep_blocked``): their sub-steps ask only whether the same units still hold the same cells, not
+    the traffic rules; the groups make the same steps, to the same ends, as when no member sleeps so."""
+    slept = collections.Counter()
+    still_blocked = Traffic.still_blocked
+
+    def counted(self, unit, blocked, dt):
+        waits = still_blocked(self, unit, blocked, dt)
+        slept[isinstance(blocked, Queue) and waits] += 1
+        return waits
+
+    monkeypatch.setattr(Traffic, "still_blocked", counted)
+    navigator, _, steps = cross(shape, size, gate, Cohesion.ROUTE)
+    ends = [(unit.cell, unit.state, unit.stats.waited) for unit in navigator.units.values()]
+    assert slept[True] >= 500
+
+    sleep_blocked = Traffic.sleep_blocked
+    monkeypatch.setattr(Traffic, "sleep_blocked", lambda self, *args: () if isinstance(b := sleep_blocked(self, *args), Queue) else b)
+    navigator, _, awake_steps = cross(shape, size, gate, Cohesion.ROUTE)
+    assert awake_steps == steps
+    assert [(unit.cell, unit.state, unit.stats.waited) for unit in navigator.units.values()] == ends

@@ -6,6 +6,7 @@ own) adds a GroupManager and six PathUnits to the demo map at ``--fixed-fps
 what unit_game.gd prints of each unit (tests/test_engine_units.py reads it).
 """
 
+import ast
 import functools
 from typing import List
 
@@ -175,4 +176,9 @@ def test_two_squads_ordered_head_on_over_a_river_crossing_take_turns_on_it_and_b
     waited = [signal for side in on_bridge for index in range(6) for signal in game.signals[f"{side}{index}"]
               if signal["signal"] == "waiting_for_turn"]
     assert waited and not any(cell(signal["cell"]) in bridge for signal in waited)  # the squad that waited said so
+    held = {side for side in on_bridge for index in range(6)
+            if any(signal["signal"] == "waiting_for_turn" for signal in game.signals[f"{side}{index}"])}  # fmt: skip
+    told = [signal for signal in group_signals(game) if signal["group_signal"] == "waiting_for_turn"]
+    assert sorted(signal["manager"] for signal in told) == sorted(f"{side}Squad" for side in held)  # its manager too, once
+    assert not any(ast.literal_eval(signal["detail"]) in bridge for signal in told)
     assert not on_bridge["West"] & on_bridge["East"], sorted(on_bridge["West"] & on_bridge["East"])[:10]

@@ -360,7 +360,7 @@ def test_signal_arguments_follow_the_table():
         return ("Vector2", x, y)
 
     assert set(GROUP_SIGNALS) == {"group_ordered", "group_arrived", "member_lost", "formation_forming", "formation_formed",
-                                  "formation_scaled", "formation_halved", "formation_broken"}  # fmt: skip
+                                  "formation_scaled", "formation_halved", "formation_broken", "waiting_for_turn"}  # fmt: skip
     assert GroupSignal(3, "group_ordered", (9, 1), (8.0, 24.0)).arguments(vector) == [
         3, ("Vector2", 9, 1), ("Vector2", 8.0, 24.0)]
     assert GroupSignal(3, "group_arrived", arrived=4, members=6).arguments(vector) == [3, 4, 6]

@@ -1,5 +1,7 @@
 """Passage control (pathing_py.units.narrows): groups and units go one way at a time through long narrow passages."""
 
+import ast
+
 import numpy as np
 import pytest
 
@@ -110,11 +112,13 @@ def test_groups_meeting_head_on_in_a_long_narrow_corridor_take_turns_and_both_ar
     west.move_to((grid.width - 6, 12))
     east.move_to((5, 12))
     navigator.step_log = []
-    arrived, inside, took_turns = 0, {west.id: set(), east.id: set()}, set()
+    arrived, inside, took_turns, heard = 0, {west.id: set(), east.id: set()}, set(), []
     while arrived < 2 and navigator.time < 60.0:
         navigator.update(1 / 30)
         check_world(navigator)
-        arrived += sum(name == "group_arrived" for _, name, _ in groups.events())
+        events = groups.events()
+        arrived += sum(name == "group_arrived" for _, name, _ in events)
+        heard += [(group_id, ast.literal_eval(where)) for group_id, name, where in events if name == "waiting_for_turn"]
         for group in (west, east):
             inside[group.id] = {unit.id for unit in group.members if deep_inside(unit.cell, length)}
             took_turns |= {group.id for unit in group.members if unit.taking_turns and unit.state is UnitState.WAITING}
@@ -123,6 +127,8 @@ def test_groups_meeting_head_on_in_a_long_narrow_corridor_take_turns_and_both_ar
     assert [sum(unit.stats.plans for unit in group.members) for group in (west, east)] == [1, 1]
     assert navigator.narrows.holds_nothing()
     assert took_turns  # the members of a group that waited for its turn showed it
+    assert sorted(group_id for group_id, _ in heard) == sorted(took_turns)  # and the group said so, once
+    assert not any(deep_inside(where, length) for _, where in heard)  # where they held: before the corridor
 
 
 @pytest.mark.parametrize("width, length", [(1, 30), (2, 30), (1, 8)])

@@ -44,7 +44,10 @@ again):
   cell past which it is whole again after breaking);
 - ``formation_scaled``, ``formation_halved``, ``formation_broken`` ``(group_id, cell)``:
   the front reaches a place the shape does not fit, and the shape draws its slots
-  in, parts around an obstacle, or breaks to file through (detail: the TileMap cell).
+  in, parts around an obstacle, or breaks to file through (detail: the TileMap cell);
+- ``waiting_for_turn(group_id, detail)``: the group's members hold before a
+  narrow passage (a bridge, a corridor) until the group coming the other way
+  is through, once a passage (detail: the TileMap cell where they hold).
 
 The NavGrid keeps the groups and does the work (:mod:`pathing_py.godot.groups`,
 which plain Python tests cover); this script converts and forwards.
@@ -71,6 +74,7 @@ class GroupManager(NodeProperties, NavGridLink, Node):  # NodeProperties first: 
     formation_scaled = signal("formation_scaled")
     formation_halved = signal("formation_halved")
     formation_broken = signal("formation_broken")
+    waiting_for_turn = signal("waiting_for_turn")
 
     nav_grid_path = export(NodePath, default=NodePath("../NavGrid"))
     cohesion = export(str, default="route", hint=PropertyHint.ENUM, hint_string="speed,route,arrival")

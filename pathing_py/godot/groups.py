@@ -87,6 +87,7 @@ GROUP_SIGNALS: Dict[str, Tuple[str, ...]] = {
     "formation_scaled": ("detail",),
     "formation_halved": ("detail",),
     "formation_broken": ("detail",),
+    "waiting_for_turn": ("detail",),
 }
 #: A GroupManager's ``formation`` export for a group without formation.
 NO_FORMATION = "none"

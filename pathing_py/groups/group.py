@@ -143,6 +143,7 @@ class Group:
         self._choices_at: List[int] = []  #: the key points where the formation does not fit as it is
         self._claims: List[Claim] = []  #: its turns at the narrow stretches of its route still to pass (units.narrows)
         self._armed: Optional[Claim] = None  #: the claim its members hold at the approach point for
+        self._heard_turn: Optional[Claim] = None  #: the last claim the group was heard waiting for (waiting_for_turn)
         #: Where the route turns away from the formation's facing: the key points past the turn and the
         #: heading there, kept while the group halts at the turn to form again facing that way.
         self._after_turn: Optional[Tuple[Tuple[Cell, ...], Tuple[float, float]]] = None
@@ -280,6 +281,7 @@ class Group:
             self._pass_obstacles(*span)
         if self._claims and self._marching:
             self._pass_narrows()
+            self._tell_waiting_for_turn()
         self._set_paces(span)
         goes_on_later = self.groups.navigator.goes_on_later  # a member held up for now: its order has not ended
         if self._marching and not self._sharing and all(unit.state in FINAL_STATES and not goes_on_later(unit) for unit in self.members):
@@ -424,6 +426,14 @@ class Group:
                 self._claims.remove(claim)
         if self._armed is not None and self._armed.entered and commander is not None:
             self._arm(commander)
+
+    def _tell_waiting_for_turn(self) -> None:
+        """waiting_for_turn, once a claim, as the first member holds at the approach point of a narrow stretch
+        for the group's turn there (each member's PathUnit says so too): a game can show the squad waiting."""
+        armed = self._armed
+        if armed is not None and armed is not self._heard_turn and not armed.entered and any(unit.taking_turns for unit in self.members):
+            self._heard_turn = armed
+            self.groups.announce(self, "waiting_for_turn", self.groups.navigator.cell_label(self._key_points[armed.stretch.approach]))
 
     def _arm(self, commander: Unit) -> None:
         """Members (and the commander) walking the shared route hold at the approach point of the first stretch
@@ -750,7 +760,8 @@ class Groups:
     def events(self) -> List[GroupEvent]:
         """(group id, event, detail) since the last call: group_ordered, formation_forming, formation_formed
         (detail: the formation's name, or where it formed again), formation_scaled, formation_halved,
-        formation_broken (detail: where), group_arrived (how many arrived), member_lost."""
+        formation_broken (detail: where), waiting_for_turn (detail: the key point where its members hold for their
+        turn at a narrow stretch), group_arrived (how many arrived), member_lost."""
         events, self._events = self._events, []
         return events
 

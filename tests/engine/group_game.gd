@@ -112,7 +112,7 @@ func add_manager(name, settings = {}):
 	for signal_name in ["group_ordered", "group_arrived"]:
 		manager.connect(signal_name, self, "_on_group_signal", [name, signal_name])
 	manager.connect("member_lost", self, "_on_member_lost", [name])
-	for signal_name in ["formation_forming", "formation_formed", "formation_scaled", "formation_halved", "formation_broken"]:
+	for signal_name in ["formation_forming", "formation_formed", "formation_scaled", "formation_halved", "formation_broken", "waiting_for_turn"]:
 		manager.connect(signal_name, self, "_on_formation_signal", [name, signal_name])
 	return manager
 

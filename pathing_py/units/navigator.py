@@ -382,8 +382,8 @@ class Navigator:
         waits for what only another unit's move can end, and its sub-steps ask only that, not the whole way to its
         next cell: a unit waiting aside on purpose (for a unit it made way for to pass, or for its turn at a narrow
         passage: its top route's ``wait_while``, worked out once an update), a unit only making way blocked by
-        units that wait where they stand, and a squad's member keeping its place in its squad's queue (see
-        :meth:`Traffic.sleep_blocked`). (In the packed canyon, of the ten
+        units that wait where they stand, and a unit that only waits in a queue, behind squad-mates or units stepping
+        (see :meth:`Traffic.sleep_blocked`). (In the packed canyon, of the ten
         units pushed along it most wait so for 20 s: awake, each cost three times as long.) Anything else that
         changes its routes or its state (an order, a push, a jam's plan, a map edit) wakes it."""
         route, held = self._asleep[unit]

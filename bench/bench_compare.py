@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Time the groups benchmark's updates against the code of an earlier commit, the two paired in one process.
+
+The shared machine's speed drifts from run to run (the key-point graph's bake took 0.83 s in one of the
+README's runs of bench_groups.py and 1.21 s in the next), so two runs at different times compare the machine
+as much as the code. Here the working tree's ``pathing_py`` and the commit's (``git archive`` into a
+temporary folder, imported under another name: the package imports its own modules by relative imports
+only) each run bench_groups.py's groups scenario, update by update in turn, the first of each pair
+alternating: both meet the machine as it is then. Counted, as the README's figure: the updates before the
+first order ended. The two must move the units the same, or they did different work: the comparison says
+whether they did.
+
+Usage::
+
+    python3 bench/bench_compare.py 275f0de              # seed 1 of bench_groups.py's scenario
+    python3 bench/bench_compare.py HEAD~3 --seed 2 --groups 10 --size 9
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import io
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_groups  # noqa: E402
+from bench_groups import ROOT, Scenario, add_units  # noqa: E402
+
+import pathing_py  # noqa: E402
+from report import command_line  # noqa: E402
+
+#: The name the commit's package is imported under.
+BASE_PACKAGE = "pathing_base"
+
+
+class World(NamedTuple):
+    """One package's run of the scenario."""
+
+    navigator: Any  #: the package's Navigator
+    groups: Any  #: its Groups
+    units: List[Any]
+
+
+def export_package(commit: str, folder: Path) -> ModuleType:
+    """The commit's ``pathing_py``, written into ``folder`` and imported as BASE_PACKAGE."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", commit, "pathing_py"],
+                             check=True, capture_output=True).stdout  # fmt: skip
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(folder, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))  # type: ignore[arg-type]
+    shutil.move(str(folder / "pathing_py"), str(folder / BASE_PACKAGE))
+    sys.path.insert(0, str(folder))
+    return importlib.import_module(BASE_PACKAGE)
+
+
+def world(package: ModuleType, args: argparse.Namespace, scenario: Scenario) -> World:
+    """The groups of ``scenario`` ordered, with ``package``'s navigator and groups (as bench_groups.run_groups)."""
+    units, groups_module = (importlib.import_module(f"{package.__name__}.{name}") for name in ("units", "groups"))
+    grid = package.Grid(scenario.grid.passable)
+    navigator = units.Navigator(grid, package.KeyPointGraph.bake(grid) if args.graph == "on" else None)
+    members = add_units(navigator, scenario)
+    groups = groups_module.Groups(navigator)
+    shape = None if args.formation == "none" else groups_module.Formation.by_name(args.formation, args.size, spacing=args.spacing)
+    for group_units, target in zip(members, scenario.targets):
+        groups.add_group(group_units, formation=shape, spacing=args.spacing).move_to(target)
+    return World(navigator, groups, [unit for group_units in members for unit in group_units])
+
+
+def compare(new: World, base: World, delta: float, seconds: float) -> str:
+    """Update both until an order of either ends (or ``seconds``), in turn; the report."""
+    ticks: Dict[int, List[float]] = {id(new): [], id(base): []}
+    apart_at: Optional[int] = None
+    update = 0
+    while new.navigator.time < seconds - 1e-9:
+        for world_ in (new, base) if update % 2 == 0 else (base, new):
+            started = time.perf_counter()
+            world_.navigator.update(delta)
+            ticks[id(world_)].append((time.perf_counter() - started) * 1000.0)
+        if apart_at is None and [unit.position for unit in new.units] != [unit.position for unit in base.units]:
+            apart_at = update
+        update += 1
+        if any(event == "group_arrived" for world_ in (new, base) for _, event, _ in world_.groups.events()):
+            break
+    new_ms, base_ms = np.array(ticks[id(new)]), np.array(ticks[id(base)])
+    same = "yes" if apart_at is None else f"no: apart from update {apart_at} on (the times measure different work)"
+    return "\n".join([
+        f"{update} updates each, until the first order ended",
+        f"{'code':<26}{'median ms':>10}{'mean ms':>10}",
+        f"{'working tree':<26}{np.median(new_ms):>10.3f}{new_ms.mean():>10.3f}",
+        f"{'base':<26}{np.median(base_ms):>10.3f}{base_ms.mean():>10.3f}",
+        f"working tree / base: {np.median(new_ms) / np.median(base_ms):.3f} (medians); "
+        f"mean difference, update by update: {np.mean(new_ms - base_ms):+.3f} ms",
+        f"the units moved the same: {same}",
+    ])  # fmt: skip
+
+
+def argument_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog="Other options: bench_groups.py's scenario options.")
+    parser.add_argument("commit", help="the commit whose code to time against (any name git knows: 275f0de, HEAD~2)")
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argument_parser()
+    args, rest = parser.parse_known_args(argv)
+    scenario_args = bench_groups.argument_parser().parse_args(rest)
+    if scenario_args.seeds or scenario_args.pythonscript or scenario_args.json or scenario_args.markdown:
+        parser.error("only bench_groups.py's scenario options: not --seeds, --pythonscript, --json or --markdown")
+    path = bench_groups.map_path(scenario_args.map)
+    if path is None:
+        parser.error(f"no map {scenario_args.map} (a name in the Moving AI folder: set PATHING_PY_MOVINGAI; or a .map file)")
+    try:
+        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", f"{args.commit}^{{commit}}"],
+                                check=True, capture_output=True, text=True).stdout.strip()  # fmt: skip
+    except subprocess.CalledProcessError:
+        parser.error(f"git knows no commit {args.commit!r} in {ROOT}")
+    _, _, scenario = bench_groups.setting(scenario_args, path, scenario_args.seed)
+    with tempfile.TemporaryDirectory() as folder:
+        base = world(export_package(commit, Path(folder)), scenario_args, scenario)
+        new = world(pathing_py, scenario_args, scenario)
+        report = compare(new, base, scenario_args.delta, scenario_args.seconds)
+    print(f"{path.stem}: {scenario_args.groups} groups of {scenario_args.size}, formation {scenario_args.formation}, "
+          f"seed {scenario_args.seed}; the working tree against commit {commit} (base); {sys.implementation.name} "
+          f"{sys.version.split()[0]}")  # fmt: skip
+    print(report)
+    print(f"\nCommand: {command_line('bench_compare.py', argv)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,45 @@
+"""bench/bench_compare.py on a tiny map: the working tree and a commit's code update the same scenario in turn,
+and the report says how long each took and whether they moved the units the same. A benchmark, not a timed
+test: no time is checked."""
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+import pathing_py
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+import bench_compare  # noqa: E402
+import bench_groups  # noqa: E402
+from test_bench_groups import tiny_map  # noqa: E402, F401  (a fixture)
+
+SCENARIO = ["--groups", "2", "--size", "4", "--seconds", "60"]
+
+
+def test_two_runs_of_the_same_code_move_the_units_the_same(tiny_map):
+    args = bench_groups.argument_parser().parse_args(["--map", str(tiny_map)] + SCENARIO)
+    _, _, scenario = bench_groups.setting(args, tiny_map, args.seed)
+    report = bench_compare.compare(*(bench_compare.world(pathing_py, args, scenario) for _ in range(2)), args.delta, args.seconds)
+    assert report.splitlines()[-1] == "the units moved the same: yes"
+    updates = int(report.split()[0])
+    assert 0 < updates < args.seconds / args.delta  # until the first order ended, within the time
+
+
+def test_the_working_tree_against_a_commit_reports_both_and_their_ratio(tiny_map, capsys):
+    assert bench_compare.main(["HEAD", "--map", str(tiny_map)] + SCENARIO) == 0
+    out = capsys.readouterr().out
+    assert "the working tree against commit" in out
+    times = {name: float(median) for name, median in re.findall(r"^(working tree|base) +([\d.]+)", out, re.MULTILINE)}
+    assert set(times) == {"working tree", "base"} and all(value > 0 for value in times.values())
+    ratio = float(re.search(r"working tree / base: ([\d.]+)", out).group(1))
+    assert ratio == pytest.approx(times["working tree"] / times["base"], rel=0.02)  # (of the medians as printed)
+    assert re.search(r"^the units moved the same: (yes|no: apart from update \d+ on)", out, re.MULTILINE)
+
+
+def test_an_unknown_commit_is_a_clear_error(tiny_map, capsys):
+    with pytest.raises(SystemExit):
+        bench_compare.main(["no-such-commit", "--map", str(tiny_map)])
+    assert "git knows no commit 'no-such-commit'" in capsys.readouterr().err

@@ -153,7 +153,6 @@ class Group:
         self._order_open = False  #: an order has been given whose group_arrived has not come yet
         #: How the group ranks against other units while under way (see ``Squad``): kept here, read by every push.
         self.rank: Tuple[int, int] = (0, 0)
-        self._oldest = 0  #: the id of the oldest member, for its rank (members come and go seldom, ranks are read every update)
         for unit in units:
             self.add(unit)
 
@@ -181,7 +180,6 @@ class Group:
         """Take ``unit`` into the group (it keeps walking its current order until the next group order)."""
         self.groups.join(self, unit)
         self.members.append(unit)
-        self._oldest = min(map(_id, self.members))
         self._pick_commander()
         self._set_paces()
 
@@ -190,7 +188,6 @@ class Group:
         member still waiting for the commander's route plans its own way to its goal)."""
         self.groups.leave(self, unit)
         self.members.remove(unit)
-        self._oldest = min(map(_id, self.members), default=0)
         goal = self.goals.pop(unit.id, None)
         for table in (self.slots, self.offsets):
             table.pop(unit.id, None)
@@ -628,7 +625,7 @@ class Group:
 
     def _rank(self) -> None:
         """The squad's rank from its members' priorities now (a game may change them under way)."""
-        self.rank = (max(map(_priority, self.members)), -self._oldest)
+        self.rank = (max(map(_priority, self.members)), -min(map(_id, self.members)))
 
     def _pick_commander(self, fresh: bool = False) -> None:
         """The widest member nearest the centroid leads (kept between orders unless ``fresh``): its route

@@ -386,11 +386,11 @@ class Navigator:
         (see :meth:`Traffic.sleep_blocked`). (In the packed canyon, of the ten
         units pushed along it most wait so for 20 s: awake, each cost three times as long.) Anything else that
         changes its routes or its state (an order, a push, a jam's plan, a map edit) wakes it."""
-        route, held = self._asleep[unit]
+        route, blocked = self._asleep[unit]
         stack = unit.stack
         if stack and stack[-1] is route and unit.state is UnitState.WAITING and not self.jams.keeps_cell(unit):
-            if held:
-                if self.traffic.still_blocked(unit, held, dt):
+            if blocked:
+                if self.traffic.still_blocked(unit, blocked, dt):
                     return True
             elif route.waiting():
                 unit.stats.waited += dt  # (Traffic.wait_on_purpose, written out: its waiting_for stays 0)
@@ -893,9 +893,9 @@ class Navigator:
         if blockers:
             self.traffic.wait_or_detour(unit, route, cell, blockers, dt)
             if unit.stack and unit.stack[-1] is route and not self.jams.planned(unit):
-                held = self.traffic.sleep_blocked(unit, route, cells, blockers)
-                if held:
-                    self._asleep[unit] = route, held
+                blocked = self.traffic.sleep_blocked(unit, route, cells, blockers)
+                if blocked:
+                    self._asleep[unit] = route, blocked
             return False
         self.occupancy.hold(unit, cells)
         unit.step_leavers = self.occupancy.leavers_of(cells, unit) or ()  # (one shared empty tuple: read every sub-step)
@@ -937,7 +937,6 @@ class Navigator:
 
 
 _priority, _speed = attrgetter("priority"), attrgetter("speed")
-
 
 
 def _sub_steps(delta: float, speed: float) -> Tuple[int, float]:

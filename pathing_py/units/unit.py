@@ -18,7 +18,7 @@ from .path_stack import PathStack, RouteKind
 if TYPE_CHECKING:  # pragma: no cover
     from .navigator import Navigator
 
-__all__ = ["FINAL_STATES", "MAX_RADIUS", "STANDING_STATES", "Squad", "Unit", "UnitState", "UnitStats", "unit_settings_problem"]
+__all__ = ["FINAL_STATES", "MAX_RADIUS", "STANDING_STATES", "Unit", "UnitState", "UnitStats", "unit_settings_problem"]
 
 #: The largest radius of a unit, in cells: its block is as wide as the clearance map measures (SPEC G4).
 MAX_RADIUS = MAX_SIZE / 2

@@ -6,6 +6,7 @@ the engine is missing, and fail instead when PATHING_PY_REQUIRE_GODOT=1 (CI).
 
 import os
 import shutil
+import signal
 import subprocess
 from pathlib import Path
 from typing import List, Optional
@@ -37,7 +38,7 @@ class Godot:
             )
         except subprocess.TimeoutExpired as error:
             raise GodotRunError(f"godot {' '.join(args)} did not finish in {timeout} s:\n{error.stdout}") from None
-        output = done.stdout + done.stderr
+        output = done.stdout + done.stderr + _exit_line(done.returncode)
         for marker in ERROR_MARKERS if check_markers else ():
             if marker in output:
                 raise GodotRunError(f"godot {' '.join(args)} reported {marker!r}:\n{output}")
@@ -46,6 +47,20 @@ class Godot:
     def run_script(self, project: Path, script: Path, *extra: str, timeout: float = 120) -> str:
         """Run a GDScript extending SceneTree in ``project`` (``-s``)."""
         return self.run(["--no-window", "--path", str(project), "-s", str(script), *extra], timeout=timeout)
+
+
+def _exit_line(code: int) -> str:
+    """A last line for a run that did not exit cleanly: a failure's message then tells a crash (a signal) from a
+    script's own exit code."""
+    if code == 0:
+        return ""
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"\n[godot was ended by {name}]\n"
+    return f"\n[godot exited with code {code}]\n"
 
 
 def find_godot() -> Optional[str]:

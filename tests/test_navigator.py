@@ -988,6 +988,47 @@ def test_a_unit_held_up_goes_on_once_no_unit_near_it_is_under_way_or_later_once_
     assert unit.state is UnitState.ARRIVED
 
 
+def test_a_unit_held_up_does_not_go_on_while_a_unit_that_arrived_there_stands_on_its_goal():
+    """Two units ordered to one cell: the one held up would only push the one there off to take its place (in
+    a packed room, such units took turns on two cells until 164 s). It goes on once that unit has gone."""
+    navigator = Navigator(Grid.from_ascii("......\n......"), give_up=1.0)
+    unit = navigator.add_unit((0.5, 0.5), speed=2.0)
+    there = navigator.add_unit((5.5, 0.5), speed=2.0)
+    there.move_to((5, 0))
+    unit.move_to((5, 0))
+    navigator.update(0.5)
+    navigator.finish(unit, UnitState.HELD_UP, "kept out")  # as the traffic rules stop a unit
+    assert there.state is UnitState.ARRIVED and not navigator.goes_on_later(unit)
+    for _ in range(50):
+        navigator.update(0.1)
+    assert unit.state is UnitState.HELD_UP and unit.resumed == 0 and there.cell == (5, 0) and navigator.at_rest
+    there.move_to((5, 1))
+    assert navigator.goes_on_later(unit)
+    for _ in range(80):
+        navigator.update(0.1)
+    assert unit.state is UnitState.ARRIVED and unit.cell == (5, 0) and unit.resumed == 1
+
+
+def test_in_a_packed_room_with_two_goals_for_seven_units_every_order_ends_and_the_room_rests_soon():
+    """Five units ordered to one cell of a room of 10 free cells, two to another, one into the nook below:
+    those held up do not take turns pushing each other off the goals (the room rested at 165 s so)."""
+    navigator = Navigator(Grid.from_ascii("...\n...\n...\n.##"))
+    starts = [(0, 0), (1, 0), (2, 1), (0, 2), (1, 2), (0, 1), (2, 0), (1, 1)]
+    goals = [(0, 0), (0, 0), (0, 0), (0, 0), (0, 1), (0, 1), (0, 0), (0, 3)]
+    units = [navigator.add_unit((x + 0.5, y + 0.5), speed=1.0) for x, y in starts]
+    for unit, goal in zip(units, goals):
+        unit.move_to(goal)
+    navigator.step_log = []
+    while not navigator.at_rest and navigator.time < 600:
+        navigator.update(0.1)
+        check_world(navigator)
+    assert navigator.time < 60
+    assert all(unit.state in (UnitState.ARRIVED, UnitState.HELD_UP) and not navigator.goes_on_later(unit) for unit in units)
+    for goal in ((0, 0), (0, 1), (0, 3)):  # each goal held by a unit that arrived there
+        holder = navigator.holder(goal)
+        assert holder is not None and holder.goal == goal and holder.state is UnitState.ARRIVED
+
+
 def test_an_order_goes_on_after_held_up_at_most_twice():
     navigator = Navigator(Grid.from_ascii("......\n......"), give_up=1.0)
     unit = navigator.add_unit((0.5, 0.5), speed=2.0)

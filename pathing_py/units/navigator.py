@@ -483,10 +483,15 @@ class Navigator:
 
     def goes_on_later(self, unit: Unit) -> bool:
         """Whether ``unit`` stopped HELD_UP and goes on with its order by itself once the crowd around it has
-        settled (see :meth:`_go_on`): its order has not ended for good."""
+        settled (see :meth:`_go_on`): its order has not ended for good. Not while a unit that arrived at its own
+        goal stands on ``unit``'s (two units ordered to one cell): going on, it would only push that one off to
+        take its place, and be pushed off in turn. (In a room of 4 x 3 cells, five units ordered to one cell
+        and two to another so took turns on them until 164 s.)"""
         return (
             unit.state is UnitState.HELD_UP and unit.goal is not None
             and not unit.cut_off and unit.resumed < HELD_UP_RESUMES
+            and not any(holder.state is UnitState.ARRIVED and holder.cell == holder.goal
+                        for holder in self.occupancy.holders_of(block_cells(unit.goal, unit.size), unit))
         )  # fmt: skip
 
     def _all_stand_around(self, unit: Unit, clearance: int = SEND_BACK_CLEARANCE) -> bool:

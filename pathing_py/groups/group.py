@@ -273,8 +273,9 @@ class Group:
         commander = self.commander
         if self._sharing and commander is not None and commander.state is not UnitState.FIND_PATH:
             self._share(commander)
-        span = self._front_and_rear() if self._marching and self._choices_at else None  # once an update: it reads every stack
-        if span is not None and (self._passage or self._reform_at is not None):
+        passes = self._marching and self._choices_at and (self._passage or self._reform_at is not None)
+        span = self._front_and_rear() if passes else None  # once an update at most: it reads every stack
+        if span is not None:
             self._pass_obstacles(*span)
         if self._claims and self._marching:
             self._pass_narrows()
@@ -641,7 +642,7 @@ class Group:
         and the commander slows down while one lags. With ARRIVAL cohesion, the front slows down for
         the rear, and the rear, if it lags, walks at its own speed. A member that others of the group
         follow close behind is never slowed down: that would hold them back too. ``span``: the
-        members' front and rear on the shared key points, where the group may pass what it does not fit."""
+        members' front and rear on the shared key points if read this update (see :meth:`_passing`)."""
         if not self.members:
             return
         speed = self.speed
@@ -649,11 +650,18 @@ class Group:
             unit.pace = speed
         if not self._marching or self._sharing:
             return
-        passing = span is not None and span[0] > self._choices_at[0] and span[1] <= self._choices_at[-1]
-        if self.state is GroupState.FORMED and not passing:
+        if self.state is GroupState.FORMED and not self._passing(span):
             self._hold_slots(speed)
         elif self.cohesion is Cohesion.ARRIVAL:
             self._arrive_together(speed)
+
+    def _passing(self, span: Optional[Tuple[int, int]]) -> bool:
+        """Whether the members' front and rear on the shared key points (``span``, else read now: only groups
+        marching in formation ask) are where the group may pass what it does not fit as it is (F5)."""
+        if not self._choices_at:
+            return False
+        front, rear = span if span is not None else self._front_and_rear()
+        return front > self._choices_at[0] and rear <= self._choices_at[-1]
 
     def _hold_slots(self, speed: float) -> None:
         commander = self.commander

@@ -486,7 +486,7 @@ class Navigator:
         settled (see :meth:`_go_on`): its order has not ended for good. Not while a unit that arrived at its own
         goal stands on ``unit``'s (two units ordered to one cell): going on, it would only push that one off to
         take its place, and be pushed off in turn. (In a room of 4 x 3 cells, five units ordered to one cell
-        and two to another so took turns on them until 164 s.)"""
+        and two to another so took turns on them until 165 s.)"""
         return (
             unit.state is UnitState.HELD_UP and unit.goal is not None
             and not unit.cut_off and unit.resumed < HELD_UP_RESUMES

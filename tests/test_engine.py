@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from godot_headless import GodotRunError
+from godot_headless import Godot, GodotRunError
 from godot_python import GodotPython
 
 SUMMARY = re.compile(r"^=* *(?P<counts>\d+ (passed|failed|errors?)\b.*) in [\d.]+s\b.*$", re.MULTILINE)
@@ -72,3 +72,17 @@ def test_a_game_without_numpy_says_what_to_install(godot_python: GodotPython, tm
     report = str(failure.value)
     assert "ImportError: pathing_py needs numpy" in report and "pip install numpy==1.24.4" in report, report[-3000:]
     assert "crashed" not in report and "did not finish" not in report, report[-3000:]
+
+
+@pytest.mark.parametrize(
+    "body, last_line",
+    [("quit(3)", "[godot exited with code 3]"), ("OS.kill(OS.get_process_id())", "[godot was ended by SIGKILL]"), ("quit()", "")],
+)
+def test_a_run_that_does_not_exit_cleanly_says_how_it_ended(godot: Godot, tmp_path, body: str, last_line: str):
+    """A crash (a signal) or a script's exit code ends the output, which a failure's message shows: a run that
+    printed nothing but the engine's banner once could not be told from a crash."""
+    (tmp_path / "project.godot").write_text("config_version=4\n")
+    script = tmp_path / "end.gd"
+    script.write_text(f"extends SceneTree\n\nfunc _initialize():\n\t{body}\n")
+    output = godot.run_script(tmp_path, script, timeout=60)
+    assert output.rstrip().splitlines()[-1] == last_line if last_line else "[godot" not in output, output

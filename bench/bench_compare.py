@@ -96,8 +96,8 @@ def compare(new: World, base: World, delta: float, seconds: float) -> str:
     return "\n".join([
         f"{update} updates each, until the first order ended",
         f"{'code':<26}{'median ms':>10}{'mean ms':>10}",
-        f"{'working tree':<26}{np.median(new_ms):>10.3f}{new_ms.mean():>10.3f}",
-        f"{'base':<26}{np.median(base_ms):>10.3f}{base_ms.mean():>10.3f}",
+        f"{'working tree':<26}{np.median(new_ms):>10.4g}{new_ms.mean():>10.4g}",
+        f"{'base':<26}{np.median(base_ms):>10.4g}{base_ms.mean():>10.4g}",
         f"working tree / base: {np.median(new_ms) / np.median(base_ms):.3f} (medians); "
         f"mean difference, update by update: {np.mean(new_ms - base_ms):+.3f} ms",
         f"the units moved the same: {same}",

@@ -31,11 +31,20 @@ cell it can reach: the engine runs physics frames until every order is planned
 frames of units on the move; the NavGrid's ``_physics_process`` (all the
 Python a frame of units costs) is timed in each.
 
+Last, bench_groups.py's scenario in the engine: ``--groups`` groups of
+``--group-size`` PathUnits on ``--groups-map``, each ordered by a GroupManager
+of its own in a box at spacing 2 to a site at least half the map away, 30
+frames a game second; the frames until the first order ends (at most
+``--group-frames``) are timed: the NavGrid's ``_physics_process``, which
+emits the managers' signals too. Outside the engine,
+bench_groups.py times the same scenario's updates under the same interpreter.
+
 Usage::
 
     python3 bench/bench_engine.py               # maze512-1-0, random512-10-0, BlackLotus; 200 and 1,000 units
     python3 bench/bench_engine.py --maps maze512-1-0 --per-map 10 --units 200 --frames 100
     python3 bench/bench_engine.py --markdown
+    python3 bench/bench_engine.py --maps '' --units '' --groups 50   # only the groups in the engine
 
 Needs godot3-server and pythonscript 0.50 (``$PYTHONSCRIPT_DIST`` or what
 ``../shared/pythonscript/build.sh`` prints); the maps are read from
@@ -64,6 +73,10 @@ from godot_python import IGNORED, GodotPython, find_pythonscript  # noqa: E402
 from pathing_py.movingai import find_benchmarks  # noqa: E402
 from report import TOLERANCE, command_line, render  # noqa: E402
 
+import bench_groups  # noqa: E402  (beside this script)
+from pathing_py import Grid  # noqa: E402
+from pathing_py.groups import Formation  # noqa: E402
+
 MAPS = ("maze512-1-0", "random512-10-0", "BlackLotus")
 SCENE = "res://bench/engine/navigation_bench.tscn"
 SOLVERS = ("exact", "graph", "astar")
@@ -74,13 +87,16 @@ LARGE = 512
 MEMORY_TARGET = 1 / 20
 UNITS_TARGET_COUNT = 1000
 UNITS_TARGET_MS = 8.0
+#: The groups' formation and spacing, as bench_groups.py's defaults.
+GROUP_FORMATION, GROUP_SPACING = "box", 2.0
 
 
 class Results(NamedTuple):
-    """What the engine printed: one record a map, one a unit run."""
+    """What the engine printed: one record a map, one a unit run, one for the groups' run."""
 
     maps: List[Dict]
     units: List[Dict]
+    groups: List[Dict]
 
 
 def parse_arguments(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
@@ -92,6 +108,11 @@ def parse_arguments(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser.add_argument("--units", default="200,1000", help="comma-separated unit counts, '' for none (default 200,1000)")
     parser.add_argument("--units-map", default="BlackLotus", help="the map the units walk (default BlackLotus)")
     parser.add_argument("--frames", type=int, default=300, help="physics frames timed per unit run (default 300)")
+    parser.add_argument("--groups", type=int, default=50, help="groups ordered by GroupManagers, 0 for none (default 50)")
+    parser.add_argument("--group-size", type=int, default=20, help="PathUnits a group (default 20)")
+    parser.add_argument("--groups-map", default="AR0011SR", help="the map the groups cross (default AR0011SR)")
+    parser.add_argument("--group-frames", type=int, default=4000,
+                        help="frames timed at most, if no order ends before (default 4000: 133 game seconds)")
     parser.add_argument("--timeout", type=float, default=3600, help="seconds the engine may run (default 3600)")
     parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     args = parser.parse_args(argv)
@@ -100,12 +121,26 @@ def parse_arguments(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
         parser.error("no Moving AI maps: set PATHING_PY_MOVINGAI")
     args.maps = [name for name in args.maps.split(",") if name]
     args.units = [int(count) for count in args.units.split(",") if count]
-    unknown = [name for name in [*args.maps, args.units_map] if not (args.maps_dir / f"{name}.map").is_file()]
+    unknown = [name for name in [*args.maps, args.units_map, args.groups_map] if not (args.maps_dir / f"{name}.map").is_file()]
     if unknown:
         parser.error(f"no map {', '.join(unknown)} in {args.maps_dir}")
     if args.per_map < 1 or args.repeat < 1 or args.frames < 1 or any(count < 1 for count in args.units):
         parser.error("--per-map, --repeat, --frames and --units must be >= 1")
+    if args.groups < 0 or args.group_size < 1 or args.group_frames < 1:
+        parser.error("--groups must be >= 0, --group-size and --group-frames >= 1")
     return args
+
+
+def group_orders(args: argparse.Namespace) -> Dict[str, List]:
+    """bench_groups.py's scenario for ``--groups`` groups of ``--group-size`` on ``--groups-map``: each group's start
+    cells and target cell (none without groups)."""
+    if not args.groups:
+        return {"group_starts": [], "group_targets": []}
+    grid = Grid.from_movingai(args.maps_dir / f"{args.groups_map}.map")
+    shape = Formation.by_name(GROUP_FORMATION, args.group_size, spacing=GROUP_SPACING)
+    scenario = bench_groups.make_scenario(grid, args.groups, args.group_size, shape, args.seed)
+    return {"group_starts": [[list(cell) for cell in cells] for cells in scenario.starts],
+            "group_targets": [list(target) for target in scenario.targets]}  # fmt: skip
 
 
 def run_in_engine(copy: GodotPython, args: argparse.Namespace) -> Results:
@@ -121,6 +156,9 @@ def run_in_engine(copy: GodotPython, args: argparse.Namespace) -> Results:
         "units": args.units,
         "units_map": args.units_map,
         "frames": args.frames,
+        "groups_map": args.groups_map,
+        "group_frames": args.group_frames,
+        **group_orders(args),
     }
     output = copy.run(
         ["--fixed-fps", str(FPS), SCENE, "--bench-settings=" + json.dumps(settings)], timeout=args.timeout
@@ -128,7 +166,7 @@ def run_in_engine(copy: GodotPython, args: argparse.Namespace) -> Results:
     lines = json_lines(output)
     if not lines or not lines[-1].get("done"):
         raise GodotRunError(f"the engine benchmark did not finish:\n{output[-6000:]}")
-    return Results([line for line in lines if "queries" in line], [line for line in lines if "units" in line])
+    return Results(*([line for line in lines if key in line] for key in ("queries", "units", "groups")))
 
 
 # -- reading the measurements -------------------------------------------------------------
@@ -217,6 +255,24 @@ def units_table(results: Results, markdown: bool) -> str:
     return render(columns, rows, markdown)
 
 
+def groups_table(results: Results, markdown: bool) -> str:
+    columns = ["map", "groups", "PathUnits", "frames timed", "an order ended", "median ms", "p99 ms", "max ms",
+               "states after the frames"]
+    rows = [
+        [
+            run["map"],
+            f"{run['groups']} of {run['members']}",
+            str(run["groups"] * run["members"]),
+            str(run["frames"]),
+            "yes" if run["ended"] else "no",
+            *(f"{run[key]:.2f}" for key in ("median_ms", "p99_ms", "max_ms")),
+            ", ".join(f"{state} {count}" for state, count in sorted(run["states"].items())),
+        ]
+        for run in results.groups
+    ]
+    return render(columns, rows, markdown)
+
+
 def verdict(figures: Dict[str, float], limit: float) -> str:
     """"met (worst 0.31)" or "missed on maze512-1-0 (2.10)" for figures that must be <= limit."""
     missed = {name: value for name, value in figures.items() if not value <= limit}
@@ -247,28 +303,44 @@ def target_lines(results: Results) -> List[str]:
     ]
 
 
+def group_target_line(results: Results) -> str:
+    groups = {f"{r['groups']} groups of {r['members']}": r["median_ms"] for r in results.groups
+              if r["groups"] * r["members"] >= bench_groups.TARGET_UNITS}  # fmt: skip
+    return (f"{bench_groups.TARGET_UNITS:,} PathUnits in groups <= {bench_groups.TARGET_MS:g} ms of Python per frame "
+            f"(median, while no order had ended): " + verdict(groups, bench_groups.TARGET_MS))  # fmt: skip
+
+
 def report(results: Results, args: argparse.Namespace, argv: Optional[Sequence[str]] = None) -> str:
-    parts = [
-        "Queries (median ms over the queries all three answered; the fastest of each query's runs):",
-        query_table(results, args.markdown),
-        "",
-        "Build and memory (resident bytes kept per map cell, after a first query; the TileMap is common to all):",
-        build_table(results, args.markdown),
-    ]
+    """The tables of what was measured, the targets they bear on, and the command; blank lines between."""
+    sections: List[List[str]] = []
+    if results.maps:
+        sections += [
+            ["Queries (median ms over the queries all three answered; the fastest of each query's runs):",
+             query_table(results, args.markdown)],
+            ["Build and memory (resident bytes kept per map cell, after a first query; the TileMap is common to all):",
+             build_table(results, args.markdown)],
+        ]  # fmt: skip
     if results.units:
-        parts += [
-            "",
+        sections.append([
             f"PathUnits: the NavGrid's _physics_process per frame at --fixed-fps {FPS}, while the orders are planned"
             " (plan_budget_ms 2, at least one order a frame), then per frame of units on the move:",
             units_table(results, args.markdown),
-        ]
-    parts += ["", "Targets (issue 8):", *(f"- {line}" for line in target_lines(results))]
-    parts += [
-        "",
+        ])  # fmt: skip
+    if results.groups:
+        sections.append([
+            f"Groups: bench_groups.py's scenario ({GROUP_FORMATION} at spacing {GROUP_SPACING:g}, a GroupManager a group), "
+            f"the NavGrid's _physics_process per frame of {1 / 30:.4f} game s until the first order ended:",
+            groups_table(results, args.markdown),
+        ])  # fmt: skip
+    if results.maps or results.units:
+        sections.append(["Targets (issue 8):", *(f"- {line}" for line in target_lines(results))])
+    if results.groups:
+        sections.append(["Target (issue 10):", f"- {group_target_line(results)}"])
+    sections.append([
         f"Command: {command_line('bench_engine.py', argv)} (seed {args.seed}, {args.per_map} long scenarios a map, "
-        f"best of {args.repeat}; Godot 3.2.3 headless, pythonscript 0.50)",
-    ]
-    return "\n".join(parts)
+        f"best of {args.repeat}; Godot 3.2.3 headless, pythonscript 0.50)"
+    ])  # fmt: skip
+    return "\n\n".join("\n".join(section) for section in sections)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

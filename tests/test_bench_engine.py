@@ -10,7 +10,8 @@ from godot_python import ROOT
 sys.path.insert(0, str(ROOT / "bench"))
 import bench_engine  # noqa: E402
 
-TINY = ["--maps", "den520d", "--per-map", "2", "--repeat", "1", "--units", "5", "--units-map", "den520d", "--frames", "3"]
+TINY = ["--maps", "den520d", "--per-map", "2", "--repeat", "1", "--units", "5", "--units-map", "den520d", "--frames", "3",
+        "--groups", "2", "--group-size", "4", "--groups-map", "den520d", "--group-frames", "5"]
 
 
 def test_the_engine_benchmark_prints_every_table_complete(godot_python, movingai_dir):
@@ -24,7 +25,10 @@ def test_the_engine_benchmark_prints_every_table_complete(godot_python, movingai
     assert not [(solver, query) for query in queries for solver in bench_engine.SOLVERS if bench_engine.wrong(solver, query)]
     assert [(run["units"], run["search"], run["frames"]) for run in results.units] == [(5, "exact", 3), (5, "graph", 3)]
     assert all(run["planning_frames"] >= 1 and run["planning_ms_per_order"] > 0 for run in results.units)
+    [groups] = results.groups  # 5 frames: too few for an order to end (members stand in their slots as they form)
+    assert (groups["groups"], groups["members"], groups["frames"], groups["ended"]) == (2, 4, 5, False)
+    assert sum(groups["states"].values()) == 8 and groups["median_ms"] > 0
     assert "nan" not in text
-    for heading in ("Queries", "Build and memory", "PathUnits", "Targets (issue 8)", "Command: "):
+    for heading in ("Queries", "Build and memory", "PathUnits", "Groups", "Targets (issue 8)", "Target (issue 10)", "Command: "):
         assert heading in text
-    assert text.count("den520d ") >= 4  # a row in each table (two unit runs)
+    assert text.count("den520d ") >= 5  # a row in each table (two unit runs, the groups)

@@ -2,8 +2,8 @@
 
 The fakes of tests/test_godot_units.py stand in for the TileMap and the
 PathUnit nodes; a GroupDriver sits beside the UnitDriver as in NavGrid, and
-frames run as NavGrid._physics_process and GroupManager._physics_process run
-them: the units' step, then each manager's group signals.
+frames run as NavGrid._physics_process runs them: the units' step and signals,
+then the group signals of each manager that has some.
 """
 
 import math
@@ -59,8 +59,8 @@ def play(driver: UnitDriver, groups: GroupDriver, seconds: float, owners=(MANAGE
     for _ in range(round(seconds / delta)):
         moves += driver.step(delta)
         list(driver.signals())
-        for owner in owners:
-            heard[owner] += groups.signals(owner)
+        for owner in groups.owners_heard():  # as NavGrid._emit_group_signals
+            heard.setdefault(owner, []).extend(groups.signals(owner))
     return moves, heard
 
 
@@ -251,6 +251,24 @@ def test_each_manager_hears_its_own_groups_and_a_manager_that_leaves_lets_its_un
     assert summary(heard[MANAGER]) == [(1, "group_arrived", 3, 3)] and heard[other] == []
     assert all(driver.state_of(key) == "ARRIVED" for key in nodes)  # the other's units finished on their own
     assert all(groups.groups.group_of(driver.unit_of(key)) is None for key in (4, 5, 6))
+
+
+def test_a_manager_freed_by_a_handler_of_its_own_signals_hears_no_more_of_them():
+    """The NavGrid emits a manager's signals one by one (``owners_heard``, ``signals``): a game's handler may free
+    the manager, which then forgets it; the signals still queued for it are dropped, not emitted on a freed node."""
+    driver, groups, nodes = make_squad()
+    other = 2000
+    groups.order(MANAGER, [1, 2, 3], world_centre(TARGET), settings())
+    groups.order(other, [4, 5, 6], world_centre((9, -2)), settings())
+    assert groups.owners_heard() == [MANAGER, other]  # each has its group_ordered queued
+    groups.order(MANAGER, [1, 2], world_centre(TARGET), settings())  # a second signal for the first
+    emitted = []
+    for owner in groups.owners_heard():
+        for signal in groups.signals(owner):
+            emitted.append((owner, signal.group_id, signal.name))
+            groups.forget_owner(owner)  # its handler freed it: the manager left the tree
+    assert emitted == [(MANAGER, 1, "group_ordered"), (other, 2, "group_ordered")]
+    assert groups.owners_heard() == []
 
 
 # -- members lost, and the NavGrid reading its TileMap again ----------------------------------------------

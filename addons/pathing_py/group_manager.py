@@ -28,9 +28,9 @@ that the group arrives together); ``formation``: ``none``, ``line``,
 shape to its slots around the target); ``spacing``: cells between slots (2
 marches at full speed; at 1 units hold neighbouring cells and move in waves).
 
-Signals, emitted once per physics frame for the frame's events (group ids
-count from 1 for each NavGrid and stay when the NavGrid reads its TileMap
-again):
+Signals, emitted by the NavGrid in its physics frame for the frame's events,
+after its PathUnits' signals (group ids count from 1 for each NavGrid and stay
+when the NavGrid reads its TileMap again):
 
 - ``group_ordered(group_id, cell, position)``: an order was accepted; ``cell``
   is its TileMap cell, ``position`` that cell's centre in global pixels;
@@ -86,7 +86,6 @@ class GroupManager(NodeProperties, NavGridLink, Node):  # NodeProperties first: 
 
     def _ready(self) -> None:
         keep_script_loaded("GroupManager", self.get_script())  # pythonscript 0.50 cannot load it twice
-        self.set_physics_process(not Engine.is_editor_hint())
 
     def _exit_tree(self) -> None:
         if Engine.is_editor_hint():
@@ -98,14 +97,6 @@ class GroupManager(NodeProperties, NavGridLink, Node):  # NodeProperties first: 
     def _get_configuration_warning(self) -> str:
         path, found = self._navgrid_found()
         return groups.manager_problem(path, found, self.get)
-
-    def _physics_process(self, delta: float) -> None:
-        """Emit the signals of this manager's groups that the NavGrid's last frames gave."""
-        navgrid: "NavGrid" = self._navgrid()
-        if navgrid is None:
-            return
-        for emitted in navgrid.call("take_group_signals", self):
-            self.call("emit_signal", *emitted)
 
     def order_move(self, units: Array, world_target: Vector2) -> str:
         """Send the PathUnits of ``units`` to the cell containing a global position as a new group; "OK" or why not."""

@@ -30,8 +30,9 @@ ready; the NavGrid moves all of them in its ``_physics_process`` (one call per
 physics frame, not one per unit), sets each moved node's position and emits
 the units' signals. GroupManagers order groups of its PathUnits through it
 (``order_group``): the NavGrid keeps the groups, which steer its units and
-survive a ``rebuild()``, and each manager takes its groups' signals once a
-frame (``take_group_signals``). ``set_cell_blocked(cell, blocked)`` puts a
+survive a ``rebuild()``, and emits each manager's signals on it in the same
+frame, after the units' (no manager has a frame callback of its own: 50 of
+them taking their signals each frame cost more than the navigation). ``set_cell_blocked(cell, blocked)`` puts a
 wall up (or takes one down) for the units and on the TileMap together, painting
 ``wall_tile`` or ``floor_tile`` (no tile when ``floor_tile`` is empty); it is
 refused while a unit holds the cell. Path planning for units is spread over
@@ -195,6 +196,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
     _painter = None  # units.TilePainter: the tiles set_cell_blocked paints
     _units = None  # units.UnitDriver: the PathUnits this NavGrid moves
     _groups = None  # groups.GroupDriver: the groups of those units that GroupManagers ordered
+    _managers = None  # Dict[int, GroupManager]: the managers whose orders it took, by instance id, to signal
 
     @export(str, default="", hint=PropertyHint.FILE, hint_string="*.kpg")
     @property
@@ -584,8 +586,22 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         for emitted in driver.signals():
             node = emitted.node
             node.call("emit_signal", emitted.name, *emitted.arguments(Vector2))
+        self._emit_group_signals()
         if self._debug_draw:
             self.update()
+
+    def _emit_group_signals(self) -> None:
+        """Each manager's signals of the frame, on it (a handler may free a manager: its signals end there)."""
+        group_driver: Optional[groups.GroupDriver] = self._groups
+        if group_driver is None or not self._managers:
+            return
+        manager: "GroupManager"
+        for key in group_driver.owners_heard():
+            for emitted in group_driver.signals(key):
+                manager = self._managers.get(key)
+                if manager is None:
+                    break
+                manager.call("emit_signal", emitted.name, *emitted.arguments(Vector2))
 
     def is_at_rest(self) -> bool:
         """Whether no PathUnit moves until an order, a unit added or removed, or an edit: every unit stands with
@@ -662,7 +678,12 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         manager's, with its settings; "OK" or the status saying why not (then no unit is ordered)."""
         keys = [node_key(item) if isinstance(item, Object) else None for item in selection]
         target = (world_target.x, world_target.y)
-        return self._answer_manager(manager, groups.ORDER, lambda driver: driver.order(node_key(manager), keys, target, manager.get))
+        status = self._answer_manager(manager, groups.ORDER, lambda driver: driver.order(node_key(manager), keys, target, manager.get))
+        if status == Status.OK.value:
+            if self._managers is None:
+                self._managers = {}
+            self._managers[node_key(manager)] = manager
+        return status
 
     def reform_groups(self, manager: "GroupManager") -> str:
         """The manager's groups take the formation its exports now name, where they stand; "OK" or why not."""
@@ -678,15 +699,10 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
             bridge.report_error(str(manager.get_name()), answer.message)
         return answer.status
 
-    def take_group_signals(self, manager: "GroupManager") -> Array:
-        """The signals of the manager's groups since it last took them, oldest first: ``[name, arguments…]`` each."""
-        if self._groups is None:
-            return Array()
-        taken = self._groups.signals(node_key(manager))
-        return Array([Array([emitted.name, *emitted.arguments(Vector2)]) for emitted in taken])
-
     def remove_group_manager(self, manager: "GroupManager") -> None:
         """The manager left the tree: its groups are disbanded, their units finish their orders on their own."""
+        if self._managers is not None:
+            self._managers.pop(node_key(manager), None)
         if self._groups is not None:
             self._groups.forget_owner(node_key(manager))
 

@@ -8,7 +8,10 @@ by pathing_py, loaded through ``graph_path``), and by an AStar2D built as a
 GDScript game would build it; the same long scenarios are asked of all three.
 Then PathUnits under one NavGrid get random reachable orders; the engine
 runs physics frames until every order is planned, then the timed frames of
-units on the move; the NavGrid's ``_physics_process`` is timed in each.
+units on the move; the NavGrid's ``_physics_process`` is timed in each. Last,
+groups of PathUnits, each ordered by a GroupManager of its own in formation
+(the host sends bench_groups.py's scenario): the frames until the first order
+ends are timed: the NavGrid's ``_physics_process``, which emits the managers' signals too.
 
 The settings come as one JSON argument, ``--bench-settings={...}``; every
 measurement is printed as one JSON object a line, and ``{"done": true}`` last.
@@ -28,6 +31,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 import numpy as np
 from godot import (
     OS,
+    Array,
     AStar2D,
     Node,
     Node2D,
@@ -57,6 +61,9 @@ POOL = 2
 GRAPH_FOLDER = "res://bench/engine/graphs"
 NAV_GRID_SCRIPT = "res://addons/pathing_py/nav_grid.py"
 PATH_UNIT_SCRIPT = "res://addons/pathing_py/path_unit.py"
+GROUP_MANAGER_SCRIPT = "res://addons/pathing_py/group_manager.py"
+#: Game seconds a frame of the groups' run: the updates bench_groups.py times (30 a second).
+GROUP_FRAME_SECONDS = 1 / 30
 #: An open square map measured first and not reported: the first NavGrid, query and AStar2D of the
 #: process pay for imports and pythonscript's binding caches, which would count as the first map's memory.
 WARM_UP_SIDE = 64
@@ -230,6 +237,8 @@ class NavigationBench(Node):
         # Engine resources this node holds, dropped before the engine quits (else it reports them leaked).
         self._nav_grid_script = ResourceLoader.load(NAV_GRID_SCRIPT)
         self._path_unit_script = ResourceLoader.load(PATH_UNIT_SCRIPT)
+        self._group_manager_script = ResourceLoader.load(GROUP_MANAGER_SCRIPT)
+        self._groups_arrived = 0
         self._tileset = make_tileset()
         os.makedirs(str(ProjectSettings.globalize_path(GRAPH_FOLDER)), exist_ok=True)
         self._steps = self._run(settings)
@@ -247,7 +256,7 @@ class NavigationBench(Node):
             traceback.print_exc()
             code = 1
         self.set_physics_process(False)
-        self._steps = self._nav_grid_script = self._path_unit_script = self._tileset = None
+        self._steps = self._nav_grid_script = self._path_unit_script = self._group_manager_script = self._tileset = None
         self.get_tree().quit(code)
 
     def _run(self, settings: Dict) -> Iterator[None]:
@@ -265,9 +274,16 @@ class NavigationBench(Node):
         grid = grids.get(name) or Grid.from_movingai(os.path.join(folder, f"{name}.map"))
         if name not in grids and settings["units"]:
             self._bake(name, grid)
+            grids[name] = grid
         for count in settings["units"]:
             for search in ("exact", "graph"):
                 yield from self._measure_units(name, grid, search, count, settings)
+        if settings["group_starts"]:
+            name = settings["groups_map"]
+            grid = grids.get(name) or Grid.from_movingai(os.path.join(folder, f"{name}.map"))
+            if name not in grids:
+                self._bake(name, grid)
+            yield from self._measure_groups(name, grid, settings)
 
     def _add_tilemap(self, passable: np.ndarray) -> TileMap:
         """The map as a TileMap under this node, its quadrants (collision bodies included) built at once."""
@@ -394,3 +410,63 @@ class NavigationBench(Node):
         )
         free_node(self, navgrid)
         free_node(self, tilemap)
+
+    def _measure_groups(self, name: str, grid: Grid, settings: Dict) -> Iterator[None]:
+        """Groups of PathUnits under one NavGrid planning on the map's graph, each ordered by a GroupManager of
+        its own in a box at spacing 2 (``group_starts``, ``group_targets``: cells); time the NavGrid's
+        ``_physics_process`` (which emits the managers' signals too) until a group has arrived (or ``group_frames``)."""
+        tilemap = self._add_tilemap(grid.passable)
+        navgrid, _ = self._add_navgrid("NavGrid", graph_file(name))
+        navgrid.set_physics_process(False)
+        managers, units = [], []
+        for index, (starts, target) in enumerate(zip(settings["group_starts"], settings["group_targets"])):
+            manager = Node.new()
+            manager.set_script(self._group_manager_script)
+            manager.set_name(f"GroupManager{index}")  # beside the NavGrid: its nav_grid_path is ../NavGrid
+            manager.set("formation", "box")
+            manager.set("spacing", 2.0)
+            self.add_child(manager)
+            manager.connect("group_arrived", self, "_on_group_arrived")
+            members = Array()
+            for number, start in enumerate(starts):
+                unit = Node2D.new()
+                unit.set_script(self._path_unit_script)
+                unit.set_name(f"Group{index}Unit{number}")
+                unit.set("nav_grid_path", NodePath(".."))
+                unit.set_position(cell_centre(tuple(start)))
+                navgrid.add_child(unit)
+                members.append(unit)
+                units.append(unit)
+            status = str(manager.call("order_move", members, cell_centre(tuple(target))))
+            if status != Status.OK.value:
+                raise RuntimeError(f"group {index} refused its order: {status}")
+            managers.append(manager)
+
+        self._groups_arrived = 0
+        frames: List[float] = []
+        while not self._groups_arrived and len(frames) < settings["group_frames"]:
+            yield
+            seconds, _ = timed(lambda: navgrid.call("_physics_process", GROUP_FRAME_SECONDS))
+            frames.append(seconds * 1000.0)
+        states: Dict[str, int] = {}
+        for unit in units:
+            state = str(unit.call("get_state"))
+            states[state] = states.get(state, 0) + 1
+        emit(
+            groups=len(managers),
+            members=len(settings["group_starts"][0]),
+            map=name,
+            frames=len(frames),
+            ended=bool(self._groups_arrived),
+            median_ms=percentile(frames, 50),
+            p99_ms=percentile(frames, 99),
+            max_ms=max(frames),
+            states=states,
+        )
+        for manager in managers:
+            free_node(self, manager)
+        free_node(self, navgrid)
+        free_node(self, tilemap)
+
+    def _on_group_arrived(self, _group_id: int, _arrived: int, _members: int) -> None:
+        self._groups_arrived += 1

@@ -7,8 +7,9 @@ they keep together), in ``formation`` with slots ``spacing`` cells apart if
 it names a shape (F3-F5: the formation_* signals say how it forms and passes
 what it does not fit). The NavGrid of those units keeps the groups, in a
 :class:`GroupDriver` beside its :class:`~pathing_py.godot.units.UnitDriver`,
-whose navigator the groups steer; each GroupManager takes the signals of its
-own groups once per physics frame (:meth:`GroupDriver.signals`).
+whose navigator the groups steer; the NavGrid emits each manager's signals on
+it once a physics frame, after the PathUnits' (:meth:`GroupDriver.owners_heard`,
+:meth:`GroupDriver.signals`): no manager has a frame callback of its own.
 
 The selection is the group, as in RTS games: every accepted order makes a new
 group of exactly the units selected (a unit selected twice counts once),
@@ -248,17 +249,23 @@ class GroupDriver:
                 ordered.settings = settings  # a rebuild re-makes the group so
         return Answer(Status.OK.value)
 
+    def owners_heard(self) -> List[Hashable]:
+        """The owners with signals queued, in the order they were first ordered."""
+        return [owner for owner, queue in self._queues.items() if queue]
+
     def signals(self, owner: Hashable) -> Iterator[GroupSignal]:
-        """The signals of ``owner``'s groups, oldest first, each taken off the queue as it is yielded."""
+        """The signals of ``owner``'s groups, oldest first, each taken off the queue as it is yielded (none more
+        once the owner is forgotten: a signal's handler may free its manager)."""
         queue = self._queues.get(owner)
         while queue:
             yield queue.popleft()
 
     def forget_owner(self, owner: Hashable) -> None:
-        """A manager left: its groups are disbanded (their units finish their orders on their own)."""
+        """A manager left: its groups are disbanded (their units finish their orders on their own), and its signals
+        still queued are dropped."""
         for group_id in [group_id for group_id, ordered in self._ordered.items() if ordered.owner == owner]:
             self._drop(group_id)
-        self._queues.pop(owner, None)
+        self._queues.pop(owner, collections.deque()).clear()
 
     def take_over(self, previous: "GroupDriver") -> None:
         """Re-make the groups of the driver this one replaces, once this driver's units took over its units.

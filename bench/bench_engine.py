@@ -99,9 +99,9 @@ class Results(NamedTuple):
     groups: List[Dict]
 
 
-def parse_arguments(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
+def argument_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--maps", default=",".join(MAPS), help=f"comma-separated map names (default {','.join(MAPS)})")
+    parser.add_argument("--maps", default=",".join(MAPS), help=f"comma-separated map names, '' for none (default {','.join(MAPS)})")
     parser.add_argument("--per-map", type=int, default=40, help="long scenarios per map (default 40)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the scenarios and the unit orders (default 1)")
     parser.add_argument("--repeat", type=int, default=3, help="time each query this many times, keep the fastest (default 3)")
@@ -115,6 +115,12 @@ def parse_arguments(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
                         help="frames timed at most, if no order ends before (default 4000: 133 game seconds)")
     parser.add_argument("--timeout", type=float, default=3600, help="seconds the engine may run (default 3600)")
     parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
+    return parser
+
+
+def parse_arguments(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
+    """The options, checked: the maps exist, the counts are positive."""
+    parser = argument_parser()
     args = parser.parse_args(argv)
     args.maps_dir = find_benchmarks(ROOT)
     if args.maps_dir is None:

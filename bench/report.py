@@ -4,6 +4,7 @@
 ``bench_engine.py``, whose peer runs inside Godot, imports them from here.
 """
 
+import shlex
 import sys
 from pathlib import Path
 from typing import Optional, Sequence
@@ -36,8 +37,8 @@ def render(
 
 
 def command_line(script: str, argv: Optional[Sequence[str]]) -> str:
-    """The command that produced a table, for its footnote."""
-    return " ".join([f"python3 bench/{script}"] + list(sys.argv[1:] if argv is None else argv))
+    """The command that produced a table, for its footnote, as a shell takes it (an empty option quoted)."""
+    return " ".join([f"python3 bench/{script}"] + [shlex.quote(word) for word in (sys.argv[1:] if argv is None else argv)])
 
 
 def pythonscript_python() -> Path:

@@ -218,6 +218,21 @@ def free_node(parent: Node, node: Node) -> None:
     node.free()
 
 
+def frame_ms(navgrid: Node2D, delta: float) -> float:
+    """One frame of the NavGrid's units, called here instead of by the engine: its milliseconds."""
+    seconds, _ = timed(lambda: navgrid.call("_physics_process", delta))
+    return seconds * 1000.0
+
+
+def state_counts(units: List[Node2D]) -> Dict[str, int]:
+    """How many of the PathUnits are in each state."""
+    states: Dict[str, int] = {}
+    for unit in units:
+        state = str(unit.call("get_state"))
+        states[state] = states.get(state, 0) + 1
+    return states
+
+
 def percentile(values: List[float], q: float) -> float:
     return float(np.percentile(values, q)) if values else float("nan")
 
@@ -385,17 +400,11 @@ class NavigationBench(Node):
         planning: List[float] = []
         while any(str(unit.call("get_state")) == Status.FIND_PATH.value for unit in units):
             yield
-            seconds, _ = timed(lambda: navgrid.call("_physics_process", self._delta))
-            planning.append(seconds * 1000.0)
+            planning.append(frame_ms(navgrid, self._delta))
         frames = []
         for _ in range(settings["frames"]):
             yield
-            seconds, _ = timed(lambda: navgrid.call("_physics_process", self._delta))
-            frames.append(seconds * 1000.0)
-        states: Dict[str, int] = {}
-        for unit in units:
-            state = str(unit.call("get_state"))
-            states[state] = states.get(state, 0) + 1
+            frames.append(frame_ms(navgrid, self._delta))
         emit(
             units=count,
             map=name,
@@ -406,7 +415,7 @@ class NavigationBench(Node):
             median_ms=percentile(frames, 50),
             p99_ms=percentile(frames, 99),
             max_ms=max(frames),
-            states=states,
+            states=state_counts(units),
         )
         free_node(self, navgrid)
         free_node(self, tilemap)
@@ -446,12 +455,7 @@ class NavigationBench(Node):
         frames: List[float] = []
         while not self._groups_arrived and len(frames) < settings["group_frames"]:
             yield
-            seconds, _ = timed(lambda: navgrid.call("_physics_process", GROUP_FRAME_SECONDS))
-            frames.append(seconds * 1000.0)
-        states: Dict[str, int] = {}
-        for unit in units:
-            state = str(unit.call("get_state"))
-            states[state] = states.get(state, 0) + 1
+            frames.append(frame_ms(navgrid, GROUP_FRAME_SECONDS))
         emit(
             groups=len(managers),
             members=len(settings["group_starts"][0]),
@@ -461,7 +465,7 @@ class NavigationBench(Node):
             median_ms=percentile(frames, 50),
             p99_ms=percentile(frames, 99),
             max_ms=max(frames),
-            states=states,
+            states=state_counts(units),
         )
         for manager in managers:
             free_node(self, manager)

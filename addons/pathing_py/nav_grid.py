@@ -32,7 +32,7 @@ the units' signals. GroupManagers order groups of its PathUnits through it
 (``order_group``): the NavGrid keeps the groups, which steer its units and
 survive a ``rebuild()``, and emits each manager's signals on it in the same
 frame, after the units' (no manager has a frame callback of its own: 50 of
-them taking their signals each frame cost more than the navigation).
+them taking their signals each frame cost nearly as much as the navigation).
 ``set_cell_blocked(cell, blocked)`` puts a
 wall up (or takes one down) for the units and on the TileMap together, painting
 ``wall_tile`` or ``floor_tile`` (no tile when ``floor_tile`` is empty); it is

@@ -59,8 +59,8 @@ def play(driver: UnitDriver, groups: GroupDriver, seconds: float, owners=(MANAGE
     for _ in range(round(seconds / delta)):
         moves += driver.step(delta)
         list(driver.signals())
-        for owner in groups.owners_heard():  # as NavGrid._emit_group_signals
-            heard.setdefault(owner, []).extend(groups.signals(owner))
+        for owner, signal in groups.pending():  # as NavGrid._emit_group_signals (the owners are their own nodes)
+            heard.setdefault(owner, []).append(signal)
     return moves, heard
 
 
@@ -254,21 +254,19 @@ def test_each_manager_hears_its_own_groups_and_a_manager_that_leaves_lets_its_un
 
 
 def test_a_manager_freed_by_a_handler_of_its_own_signals_hears_no_more_of_them():
-    """The NavGrid emits a manager's signals one by one (``owners_heard``, ``signals``): a game's handler may free
-    the manager, which then forgets it; the signals still queued for it are dropped, not emitted on a freed node."""
+    """The NavGrid emits each manager's signals on its node one by one (``pending``): a game's handler may free the
+    manager, which then forgets it; the signals still queued for it are dropped, not emitted on a freed node."""
     driver, groups, nodes = make_squad()
     other = 2000
-    groups.order(MANAGER, [1, 2, 3], world_centre(TARGET), settings())
-    groups.order(other, [4, 5, 6], world_centre((9, -2)), settings())
-    assert groups.owners_heard() == [MANAGER, other]  # each has its group_ordered queued
-    groups.order(MANAGER, [1, 2], world_centre(TARGET), settings())  # a second signal for the first
+    groups.order(MANAGER, [1, 2, 3], world_centre(TARGET), settings(), node="first manager")
+    groups.order(other, [4, 5, 6], world_centre((9, -2)), settings(), node="second manager")
+    groups.order(MANAGER, [1, 2], world_centre(TARGET), settings(), node="first manager")  # a second signal for it
     emitted = []
-    for owner in groups.owners_heard():
-        for signal in groups.signals(owner):
-            emitted.append((owner, signal.group_id, signal.name))
-            groups.forget_owner(owner)  # its handler freed it: the manager left the tree
-    assert emitted == [(MANAGER, 1, "group_ordered"), (other, 2, "group_ordered")]
-    assert groups.owners_heard() == []
+    for node, signal in groups.pending():
+        emitted.append((node, signal.group_id, signal.name))
+        groups.forget_owner(MANAGER if node == "first manager" else other)  # its handler freed it: it left the tree
+    assert emitted == [("first manager", 1, "group_ordered"), ("second manager", 2, "group_ordered")]
+    assert list(groups.pending()) == []
 
 
 # -- members lost, and the NavGrid reading its TileMap again ----------------------------------------------

@@ -990,7 +990,7 @@ def test_a_unit_held_up_goes_on_once_no_unit_near_it_is_under_way_or_later_once_
 
 def test_a_unit_held_up_does_not_go_on_while_a_unit_that_arrived_there_stands_on_its_goal():
     """Two units ordered to one cell: the one held up would only push the one there off to take its place (in
-    a packed room, such units took turns on two cells until 164 s). It goes on once that unit has gone."""
+    a packed room, such units took turns on two cells until 165 s). It goes on once that unit has gone."""
     navigator = Navigator(Grid.from_ascii("......\n......"), give_up=1.0)
     unit = navigator.add_unit((0.5, 0.5), speed=2.0)
     there = navigator.add_unit((5.5, 0.5), speed=2.0)

@@ -197,7 +197,6 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
     _painter = None  # units.TilePainter: the tiles set_cell_blocked paints
     _units = None  # units.UnitDriver: the PathUnits this NavGrid moves
     _groups = None  # groups.GroupDriver: the groups of those units that GroupManagers ordered
-    _managers = None  # Dict[int, GroupManager]: the managers whose orders it took, by instance id, to signal
 
     @export(str, default="", hint=PropertyHint.FILE, hint_string="*.kpg")
     @property
@@ -592,17 +591,13 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
             self.update()
 
     def _emit_group_signals(self) -> None:
-        """Each manager's signals of the frame, on it (a handler may free a manager: its signals end there)."""
+        """Each manager's signals of the frame, on it."""
         group_driver: Optional[groups.GroupDriver] = self._groups
-        if group_driver is None or not self._managers:
+        if group_driver is None:
             return
         manager: "GroupManager"
-        for key in group_driver.owners_heard():
-            for emitted in group_driver.signals(key):
-                manager = self._managers.get(key)
-                if manager is None:
-                    break
-                manager.call("emit_signal", emitted.name, *emitted.arguments(Vector2))
+        for manager, emitted in group_driver.pending():
+            manager.call("emit_signal", emitted.name, *emitted.arguments(Vector2))
 
     def is_at_rest(self) -> bool:
         """Whether no PathUnit moves until an order, a unit added or removed, or an edit: every unit stands with
@@ -679,12 +674,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         manager's, with its settings; "OK" or the status saying why not (then no unit is ordered)."""
         keys = [node_key(item) if isinstance(item, Object) else None for item in selection]
         target = (world_target.x, world_target.y)
-        status = self._answer_manager(manager, groups.ORDER, lambda driver: driver.order(node_key(manager), keys, target, manager.get))
-        if status == Status.OK.value:
-            if self._managers is None:
-                self._managers = {}
-            self._managers[node_key(manager)] = manager
-        return status
+        return self._answer_manager(manager, groups.ORDER, lambda driver: driver.order(node_key(manager), keys, target, manager.get, manager))
 
     def reform_groups(self, manager: "GroupManager") -> str:
         """The manager's groups take the formation its exports now name, where they stand; "OK" or why not."""
@@ -702,8 +692,6 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
 
     def remove_group_manager(self, manager: "GroupManager") -> None:
         """The manager left the tree: its groups are disbanded, their units finish their orders on their own."""
-        if self._managers is not None:
-            self._managers.pop(node_key(manager), None)
         if self._groups is not None:
             self._groups.forget_owner(node_key(manager))
 

@@ -8,8 +8,8 @@ it names a shape (F3-F5: the formation_* signals say how it forms and passes
 what it does not fit). The NavGrid of those units keeps the groups, in a
 :class:`GroupDriver` beside its :class:`~pathing_py.godot.units.UnitDriver`,
 whose navigator the groups steer; the NavGrid emits each manager's signals on
-it once a physics frame, after the PathUnits' (:meth:`GroupDriver.owners_heard`,
-:meth:`GroupDriver.signals`): no manager has a frame callback of its own.
+it once a physics frame, after the PathUnits' (:meth:`GroupDriver.pending`): no
+manager has a frame callback of its own.
 
 The selection is the group, as in RTS games: every accepted order makes a new
 group of exactly the units selected (a unit selected twice counts once),
@@ -197,13 +197,16 @@ class GroupDriver:
         self._ordered: Dict[int, _Ordered] = {}  # group id (the signals') -> the group
         self._ids: Dict[int, int] = {}  # Group.id -> group id
         self._queues: Dict[Hashable, Deque[GroupSignal]] = collections.defaultdict(collections.deque)
+        self._nodes: Dict[Hashable, Any] = {}  # owner -> what its signals are emitted on (its GroupManager)
         self._next_id = 1
 
-    def order(self, owner: Hashable, keys: Sequence[Optional[int]], world_target, export: ExportReader) -> Answer:
+    def order(self, owner: Hashable, keys: Sequence[Optional[int]], world_target, export: ExportReader, node: Any = None) -> Answer:
         """Send the selected units to the cell containing ``world_target`` (world pixels) as a new group.
 
         ``keys`` are the selection's PathUnits in order, None for an item
-        that is not a node; ``export`` reads the manager's settings by name.
+        that is not a node; ``export`` reads the manager's settings by name;
+        ``node`` is what :meth:`pending` gives the owner's signals with (the
+        GroupManager; the owner itself if None).
         """
         if not keys:
             return Answer(Status.EMPTY_SELECTION.value, f"{ORDER}: the selection is empty")
@@ -223,6 +226,7 @@ class GroupDriver:
             self._leave_group(unit)
         group_id = self._make_group(owner, members, settings)
         self._send(group_id, goal)
+        self._nodes[owner] = owner if node is None else node
         self._queues[owner].append(self._ordered_signal(group_id))
         return Answer(Status.OK.value)
 
@@ -249,9 +253,14 @@ class GroupDriver:
                 ordered.settings = settings  # a rebuild re-makes the group so
         return Answer(Status.OK.value)
 
-    def owners_heard(self) -> List[Hashable]:
-        """The owners with signals queued, in the order they were first ordered."""
-        return [owner for owner, queue in self._queues.items() if queue]
+    def pending(self) -> Iterator[Tuple[Any, GroupSignal]]:
+        """Every owner's queued signals with its node, owner by owner in the order they first ordered, each
+        taken off its queue as it is yielded. A signal's handler may free its manager or another (the NavGrid
+        then forgets it): none more of a forgotten owner's is yielded."""
+        for owner in [owner for owner, queue in self._queues.items() if queue]:
+            node = self._nodes.get(owner)
+            for signal in self.signals(owner):
+                yield node, signal
 
     def signals(self, owner: Hashable) -> Iterator[GroupSignal]:
         """The signals of ``owner``'s groups, oldest first, each taken off the queue as it is yielded (none more
@@ -266,6 +275,7 @@ class GroupDriver:
         for group_id in [group_id for group_id, ordered in self._ordered.items() if ordered.owner == owner]:
             self._drop(group_id)
         self._queues.pop(owner, collections.deque()).clear()
+        self._nodes.pop(owner, None)
 
     def take_over(self, previous: "GroupDriver") -> None:
         """Re-make the groups of the driver this one replaces, once this driver's units took over its units.
@@ -279,7 +289,7 @@ class GroupDriver:
         previous.groups.steer(0.0)  # members removed since the last frame are lost there first
         previous._take_events()
         self._next_id = previous._next_id
-        self._queues = previous._queues
+        self._queues, self._nodes = previous._queues, previous._nodes
         for group_id, old in previous._ordered.items():
             queue = self._queues[old.owner]
             kept = []

@@ -7,8 +7,9 @@ as much as the code. Here the working tree's ``pathing_py`` and the commit's (``
 temporary folder, imported under another name: the package imports its own modules by relative imports
 only) each run bench_groups.py's groups scenario, update by update in turn, the first of each pair
 alternating: both meet the machine as it is then. Counted, as the README's figure: the updates before the
-first order ended. The two must move the units the same, or they did different work: the comparison says
-whether they did.
+first order ended. The two must move the units the same (the same states and cells after every update, and
+positions that differ by no more than the last bits of a float), or they did different work: the comparison
+says whether they did, and how far apart the positions came.
 
 Usage::
 
@@ -34,8 +35,10 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_crowd  # noqa: E402
 import bench_groups  # noqa: E402
 from bench_groups import ROOT, Scenario, add_units  # noqa: E402
+from pathing_py.scenarios import CrowdScenario  # noqa: E402
 
 import pathing_py  # noqa: E402
 from report import command_line  # noqa: E402
@@ -48,8 +51,9 @@ class World(NamedTuple):
     """One package's run of the scenario."""
 
     navigator: Any  #: the package's Navigator
-    groups: Any  #: its Groups
+    groups: Any  #: its Groups, None for a crowd scenario
     units: List[Any]
+    ordered: List[Any]  #: the units with an order of their own (a crowd's; none in the groups scenario)
 
 
 def export_package(commit: str, folder: Path) -> ModuleType:
@@ -73,33 +77,75 @@ def world(package: ModuleType, args: argparse.Namespace, scenario: Scenario) -> 
     shape = None if args.formation == "none" else groups_module.Formation.by_name(args.formation, args.size, spacing=args.spacing)
     for group_units, target in zip(members, scenario.targets):
         groups.add_group(group_units, formation=shape, spacing=args.spacing).move_to(target)
-    return World(navigator, groups, [unit for group_units in members for unit in group_units])
+    return World(navigator, groups, [unit for group_units in members for unit in group_units], [])
+
+
+def crowd_world(package: ModuleType, scenario: CrowdScenario) -> World:
+    """The crowd ``scenario``'s units added and ordered, with ``package``'s navigator (as CrowdRun does)."""
+    navigator = importlib.import_module(f"{package.__name__}.units").Navigator(package.Grid(scenario.grid.passable))
+    units = [
+        navigator.add_unit(tuple(start), speed=float(speed), radius=float(radius), priority=int(priority))
+        for start, speed, radius, priority in zip(scenario.starts.tolist(), scenario.speeds, scenario.radii, scenario.priorities)
+    ]
+    ordered = [unit for unit, idle in zip(units, scenario.idle) if not idle]
+    for unit, goal, idle in zip(units, scenario.goals.tolist(), scenario.idle):
+        if not idle:
+            unit.move_to(tuple(goal))
+    return World(navigator, None, units, ordered)
+
+
+def order_ended(world_: World) -> bool:
+    """Whether a group arrived (the groups scenario), or every order ended for good (a crowd)."""
+    if world_.groups is not None:
+        return any(event == "group_arrived" for _, event, _ in world_.groups.events())
+    return all(unit.state.name in ("ARRIVED", "HELD_UP", "UNREACHABLE") and not world_.navigator.goes_on_later(unit) for unit in world_.ordered)
+
+
+#: Cells two positions of a unit may differ by and still be the same move: the last bits of a float, where the
+#: two codes compute a distance in another order (numpy's hypot and Python's differ in the last bit).
+SAME_POSITION = 1e-9
+
+
+def same_moves(new: List[Any], base: List[Any]) -> bool:
+    """Whether the units of both runs are in the same states and cells, at the same positions (to SAME_POSITION)."""
+    return all(
+        (a.state.name, a.cell, a.next_cell) == (b.state.name, b.cell, b.next_cell)
+        for a, b in zip(new, base)
+    ) and position_difference(new, base) <= SAME_POSITION
+
+
+def position_difference(new: List[Any], base: List[Any]) -> float:
+    """The largest difference of a unit's x or y between the two runs."""
+    return float(np.abs(np.array([a.position for a in new]) - np.array([b.position for b in base])).max(initial=0.0))
 
 
 def compare(new: World, base: World, delta: float, seconds: float) -> str:
     """Update both until an order of either ends (or ``seconds``), in turn; the report."""
     ticks: Dict[int, List[float]] = {id(new): [], id(base): []}
     apart_at: Optional[int] = None
+    drift = 0.0
     update = 0
     while new.navigator.time < seconds - 1e-9:
         for world_ in (new, base) if update % 2 == 0 else (base, new):
             started = time.perf_counter()
             world_.navigator.update(delta)
             ticks[id(world_)].append((time.perf_counter() - started) * 1000.0)
-        if apart_at is None and [unit.position for unit in new.units] != [unit.position for unit in base.units]:
+        if apart_at is None and not same_moves(new.units, base.units):
             apart_at = update
+        drift = max(drift, position_difference(new.units, base.units))
         update += 1
-        if any(event == "group_arrived" for world_ in (new, base) for _, event, _ in world_.groups.events()):
+        if any([order_ended(new), order_ended(base)]):  # (both read: a group's events are taken)
             break
     new_ms, base_ms = np.array(ticks[id(new)]), np.array(ticks[id(base)])
     same = "yes" if apart_at is None else f"no: apart from update {apart_at} on (the times measure different work)"
     return "\n".join([
-        f"{update} updates each, until the first order ended",
+        f"{update} updates each, until {'the first order' if new.groups is not None else 'every order'} ended",
         f"{'code':<26}{'median ms':>10}{'mean ms':>10}",
         f"{'working tree':<26}{np.median(new_ms):>10.4g}{new_ms.mean():>10.4g}",
         f"{'base':<26}{np.median(base_ms):>10.4g}{base_ms.mean():>10.4g}",
         f"working tree / base: {np.median(new_ms) / np.median(base_ms):.3f} (medians); "
         f"mean difference, update by update: {np.mean(new_ms - base_ms):+.3f} ms",
+        f"largest difference of a unit's position: {drift:.3g} cells",
         f"the units moved the same: {same}",
     ])  # fmt: skip
 
@@ -107,6 +153,8 @@ def compare(new: World, base: World, delta: float, seconds: float) -> str:
 def argument_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog="Other options: bench_groups.py's scenario options.")
     parser.add_argument("commit", help="the commit whose code to time against (any name git knows: 275f0de, HEAD~2)")
+    parser.add_argument("--crowd", choices=sorted(bench_crowd.SCENARIOS), help="a scenario of bench_crowd.py (at its default size) in "
+                        "place of the groups, updated until every order ended")  # fmt: skip
     return parser
 
 
@@ -124,14 +172,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                 check=True, capture_output=True, text=True).stdout.strip()  # fmt: skip
     except subprocess.CalledProcessError:
         parser.error(f"git knows no commit {args.commit!r} in {ROOT}")
-    _, _, scenario = bench_groups.setting(scenario_args, path, scenario_args.seed)
     with tempfile.TemporaryDirectory() as folder:
-        base = world(export_package(commit, Path(folder)), scenario_args, scenario)
-        new = world(pathing_py, scenario_args, scenario)
+        package = export_package(commit, Path(folder))
+        if args.crowd:
+            crowd = bench_crowd.SCENARIOS[args.crowd].make(None, False, "den520d")
+            base, new = crowd_world(package, crowd), crowd_world(pathing_py, crowd)
+            title = f"{crowd.name}: {crowd.description}"
+        else:
+            _, _, scenario = bench_groups.setting(scenario_args, path, scenario_args.seed)
+            base, new = world(package, scenario_args, scenario), world(pathing_py, scenario_args, scenario)
+            title = f"{path.stem}: {scenario_args.groups} groups of {scenario_args.size}, formation {scenario_args.formation}, seed {scenario_args.seed}"
         report = compare(new, base, scenario_args.delta, scenario_args.seconds)
-    print(f"{path.stem}: {scenario_args.groups} groups of {scenario_args.size}, formation {scenario_args.formation}, "
-          f"seed {scenario_args.seed}; the working tree against commit {commit} (base); {sys.implementation.name} "
-          f"{sys.version.split()[0]}")  # fmt: skip
+    print(f"{title}; the working tree against commit {commit} (base); {sys.implementation.name} {sys.version.split()[0]}")
     print(report)
     print(f"\nCommand: {command_line('bench_compare.py', argv)}")
     return 0

@@ -383,8 +383,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 runs.append(("pythonscript", lambda: run_navigator(PYTHONSCRIPT_LABEL, setting, ROOT, pythonscript)))
             if baseline is not None:
                 runs.append(("baseline", lambda: run_navigator(f"baseline {BASELINE_COMMIT}", setting, baseline)))
-            if peer.binary is not None:
-                runs.append(("RVO2", lambda: run_rvo2(peer.binary, setting)))
+            binary = peer.binary
+            if binary is not None:
+                runs.append(("RVO2", lambda: run_rvo2(binary, setting)))
             for label, run in runs:
                 started = time.perf_counter()
                 outcomes.append(run())

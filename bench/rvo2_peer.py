@@ -22,7 +22,7 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
-from typing import List, NamedTuple, Optional, Sequence, Tuple
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -113,7 +113,7 @@ def blocked_rectangles(passable: np.ndarray) -> np.ndarray:
     below, plus four around the map so that nobody walks off it."""
     height, width = passable.shape
     rectangles: List[Tuple[int, int, int, int]] = []
-    open_runs = {}  # (x0, x1) -> first row of a rectangle still growing
+    open_runs: Dict[Tuple[int, int], int] = {}  # (x0, x1) -> first row of a rectangle still growing
     for y in range(height + 1):
         runs = set()
         if y < height:

@@ -5,6 +5,7 @@ test: no time is checked."""
 import re
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -38,6 +39,17 @@ def test_the_working_tree_against_a_commit_reports_both_and_their_ratio(tiny_map
     # (of the medians as printed, 4 digits each: up to 0.05% off each, and the ratio itself printed to 3 decimals)
     assert ratio == pytest.approx(times["working tree"] / times["base"], rel=0.0015, abs=0.0005)
     assert re.search(r"^the units moved the same: (yes|no: apart from update \d+ on)", out, re.MULTILINE)
+
+
+def test_units_in_other_cells_or_places_did_not_move_the_same():
+    def unit(cell, position):
+        return SimpleNamespace(state=SimpleNamespace(name="MOVING"), cell=cell, next_cell=None, position=position)
+
+    base = [unit((1, 1), (1.5, 1.5))]
+    assert bench_compare.same_moves([unit((1, 1), (1.5, 1.5 + 1e-12))], base)  # the last bits of a float
+    assert not bench_compare.same_moves([unit((1, 1), (1.5, 1.5001))], base)
+    assert not bench_compare.same_moves([unit((2, 1), (1.5, 1.5))], base)
+    assert bench_compare.position_difference([unit((1, 1), (1.75, 1.5))], base) == 0.25
 
 
 def test_an_unknown_commit_is_a_clear_error(tiny_map, capsys):

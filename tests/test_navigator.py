@@ -9,6 +9,7 @@ from pathing_py.crowd_checks import overlapping_pairs, units_in_walls
 from pathing_py.crowd_runs import CrowdRun
 from pathing_py.jams import MAX_SEQUENTIAL_MOVES, MOVE_WORK
 from pathing_py.search import find_path
+from pathing_py.units import navigator as navigator_module
 from pathing_py.units import Navigator, PathRequestQueue, PathStack, Route, RouteKind, UnitState
 from pathing_py.units.jam_plans import SEARCH_WORK_PER_UPDATE
 from pathing_py.units.navigator import HELD_UP_RESUMES, MAX_UPDATE_SECONDS, STALL_SLICES
@@ -167,8 +168,16 @@ def test_each_unit_takes_sub_steps_of_its_own(monkeypatch):
     fast.move_to((39, 0))
     slow.move_to((39, 1))
     navigator.update(0.0)  # plans
-    calls = []
-    advance = Navigator._advance
+    calls = []  # (unit id, seconds) of each sub-step: moving on in an array pass, or an event in _advance
+    advance, move_on = Navigator._advance, navigator_module.move_on
+    by_slot = {unit.slot: unit.id for unit in (fast, slow)}
+
+    def moving_on(agents, slots, seconds):
+        moved = move_on(agents, slots, seconds)
+        calls.extend((by_slot[slot], dt) for slot, dt in zip(slots[moved].tolist(), seconds[moved].tolist()))
+        return moved
+
+    monkeypatch.setattr(navigator_module, "move_on", moving_on)
     monkeypatch.setattr(Navigator, "_advance", lambda self, unit, dt: (calls.append((unit.id, dt)), advance(self, unit, dt)))
     navigator.update(0.1)
     assert sorted(calls) == sorted([(fast.id, 0.1 / 6)] * 6 + [(slow.id, 0.1)])  # 3 cells in 6 sub-steps; 0.1 cell in one
@@ -382,7 +391,7 @@ def test_a_unit_walking_a_jams_plan_pushes_a_unit_that_stopped_in_its_way():
     outsider = navigator.add_unit((2.5, 1.5), speed=2.0, priority=5)
     # the unit's part of a plan, as JamPlans hands it over: every turn has come
     walker.stack.push(Route(RouteKind.AVOIDANCE, [(2, 1), (3, 1)], wait_at=2, may_take=lambda index: True))
-    walker.state = UnitState.RUN
+    navigator.set_state(walker, UnitState.RUN)
     outsider.move_to((1, 1))
     run(navigator, 0.05, 400)
     assert walker.cell == (3, 1)
@@ -463,7 +472,8 @@ def test_units_each_standing_on_the_others_goal_swap_back():
     navigator = Navigator(Grid(np.ones((3, 5), dtype=bool)))
     first, middle, second = (navigator.add_unit((x + 0.5, 1.5), speed=2.0) for x in (1, 2, 3))
     for unit, goal in ((first, (3, 1)), (middle, (2, 1)), (second, (1, 1))):  # as pushes after they arrived leave them
-        unit.goal, unit.state = goal, UnitState.ARRIVED
+        unit.goal = goal
+        navigator.set_state(unit, UnitState.ARRIVED)
     assert first.off_goal and second.off_goal and not middle.off_goal
     navigator.step_log = []
     for _ in range(60 * 30):
@@ -481,7 +491,8 @@ def test_a_world_whose_unit_off_its_goal_finds_it_held_for_good_comes_to_rest():
     navigator = Navigator(Grid(np.ones((3, 5), dtype=bool)))
     holder, other = navigator.add_unit((2.5, 1.5), speed=2.0), navigator.add_unit((3.5, 1.5), speed=2.0)
     for unit in (holder, other):
-        unit.goal, unit.state = (2, 1), UnitState.ARRIVED
+        unit.goal = (2, 1)
+        navigator.set_state(unit, UnitState.ARRIVED)
     assert other.off_goal and not holder.off_goal
     for _ in range(60 * 30):
         navigator.update(1 / 30)

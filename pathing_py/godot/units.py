@@ -72,6 +72,7 @@ from .bridge import (
     map_floor,
 )
 from .nav_grid_link import nav_grid_path_problem
+from .node_positions import NodePositions
 
 __all__ = [
     "Affine",
@@ -131,11 +132,7 @@ class Affine:
 
     def apply(self, point) -> Position:
         """The image of a point; CoordinateError if the point is not two finite numbers."""
-        return self.image(*finite_pair(point, "position"))
-
-    def image(self, px: float, py: float) -> Position:
-        """The image of a point known to be two finite floats: a unit's position, which the navigator keeps so,
-        sent to its node at every frame it moves (1,000 units: no checks worth a tenth of a millisecond)."""
+        px, py = finite_pair(point, "position")
         return (
             self.x[0] * px + self.y[0] * py + self.origin[0],
             self.x[1] * px + self.y[1] * py + self.origin[1],
@@ -291,8 +288,6 @@ class _Member:
     unit: Unit
     parent_to_world: Affine  #: the node's parent-local pixels -> world pixels
     grid_to_parent: Affine  #: the navigator's units -> the node's parent-local pixels
-    sent: Position  #: the position last handed to the node
-    seen: Position = (math.nan, math.nan)  #: the unit's grid position ``sent`` was computed from
 
 
 class UnitDriver:
@@ -336,6 +331,7 @@ class UnitDriver:
         self._keys: Dict[int, int] = {}  # navigator unit id -> member key
         self._removed: Dict[int, int] = {}  # the same, for units removed since the last step
         self._queued: Deque[UnitSignal] = collections.deque()
+        self._positions = NodePositions()
 
     # -- units joining and leaving ----------------------------------------------------
 
@@ -381,7 +377,9 @@ class UnitDriver:
             if refusal is not None:
                 return refusal
         unit = self.navigator.add_unit(position, speed=float(speed), radius=float(radius), priority=priority)
-        self._members[key] = _Member(node, unit, parent_to_world, grid_to_parent, grid_to_parent.apply(position))
+        self._members[key] = _Member(node, unit, parent_to_world, grid_to_parent)
+        (xx, xy), (yx, yy), (ox, oy) = grid_to_parent.x, grid_to_parent.y, grid_to_parent.origin
+        self._positions.track(unit.slot, node, (xx, xy, yx, yy, ox, oy), grid_to_parent.apply(position))
         self._keys[unit.id] = key
         return Answer(Status.OK.value)
 
@@ -410,6 +408,7 @@ class UnitDriver:
         if member is None:
             return
         self._removed[member.unit.id] = self._keys.pop(member.unit.id)
+        self._positions.forget(member.unit.slot)
         self.navigator.remove_unit(member.unit)
         self._queued = collections.deque(signal for signal in self._queued if signal.key != key)
 
@@ -434,7 +433,7 @@ class UnitDriver:
                 name = (UnitState.HELD_UP if held else UnitState.UNREACHABLE).signal
                 self._queued.append(UnitSignal(key, member.node, name, cell, centre, reason))
                 continue
-            self._members[key].sent = member.sent
+            self._positions.track_sent(self._members[key].unit.slot, previous._positions.sent(unit.slot))
             if unit.goal is None:
                 continue
             goal = self.frame.to_grid(previous.frame.from_grid(unit.goal))  # the same TileMap cell
@@ -506,16 +505,7 @@ class UnitDriver:
             self._queue(unit_id, event, cell)
         if was_at_rest:  # no unit moved
             return []
-        moved = []
-        for member in self._members.values():
-            if member.unit.position == member.seen:  # most units stand still: no transform for them
-                continue
-            member.seen = member.unit.position
-            position = member.grid_to_parent.image(*member.seen)
-            if position != member.sent:
-                member.sent = position
-                moved.append((member.node, position[0], position[1]))
-        return moved
+        return self._positions.moved(self.navigator.agents.position)
 
     def _queue(self, unit_id: int, event: str, cell: Cell) -> None:
         if event not in UNIT_SIGNALS:

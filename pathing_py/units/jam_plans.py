@@ -373,7 +373,7 @@ class JamPlans:
         unit.stack.push(route)
         unit.stats.detours += 1
         unit.waiting_for, unit.progress_time = 0.0, self.host.time
-        unit.state = UnitState.RUN
+        self.host.set_state(unit, UnitState.RUN)
         self.host.collisions.resolving(unit, Resolution.JAM_PLAN)
         self._planned[unit] = plan
         unit.planned_time = self.host.time

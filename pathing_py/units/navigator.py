@@ -47,7 +47,7 @@ import math
 import time
 from collections import deque
 from operator import attrgetter
-from typing import Callable, Deque, Dict, Iterable, List, Optional, Protocol, Sequence, Tuple
+from typing import Callable, Deque, Dict, Iterable, List, Optional, Protocol, Sequence, Set, Tuple
 
 import numpy as np
 
@@ -57,15 +57,17 @@ from ..grid import Cell, Grid
 from ..local import WalkStatus, walk_line
 from ..search import as_cell, find_path, grid_distance, grid_distances
 from ..sized_grids import SizedGrids
+from .agents import AgentArrays
 from .collisions import Collisions
 from .jam_plans import JamPlans
+from .moves import SUB_STEP_CELLS, Round, move_on, sub_steps
 from .narrows import Claim, Narrows, Stretch, hold_for_next_turn, mark_narrows
 from .occupancy import Occupancy, block_cells, step_cells
 from .path_stack import Route, RouteKind
 from .prediction import route_cells
 from .requests import PathRequestQueue
 from .traffic import REROUTES_PER_TRIP, Blocked, Traffic
-from .unit import FINAL_STATES, STANDING_STATES, Unit, UnitState, unit_settings_problem
+from .unit import FINAL_STATES, STANDING_STATES, STATE_CODES, Unit, UnitState, unit_settings_problem
 
 __all__ = ["Navigator", "NavigatorStats", "Steerer"]
 
@@ -85,11 +87,9 @@ STALL_FACTOR = 3
 #: The stall check reads every STALL_SLICES-th unit an update, in turn (a stall lasts STALL_FACTOR x give_up
 #: seconds: found a few updates late, it is as good).
 STALL_SLICES = 10
-#: Cells a unit moves at most in one sub-step, whatever its radius: units hold whole cells, and a sub-step
-#: crosses at most one cell boundary, so no frame time carries a unit into a cell it has not taken.
-SUB_STEP_CELLS = 0.5
 #: States of units without a step under way that take their next cell when they may.
 WALKING_STATES = frozenset({UnitState.RUN, UnitState.WAITING})
+RUN_CODE, WAITING_CODE = STATE_CODES[UnitState.RUN], STATE_CODES[UnitState.WAITING]
 #: Seconds one update advances the world by at most (see Navigator.update).
 MAX_UPDATE_SECONDS = 1.0
 #: A unit under way plans again when a way through newly opened cells could be this fraction of its way left (D1).
@@ -174,6 +174,13 @@ class Navigator:
         self.retry_time = float(retry_time)
         self.time = 0.0
         self.units: Dict[int, Unit] = {}
+        #: The units' positions, step targets, speeds and state codes (see :mod:`.agents`).
+        self.agents = AgentArrays()
+        #: Units stepping into a cell another unit still steps out of: they read that unit's position.
+        self._stepping_past: Set[Unit] = set()
+        #: The round of sub-steps under way, and each slot's rank in its priority order (see :meth:`_move_units`).
+        self._round: Optional[Round] = None
+        self._rank_of = np.zeros(0, dtype=np.intp)
         #: Unit id -> the goal it had when it asked for a plan (answered only if it still has it).
         self.requests: PathRequestQueue[int, Optional[Cell]] = PathRequestQueue(time_budget, clock=clock)
         self.watcher: MapWatcher[int] = MapWatcher(grid.width, grid.height, region_size)
@@ -231,7 +238,7 @@ class Navigator:
             holder = self.occupancy.holder(cell) or next(iter(self.occupancy.leavers(cell)), None)
             if holder is not None:
                 raise ValueError(f"cell {cell} is held by unit {holder.id}")
-        unit = Unit(self, self._next_id, (x, y), float(speed), float(radius), int(priority))
+        unit = Unit(self, self._next_id, self.agents, (x, y), float(speed), float(radius), int(priority))
         self._next_id += 1
         self._at_rest = False
         self.units[unit.id] = unit
@@ -253,6 +260,10 @@ class Navigator:
         self._drop_turns(unit)
         self._asleep.pop(unit, None)
         self._turns_heard.pop(unit, None)
+        self._stepping_past.discard(unit)
+        slot = unit.slot
+        unit.detach()
+        self.agents.remove(slot)
 
     def holder(self, cell: Cell) -> Optional[Unit]:
         """The unit holding a cell, if any."""
@@ -358,15 +369,7 @@ class Navigator:
             steerer.steer(delta)
         if delta > 0 and self.units:
             order = self._in_priority_order()
-            sub_steps = {speed: _sub_steps(delta, speed) for speed in set(map(_speed, order))}  # (units share a few speeds)
-            rounds = max(count for count, _ in sub_steps.values())
-            asleep = self._asleep
-            for turn in range(rounds):  # each unit's sub-steps spread evenly over the rounds, in priority order
-                for unit in order:  # (units standing still are passed over without a call)
-                    if unit.next_cell is not None or unit.state in WALKING_STATES:
-                        count, dt = sub_steps[unit.speed]
-                        if turn * count % rounds < count and not (unit.next_cell is None and unit in asleep and self._sleeps(unit, dt)):
-                            self._advance(unit, dt)
+            self._move_units(order, delta)
             self.jams.update(order)
             if self._turns:
                 self._pass_narrows()
@@ -376,6 +379,55 @@ class Navigator:
             self._go_on(in_turn)
             if not self.stats.updates % STALL_SLICES:
                 self._at_rest = not (self.requests or self.jams.busy) and all(map(self._rests, order))
+
+    def _move_units(self, order: List[Unit], delta: float) -> None:
+        """Every unit's sub-steps of the frame, spread evenly over rounds. In each round the units between two
+        cells that only move on do so in one array pass (:func:`~.moves.move_on`); the units with an event (a
+        centre reached, a next cell to take or wait for) take their sub-step in priority order, as do units
+        stepping close behind a unit that leaves its cell and those units, which read each other's positions."""
+        agents = self.agents
+        slots = np.fromiter((unit.slot for unit in order), dtype=np.intp, count=len(order))
+        if len(self._rank_of) < len(agents.position):
+            self._rank_of = np.zeros(len(agents.position), dtype=np.intp)
+        self._rank_of[slots] = np.arange(len(slots))
+        counts, seconds = sub_steps(delta, agents.speed[slots])
+        rounds = int(counts.max())
+        asleep = self._asleep
+        for turn in range(rounds):
+            due = turn * counts % rounds < counts
+            moving = agents.moving[slots]
+            codes = agents.state[slots]
+            events = due & ~moving & ((codes == RUN_CODE) | (codes == WAITING_CODE))
+            movers = due & moving
+            if self._stepping_past:
+                close = [other.slot for unit in self._stepping_past for other in (unit, *(leaver for _, leaver in unit.step_leavers))
+                         if other.agents is agents]  # fmt: skip
+                events[self._rank_of[close]] |= movers[self._rank_of[close]]
+                movers[self._rank_of[close]] = False
+            ranks = np.flatnonzero(movers)
+            before, moved_on = agents.position.copy(), np.zeros(len(agents.position), dtype=bool)
+            if len(ranks):
+                short = move_on(agents, slots[ranks], seconds[ranks])
+                events[ranks[~short]] = True
+                moved_on[slots[ranks[short]]] = True
+            self._round = Round(np.flatnonzero(events), due, self._rank_of, moved_on, before)
+            try:
+                for rank in self._round:
+                    unit = order[rank]
+                    if unit.next_cell is not None or unit.state in WALKING_STATES:
+                        dt = float(seconds[rank])
+                        if not (unit.next_cell is None and unit in asleep and self._sleeps(unit, dt)):
+                            self._advance(unit, dt)
+            finally:
+                self._round = None
+
+    def set_state(self, unit: Unit, state: UnitState) -> None:
+        """The one way a unit's state changes once it is added (the traffic rules and jams' plans call it too):
+        the arrays follow, and a unit set walking during a round takes its sub-step there if its turn is to come."""
+        unit.state = state
+        self.agents.state[unit.slot] = STATE_CODES[state]
+        if self._round is not None and state in WALKING_STATES:
+            self._round.wake(unit.slot)
 
     def _sleeps(self, unit: Unit, dt: float) -> bool:
         """Whether ``unit``, asleep, waits on for ``dt`` seconds (spent so), else it wakes. A unit sleeps while it
@@ -459,7 +511,7 @@ class Navigator:
                 unit.stack.push(Route(RouteKind.HIGH_LEVEL, (goal,)))  # its leg is planned as it takes its next cell
                 unit.best_distance, unit.progress_time, unit.closer_time = math.inf, self.time, self.time
                 unit.reroutes = 0
-                unit.state = UnitState.RUN
+                self.set_state(unit, UnitState.RUN)
 
     def _go_on(self, units: Iterable[Unit]) -> None:
         """Units that stopped HELD_UP go on with their order once the crowd that kept their way shut has
@@ -526,7 +578,7 @@ class Navigator:
         self._at_rest = False
         self.requests.cancel(unit.id)
         unit.forget_routes()
-        unit.state = UnitState.FIND_PATH
+        self.set_state(unit, UnitState.FIND_PATH)
 
     def follow(self, unit: Unit, goal: Cell, key_points: Tuple[Cell, ...], aims: Optional[Sequence[Cell]] = None) -> None:
         """Send ``unit`` to ``goal`` past ``key_points`` that another unit's plan found (a group's
@@ -549,7 +601,7 @@ class Navigator:
         if shared is not None:
             unit.stack.push(shared)
         unit.best_distance, unit.progress_time, unit.closer_time = math.inf, self.time, self.time
-        unit.state = UnitState.MOVING if unit.next_cell else UnitState.RUN
+        self.set_state(unit, UnitState.MOVING if unit.next_cell else UnitState.RUN)
         self._events.append((unit.id, "path_found", goal))
         self.watch_route(unit)
 
@@ -567,7 +619,7 @@ class Navigator:
         self._request_plan(unit)
 
     def _request_plan(self, unit: Unit) -> None:
-        unit.state = UnitState.FIND_PATH
+        self.set_state(unit, UnitState.FIND_PATH)
         unit.forget_routes()
         self.requests.submit(unit.id, unit.goal, self.time)
 
@@ -595,7 +647,7 @@ class Navigator:
         high = self._route_taking_turns(unit, start, waypoints)
         unit.stack.push(high)
         unit.best_distance, unit.progress_time, unit.closer_time = math.inf, self.time, self.time
-        unit.state = UnitState.MOVING if unit.next_cell else UnitState.RUN
+        self.set_state(unit, UnitState.MOVING if unit.next_cell else UnitState.RUN)
         self._events.append((unit.id, "path_found", target))
         # The first leg is searched here, within the planning budget (without a graph it is the whole path); a
         # unit between two cells, or a leg that cannot be planned now, gets it at its next step, as later legs.
@@ -792,8 +844,7 @@ class Navigator:
 
     def _advance(self, unit: Unit, dt: float) -> None:
         """Spend ``dt`` seconds of the unit's time: move toward the centre of the cell it moves into, take
-        waypoints, wait. (Every unit under way comes here every sub-step, most only to move on a little:
-        moving is written out here, not in calls.)"""
+        waypoints, wait. (Units that only move on a little take their sub-steps in :func:`~.moves.move_on`.)"""
         phases = 4  # a sub-step crosses at most one cell boundary, then takes one waypoint
         while phases and dt > 0:
             phases -= 1
@@ -812,9 +863,9 @@ class Navigator:
             if unit.step_leavers:
                 reach = self._reach_past_leavers(unit, next_cell, (tx, ty), distance, reach)
             if reach < distance:
-                unit.position = (x + dx * reach / distance, y + dy * reach / distance)
+                self.agents.position[unit.slot] = x + dx * reach / distance, y + dy * reach / distance
                 return
-            unit.position = (tx, ty)
+            self.agents.position[unit.slot] = tx, ty
             fx, fy = unit.step_from
             unit.stats.distance += math.hypot(tx - fx, ty - fy)  # (counted once a step, not at every sub-step)
             self._arrive(unit, next_cell)
@@ -825,7 +876,8 @@ class Navigator:
         still reach into it."""
         for cell, leaver in unit.step_leavers:
             if leaver in self.occupancy.leavers(cell):
-                clear = _reach_clear_of(unit, target, distance, leaver)
+                seen = leaver.position if self._round is None else self._round.position(leaver.slot, leaver.position)
+                clear = _reach_clear_of(unit, target, distance, leaver.radius, seen)
                 if clear < reach:
                     reach = clear
                     self.collisions.slowed(unit, next_cell, leaver, self.time)
@@ -838,11 +890,13 @@ class Navigator:
         if unit.collision is not None:  # it was slowed on its way: that collision is over
             self.collisions.stepped(unit, self.time)
         unit.cell, unit.next_cell, unit.step_leavers = next_cell, None, ()
+        self.agents.moving[unit.slot] = False
+        self._stepping_past.discard(unit)
         remaining = unit.stack.distance_to_go(unit.cell)
         if remaining is not None and remaining < unit.best_distance:
             unit.best_distance, unit.progress_time, unit.closer_time = remaining, self.time, self.time
         if unit.state is UnitState.MOVING:
-            unit.state = UnitState.RUN
+            self.set_state(unit, UnitState.RUN)
 
     def _take_next_cell(self, unit: Unit, dt: float) -> bool:
         """Take the next waypoint: start moving (True), or wait, plan or stop (False)."""
@@ -903,14 +957,19 @@ class Navigator:
                     self._asleep[unit] = route, blocked
             return False
         self.occupancy.hold(unit, cells)
-        unit.step_leavers = self.occupancy.leavers_of(cells, unit) or ()  # (one shared empty tuple: read every sub-step)
+        unit.step_leavers = self.occupancy.leavers_of(cells, unit) or ()
+        if unit.step_leavers:
+            self._stepping_past.add(unit)
         if unit.size == 1 and (not unit.making_way or route.may_take is not None and self.jams.lets_follow(unit)):
             # the next unit of a file (or of a jam's plan) may take its cell now and follow (see Occupancy)
             self.occupancy.leave(unit, unit.cell)
         if self.step_log is not None:
             self.step_log.append((unit.id, unit.cell, cell))
         unit.next_cell, unit.step_from = cell, unit.position
-        unit.state = UnitState.MOVING
+        half = unit.size / 2  # the centre of its block there
+        self.agents.target[unit.slot] = cell[0] + half, cell[1] + half
+        self.agents.moving[unit.slot] = True
+        self.set_state(unit, UnitState.MOVING)
         unit.waiting_for = 0.0
         self.collisions.stepped(unit, self.time)
         route.advance()
@@ -926,7 +985,7 @@ class Navigator:
                 state = UnitState.ARRIVED
             elif unit.cell == unit.goal:
                 state, unit.announced = UnitState.ARRIVED, False
-        unit.state = state
+        self.set_state(unit, state)
         unit.reason = reason if state is not UnitState.ARRIVED else ""
         unit.stopped_time = self.time
         unit.forget_routes()
@@ -941,25 +1000,20 @@ class Navigator:
             self._events.append((unit.id, state.signal, unit.cell))
 
 
-_priority, _speed = attrgetter("priority"), attrgetter("speed")
+_priority = attrgetter("priority")
 
 
-def _sub_steps(delta: float, speed: float) -> Tuple[int, float]:
-    """How many sub-steps a unit of ``speed`` takes in ``delta`` seconds (each at most SUB_STEP_CELLS long), and their length in seconds."""
-    count = max(1, math.ceil(delta * speed / SUB_STEP_CELLS))
-    return count, delta / count
-
-
-def _reach_clear_of(unit: Unit, target: Tuple[float, float], distance: float, other: Unit) -> float:
-    """How far ``unit`` may move toward ``target`` (``distance`` away) before its circle would meet
-    ``other``'s: the first point of the way at the sum of their radii from ``other``, or the whole way."""
-    (x, y), (ox, oy) = unit.position, other.position
+def _reach_clear_of(unit: Unit, target: Tuple[float, float], distance: float, radius: float, centre: Tuple[float, float]) -> float:
+    """How far ``unit`` may move toward ``target`` (``distance`` away) before its circle would meet the
+    circle of ``radius`` at ``centre`` (another unit's): the first point of the way at the sum of their
+    radii from ``centre``, or the whole way."""
+    (x, y), (ox, oy) = unit.position, centre
     if distance <= 0:
         return 0.0
     dx, dy = (target[0] - x) / distance, (target[1] - y) / distance
     rx, ry = x - ox, y - oy
     along = dx * rx + dy * ry  # |p + s d - o|^2 = s^2 + 2 s along + |p - o|^2
-    apart = rx * rx + ry * ry - (unit.radius + other.radius) ** 2
+    apart = rx * rx + ry * ry - (unit.radius + radius) ** 2
     if along >= 0 or along * along < apart:  # moving away, or passing clear of it
         return distance
     return max(0.0, -along - math.sqrt(max(0.0, along * along - apart)))

@@ -109,6 +109,9 @@ class TrafficHost(Protocol):
     def stats(self) -> WorkCounters:
         """Where the work of the rules' searches is counted."""
 
+    def set_state(self, unit: Unit, state: UnitState) -> None:
+        """Change a unit's state (the navigator is its one writer)."""
+
     def finish(self, unit: Unit, state: UnitState, reason: str = "") -> None:
         """Stop ``unit`` in ``state``; the game hears of it once per order."""
 
@@ -321,7 +324,7 @@ class Traffic:
         self.host.collisions.resolving(unit, Resolution.REROUTE)
         unit.stats.plans += 1
         unit.waiting_for = 0.0
-        unit.state = UnitState.RUN
+        self.host.set_state(unit, UnitState.RUN)
         self.host.watch_route(unit)
         return True
 
@@ -386,12 +389,11 @@ class Traffic:
         self.wait(unit, dt)
         return True
 
-    @staticmethod
-    def wait(unit: Unit, dt: float) -> None:
+    def wait(self, unit: Unit, dt: float) -> None:
         """Wait where the unit is, stuck: its waiting counts toward giving up."""
         unit.waiting_for += dt
         unit.stats.waited += dt
-        unit.state = UnitState.WAITING
+        self.host.set_state(unit, UnitState.WAITING)
 
     def _detour(
         self, unit: Unit, route: Route, horizon: int, margin: int, past: Callable[[Unit], bool] = lambda other: True, keep_right: bool = False
@@ -422,7 +424,7 @@ class Traffic:
         unit.stack.push(Route(RouteKind.AVOIDANCE, [(x + left, y + top) for x, y in found.cells[1:]]))
         unit.stats.detours += 1
         unit.waiting_for = 0.0
-        unit.state = UnitState.RUN
+        self.host.set_state(unit, UnitState.RUN)
         return True
 
     def _timed_detour(self, unit: Unit, route: Route) -> bool:
@@ -451,7 +453,7 @@ class Traffic:
         unit.stack.push(Route(RouteKind.AVOIDANCE, cells[1:]))
         unit.stats.detours += 1
         unit.waiting_for = 0.0
-        unit.state = UnitState.RUN
+        self.host.set_state(unit, UnitState.RUN)
         return True
 
     def _make_way(self, unit: Unit, driver: Unit) -> bool:
@@ -516,7 +518,7 @@ class Traffic:
             push.moved |= {mover}
             mover.stats.detours += 1
             mover.waiting_for, mover.progress_time = 0.0, self.host.time
-            mover.state = UnitState.RUN
+            self.host.set_state(mover, UnitState.RUN)
 
     def holds_back(self, push: Push) -> bool:
         """Whether the units ``push`` moved still wait aside: the driver has yet to move on, a squad-mate

@@ -12,13 +12,14 @@ from ..clearance import MAX_SIZE, block_at, size_class
 from ..grid import Cell
 from ..search import as_cell
 from ..status import Status
+from .agents import AgentArrays
 from .collisions import Collision
 from .path_stack import PathStack, RouteKind
 
 if TYPE_CHECKING:  # pragma: no cover
     from .navigator import Navigator
 
-__all__ = ["FINAL_STATES", "MAX_RADIUS", "STANDING_STATES", "Unit", "UnitState", "UnitStats", "unit_settings_problem"]
+__all__ = ["FINAL_STATES", "MAX_RADIUS", "STANDING_STATES", "STATE_CODES", "Unit", "UnitState", "UnitStats", "unit_settings_problem"]
 
 #: The largest radius of a unit, in cells: its block is as wide as the clearance map measures (SPEC G4).
 MAX_RADIUS = MAX_SIZE / 2
@@ -48,6 +49,8 @@ class UnitState(enum.Enum):
 
 FINAL_STATES = frozenset({UnitState.ARRIVED, UnitState.HELD_UP, UnitState.UNREACHABLE})
 STANDING_STATES = FINAL_STATES | {UnitState.IDLE}
+#: Each state's code in the navigator's arrays (:attr:`AgentArrays.state`): IDLE, a new unit's, is 0.
+STATE_CODES = {state: code for code, state in enumerate(UnitState)}
 
 
 class Squad(Protocol):
@@ -99,24 +102,27 @@ class Unit:
     #: Slots, not a dict: every unit under way is read at every sub-step, and compact units stay in the
     #: processor's cache (the groups benchmark's update takes 0.92 times as long).
     __slots__ = (
-        "navigator", "id", "position", "speed", "radius", "size", "priority", "pace", "squad", "following", "cell",
+        "navigator", "id", "agents", "slot", "speed", "radius", "size", "priority", "_pace", "squad", "following", "cell",
         "next_cell", "step_from", "step_leavers", "held", "goal", "state", "reason", "stack", "stats", "waiting_for",
         "next_detour", "best_distance", "progress_time", "closer_time", "planned_time", "collision", "trip_encounters",
         "reroutes", "arrival_state", "stopped_time", "resumed", "announced", "cut_off", "retry_until",
     )
 
-    def __init__(self, navigator: "Navigator", unit_id: int, position: Tuple[float, float], speed: float, radius: float, priority: int):
+    def __init__(
+        self, navigator: "Navigator", unit_id: int, agents: AgentArrays, position: Tuple[float, float], speed: float, radius: float, priority: int
+    ):
         self.navigator = navigator
         self.id = unit_id
-        self.position = position
+        #: The navigator's arrays, and the unit's row in them: its position and pace live there (see :mod:`.agents`).
+        self.agents = agents
+        self.slot = agents.add(position[0], position[1], speed)
         self.speed = speed
         self.radius = radius
         #: The side in cells of the block the unit stands on (1 up to radius 0.5): it plans on the grid of
         #: that size, and its ``cell`` is the block's top-left cell (see :mod:`pathing_py.clearance`).
         self.size = size_class(radius)
         self.priority = priority
-        #: The speed the unit's group holds it to now (SPEC F2), None for its own ``speed``.
-        self.pace: Optional[float] = None
+        self._pace: Optional[float] = None
         #: The units this one moves with (a group under way), or None: see :class:`Squad`.
         self.squad: Optional[Squad] = None
         #: Whether the unit's order is to walk a route another unit's plan found (``Navigator.follow``: a group
@@ -154,6 +160,30 @@ class Unit:
         #: Until when (simulated seconds) a unit that stopped short of its goal goes on if the map opens a way; None
         #: while the order has not stopped short.
         self.retry_until: Optional[float] = None
+
+    @property
+    def position(self) -> Tuple[float, float]:
+        """Where the unit is, in cells (floats): the centre of its block while it stands."""
+        position, slot = self.agents.position, self.slot
+        return position.item(slot, 0), position.item(slot, 1)
+
+    @property
+    def pace(self) -> Optional[float]:
+        """The speed the unit's group holds it to now (SPEC F2), None for its own ``speed``."""
+        return self._pace
+
+    @pace.setter
+    def pace(self, pace: Optional[float]) -> None:
+        self._pace = pace
+        self.agents.walk_speed[self.slot] = self.speed if pace is None else pace
+
+    def detach(self) -> None:
+        """Keep the unit's last position and pace in a row of its own: it was removed, and its slot may
+        go to a later unit."""
+        x, y = self.position
+        self.agents = AgentArrays(1)
+        self.slot = self.agents.add(x, y, self.speed)
+        self.pace = self._pace
 
     def move_to(self, goal: Cell) -> None:
         """Order the unit to a cell; from any state it goes to FIND_PATH."""

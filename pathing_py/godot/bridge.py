@@ -42,7 +42,7 @@ from ..line import smooth_path
 from ..search import find_path
 from ..status import Status
 from .tile_geometry import WORLD_TO_MAP_EPSILON, TileGeometry
-from .tile_data import CellRect, grid_from_tile_data, tiles_that_cannot_block
+from .tile_data import CellRect, decode_stack, grid_area, passable_cells, tiles_that_cannot_block
 
 __all__ = [
     "CoordinateError",
@@ -320,17 +320,23 @@ class PathAnswer:
 
 
 class TileMapNavigator:
-    """A :class:`~pathing_py.Grid` read from a TileMap, queried in TileMap-local positions.
+    """A :class:`~pathing_py.Grid` read from a TileMap (and the TileMaps stacked on it), queried in
+    TileMap-local positions.
 
     ``graph``, when set, is a key-point graph of this very grid: paths then come
     from it (:meth:`pathing_py.KeyPointGraph.find_path`) instead of the exact search.
+    ``layer_walls`` holds, per TileMap stacked on the main one, where its tile
+    blocks (``[y, x]`` over the grid): what freeing a cell must clear there.
     """
 
-    def __init__(self, grid: Grid, frame: TileFrame):
+    def __init__(self, grid: Grid, frame: TileFrame, layer_walls: Sequence[np.ndarray] = ()):
         if tuple(frame.origin) != tuple(grid.origin):
             raise ValueError(f"frame origin {frame.origin} differs from grid origin {grid.origin}")
+        if any(np.shape(walls) != grid.passable.shape for walls in layer_walls):
+            raise ValueError(f"layer_walls must cover the grid's {grid.width}x{grid.height} cells")
         self.grid = grid
         self.frame = frame
+        self.layer_walls = [np.array(walls, dtype=bool) for walls in layer_walls]
         self._graph: Optional[KeyPointGraph] = None
 
     @property
@@ -357,8 +363,9 @@ class TileMapNavigator:
             return None
         if fresh.grid.connectivity != self.grid.connectivity:
             return None
-        if fresh.frame.geometry != self.frame.geometry:
+        if fresh.frame.geometry != self.frame.geometry or len(fresh.layer_walls) != len(self.layer_walls):
             return None
+        self.layer_walls = fresh.layer_walls
         changed = fresh.grid.passable != self.grid.passable
         to_block = [(int(x), int(y)) for y, x in zip(*np.nonzero(changed & ~fresh.grid.passable))]
         to_free = [(int(x), int(y)) for y, x in zip(*np.nonzero(changed & fresh.grid.passable))]
@@ -383,6 +390,7 @@ class TileMapNavigator:
         bounds: Optional[CellRect] = None,
         unknown_tiles: str = "error",
         connectivity: int = 8,
+        layers: Sequence[Tuple[Iterable[int], Iterable[TileInfo]]] = (),
     ) -> "TileMapNavigator":
         """Build from what a node reads: ``tile_data``, the TileMap's geometry and the TileSet's tiles.
 
@@ -394,21 +402,28 @@ class TileMapNavigator:
         be walked on; ``bounds`` (TileMap cells) replaces the used rectangle;
         ``unknown_tiles="open"`` reads tile ids the TileSet lacks as the engine
         does (tiles without collision) instead of refusing the map;
-        ``connectivity`` (8 or 4) is the grid's.
+        ``connectivity`` (8 or 4) is the grid's. ``layers`` are the ``tile_data``
+        and tiles of TileMaps stacked on this one, on the same cells (the node
+        checks that): a cell blocks where any of them blocks, and ``blocking``
+        applies to them all (see :func:`pathing_py.godot.tile_data.grid_from_tile_data`).
         """
-        collision, names = collision_tables(tiles)
-        grid = grid_from_tile_data(
-            tile_data,
-            format=1,
-            collision=collision,
-            names=names,
-            blocking=list(blocking),
-            empty_passable=empty_passable,
-            bounds=bounds,
-            unknown_tiles=unknown_tiles,
-            connectivity=connectivity,
-        )
-        return cls(grid, TileFrame(geometry, grid.origin))
+        sources = [(data, *collision_tables(layer_tiles)) for data, layer_tiles in [(tile_data, tiles), *layers]]
+        stack = decode_stack(sources, blocking=list(blocking), unknown_tiles=unknown_tiles)
+        area = grid_area(stack, bounds, "")
+        grid = Grid(passable_cells(stack, empty_passable, area, ""), origin=(area.x, area.y), connectivity=connectivity)
+        walls = [layer.cells.raster(layer.blocked, False, area) for layer in stack[1:]]
+        return cls(grid, TileFrame(geometry, grid.origin), walls)
+
+    def clear_layer_walls(self, cell: Cell) -> Tuple[int, ...]:
+        """The stacked layers (their indices, from 0) whose tile blocks TileMap cell ``cell``, forgotten there:
+        freeing the cell, the node clears those tiles, so that the TileMaps and the grid agree."""
+        x, y = self.frame.to_grid(cell)
+        if not self.grid.in_bounds((x, y)):
+            return ()
+        cleared = tuple(index for index, walls in enumerate(self.layer_walls) if walls[y, x])
+        for index in cleared:
+            self.layer_walls[index][y, x] = False
+        return cleared
 
     def cell_of(self, position) -> Cell:
         return self.frame.cell_of(position)

@@ -32,7 +32,7 @@ on the canvas, and a unit whose parent is the canvas itself::
     >>> [(signal.name, signal.cell, signal.position) for signal in driver.signals()][-1]
     ('arrived', (7, 0), (220.0, 8.0))
     >>> driver.set_cell_blocked((3, 0), True)        # paint tile 1 at (3, 0); the grid blocks it too
-    CellEdit(status='OK', message='', cell=(3, 0), tile=1)
+    CellEdit(status='OK', message='', cell=(3, 0), tile=1, cleared_layers=())
 
 Frames of reference (all positions are ``(x, y)`` floats):
 
@@ -172,12 +172,14 @@ class Answer:
 
 @dataclass(frozen=True)
 class CellEdit:
-    """The outcome of ``set_cell_blocked``: when OK, the node writes ``tile`` into TileMap cell ``cell``."""
+    """The outcome of ``set_cell_blocked``: when OK, the node writes ``tile`` into TileMap cell ``cell``, and
+    clears that cell in the stacked layers ``cleared_layers`` (indices of its ``layer_paths``) whose tile blocked it."""
 
     status: str
     message: str = ""
     cell: Optional[Cell] = None
     tile: Optional[int] = None
+    cleared_layers: Tuple[int, ...] = ()
 
     def __bool__(self) -> bool:
         return self.status == Status.OK.value
@@ -325,6 +327,7 @@ class UnitDriver:
     ):
         self.navigator = Navigator(tilemap.grid, tilemap.graph, link=link, time_budget=time_budget, retry_time=retry_time)
         self.frame = tilemap.frame
+        self.tilemap = tilemap
         # Reasons reach games beside the signals' TileMap cells: they name those cells, and units by their keys.
         self.navigator.cell_label = lambda cell: str(self.frame.from_grid(cell))
         self.navigator.unit_label = self._label
@@ -562,4 +565,5 @@ class UnitDriver:
             holder = self.navigator.holder(grid_cell)
             assert holder is not None, "set_blocked refuses only cells a unit holds"
             return CellEdit(Status.CELL_HELD.value, f"set_cell_blocked: unit {self._keys[holder.id]} holds TileMap cell {tile_cell}")
-        return CellEdit(Status.OK.value, cell=tile_cell, tile=self.painter.tile(bool(blocked)))
+        cleared = () if blocked else self.tilemap.clear_layer_walls(tile_cell)
+        return CellEdit(Status.OK.value, cell=tile_cell, tile=self.painter.tile(bool(blocked)), cleared_layers=cleared)

@@ -20,7 +20,9 @@ from pathing_py.godot.scene_files import nav_grid_settings, read_tilemap
 from pathing_py.godot.tile_data import grid_from_tile_data, layer_blocking_ids
 from pathing_py.godot.tile_geometry import MODE_ISOMETRIC, TileGeometry
 from pathing_py.godot.tile_layers import IDENTITY, layer_difference, layer_node_problem, node_transform_points
+from pathing_py.godot.units import EMPTY_TILE, TilePainter, UnitDriver
 from pathing_py.grid import MapFormatError
+from pathing_py.status import Status
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 DUNGEON = FIXTURES / "layers" / "dungeon.tscn"
@@ -111,9 +113,9 @@ def test_the_navigator_of_a_node_stacks_its_layers():
     assert [navigator.is_blocked((x, 1)) for x in range(7)] == [False, False, True, False, False, True, True]
     answer = navigator.find_path((8, 8), (72, 8), smooth=False)  # around the wall, through row 2
     assert answer and (2, 2) in [navigator.cell_of(point) for point in answer.points]
-    edit_cells = navigator.clear_layer_walls((2, 1)), navigator.clear_layer_walls((2, 1)), navigator.clear_layer_walls((0, 0))
-    assert edit_cells == ((0,), (), ())  # the wall's layer, once; a cell no layer blocks
-    assert navigator.clear_layer_walls((99, 0)) == ()  # outside the map
+    stacked = navigator.stacked
+    assert not stacked.still_blocks((2, 1), main_painted=True) and stacked.still_blocks((6, 1), main_painted=False)
+    assert [stacked.clear_walls((2, 1)), stacked.clear_walls((2, 1)), stacked.clear_walls((0, 0))] == [(0,), (), ()]
 
 
 # -- the reader --------------------------------------------------------------------------------------
@@ -251,7 +253,7 @@ def test_the_cli_reads_layers(capsys, tmp_path):
     assert main(["paths", str(DUNGEON), "--tilemap", "Floor", "--layer", "Walls", "--out", str(out), "--orders", "3"]) == 0
     printed = capsys.readouterr().out
     assert "layers stacked on it: 'Dungeon/Walls'" in printed
-    assert "'Wall' (43 cells in 'Dungeon/Walls', collision shape)" in printed
+    assert "'Wall' (44 cells in 'Dungeon/Walls', collision shape)" in printed
     expected = Grid.from_tscn(DUNGEON, tilemap="Floor", layers=["Walls"])
     assert f"{expected.width}x{expected.height} cells, {int(expected.passable.sum())} passable" in printed
 
@@ -263,3 +265,65 @@ def test_the_cli_takes_several_layers_and_refuses_bad_ones(capsys, tmp_path):
     assert main(["bake", str(DUNGEON), "--tilemap", "Walls", "--layer", "Floor", "--layer", "Floor", "--out", str(tmp_path / "g.kpg")]) == 2
     assert "layers[1] 'Dungeon/Floor' is listed twice" in capsys.readouterr().err
     assert main(["bake", str(DUNGEON), "--tilemap", "Walls", "--layer", "Floor", "--out", str(tmp_path / "g.kpg")]) == 0
+
+
+# -- map edits through a NavGrid's driver, on a stacked map ---------------------------------------
+
+FLOOR_TILES = [TileInfo(0, "Base"), TileInfo(1, "Wall", shape_coords=[(0, 0)])]
+
+
+def stacked_driver(wall_tile: str, floor_tile: str, main_is_floor: bool) -> Tuple[UnitDriver, Dict[Cell, int], Dict[Cell, int]]:
+    """A 9x5 floor with a wall across it on a second TileMap, but for a gap at (4, 4); empty cells block."""
+    floor = {(x, y): 0 for x in range(9) for y in range(5)}
+    walls = {(4, y): 1 for y in range(4)}
+    maps = [(tile_data(floor), FLOOR_TILES), (tile_data(walls), FLOOR_TILES)]
+    (main, main_tiles), layer = maps if main_is_floor else maps[::-1]
+    navigator = TileMapNavigator.from_tilemap(main, (16, 16), main_tiles, empty_passable=False, layers=[layer])
+    painter = TilePainter.choose(FLOOR_TILES, wall_tile, floor_tile, empty_passable=False, layered=True)
+    assert painter.problem == ""
+    return UnitDriver(navigator, IDENTITY, painter=painter), floor, walls
+
+
+def centre(cell: Cell) -> Tuple[float, float]:
+    return cell[0] * 16 + 8.0, cell[1] * 16 + 8.0
+
+
+def run_until_stopped(driver: UnitDriver, key: int) -> List[Cell]:
+    cells = []
+    for _ in range(2000):
+        for _node, x, y in driver.step(1 / 30):
+            cells.append((int(x // 16), int(y // 16)))
+        if driver.state_of(key) in ("ARRIVED", "UNREACHABLE", "HELD_UP"):
+            break
+    return cells
+
+
+@pytest.mark.parametrize("main_is_floor, floor_tile", [(True, "Base"), (False, "")])
+def test_freeing_a_wall_of_another_layer_clears_it_and_units_take_the_new_way(main_is_floor, floor_tile):
+    driver, _, _ = stacked_driver("Wall", floor_tile, main_is_floor)
+    assert driver.add(1, "unit", ((8.0, 8.0), (9.0, 8.0), (8.0, 9.0)), ((8.0, 8.0), (9.0, 8.0), (8.0, 9.0)), speed=4.0)
+    assert driver.order(1, centre((8, 0)))
+    walked = run_until_stopped(driver, 1)
+    assert driver.state_of(1) == "ARRIVED" and (4, 4) in walked  # through the gap
+    assert driver.order(1, centre((0, 0)))
+    for _ in range(5):
+        driver.step(1 / 30)
+    edit = driver.set_cell_blocked((4, 0), False)  # a wall of the walls' map comes down
+    # The wall stands on the walls' map: cleared there when it is a layer, painted over when it is the main map.
+    assert edit and edit.cell == (4, 0) and edit.cleared_layers == ((0,) if main_is_floor else ())
+    assert edit.tile == (0 if floor_tile else EMPTY_TILE)
+    walked = run_until_stopped(driver, 1)
+    assert driver.state_of(1) == "ARRIVED" and (4, 0) in walked and (4, 4) not in walked
+
+
+def test_a_layered_painter_allows_an_empty_floor_tile_and_each_edit_checks():
+    assert "empty_cells_passable is off" in TilePainter.choose(FLOOR_TILES, "Wall", "", empty_passable=False).problem
+    floor = {(0, 0): 0, (1, 0): 0}
+    walls = {(1, 0): 1, (2, 0): 1}  # (2, 0): a wall with no floor below
+    navigator = TileMapNavigator.from_tilemap(tile_data(walls), (16, 16), FLOOR_TILES, empty_passable=False,
+                                              layers=[(tile_data(floor), FLOOR_TILES)])
+    driver = UnitDriver(navigator, IDENTITY, painter=TilePainter.choose(FLOOR_TILES, "Wall", "", empty_passable=False, layered=True))
+    assert driver.set_cell_blocked((1, 0), False)
+    edit = driver.set_cell_blocked((2, 0), False)
+    assert edit.status == Status.NO_TILE.value and "(2, 0) would have no tile in any layer" in edit.message
+    assert not driver.navigator.grid.is_passable(driver.frame.to_grid((2, 0)))

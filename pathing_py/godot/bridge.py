@@ -48,6 +48,7 @@ __all__ = [
     "CoordinateError",
     "GraphLoad",
     "PathAnswer",
+    "StackedCells",
     "TileFrame",
     "TileInfo",
     "TileMapNavigator",
@@ -142,11 +143,15 @@ def collision_tables(tiles: Iterable[TileInfo]) -> Tuple[Dict[int, Collision], D
     return collision, names
 
 
-def collision_warning(tiles: Iterable[TileInfo], blocking: Iterable[str]) -> str:
-    """What a node says when its TileSet has named tiles but no collision shape and ``blocking`` (its
-    ``blocking_tiles``) is empty: no cell would block (the check the CLI makes too); "" otherwise."""
-    collision, names = collision_tables(tiles)
-    unblocking = tiles_that_cannot_block(names, collision, list(blocking))
+def collision_warning(tiles: Iterable[TileInfo], blocking: Iterable[str], layers: Sequence[Iterable[TileInfo]] = ()) -> str:
+    """What a node says when its TileSet (and those of the ``layers`` stacked on its TileMap) has named tiles
+    but no collision shape and ``blocking`` (its ``blocking_tiles``) is empty: no cell would block (the check
+    the CLI makes too); "" otherwise."""
+    tables = [collision_tables(tile_set) for tile_set in (tiles, *layers)]
+    if any(any(collision.values()) for collision, _ in tables):
+        return ""
+    names = dict(enumerate(name for _, tile_names in tables for name in tile_names.values()))
+    unblocking = tiles_that_cannot_block(names, {}, list(blocking))
     if not unblocking:
         return ""
     listed = ", ".join(repr(name) for name in unblocking)
@@ -319,24 +324,56 @@ class PathAnswer:
         return self.status == Status.FOUND.value
 
 
+class StackedCells:
+    """What the TileMaps stacked on a NavGrid's TileMap hold, so that freeing a cell keeps them and the grid agreeing.
+
+    ``painted[i]`` and ``walls[i]`` say, ``[y, x]`` over the grid, where the
+    stacked layer ``i`` (an index of the node's ``layer_paths``) has a tile and
+    where that tile blocks; ``empty_passable`` whether cells without any tile
+    are walkable. A navigator of one TileMap has none.
+    """
+
+    def __init__(self, shape: Tuple[int, ...], painted: Sequence[np.ndarray] = (), walls: Sequence[np.ndarray] = (), empty_passable: bool = True):
+        self.shape = tuple(shape)
+        self.painted = [np.array(cells, dtype=bool) for cells in painted]
+        self.walls = [np.array(cells, dtype=bool) for cells in walls]
+        if len(self.painted) != len(self.walls) or any(cells.shape != self.shape for cells in self.painted + self.walls):
+            raise ValueError(f"each stacked layer needs painted and walls cells of shape {self.shape}")
+        self.empty_passable = bool(empty_passable)
+
+    def still_blocks(self, grid_cell: Cell, main_painted: bool) -> bool:
+        """Whether a grid cell would block once its layers' blocking tiles are cleared and the main TileMap's
+        cell painted with a tile (``main_painted``) or cleared: no tile left anywhere, and empty cells block."""
+        x, y = grid_cell
+        left = any(painted[y, x] and not walls[y, x] for painted, walls in zip(self.painted, self.walls))
+        return not (main_painted or left or self.empty_passable)
+
+    def clear_walls(self, grid_cell: Cell) -> Tuple[int, ...]:
+        """The layers whose tile blocks a grid cell, forgotten there: the node clears those tiles."""
+        x, y = grid_cell
+        cleared = tuple(index for index, walls in enumerate(self.walls) if walls[y, x])
+        for index in cleared:
+            self.walls[index][y, x] = self.painted[index][y, x] = False
+        return cleared
+
+
 class TileMapNavigator:
     """A :class:`~pathing_py.Grid` read from a TileMap (and the TileMaps stacked on it), queried in
     TileMap-local positions.
 
     ``graph``, when set, is a key-point graph of this very grid: paths then come
     from it (:meth:`pathing_py.KeyPointGraph.find_path`) instead of the exact search.
-    ``layer_walls`` holds, per TileMap stacked on the main one, where its tile
-    blocks (``[y, x]`` over the grid): what freeing a cell must clear there.
+    ``stacked`` tells what the TileMaps stacked on the main one hold, for map edits.
     """
 
-    def __init__(self, grid: Grid, frame: TileFrame, layer_walls: Sequence[np.ndarray] = ()):
+    def __init__(self, grid: Grid, frame: TileFrame, stacked: Optional["StackedCells"] = None):
         if tuple(frame.origin) != tuple(grid.origin):
             raise ValueError(f"frame origin {frame.origin} differs from grid origin {grid.origin}")
-        if any(np.shape(walls) != grid.passable.shape for walls in layer_walls):
-            raise ValueError(f"layer_walls must cover the grid's {grid.width}x{grid.height} cells")
         self.grid = grid
         self.frame = frame
-        self.layer_walls = [np.array(walls, dtype=bool) for walls in layer_walls]
+        self.stacked = stacked if stacked is not None else StackedCells(grid.passable.shape)
+        if self.stacked.shape != grid.passable.shape:
+            raise ValueError(f"the stacked layers' cells must cover the grid's {grid.width}x{grid.height} cells")
         self._graph: Optional[KeyPointGraph] = None
 
     @property
@@ -363,9 +400,9 @@ class TileMapNavigator:
             return None
         if fresh.grid.connectivity != self.grid.connectivity:
             return None
-        if fresh.frame.geometry != self.frame.geometry or len(fresh.layer_walls) != len(self.layer_walls):
+        if fresh.frame.geometry != self.frame.geometry or len(fresh.stacked.walls) != len(self.stacked.walls):
             return None
-        self.layer_walls = fresh.layer_walls
+        self.stacked = fresh.stacked
         changed = fresh.grid.passable != self.grid.passable
         to_block = [(int(x), int(y)) for y, x in zip(*np.nonzero(changed & ~fresh.grid.passable))]
         to_free = [(int(x), int(y)) for y, x in zip(*np.nonzero(changed & fresh.grid.passable))]
@@ -411,19 +448,13 @@ class TileMapNavigator:
         stack = decode_stack(sources, blocking=list(blocking), unknown_tiles=unknown_tiles)
         area = grid_area(stack, bounds, "")
         grid = Grid(passable_cells(stack, empty_passable, area, ""), origin=(area.x, area.y), connectivity=connectivity)
-        walls = [layer.cells.raster(layer.blocked, False, area) for layer in stack[1:]]
-        return cls(grid, TileFrame(geometry, grid.origin), walls)
-
-    def clear_layer_walls(self, cell: Cell) -> Tuple[int, ...]:
-        """The stacked layers (their indices, from 0) whose tile blocks TileMap cell ``cell``, forgotten there:
-        freeing the cell, the node clears those tiles, so that the TileMaps and the grid agree."""
-        x, y = self.frame.to_grid(cell)
-        if not self.grid.in_bounds((x, y)):
-            return ()
-        cleared = tuple(index for index, walls in enumerate(self.layer_walls) if walls[y, x])
-        for index in cleared:
-            self.layer_walls[index][y, x] = False
-        return cleared
+        stacked = StackedCells(
+            grid.passable.shape,
+            [layer.cells.raster(np.ones(len(layer.cells), dtype=bool), False, area) for layer in stack[1:]],
+            [layer.cells.raster(layer.blocked, False, area) for layer in stack[1:]],
+            empty_passable,
+        )
+        return cls(grid, TileFrame(geometry, grid.origin), stacked)
 
     def cell_of(self, position) -> Cell:
         return self.frame.cell_of(position)

@@ -229,18 +229,20 @@ class TilePainter:
         *,
         blocking: Sequence[str] = (),
         empty_passable: bool = True,
+        layered: bool = False,
     ) -> "TilePainter":
         """Pick the tiles by name, so that a later read of the painted TileMap gives the edited grid.
 
         The wall must block (a collision shape, or a name in ``blocking``), the
         floor must not; both must be single tiles, as an autotile's blocking
         depends on the sub-tile its bitmask picks. An empty ``floor_tile``
-        clears freed cells, which needs ``empty_passable``. An empty
-        ``wall_tile`` turns map edits off, with a problem saying so.
+        clears freed cells, which needs ``empty_passable``, unless the map is
+        ``layered`` (TileMaps stacked on it may hold a floor there: each edit
+        checks). An empty ``wall_tile`` turns map edits off, with a problem saying so.
         """
         if not wall_tile:
             return cls(problem=NO_WALL_TILE)
-        if not floor_tile and not empty_passable:
+        if not floor_tile and not empty_passable and not layered:  # layered: the other layers' tiles may stay
             return cls(problem="floor_tile is empty, so freed cells are cleared, but empty_cells_passable is off: "
                                "name a floor tile or turn it on.")
         by_name: Dict[str, TileInfo] = {}
@@ -561,9 +563,13 @@ class UnitDriver:
         grid_cell = self.frame.to_grid(tile_cell)
         if not self.navigator.grid.in_bounds(grid_cell):
             return CellEdit(Status.OUT_OF_BOUNDS.value, f"set_cell_blocked: TileMap cell {tile_cell} is outside the map")
+        stacked = self.tilemap.stacked
+        if not blocked and stacked.still_blocks(grid_cell, self.painter.floor != EMPTY_TILE):
+            return CellEdit(Status.NO_TILE.value, f"set_cell_blocked: TileMap cell {tile_cell} would have no tile in any "
+                            "layer once freed, and empty cells block (empty_cells_passable): name a floor_tile")
         if self.navigator.set_blocked([grid_cell], bool(blocked)):
             holder = self.navigator.holder(grid_cell)
             assert holder is not None, "set_blocked refuses only cells a unit holds"
             return CellEdit(Status.CELL_HELD.value, f"set_cell_blocked: unit {self._keys[holder.id]} holds TileMap cell {tile_cell}")
-        cleared = () if blocked else self.tilemap.clear_layer_walls(tile_cell)
+        cleared = () if blocked else stacked.clear_walls(grid_cell)
         return CellEdit(Status.OK.value, cell=tile_cell, tile=self.painter.tile(bool(blocked)), cleared_layers=cleared)

@@ -40,8 +40,8 @@ NODE_TYPES = (
     ("GroupManager", "Node", "group_manager.py", "icons/group_manager.svg"),
 )
 
-#: The script of the nodes the bake button serves.
-NAVGRID_SCRIPT = ADDON_DIR + "nav_grid.py"
+#: The script of the nodes the bake button serves (a file name of NODE_TYPES).
+NAVGRID_SCRIPT = "nav_grid.py"
 
 #: Where the bake controls go: the toolbar of the 2D editor.
 TOOLBAR = EditorPlugin.CONTAINER_CANVAS_EDITOR_MENU
@@ -68,17 +68,22 @@ def imported_texture(path: str) -> Optional[Texture]:
 @exposed(tool=True)
 class PathingPyPlugin(EditorPlugin):
     _navgrid = None  # the NavGrid selected in the editor
+    _scripts = None  # the node scripts by file name, held while the plugin runs (see _enter_tree)
     _navgrid_script = None
     _toolbar = None
     _progress = None
     _status = None
 
     def _enter_tree(self) -> None:
+        # Held for the plugin's life: when the last reference to a Python script goes (remove_custom_type below,
+        # on a fresh checkout), Godot frees it and pythonscript 0.50 forgets its class but keeps the module, so
+        # the next load says it "doesn't expose any class to Godot" (bridge.keep_script_loaded).
+        self._scripts = {script: ResourceLoader.load(ADDON_DIR + script) for _name, _base, script, _icon in NODE_TYPES}
         if not self._add_node_types():
             # A fresh checkout: the editor imports the icons after the plugins start; add them then.
             filesystem: EditorFileSystem = self.get_editor_interface().get_resource_filesystem()
             filesystem.connect("resources_reimported", self, "_on_resources_reimported")
-        self._navgrid_script = ResourceLoader.load(NAVGRID_SCRIPT)
+        self._navgrid_script = self._scripts[NAVGRID_SCRIPT]
         self._toolbar = self._make_toolbar()
         self.add_control_to_container(TOOLBAR, self._toolbar)
 
@@ -89,7 +94,7 @@ class PathingPyPlugin(EditorPlugin):
             icon = imported_texture(ADDON_DIR + icon_path)
             complete = complete and icon is not None
             # pythonscript 0.50 refuses None for a Texture argument: an empty texture shows no icon.
-            self.add_custom_type(name, base, ResourceLoader.load(ADDON_DIR + script), icon or ImageTexture())
+            self.add_custom_type(name, base, self._scripts[script], icon or ImageTexture())
         return complete
 
     def _on_resources_reimported(self, _resources) -> None:

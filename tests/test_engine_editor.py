@@ -177,6 +177,18 @@ def test_a_users_first_opening_of_a_fresh_checkout_is_clean(godot, pythonscript_
     copy.run(["--quit"])  # the main scene played: GodotPython.run fails on any error
 
 
+def test_every_scene_opens_clean_in_the_first_session(godot, pythonscript_dist, tmp_path):
+    """The first opening draws every script's thumbnail, loading and freeing it; pythonscript 0.50 then could not
+    load units_demo.py for its scene ("doesn't expose any class to Godot") until the plugin held every script."""
+    copy = with_check_plugin(fresh_checkout(godot, pythonscript_dist, tmp_path / "checkout"))
+    assert not (copy.project / ".import").exists()
+
+    facts = run_check(copy, "scenes")
+
+    assert [fact["opened"] for fact in facts if "opened" in fact] == SCENES
+    assert any(fact["script"].endswith("path_unit.py") for fact in facts if "selected" in fact)
+
+
 def test_a_fresh_checkout_with_no_scene_open(godot, pythonscript_dist, tmp_path):
     """First import (no .import/ yet), no scene open: clean; the icons reach the Scene dock once imported."""
     copy = with_check_plugin(GodotPython.make(godot, tmp_path / "project", pythonscript_dist))

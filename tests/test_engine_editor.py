@@ -57,6 +57,24 @@ script = ExtResource( 2 )
 nav_grid_path = NodePath("../Demo/NavGrid")
 cohesion = "arrival"
 """
+#: Godot's isometric demo in small (tests/fixtures/layers/dungeon.tscn): a Floor and a Walls TileMap stacked, under a
+#: NavGrid with layer_paths, written into the copy with its TileSet.
+LAYERED = "res://editor_check/dungeon.tscn"
+LAYERED_TILESET = "res://editor_check/dungeon.tres"
+
+
+def layered_scene() -> str:
+    text = (ROOT / "tests" / "fixtures" / "layers" / "dungeon.tscn").read_text(encoding="utf-8")
+    text = text.replace("res://tilesets/dungeon.tres", LAYERED_TILESET).replace(
+        "[gd_scene load_steps=2 format=2]\n",
+        '[gd_scene load_steps=3 format=2]\n\n[ext_resource path="res://addons/pathing_py/nav_grid.py" type="Script" id=2]\n',
+    )
+    return text + (
+        '\n[node name="NavGrid" type="Node2D" parent="."]\nscript = ExtResource( 2 )\ntilemap_path = NodePath("../Floor")\n'
+        'layer_paths = [ NodePath("../Walls") ]\nempty_cells_passable = false\n'
+    )
+
+
 #: Per script of ours: properties the inspector must show, and the icon the Scene dock gives its nodes.
 NODE_KINDS = {
     "nav_grid.py": ({"tilemap_path", "graph_path", "show_graph"}, "nav_grid.svg"),
@@ -104,6 +122,8 @@ def editor(godot, pythonscript_dist, tmp_path_factory) -> GodotPython:
     copy = with_check_plugin(GodotPython.make(godot, tmp_path_factory.mktemp("editor") / "project", pythonscript_dist))
     copy.write(BIG_MAP[len("res://"):], big_map_scene(BIG_MAP_SIZE))
     copy.write(GROUPS[len("res://"):], GROUPS_SCENE)
+    copy.write(LAYERED[len("res://"):], layered_scene())
+    copy.write(LAYERED_TILESET[len("res://"):], (ROOT / "tests" / "fixtures" / "tilesets" / "dungeon.tres").read_text())
     return copy
 
 
@@ -268,7 +288,7 @@ def refused_draw_calls(output: str) -> List[str]:
     return [line.split(":")[1].strip() for line in output.splitlines() if DRAW_REFUSED in line]
 
 
-@pytest.mark.parametrize("scene", [DEMO, BIG_MAP])
+@pytest.mark.parametrize("scene", [DEMO, BIG_MAP, LAYERED])
 def test_the_bake_button(editor, scene):
     """Select the NavGrid, press the button: the .kpg is written next to the scene with progress, graph_path set
     (undoable), and show_graph draws the graph."""
@@ -299,8 +319,10 @@ def test_the_bake_button(editor, scene):
     # The file is the graph of the map: it loads against the grid read from the scene on the host.
     path = editor.project / relative
     settings = nav_grid_settings(path)[0]
-    grid = Grid.from_tscn(path, settings.tilemap, settings.blocking, empty_passable=settings.empty_passable)
-    graph = KeyPointGraph.load(editor.project / graph_file[len("res://"):], grid)
+    grid = Grid.from_tscn(path, settings.tilemap, settings.blocking, empty_passable=settings.empty_passable, layers=settings.layers)
+    graph = KeyPointGraph.load(editor.project / graph_file[len("res://"):], grid)  # a graph of another grid is refused
+    if scene == LAYERED:  # the Walls layer shapes the graph: without it, the grid differs
+        assert not np.array_equal(grid.passable, Grid.from_tscn(path, settings.tilemap, empty_passable=False).passable)
 
     # show_graph: the node redraws, and its _draw makes one draw_multiline call per kind of segment drawn.
     toggles = [fact for fact in facts if "show_graph" in fact]

@@ -327,7 +327,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         return problem or self._graph_warning or painted or self._collision_warning()
 
     def rebuild(self) -> bool:
-        """Read the whole TileMap again (one batched read); False if it cannot be read.
+        """Read the whole TileMap and its layers again (one batched read each); False if they cannot be read.
 
         If only cells changed (the same used rectangle), the grid, its graph and
         the units follow those cells; otherwise the grid is built anew and the

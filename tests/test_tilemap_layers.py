@@ -327,3 +327,23 @@ def test_a_layered_painter_allows_an_empty_floor_tile_and_each_edit_checks():
     edit = driver.set_cell_blocked((2, 0), False)
     assert edit.status == Status.NO_TILE.value and "(2, 0) would have no tile in any layer" in edit.message
     assert not driver.navigator.grid.is_passable(driver.frame.to_grid((2, 0)))
+
+
+def test_a_layer_painted_at_run_time_and_read_again_turns_units_as_an_edit_of_the_map_does():
+    """What rebuild() does: the fresh read of the stack is followed cell by cell, units and all."""
+    floor = {(x, y): 0 for x in range(9) for y in range(5)}
+    walls = {(4, y): 1 for y in range(4)}
+    navigator = TileMapNavigator.from_tilemap(tile_data(floor), (16, 16), FLOOR_TILES, empty_passable=False,
+                                              layers=[(tile_data(walls), FLOOR_TILES)])
+    driver = UnitDriver(navigator, IDENTITY)
+    assert driver.add(1, "unit", ((8.0, 8.0), (9.0, 8.0), (8.0, 9.0)), ((8.0, 8.0), (9.0, 8.0), (8.0, 9.0)), speed=4.0)
+    assert driver.order(1, centre((8, 0)))
+    driver.step(1 / 30)
+    walls.pop((4, 0))  # the game takes a wall down on the walls' layer, and puts one in the gap
+    walls[4, 4] = 1
+    fresh = TileMapNavigator.from_tilemap(tile_data(floor), (16, 16), FLOOR_TILES, empty_passable=False,
+                                          layers=[(tile_data(walls), FLOOR_TILES)])
+    assert navigator.follow(fresh, driver.navigator.set_blocked) == []
+    assert navigator.stacked is fresh.stacked and navigator.is_blocked((4, 4)) and not navigator.is_blocked((4, 0))
+    walked = run_until_stopped(driver, 1)
+    assert driver.state_of(1) == "ARRIVED" and (4, 0) in walked and (4, 4) not in walked

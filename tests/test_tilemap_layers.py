@@ -17,7 +17,7 @@ from pathing_py import Grid, find_path
 from pathing_py.cli import load_map, main
 from pathing_py.godot.bridge import TileInfo, TileMapNavigator
 from pathing_py.godot.scene_files import nav_grid_settings, read_tilemap
-from pathing_py.godot.tile_data import grid_from_tile_data, layer_blocking_ids
+from pathing_py.godot.tile_data import CellRect, grid_from_tile_data, layer_blocking_ids
 from pathing_py.godot.tile_geometry import MODE_ISOMETRIC, TileGeometry
 from pathing_py.godot.tile_layers import IDENTITY, layer_difference, layer_node_problem, node_transform_points
 from pathing_py.godot.units import EMPTY_TILE, TilePainter, UnitDriver
@@ -80,6 +80,14 @@ def test_a_cell_blocks_where_any_layer_blocks_and_empty_cells_follow_the_setting
     grid = grid_from_tile_data(tile_data(stacked[0][0]), collision=stacked[0][1], **arguments)
     assert grid.origin == rect[:2]
     np.testing.assert_array_equal(grid.passable, expected)
+    # Bounds cut the stack or widen it with empty cells, as they do one TileMap.
+    x, y = data.draw(st.integers(-6, 4)), data.draw(st.integers(-5, 3))
+    bounds = CellRect(x, y, data.draw(st.integers(1, 10)), data.draw(st.integers(1, 8)))
+    expected = expected_passable(layers, empty_passable, bounds)
+    if expected.any():
+        bounded = grid_from_tile_data(tile_data(stacked[0][0]), collision=stacked[0][1], bounds=bounds, **arguments)
+        assert bounded.origin == (x, y)
+        np.testing.assert_array_equal(bounded.passable, expected)
 
 
 def test_one_layer_reads_as_before():

@@ -97,20 +97,23 @@ def load_map(
     bounds: Optional[CellRect] = None,
     unknown_tiles: str = "error",
     connectivity: Optional[int] = None,
+    layers: Optional[Sequence[str]] = None,
 ) -> LoadedMap:
     """A grid from any map file we read, chosen by its suffix, and what pictures need of its terrain.
 
     A scene is read as its NavGrid node will read it in the game (its TileMap,
-    blocking tiles, empty-cell rule and bounds) unless ``tilemap`` or ``blocking``
-    say otherwise; ``bounds`` (TileMap cells) replaces the NavGrid's. The notes
+    layers, blocking tiles, empty-cell rule and bounds) unless ``tilemap`` or
+    ``blocking`` say otherwise; ``bounds`` (TileMap cells) replaces the NavGrid's,
+    ``layers`` (TileMaps stacked on the map's cells) its ``layer_paths``. The notes
     say which tiles block and warn of a TileSet without any collision shape.
     ``connectivity`` (8 or 4) is the grid's; None takes a scene's NavGrid's, else 8.
     """
     suffix = path.suffix.lower()
-    if suffix != ".tscn" and (bounds is not None or unknown_tiles != "error"):
-        raise MapFormatError(f"{path}: bounds and unknown tiles apply to Godot scenes (.tscn) only")
+    if suffix != ".tscn" and (bounds is not None or unknown_tiles != "error" or layers):
+        raise MapFormatError(f"{path}: bounds, layers and unknown tiles apply to Godot scenes (.tscn) only")
     if suffix == ".tscn":
         empty_passable, navgrid_bounds, notes = True, None, []
+        navgrid_layers: Sequence[str] = ()
         nav_grids = nav_grid_settings(path)
         if connectivity is None and nav_grids:
             connectivity = nav_grids[0].connectivity
@@ -119,15 +122,23 @@ def load_map(
         if nav_grids and tilemap is None and not blocking:
             settings = nav_grids[0]
             tilemap, blocking, empty_passable = settings.tilemap, settings.blocking, settings.empty_passable
-            navgrid_bounds = settings.bounds
+            navgrid_bounds, navgrid_layers = settings.bounds, settings.layers
             notes.append(
                 f"read as NavGrid {settings.node_path!r} does: TileMap {tilemap!r}, blocking {blocking}"
                 + (f", bounds {navgrid_bounds}" if navgrid_bounds else "")
+                + (f", layers {list(navgrid_layers)}" if navgrid_layers and layers is None else "")
+                + ("" if empty_passable else ", empty cells block")
             )
-        data = read_tilemap(path, tilemap=tilemap, blocking=list(blocking) or None, unknown_tiles=unknown_tiles)
+        layers = navgrid_layers if layers is None else layers
+        data = read_tilemap(path, tilemap=tilemap, blocking=list(blocking) or None, unknown_tiles=unknown_tiles, layers=layers)
         area = data.area(bounds or navgrid_bounds)  # refuses half offsets
         grid = data.grid(empty_passable=empty_passable, bounds=area, connectivity=connectivity or 8)
         notes.append(f"TileMap {data.node_path!r}: {data.geometry.describe()}; pictures draw its cells as squares")
+        if data.layers:
+            notes.append(
+                f"layers stacked on it: {', '.join(repr(layer.node_path) for layer in data.layers)} "
+                "(a cell blocks where any layer's tile blocks; pictures show the tiles of the first TileMap)"
+            )
         notes += blocking_notes(data, area, empty_passable)
         return LoadedMap(grid, {"tiles": data.cells.raster(data.cells.tile, -1, area), "names": data.names}, notes)
     if suffix == ".map":
@@ -138,19 +149,24 @@ def load_map(
 
 
 def blocking_notes(data: TileMapData, area: CellRect, empty_passable: bool) -> List[str]:
-    """Which tiles block in ``area`` and why (drawn as blocked cells), and a warning for a TileSet without shapes."""
-    cells = data.cells
-    tiles, counts = np.unique(cells.tile[area.contains(cells.x, cells.y) & data.blocked], return_counts=True)
-    reasons = [
-        f"{repr(data.names[tile]) if tile in data.names else f'id {tile}'} ({count} cells, "
-        + ("listed in blocking" if tile in data.listed else "collision shape")
-        + ")"
-        for tile, count in zip(tiles.tolist(), counts.tolist())
-    ]
+    """Which tiles block in ``area`` and why (drawn as blocked cells), layer by layer, and a warning when no
+    TileSet has a collision shape."""
+    reasons = []
+    for layer in (data, *data.layers):
+        cells = layer.cells
+        tiles, counts = np.unique(cells.tile[area.contains(cells.x, cells.y) & layer.blocked], return_counts=True)
+        where = f" in {layer.node_path!r}" if data.layers else ""
+        reasons += [
+            f"{repr(layer.names[tile]) if tile in layer.names else f'id {tile}'} ({count} cells{where}, "
+            + ("listed in blocking" if tile in layer.listed else "collision shape")
+            + ")"
+            for tile, count in zip(tiles.tolist(), counts.tolist())
+        ]
     if not empty_passable:
         reasons.append("cells without a tile (empty cells block)")
     notes = [f"blocking (drawn as blocked cells): {', '.join(reasons) if reasons else 'no tile'}"]
-    unblocking = tiles_that_cannot_block(data.names, data.collision, data.listed)
+    unblocking = [] if any(layer.collision and any(layer.collision.values()) for layer in data.layers) else \
+        tiles_that_cannot_block(data.names, data.collision, data.listed)
     if unblocking:
         names = ", ".join(repr(name) for name in unblocking)
         notes.append(
@@ -181,7 +197,8 @@ def read_map(path: Path, args: argparse.Namespace) -> Tuple[Grid, dict]:
     """:func:`load_map` with the command's options, saying what it read and how long that took."""
     started = time.perf_counter()
     loaded = load_map(
-        path, args.tilemap, args.blocking, bounds=args.bounds, unknown_tiles=args.unknown_tiles, connectivity=args.connectivity
+        path, args.tilemap, args.blocking, bounds=args.bounds, unknown_tiles=args.unknown_tiles, connectivity=args.connectivity,
+        layers=args.layer,
     )
     read_ms = (time.perf_counter() - started) * 1000
     grid = loaded.grid
@@ -361,7 +378,7 @@ ALL_SCENARIOS = "all"
 UNIT_DEMO_ONLY = (
     ("map", "MAP"), ("units", "--units"), ("walls", "--walls"), ("speed", "--speed"), ("no_graph", "--no-graph"),
     ("tilemap", "--tilemap"), ("blocking", "--blocking"), ("bounds", "--bounds"), ("connectivity", "--connectivity"),
-    ("unknown_tiles", "--unknown-tiles"),
+    ("unknown_tiles", "--unknown-tiles"), ("layer", "--layer"),
 )  # fmt: skip
 
 
@@ -714,6 +731,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for command in (demo, paths, bake, render):
         command.add_argument("--tilemap", help="name or path of the TileMap node when a scene has several")
         command.add_argument("--blocking", nargs="*", default=(), type=_tile, help="tile names or ids that block")
+        command.add_argument(
+            "--layer", action="append", metavar="NAME",
+            help="name or path of a TileMap stacked on the map's cells (walls over a floor); repeat for more; "
+            "a cell blocks where any layer's tile blocks (default: the NavGrid's layer_paths)",
+        )  # fmt: skip
         command.add_argument(
             "--bounds", nargs=4, type=int, metavar=("X", "Y", "WIDTH", "HEIGHT"),
             help="the map's cells, in TileMap cells (default: the NavGrid's bounds, else the painted rectangle); "

@@ -237,16 +237,19 @@ class Grid:
         bounds: Optional[Sequence[int]] = None,
         unknown_tiles: str = "error",
         connectivity: int = 8,
+        layers: Sequence[str] = (),
     ) -> "Grid":
         """Read a Godot 3 scene's TileMap; see :func:`pathing_py.godot.scene_files.read_tilemap`.
 
         ``bounds`` ``(x, y, width, height)`` in TileMap cells sets the map's area
         (games that paint only obstacles); by default it is the painted (used) rectangle.
+        ``layers`` names more TileMaps stacked on the same cells (a floor and its
+        walls): a cell blocks where any of them blocks.
         """
         from .godot.scene_files import read_tilemap  # here, not above: the reader imports this module, and `import pathing_py` leaves the godot half out
         from .godot.tile_data import cell_rect
 
-        data = read_tilemap(path, tilemap=tilemap, blocking=blocking, unknown_tiles=unknown_tiles)
+        data = read_tilemap(path, tilemap=tilemap, blocking=blocking, unknown_tiles=unknown_tiles, layers=layers)
         area = cell_rect(bounds) if bounds is not None else None
         return data.grid(empty_passable=empty_passable, bounds=area, connectivity=connectivity)
 

@@ -39,6 +39,9 @@ FAILURE_MARKERS = (
     "handle_crash",
     "Segmentation fault",
     "Aborted",
+    # pythonscript's own lines for a script it could not load (printed, not reported as engine errors).
+    "doesn't expose any class to Godot",
+    "Got exception loading",
 )
 
 #: What a project copy holds of this checkout (no caches, venvs, builds or VCS data).
@@ -102,12 +105,17 @@ class GodotPython:
                 shutil.copytree(source, destination / entry, ignore=IGNORED)
             else:
                 shutil.copy(source, destination / entry)
-        # Symbolic links: the runtime is large and read-only, the engine follows links as files.
-        (destination / "addons" / "pythonscript").symlink_to(pythonscript / "addons" / "pythonscript")
-        shutil.copy(pythonscript / "pythonscript.gdnlib", destination / "pythonscript.gdnlib")
-        copy = cls(godot, destination, pythonscript)
+        copy = cls.beside(godot, destination, pythonscript)
         copy.run_editor(["--quit"])
         return copy
+
+    @classmethod
+    def beside(cls, godot: Godot, project: Path, pythonscript: Path) -> "GodotPython":
+        """A project folder with pythonscript added, as a user adds it from the Asset Library; nothing run."""
+        # Symbolic links: the runtime is large and read-only, the engine follows links as files.
+        (project / "addons" / "pythonscript").symlink_to(pythonscript / "addons" / "pythonscript")
+        shutil.copy(pythonscript / "pythonscript.gdnlib", project / "pythonscript.gdnlib")
+        return cls(godot, project, pythonscript)
 
     def run(self, args: List[str], *, timeout: float = 300, allowed: Sequence[str] = ()) -> str:
         """Run the engine on the copy; the output, or GodotRunError if it hung, crashed or reported an error."""

@@ -531,10 +531,11 @@ def test_bad_map_options_are_refused(capsys, args, message):
     assert message in capsys.readouterr().err
 
 
-def test_bounds_are_for_scenes_only(tmp_path, capsys):
+@pytest.mark.parametrize("option", [["--bounds", "0", "0", "3", "3"], ["--layer", "Walls"]])
+def test_bounds_and_layers_are_for_scenes_only(tmp_path, capsys, option):
     (tmp_path / "level.txt").write_text("...\n...\n")
-    assert main(["paths", str(tmp_path / "level.txt"), "--bounds", "0", "0", "3", "3", "--out", str(tmp_path / "p.png")]) == 2
-    assert "bounds and unknown tiles apply to Godot scenes (.tscn) only" in capsys.readouterr().err
+    assert main(["paths", str(tmp_path / "level.txt"), *option, "--out", str(tmp_path / "p.png")]) == 2
+    assert "bounds, layers and unknown tiles apply to Godot scenes (.tscn) only" in capsys.readouterr().err
 
 
 def test_missing_tile_ids_are_an_error_unless_read_as_the_engine_does(tmp_path, capsys):

@@ -10,6 +10,7 @@ they are allowed.
 
 import ast
 import shutil
+import subprocess
 from pathlib import Path
 from typing import Dict, List
 
@@ -17,7 +18,7 @@ import numpy as np
 import pytest
 
 from engine_runs import json_lines
-from godot_python import GodotPython
+from godot_python import GodotPython, failures
 from pathing_py.godot.bridge import TileFrame
 from pathing_py.godot.editor import graph_drawing
 from pathing_py.grid import Grid
@@ -56,6 +57,24 @@ script = ExtResource( 2 )
 nav_grid_path = NodePath("../Demo/NavGrid")
 cohesion = "arrival"
 """
+#: Godot's isometric demo in small (tests/fixtures/layers/dungeon.tscn): a Floor and a Walls TileMap stacked, under a
+#: NavGrid with layer_paths, written into the copy with its TileSet.
+LAYERED = "res://editor_check/dungeon.tscn"
+LAYERED_TILESET = "res://editor_check/dungeon.tres"
+
+
+def layered_scene() -> str:
+    text = (ROOT / "tests" / "fixtures" / "layers" / "dungeon.tscn").read_text(encoding="utf-8")
+    text = text.replace("res://tilesets/dungeon.tres", LAYERED_TILESET).replace(
+        "[gd_scene load_steps=2 format=2]\n",
+        '[gd_scene load_steps=3 format=2]\n\n[ext_resource path="res://addons/pathing_py/nav_grid.py" type="Script" id=2]\n',
+    )
+    return text + (
+        '\n[node name="NavGrid" type="Node2D" parent="."]\nscript = ExtResource( 2 )\ntilemap_path = NodePath("../Floor")\n'
+        'layer_paths = [ NodePath("../Walls") ]\nempty_cells_passable = false\n'
+    )
+
+
 #: Per script of ours: properties the inspector must show, and the icon the Scene dock gives its nodes.
 NODE_KINDS = {
     "nav_grid.py": ({"tilemap_path", "graph_path", "show_graph"}, "nav_grid.svg"),
@@ -103,6 +122,8 @@ def editor(godot, pythonscript_dist, tmp_path_factory) -> GodotPython:
     copy = with_check_plugin(GodotPython.make(godot, tmp_path_factory.mktemp("editor") / "project", pythonscript_dist))
     copy.write(BIG_MAP[len("res://"):], big_map_scene(BIG_MAP_SIZE))
     copy.write(GROUPS[len("res://"):], GROUPS_SCENE)
+    copy.write(LAYERED[len("res://"):], layered_scene())
+    copy.write(LAYERED_TILESET[len("res://"):], (ROOT / "tests" / "fixtures" / "tilesets" / "dungeon.tres").read_text())
     return copy
 
 
@@ -133,6 +154,59 @@ tile_data = PoolIntArray( {", ".join(str(word) for word in words.tolist())} )
 [node name="NavGrid" type="Node2D" parent="."]
 script = ExtResource( 2 )
 """
+
+
+def checkout_files() -> List[str]:
+    """The files of a fresh checkout, relative to the repository: those git tracks, and new ones it does not
+    ignore (they would be committed with the work)."""
+    try:
+        listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                                capture_output=True, check=True).stdout.decode()
+    except (OSError, subprocess.CalledProcessError) as error:
+        pytest.fail(f"a fresh checkout is what git tracks, and git cannot list it here: {error}")
+    return [name for name in listed.split("\0") if name and (ROOT / name).is_file()]  # deleted files are gone
+
+
+def fresh_checkout(godot, pythonscript: Path, destination: Path) -> GodotPython:
+    """What a user has before the first opening: the checkout's files and pythonscript, nothing imported."""
+    for name in checkout_files():
+        (destination / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / name, destination / name)
+    return GodotPython.beside(godot, destination, pythonscript)
+
+
+#: What the engine prints when it aborts while exiting (GODOT_NOTES: the headless editor sometimes does).
+EXIT_ABORT = ("Aborted", "handle_crash", "Program crashed with signal", "[godot was ended by SIGABRT]")
+
+
+def test_a_users_first_opening_of_a_fresh_checkout_is_clean(godot, pythonscript_dist, tmp_path):
+    """The checkout as committed (project.godot whole: the editor opens its main scene; no .import/), opened in
+    the editor for the first time, then its main scene played: no error. pythonscript 0.50 said here that
+    path_unit.py and group_manager.py "doesn't expose any class to Godot" (the plugin let go of their scripts)."""
+    for attempt in range(2):  # a new folder each time: a second opening of the same one would hide the first's errors
+        copy = fresh_checkout(godot, pythonscript_dist, tmp_path / f"checkout{attempt}")
+        assert (copy.project / "project.godot").read_text() == (ROOT / "project.godot").read_text()
+        assert 'run/main_scene="res://scenes/demo.tscn"' in (copy.project / "project.godot").read_text()
+        assert not (copy.project / ".import").exists()
+        output = godot.run(["--no-window", "-e", "--path", str(copy.project), "--quit"], timeout=300, check_markers=False)
+        found = failures(output)
+        if not (found and all(any(marker in line for marker in EXIT_ABORT) for line in found)):
+            break  # clean, or an error to report; only an abort while exiting earns a second first opening
+    assert not found, "\n".join(found) + f"\n\n{output[-6000:]}"
+    assert (copy.project / ".import").is_dir()  # the opening imported the assets
+    copy.run(["--quit"])  # the main scene played: GodotPython.run fails on any error
+
+
+def test_every_scene_opens_clean_in_the_first_session(godot, pythonscript_dist, tmp_path):
+    """The first opening draws every script's thumbnail, loading and freeing it; pythonscript 0.50 then could not
+    load units_demo.py for its scene ("doesn't expose any class to Godot") until the plugin held every script."""
+    copy = with_check_plugin(fresh_checkout(godot, pythonscript_dist, tmp_path / "checkout"))
+    assert not (copy.project / ".import").exists()
+
+    facts = run_check(copy, "scenes")
+
+    assert [fact["opened"] for fact in facts if "opened" in fact] == SCENES
+    assert any(fact["script"].endswith("path_unit.py") for fact in facts if "selected" in fact)
 
 
 def test_a_fresh_checkout_with_no_scene_open(godot, pythonscript_dist, tmp_path):
@@ -214,7 +288,7 @@ def refused_draw_calls(output: str) -> List[str]:
     return [line.split(":")[1].strip() for line in output.splitlines() if DRAW_REFUSED in line]
 
 
-@pytest.mark.parametrize("scene", [DEMO, BIG_MAP])
+@pytest.mark.parametrize("scene", [DEMO, BIG_MAP, LAYERED])
 def test_the_bake_button(editor, scene):
     """Select the NavGrid, press the button: the .kpg is written next to the scene with progress, graph_path set
     (undoable), and show_graph draws the graph."""
@@ -245,8 +319,10 @@ def test_the_bake_button(editor, scene):
     # The file is the graph of the map: it loads against the grid read from the scene on the host.
     path = editor.project / relative
     settings = nav_grid_settings(path)[0]
-    grid = Grid.from_tscn(path, settings.tilemap, settings.blocking, empty_passable=settings.empty_passable)
-    graph = KeyPointGraph.load(editor.project / graph_file[len("res://"):], grid)
+    grid = Grid.from_tscn(path, settings.tilemap, settings.blocking, empty_passable=settings.empty_passable, layers=settings.layers)
+    graph = KeyPointGraph.load(editor.project / graph_file[len("res://"):], grid)  # a graph of another grid is refused
+    if scene == LAYERED:  # the Walls layer shapes the graph: without it, the grid differs
+        assert not np.array_equal(grid.passable, Grid.from_tscn(path, settings.tilemap, empty_passable=False).passable)
 
     # show_graph: the node redraws, and its _draw makes one draw_multiline call per kind of segment drawn.
     toggles = [fact for fact in facts if "show_graph" in fact]

@@ -15,6 +15,19 @@ TileMap: a game that edits it itself (``TileMap.set_cell``) calls ``rebuild()``
 afterwards, once after a batch of edits; when only cells changed, the grid,
 its graph and the units follow those cells (no re-bake).
 
+Layers: Godot 3 has no layers inside a TileMap, so games stack TileMaps (a
+floor, the walls above it). ``layer_paths`` lists the TileMaps stacked on the
+one of ``tilemap_path``: they are read together, and a cell blocks where any
+layer's tile blocks (a collision shape, or a name in ``blocking_tiles``), is
+walkable where some layer has a tile and none blocks, and follows
+``empty_cells_passable`` where no layer has a tile; the map covers every
+layer's used rectangle (or ``bounds``). The layers must lie on the same cells
+as the TileMap (the same mode, cell size and transform): anything else is a
+configuration warning, and at run time the NavGrid has no grid and says why.
+``rebuild()`` reads every layer again; ``set_cell_blocked`` paints on the
+TileMap of ``tilemap_path`` and, freeing a cell, clears the layers' blocking
+tiles there.
+
 Key-point graph: select the NavGrid in the editor and press "Bake key-point
 graph" in the 2D toolbar. The graph is baked on a worker thread (a progress
 bar moves; the editor stays usable), written next to the scene as
@@ -101,6 +114,7 @@ from pathing_py.godot.node_properties import NodeProperties
 from pathing_py.godot.scene_files import navgrid_bounds
 from pathing_py.godot.tile_data import CellRect
 from pathing_py.godot.tile_geometry import GeometryError, TileGeometry
+from pathing_py.godot.tile_layers import layer_difference, layer_node_problem
 from pathing_py.grid import check_connectivity
 from pathing_py.status import Status
 
@@ -113,6 +127,8 @@ GRAPH_LINE_WIDTH = 1.0  #: pixels
 #: Colour and width (pixels) of the bounds outline in the editor.
 BOUNDS_COLOR = Color(0.2, 1.0, 0.4, 0.9)
 BOUNDS_WIDTH = 2.0
+#: Godot's ``Variant.Type`` of a NodePath: the inspector edits ``layer_paths`` as an array of them.
+NODE_PATH_TYPE = 15
 
 
 def read_project_file(path: str) -> Optional[bytes]:
@@ -189,6 +205,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
     _debug_draw = False
     _bounds = Rect2(0, 0, 0, 0)
     _connectivity = 8
+    _layer_paths = None  # Array of NodePaths, made for each node by the getter or setter
     _graph_warning = ""  # why the graph file was not used as is: shown as a configuration warning
     _read_problem = ""  # why the TileMap could not be read last time: reported once, shown as a warning
     _collision_told = False  # whether the game was told that no tile blocks (once a run)
@@ -247,6 +264,21 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         if Engine.is_editor_hint():
             self.update_configuration_warning()
 
+    @export(Array, default=Array(), hint_string=f"{NODE_PATH_TYPE}:")
+    @property
+    def layer_paths(self) -> Array:
+        """More TileMaps stacked on the TileMap, on the same cells: a cell blocks where any layer blocks."""
+        if self._layer_paths is None:
+            self._layer_paths = Array()
+        return self._layer_paths
+
+    @layer_paths.setter
+    def layer_paths(self, value: Array) -> None:
+        self._layer_paths = Array(value)  # a copy
+        self._forget_grid()
+        if Engine.is_editor_hint():
+            self.update_configuration_warning()
+
     @export(int, default=8, hint=PropertyHint.ENUM, hint_string="8 (no corner cutting):8,4 (straight steps only):4")
     @property
     def connectivity(self) -> int:
@@ -290,11 +322,12 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
     def _get_configuration_warning(self) -> str:
         painter: Optional[units.TilePainter] = self._painter
         painted = painter.warning if painter else ""
-        problem = self._tilemap_problem() or self._bounds_problem() or self._connectivity_problem() or self._read_problem
+        problem = self._tilemap_problem() or self._layers_problem() or self._bounds_problem()
+        problem = problem or self._connectivity_problem() or self._read_problem
         return problem or self._graph_warning or painted or self._collision_warning()
 
     def rebuild(self) -> bool:
-        """Read the whole TileMap again (one batched read); False if it cannot be read.
+        """Read the whole TileMap and its layers again (one batched read each); False if they cannot be read.
 
         If only cells changed (the same used rectangle), the grid, its graph and
         the units follow those cells; otherwise the grid is built anew and the
@@ -332,14 +365,14 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         """Build the navigator from the TileMap; why it cannot be read, or ""."""
         self._navigator = None
         self._drawing = None
-        problem = self._tilemap_problem() or self._bounds_problem() or self._connectivity_problem()
+        problem = self._tilemap_problem() or self._layers_problem() or self._bounds_problem() or self._connectivity_problem()
         if problem:
             return problem
         tilemap: TileMap = self.get_node(self.tilemap_path)
-        tileset: TileSet = tilemap.get_tileset()
-        tiles = [self._tile_info(tileset, tile_id) for tile_id in tileset.get_tiles_ids()]
+        tiles = self._tiles(tilemap)
+        layers = [(layer.get("tile_data"), self._tiles(layer)) for layer in self._layer_nodes()]
         blocking = [str(name) for name in self.blocking_tiles]
-        warning = bridge.collision_warning(tiles, blocking)
+        warning = bridge.collision_warning(tiles, blocking, [layer_tiles for _, layer_tiles in layers])
         if warning and not self._collision_told and not Engine.is_editor_hint():
             self._collision_told = True
             print(f"pathing_py: {str(self.get_name())}: warning: {warning}")
@@ -353,6 +386,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
                 bounds=self._cell_bounds(),
                 unknown_tiles="open",  # as the engine loads them: tiles without collision
                 connectivity=check_connectivity(self._connectivity),
+                layers=layers,
             )
         except ValueError as error:  # e.g. an empty TileMap, or blocking names no tile has
             return f"cannot read the TileMap: {error}"
@@ -362,6 +396,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
             str(self.floor_tile),
             blocking=blocking,
             empty_passable=bool(self.empty_cells_passable),
+            layered=bool(layers),
         )
         if self._painter.warning:
             bridge.report_error(str(self.get_name()), self._painter.warning)
@@ -621,6 +656,10 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
             return False
         tilemap: TileMap = self.get_node(self.tilemap_path)
         tilemap.set_cell(edit.cell[0], edit.cell[1], edit.tile)
+        layers = self._layer_nodes()
+        for index in edit.cleared_layers:  # freed: the layers' blocking tiles go too
+            layer: TileMap = layers[index]
+            layer.set_cell(edit.cell[0], edit.cell[1], units.EMPTY_TILE)
         self._drawing = None  # the graph changed with the grid
         self.update()
         return True
@@ -706,23 +745,68 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
             geometry = tilemap_geometry(tilemap)
         except GeometryError as error:
             return f"The TileMap at {path!r} cannot be navigated: {error}."
+        tilesets = [tileset] + [layer.get_tileset() for layer in self._layer_nodes()]
         return bridge.tilemap_problem(
             path,
             "TileMap",
             has_tileset=tileset is not None,
             geometry=geometry,
-            tile_names=[str(tileset.tile_get_name(tile_id)) for tile_id in tileset.get_tiles_ids()] if tileset else (),
+            tile_names=[str(one.tile_get_name(tile_id)) for one in tilesets if one is not None for tile_id in one.get_tiles_ids()],
             blocking=[str(name) for name in self.blocking_tiles],
         )
 
+    def _layer_nodes(self) -> list:
+        """The TileMaps at ``layer_paths``: all of its entries, in order, once ``_layers_problem()`` says ""."""
+        return [node for _setting, _path, node in self._layers() if node is not None and node.is_class("TileMap")]
+
+    def _layers(self) -> list:
+        """(setting, path, node or None) of each entry of ``layer_paths``."""
+        found = []
+        for index, path in enumerate(self.layer_paths):
+            text = str(path)
+            found.append((f"layer_paths[{index}]", text, self.get_node_or_null(path) if text else None))
+        return found
+
+    def _layers_problem(self) -> str:
+        """Why a layer cannot be stacked on the TileMap, or "" (the TileMap itself must be readable)."""
+        for setting, path, node in self._layers():
+            problem = self._layer_problem(setting, path, node)
+            if problem:
+                return problem
+        return ""
+
+    def _layer_problem(self, setting: str, path: str, node: Optional[Object]) -> str:
+        found = None if node is None else str(node.get_class())
+        if found != "TileMap":
+            return layer_node_problem(setting, path, found)
+        layer: TileMap = node
+        tilemap: TileMap = self.get_node(self.tilemap_path)
+        is_main = node_key(layer) == node_key(tilemap)
+        problem = layer_node_problem(setting, path, found, has_tileset=layer.get_tileset() is not None, is_main=is_main)
+        if problem:
+            return problem
+        try:
+            geometry = tilemap_geometry(layer)
+        except GeometryError as error:
+            return f"The TileMap at {setting} {path!r} cannot be navigated: {error}."
+        difference = layer_difference(
+            path, geometry, transform_points(layer.get_global_transform()),
+            str(self.tilemap_path), tilemap_geometry(tilemap), transform_points(tilemap.get_global_transform()),
+        )
+        return f"{setting}: {difference}." if difference else ""
+
     def _collision_warning(self) -> str:
         """That no tile blocks (see the module docstring); "" when some can, or when the TileMap cannot be read."""
-        if self._tilemap_problem():
+        if self._tilemap_problem() or self._layers_problem():
             return ""
         tilemap: TileMap = self.get_node(self.tilemap_path)
+        layers = [self._tiles(layer) for layer in self._layer_nodes()]
+        return bridge.collision_warning(self._tiles(tilemap), [str(name) for name in self.blocking_tiles], layers)
+
+    def _tiles(self, tilemap: TileMap) -> list:
+        """What the TileMap's TileSet says of each tile."""
         tileset: TileSet = tilemap.get_tileset()
-        tiles = [self._tile_info(tileset, tile_id) for tile_id in tileset.get_tiles_ids()]
-        return bridge.collision_warning(tiles, [str(name) for name in self.blocking_tiles])
+        return [self._tile_info(tileset, tile_id) for tile_id in tileset.get_tiles_ids()]
 
     def _tile_info(self, tileset: TileSet, tile_id: int) -> bridge.TileInfo:
         # Never read shape["shape"]: pythonscript 0.50 does not keep a Reference taken out of an

@@ -21,6 +21,7 @@ from godot import (
     Node,
     Object,
     ProgressBar,
+    ProjectSettings,
     ResourceLoader,
     Texture,
     UndoRedo,
@@ -30,6 +31,7 @@ from godot import (
 from godot.bindings import _File
 
 from pathing_py.godot.bridge import GODOT_OK
+from pathing_py.godot.project_scripts import python_scripts
 
 ADDON_DIR = "res://addons/pathing_py/"
 
@@ -40,8 +42,8 @@ NODE_TYPES = (
     ("GroupManager", "Node", "group_manager.py", "icons/group_manager.svg"),
 )
 
-#: The script of the nodes the bake button serves.
-NAVGRID_SCRIPT = ADDON_DIR + "nav_grid.py"
+#: The script of the nodes the bake button serves (a file name of NODE_TYPES).
+NAVGRID_SCRIPT = "nav_grid.py"
 
 #: Where the bake controls go: the toolbar of the 2D editor.
 TOOLBAR = EditorPlugin.CONTAINER_CANVAS_EDITOR_MENU
@@ -68,17 +70,21 @@ def imported_texture(path: str) -> Optional[Texture]:
 @exposed(tool=True)
 class PathingPyPlugin(EditorPlugin):
     _navgrid = None  # the NavGrid selected in the editor
+    _scripts = None  # the project's Python scripts by res:// path, held while the plugin runs (see _hold_scripts)
     _navgrid_script = None
     _toolbar = None
     _progress = None
     _status = None
 
     def _enter_tree(self) -> None:
+        self._scripts = {}
+        self._hold_scripts()
+        filesystem: EditorFileSystem = self.get_editor_interface().get_resource_filesystem()
+        filesystem.connect("filesystem_changed", self, "_hold_scripts")
         if not self._add_node_types():
             # A fresh checkout: the editor imports the icons after the plugins start; add them then.
-            filesystem: EditorFileSystem = self.get_editor_interface().get_resource_filesystem()
             filesystem.connect("resources_reimported", self, "_on_resources_reimported")
-        self._navgrid_script = ResourceLoader.load(NAVGRID_SCRIPT)
+        self._navgrid_script = self._scripts[ADDON_DIR + NAVGRID_SCRIPT]
         self._toolbar = self._make_toolbar()
         self.add_control_to_container(TOOLBAR, self._toolbar)
 
@@ -89,8 +95,16 @@ class PathingPyPlugin(EditorPlugin):
             icon = imported_texture(ADDON_DIR + icon_path)
             complete = complete and icon is not None
             # pythonscript 0.50 refuses None for a Texture argument: an empty texture shows no icon.
-            self.add_custom_type(name, base, ResourceLoader.load(ADDON_DIR + script), icon or ImageTexture())
+            self.add_custom_type(name, base, self._scripts[ADDON_DIR + script], icon or ImageTexture())
         return complete
+
+    def _hold_scripts(self) -> None:
+        """Load and hold every Python script of the project not held yet (see pathing_py.godot.project_scripts):
+        pythonscript 0.50 cannot load a script again once Godot freed it, and the editor frees those it loads to
+        draw their thumbnails, or that remove_custom_type lets go."""
+        for path in python_scripts(str(ProjectSettings.globalize_path("res://"))):
+            if path not in self._scripts:
+                self._scripts[path] = ResourceLoader.load(path)
 
     def _on_resources_reimported(self, _resources) -> None:
         for name, _base, _script, _icon in NODE_TYPES:
@@ -100,6 +114,8 @@ class PathingPyPlugin(EditorPlugin):
             filesystem.disconnect("resources_reimported", self, "_on_resources_reimported")
 
     def _exit_tree(self) -> None:
+        filesystem: EditorFileSystem = self.get_editor_interface().get_resource_filesystem()
+        filesystem.disconnect("filesystem_changed", self, "_hold_scripts")
         toolbar: HBoxContainer = self._toolbar
         self.remove_control_from_container(TOOLBAR, toolbar)
         toolbar.queue_free()

@@ -42,12 +42,13 @@ from ..line import smooth_path
 from ..search import find_path
 from ..status import Status
 from .tile_geometry import WORLD_TO_MAP_EPSILON, TileGeometry
-from .tile_data import CellRect, grid_from_tile_data, tiles_that_cannot_block
+from .tile_data import CellRect, decode_stack, grid_area, passable_cells, tiles_that_cannot_block
 
 __all__ = [
     "CoordinateError",
     "GraphLoad",
     "PathAnswer",
+    "StackedCells",
     "TileFrame",
     "TileInfo",
     "TileMapNavigator",
@@ -142,11 +143,15 @@ def collision_tables(tiles: Iterable[TileInfo]) -> Tuple[Dict[int, Collision], D
     return collision, names
 
 
-def collision_warning(tiles: Iterable[TileInfo], blocking: Iterable[str]) -> str:
-    """What a node says when its TileSet has named tiles but no collision shape and ``blocking`` (its
-    ``blocking_tiles``) is empty: no cell would block (the check the CLI makes too); "" otherwise."""
-    collision, names = collision_tables(tiles)
-    unblocking = tiles_that_cannot_block(names, collision, list(blocking))
+def collision_warning(tiles: Iterable[TileInfo], blocking: Iterable[str], layers: Sequence[Iterable[TileInfo]] = ()) -> str:
+    """What a node says when its TileSet (and those of the ``layers`` stacked on its TileMap) has named tiles
+    but no collision shape and ``blocking`` (its ``blocking_tiles``) is empty: no cell would block (the check
+    the CLI makes too); "" otherwise."""
+    tables = [collision_tables(tile_set) for tile_set in (tiles, *layers)]
+    if any(any(collision.values()) for collision, _ in tables):
+        return ""
+    names = dict(enumerate(name for _, tile_names in tables for name in tile_names.values()))
+    unblocking = tiles_that_cannot_block(names, {}, list(blocking))
     if not unblocking:
         return ""
     listed = ", ".join(repr(name) for name in unblocking)
@@ -319,18 +324,56 @@ class PathAnswer:
         return self.status == Status.FOUND.value
 
 
+class StackedCells:
+    """What the TileMaps stacked on a NavGrid's TileMap hold, so that freeing a cell keeps them and the grid agreeing.
+
+    ``painted[i]`` and ``walls[i]`` say, ``[y, x]`` over the grid, where the
+    stacked layer ``i`` (an index of the node's ``layer_paths``) has a tile and
+    where that tile blocks; ``empty_passable`` whether cells without any tile
+    are walkable. A navigator of one TileMap has none.
+    """
+
+    def __init__(self, shape: Tuple[int, ...], painted: Sequence[np.ndarray] = (), walls: Sequence[np.ndarray] = (), empty_passable: bool = True):
+        self.shape = tuple(shape)
+        self.painted = [np.array(cells, dtype=bool) for cells in painted]
+        self.walls = [np.array(cells, dtype=bool) for cells in walls]
+        if len(self.painted) != len(self.walls) or any(cells.shape != self.shape for cells in self.painted + self.walls):
+            raise ValueError(f"each stacked layer needs painted and walls cells of shape {self.shape}")
+        self.empty_passable = bool(empty_passable)
+
+    def still_blocks(self, grid_cell: Cell, main_painted: bool) -> bool:
+        """Whether a grid cell would block once its layers' blocking tiles are cleared and the main TileMap's
+        cell painted with a tile (``main_painted``) or cleared: no tile left anywhere, and empty cells block."""
+        x, y = grid_cell
+        left = any(painted[y, x] and not walls[y, x] for painted, walls in zip(self.painted, self.walls))
+        return not (main_painted or left or self.empty_passable)
+
+    def clear_walls(self, grid_cell: Cell) -> Tuple[int, ...]:
+        """The layers whose tile blocks a grid cell, forgotten there: the node clears those tiles."""
+        x, y = grid_cell
+        cleared = tuple(index for index, walls in enumerate(self.walls) if walls[y, x])
+        for index in cleared:
+            self.walls[index][y, x] = self.painted[index][y, x] = False
+        return cleared
+
+
 class TileMapNavigator:
-    """A :class:`~pathing_py.Grid` read from a TileMap, queried in TileMap-local positions.
+    """A :class:`~pathing_py.Grid` read from a TileMap (and the TileMaps stacked on it), queried in
+    TileMap-local positions.
 
     ``graph``, when set, is a key-point graph of this very grid: paths then come
     from it (:meth:`pathing_py.KeyPointGraph.find_path`) instead of the exact search.
+    ``stacked`` tells what the TileMaps stacked on the main one hold, for map edits.
     """
 
-    def __init__(self, grid: Grid, frame: TileFrame):
+    def __init__(self, grid: Grid, frame: TileFrame, stacked: Optional["StackedCells"] = None):
         if tuple(frame.origin) != tuple(grid.origin):
             raise ValueError(f"frame origin {frame.origin} differs from grid origin {grid.origin}")
         self.grid = grid
         self.frame = frame
+        self.stacked = stacked if stacked is not None else StackedCells(grid.passable.shape)
+        if self.stacked.shape != grid.passable.shape:
+            raise ValueError(f"the stacked layers' cells must cover the grid's {grid.width}x{grid.height} cells")
         self._graph: Optional[KeyPointGraph] = None
 
     @property
@@ -357,8 +400,9 @@ class TileMapNavigator:
             return None
         if fresh.grid.connectivity != self.grid.connectivity:
             return None
-        if fresh.frame.geometry != self.frame.geometry:
+        if fresh.frame.geometry != self.frame.geometry or len(fresh.stacked.walls) != len(self.stacked.walls):
             return None
+        self.stacked = fresh.stacked
         changed = fresh.grid.passable != self.grid.passable
         to_block = [(int(x), int(y)) for y, x in zip(*np.nonzero(changed & ~fresh.grid.passable))]
         to_free = [(int(x), int(y)) for y, x in zip(*np.nonzero(changed & fresh.grid.passable))]
@@ -383,6 +427,7 @@ class TileMapNavigator:
         bounds: Optional[CellRect] = None,
         unknown_tiles: str = "error",
         connectivity: int = 8,
+        layers: Sequence[Tuple[Iterable[int], Iterable[TileInfo]]] = (),
     ) -> "TileMapNavigator":
         """Build from what a node reads: ``tile_data``, the TileMap's geometry and the TileSet's tiles.
 
@@ -394,21 +439,22 @@ class TileMapNavigator:
         be walked on; ``bounds`` (TileMap cells) replaces the used rectangle;
         ``unknown_tiles="open"`` reads tile ids the TileSet lacks as the engine
         does (tiles without collision) instead of refusing the map;
-        ``connectivity`` (8 or 4) is the grid's.
+        ``connectivity`` (8 or 4) is the grid's. ``layers`` are the ``tile_data``
+        and tiles of TileMaps stacked on this one, on the same cells (the node
+        checks that): a cell blocks where any of them blocks, and ``blocking``
+        applies to them all (see :func:`pathing_py.godot.tile_data.grid_from_tile_data`).
         """
-        collision, names = collision_tables(tiles)
-        grid = grid_from_tile_data(
-            tile_data,
-            format=1,
-            collision=collision,
-            names=names,
-            blocking=list(blocking),
-            empty_passable=empty_passable,
-            bounds=bounds,
-            unknown_tiles=unknown_tiles,
-            connectivity=connectivity,
+        sources = [(data, *collision_tables(layer_tiles)) for data, layer_tiles in [(tile_data, tiles), *layers]]
+        stack = decode_stack(sources, blocking=list(blocking), unknown_tiles=unknown_tiles)
+        area = grid_area(stack, bounds, "")
+        grid = Grid(passable_cells(stack, empty_passable, area, ""), origin=(area.x, area.y), connectivity=connectivity)
+        stacked = StackedCells(
+            grid.passable.shape,
+            [layer.cells.raster(np.ones(len(layer.cells), dtype=bool), False, area) for layer in stack[1:]],
+            [layer.cells.raster(layer.blocked, False, area) for layer in stack[1:]],
+            empty_passable,
         )
-        return cls(grid, TileFrame(geometry, grid.origin))
+        return cls(grid, TileFrame(geometry, grid.origin), stacked)
 
     def cell_of(self, position) -> Cell:
         return self.frame.cell_of(position)

@@ -11,8 +11,10 @@ Quick start::
     grid = Grid.from_tscn("res/level.tscn", tilemap="World/Ground", blocking=["water"])
     grid.origin            # the TileMap cell of grid cell (0, 0)
     arena = Grid.from_tscn("res/arena.tscn", bounds=(-10, -10, 64, 48))  # x, y, width, height
+    dungeon = Grid.from_tscn("res/dungeon.tscn", tilemap="Floor", layers=["Walls"])  # stacked TileMaps
 """
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Tuple, Union
@@ -24,15 +26,17 @@ from .text import Constructor, Document, ResourceRef, Section, parse_file
 from .tile_data import (
     CellRect,
     TileCells,
+    TileLayer,
     blocked_cells,
-    blocking_ids,
     cell_rect,
     decode_tile_data,
     grid_area,
+    layer_blocking_ids,
     passable_cells,
     quoted,
 )
 from .tile_geometry import DEFAULT_CELL_SIZE, DEFAULT_CUSTOM_TRANSFORM, GeometryError, TileGeometry
+from .tile_layers import TransformPoints, layer_difference, layer_node_problem, node_transform_points
 
 __all__ = [
     "NavGridSettings",
@@ -56,6 +60,8 @@ class TileMapData:
 
     ``blocked[i]`` is True when cell ``i`` of ``cells`` has a collision shape or
     a tile listed in ``blocking`` (``listed``). ``geometry`` places the cells in pixels.
+    ``layers`` are the TileMaps read with it, stacked on its cells: the area,
+    the passable cells and the grid are those of the stack.
     """
 
     source: Path
@@ -67,24 +73,29 @@ class TileMapData:
     names: Dict[int, str]
     listed: FrozenSet[int] = frozenset()  #: tile ids that block because ``blocking`` lists them
     geometry: TileGeometry = TileGeometry()
+    layers: Tuple["TileMapData", ...] = ()
 
     @property
     def origin(self) -> Cell:
         return self.cells.origin
 
+    def stack(self) -> List[TileLayer]:
+        """This TileMap's cells and those of its ``layers``, with which of them block."""
+        return [TileLayer(data.cells, data.blocked) for data in (self, *self.layers)]
+
     def area(self, bounds: Optional[CellRect] = None) -> CellRect:
-        """The cells a grid covers, to navigate: ``bounds``, else the used rectangle.
+        """The cells a grid covers, to navigate: ``bounds``, else the used rectangle (of all layers).
 
         Raises MapFormatError if there is no used rectangle, or if the TileMap is
         half-offset (hexagonal): its cells have six neighbours, not eight.
         """
         if self.geometry.problem():
             raise MapFormatError(f"{self._where()} cannot be navigated: {self.geometry.problem()}")
-        return grid_area(self.cells, bounds, self._where())
+        return grid_area(self.stack(), bounds, self._where())
 
     def passable(self, *, empty_passable: bool = True, bounds: Optional[CellRect] = None) -> np.ndarray:
-        """``passable[y, x]`` over :meth:`area`; raises as it does, and if no cell is passable."""
-        return passable_cells(self.cells, self.blocked, empty_passable, self.area(bounds), self._where())
+        """``passable[y, x]`` over :meth:`area` (of the stack); raises as it does, and if no cell is passable."""
+        return passable_cells(self.stack(), empty_passable, self.area(bounds), self._where())
 
     def grid(self, *, empty_passable: bool = True, bounds: Optional[CellRect] = None, connectivity: int = 8) -> Grid:
         """The grid of :meth:`area`, its origin the area's top-left TileMap cell; ``connectivity`` as :class:`Grid`'s."""
@@ -102,6 +113,7 @@ def read_tilemap(
     blocking: Optional[Iterable[Union[int, str]]] = None,
     *,
     unknown_tiles: str = "error",
+    layers: Iterable[str] = (),
 ) -> TileMapData:
     """Read a TileMap node and its TileSet from a Godot 3 ``.tscn`` file.
 
@@ -115,20 +127,88 @@ def read_tilemap(
     ``unknown_tiles`` says what a tile id the TileSet lacks is: ``"error"``, or
     ``"open"``, a tile without collision, as the engine loads it.
 
+    ``layers`` names more TileMaps of the scene stacked on this one (as
+    ``tilemap`` names it): they must lie on the same cells (mode, cell size and
+    node transforms); a cell blocks where any layer blocks. ``blocking`` names
+    apply to every layer; each must name a tile of some layer's TileSet.
+
     Raises MapFormatError naming the file and line for malformed text, a
-    missing TileMap or TileSet, bad ``tile_data``, or an unknown tile id.
+    missing TileMap or TileSet, bad ``tile_data``, an unknown tile id, or a
+    layer that is not a TileMap on the same cells.
     """
     path = Path(path)
     scene = parse_file(path)
     _require_header(scene, "gd_scene")
-    node_path, node = _pick_tilemap(scene, tilemap)
+    if isinstance(layers, str):
+        raise TypeError(f"layers must be a list of TileMap names or node paths, got {layers!r}")
+    main = _pick_tilemap(scene, tilemap)
+    for index, layer in enumerate(layers):
+        if not str(layer):
+            raise MapFormatError(f"{scene.source}: {layer_node_problem(f'layers[{index}]', '', None)}")
+    picked = [main] + [_pick_tilemap(scene, str(layer), f"layers[{index}]") for index, layer in enumerate(layers)]
+    read = [_read_node(scene, node_path, node, path) for node_path, node in picked]
+    _check_stack(scene, [node_path for node_path, _ in picked], read)
+    listed = layer_blocking_ids(blocking, [(one.collision, one.names) for one in read], read[0].where)
+    stack = [
+        TileMapData(path, one.node_path, one.line, one.cells, blocked_cells(one.cells, one.collision, ids, unknown_tiles, one.where),
+                    one.collision, one.names, ids, one.geometry)
+        for one, ids in zip(read, listed)
+    ]
+    return dataclasses.replace(stack[0], layers=tuple(stack[1:]))
+
+
+class _ReadNode(NamedTuple):
+    """A TileMap node of a scene read, before its blocking cells are known."""
+
+    node_path: str
+    line: int
+    where: str
+    cells: TileCells
+    collision: Dict[int, "CollisionRule"]
+    names: Dict[int, str]
+    geometry: TileGeometry
+    transform: TransformPoints
+
+
+def _read_node(scene: Document, node_path: str, node: Section, path: Path) -> _ReadNode:
     collision, names = _read_tile_set(scene, node, node_path, path)
     line, cells = _read_cells(scene, node, node_path)
     geometry = _read_geometry(scene, node, node_path)
     where = f"{scene.where(line)}: TileMap {node_path!r}"
-    listed = blocking_ids(blocking, collision, names, where)
-    blocked = blocked_cells(cells, collision, listed, unknown_tiles, where)
-    return TileMapData(path, node_path, line, cells, blocked, collision, names, listed, geometry)
+    return _ReadNode(node_path, line, where, cells, collision, names, geometry, _global_transform(scene, node_path))
+
+
+def _check_stack(scene: Document, node_paths: List[str], read: List[_ReadNode]) -> None:
+    """Each layer a different TileMap on the cells of the first; MapFormatError naming the one that is not."""
+    main = read[0]
+    for index, (node_path, layer) in enumerate(zip(node_paths[1:], read[1:])):
+        if node_path in node_paths[: index + 1]:
+            again = "the TileMap itself" if node_path == node_paths[0] else "listed twice"
+            raise MapFormatError(f"{scene.source}: layers[{index}] {node_path!r} is {again}")
+        difference = layer_difference(node_path, layer.geometry, layer.transform, main.node_path, main.geometry, main.transform)
+        if difference:
+            raise MapFormatError(f"{scene.where(layer.line)}: {difference}")
+
+
+def _global_transform(scene: Document, node_path: str) -> TransformPoints:
+    """The node's transform composed with its ancestors' in the scene (``position``, ``rotation``, ``scale``)."""
+    sections = dict(_nodes(scene))
+    parts = node_path.split("/")
+    chain = []
+    for depth in range(1, len(parts) + 1):
+        section = sections.get("/".join(parts[:depth]))  # None inside an instanced scene: its nodes are not here
+        properties = section.properties if section is not None else {}
+        position = _vector(properties.get("position"), (0.0, 0.0))
+        scale = _vector(properties.get("scale"), (1.0, 1.0))
+        rotation = properties.get("rotation", 0.0)
+        chain.append((position, float(rotation) if isinstance(rotation, (int, float)) else 0.0, scale))
+    return node_transform_points(chain)
+
+
+def _vector(value: Any, default: Tuple[float, float]) -> Tuple[float, float]:
+    if isinstance(value, Constructor) and value.name == "Vector2" and len(value.args) == 2:
+        return float(value.args[0]), float(value.args[1])
+    return default
 
 
 def list_tilemaps(path: Union[str, Path]) -> List[str]:
@@ -148,6 +228,7 @@ class NavGridSettings(NamedTuple):
     cluster_size: int = 0  #: of its key-point graph; 0 lets the bake choose
     bounds: Optional[CellRect] = None  #: the cells it navigates; None: the TileMap's used rectangle
     connectivity: int = 8  #: of its grid: 8 or 4
+    layers: Tuple[str, ...] = ()  #: node paths of the TileMaps stacked on its TileMap (``layer_paths``)
 
 
 def navgrid_bounds(rect: Iterable[float]) -> Optional[CellRect]:
@@ -206,9 +287,21 @@ def nav_grid_settings(path: Union[str, Path]) -> List[NavGridSettings]:
                 int(section.properties.get("cluster_size", 0)),
                 cells,
                 connectivity,
+                _layer_paths(scene, section, node_path),
             )
         )
     return found
+
+
+def _layer_paths(scene: Document, section: Section, node_path: str) -> Tuple[str, ...]:
+    """A NavGrid's ``layer_paths`` (``[ NodePath("../Walls"), … ]``) resolved as node paths of the scene."""
+    paths = section.properties.get("layer_paths", [])
+    if not isinstance(paths, list) or not all(
+        isinstance(path, Constructor) and path.name == "NodePath" and len(path.args) == 1 for path in paths
+    ):
+        where = scene.where(section.property_lines.get("layer_paths", section.line))
+        raise MapFormatError(f"{where}: NavGrid {node_path!r}: layer_paths must be an array of NodePath( \"…\" )")
+    return tuple(_resolve_node_path(node_path, str(path.args[0])) if str(path.args[0]) else "" for path in paths)
 
 
 def _resolve_node_path(node_path: str, relative: str) -> str:
@@ -264,7 +357,8 @@ def _tilemap_nodes(scene: Document) -> List[Tuple[str, Section]]:
     return [(path, section) for path, section in _nodes(scene) if section.attributes.get("type") == "TileMap"]
 
 
-def _pick_tilemap(scene: Document, choice: Optional[str]) -> Tuple[str, Section]:
+def _pick_tilemap(scene: Document, choice: Optional[str], setting: str = "tilemap") -> Tuple[str, Section]:
+    """The TileMap node ``choice`` names (``setting`` says which argument, for messages)."""
     nodes = _tilemap_nodes(scene)
     if not nodes:
         raise MapFormatError(f"{scene.source}: no TileMap node in the scene{_instanced_note(scene)}")
@@ -277,7 +371,14 @@ def _pick_tilemap(scene: Document, choice: Optional[str]) -> Tuple[str, Section]
         return nodes[0]
     matches = [(node_path, section) for node_path, section in nodes if _names_node(choice, node_path)]
     if not matches:
-        raise MapFormatError(f"{scene.source}: no TileMap {choice!r}; TileMap nodes: {listing}")
+        others = [(path, section) for path, section in _nodes(scene) if _names_node(choice, path)]
+        if others:
+            node_path, section = others[0]
+            found = section.attributes.get("type") or "instanced scene"
+            problem = layer_node_problem(setting, choice, str(found))
+            raise MapFormatError(f"{scene.where(section.line)}: {problem} (TileMap nodes: {listing})")
+        named = "" if setting == "tilemap" else f"{setting}: "
+        raise MapFormatError(f"{scene.source}: {named}no TileMap {choice!r}; TileMap nodes: {listing}")
     if len(matches) > 1:
         paths = quoted([node_path for node_path, _ in matches])
         raise MapFormatError(

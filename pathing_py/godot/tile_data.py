@@ -4,7 +4,10 @@ A cell blocks when its tile has a collision shape there, or when its tile id or
 name is listed in ``blocking``. The grid covers the TileMap's used rectangle, or
 ``bounds`` (a rectangle of TileMap cells) for games that paint only obstacles on
 a map of known size. Cells that hold no tile are free unless
-``empty_passable=False``. A tile id the TileSet lacks is an error, or, with
+``empty_passable=False``. TileMaps stacked as layers on one cell grid (a floor,
+walls above it) are read together: a cell blocks where any layer's tile blocks,
+is walkable where some layer has a tile and none blocks, and a cell no layer
+paints follows ``empty_passable``. A tile id the TileSet lacks is an error, or, with
 ``unknown_tiles="open"``, a tile without collision, as the engine loads it.
 
 Plain data in, so that the engine (the NavGrid node) and the scene-file reader
@@ -25,7 +28,7 @@ coordinates ``(ax, ay)`` that carry one (the engine matches a shape's
 import numbers
 import operator
 from dataclasses import dataclass
-from typing import Any, FrozenSet, Iterable, List, Mapping, NamedTuple, Optional, Tuple, Union
+from typing import Any, FrozenSet, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -36,14 +39,17 @@ __all__ = [
     "CellRect",
     "CollisionRules",
     "TileCells",
+    "TileLayer",
     "UNKNOWN_TILES",
     "blocked_cells",
     "blocking_ids",
+    "layer_blocking_ids",
     "cell_rect",
     "decode_tile_data",
     "grid_area",
     "grid_from_tile_data",
     "passable_cells",
+    "decode_stack",
     "quoted",
     "tiles_that_cannot_block",
 ]
@@ -159,6 +165,14 @@ class TileCells:
         return array
 
 
+@dataclass(frozen=True)
+class TileLayer:
+    """One TileMap of a stack: its used cells and, per cell, whether its tile blocks."""
+
+    cells: TileCells
+    blocked: np.ndarray
+
+
 def tiles_that_cannot_block(names: Mapping[int, str], collision: CollisionRules, listed: Iterable) -> List[str]:
     """The tile names, sorted, of a TileSet with named tiles but no collision shape at all when no tile is
     listed as blocking (then no cell blocks: the obstacle tiles must be named); [] otherwise."""
@@ -178,6 +192,7 @@ def grid_from_tile_data(
     bounds: Optional[CellRect] = None,
     unknown_tiles: str = "error",
     connectivity: int = 8,
+    layers: Iterable[Tuple[Iterable[int], CollisionRules, Mapping[int, str]]] = (),
 ) -> Grid:
     """Build the grid of a TileMap's used rectangle (or of ``bounds``) from plain data.
 
@@ -205,6 +220,10 @@ def grid_from_tile_data(
         engine's way) a tile without collision.
     connectivity : 8 or 4
         The grid's (see :class:`~pathing_py.Grid`).
+    layers : iterable of (tile_data, collision, names)
+        More TileMaps on the same cells (format 1), each with its TileSet's
+        collision and names: a cell blocks where any of them blocks (see
+        :func:`passable_cells`); the used rectangle covers them all.
 
     Raises
     ------
@@ -212,13 +231,30 @@ def grid_from_tile_data(
         Bad length or format, a tile id missing from ``collision`` (naming the
         id and its cell), no cell at all (without ``bounds``), or no passable cell.
     ValueError, TypeError
-        ``blocking`` names an id or name the TileSet does not have.
+        ``blocking`` names an id or name no TileSet has.
     """
-    cells = decode_tile_data(tile_data, format)
-    listed = blocking_ids(blocking, collision, names or {}, "")
-    blocked = blocked_cells(cells, collision, listed, unknown_tiles, "")
-    area = grid_area(cells, bounds, "")
-    return Grid(passable_cells(cells, blocked, empty_passable, area, ""), origin=(area.x, area.y), connectivity=connectivity)
+    stack = decode_stack(
+        [(tile_data, collision, names or {}), *layers], format=format, blocking=blocking, unknown_tiles=unknown_tiles
+    )
+    area = grid_area(stack, bounds, "")
+    return Grid(passable_cells(stack, empty_passable, area, ""), origin=(area.x, area.y), connectivity=connectivity)
+
+
+def decode_stack(
+    sources: Sequence[Tuple[Iterable[int], CollisionRules, Mapping[int, str]]],
+    *,
+    format: int = 1,
+    blocking: Optional[Iterable[Union[int, str]]] = None,
+    unknown_tiles: str = "error",
+) -> List[TileLayer]:
+    """Each TileMap of a stack (its ``tile_data``, collision rules and names; the first one's in ``format``,
+    the others' in format 1) decoded, with which of its cells block; see :func:`grid_from_tile_data`."""
+    listed = layer_blocking_ids(blocking, [(rules, names) for _, rules, names in sources], "")
+    stack = []
+    for index, ((data, rules, _), ids) in enumerate(zip(sources, listed)):
+        cells = decode_tile_data(data, format if index == 0 else 1)
+        stack.append(TileLayer(cells, blocked_cells(cells, rules, ids, unknown_tiles, "")))
+    return stack
 
 
 # -- decoding tile_data ---------------------------------------------------------------
@@ -289,13 +325,18 @@ def _int16(words: np.ndarray) -> np.ndarray:
 # -- which cells block ----------------------------------------------------------------
 
 
-def grid_area(cells: TileCells, bounds: Optional[CellRect], where: str) -> CellRect:
-    """``bounds`` checked, else the used rectangle, which needs cells."""
+def grid_area(layers: Sequence[TileLayer], bounds: Optional[CellRect], where: str) -> CellRect:
+    """``bounds`` checked, else the rectangle the layers' used rectangles cover together, which needs cells."""
     if bounds is not None:
         return cell_rect(bounds)
-    if len(cells) == 0:
-        raise MapFormatError(_at(where, "tile_data has no cells (give bounds to navigate an empty TileMap)"))
-    return cells.used_rect
+    painted = [layer.cells.used_rect for layer in layers if len(layer.cells)]
+    if not painted:
+        what = "tile_data has" if len(layers) == 1 else f"none of the {len(layers)} layers has"
+        raise MapFormatError(_at(where, f"{what} no cells (give bounds to navigate an empty TileMap)"))
+    left, top = min(rect.x for rect in painted), min(rect.y for rect in painted)
+    right = max(rect.x + rect.width for rect in painted)
+    bottom = max(rect.y + rect.height for rect in painted)
+    return CellRect(left, top, right - left, bottom - top)
 
 
 def blocked_cells(
@@ -353,32 +394,54 @@ def blocking_ids(
     where: str,
 ) -> FrozenSet[int]:
     """Tile ids listed by id or name; unknown ones are errors since a typo would silently free cells."""
+    return layer_blocking_ids(blocking, [(collision, names)], where)[0]
+
+
+def layer_blocking_ids(
+    blocking: Optional[Iterable[Union[int, str]]],
+    tile_sets: Sequence[Tuple[CollisionRules, Mapping[int, str]]],
+    where: str,
+) -> List[FrozenSet[int]]:
+    """Per layer's TileSet (its collision rules and names), the tile ids ``blocking`` lists by id or name.
+
+    An item may be missing from some TileSets of a stack, but one that no
+    TileSet has is an error (a typo would silently free cells).
+    """
+    found: List[set] = [set() for _ in tile_sets]
     if blocking is None:
-        return frozenset()
+        return [frozenset()] * len(tile_sets)
     if isinstance(blocking, (str, bytes, numbers.Integral)):
         raise TypeError(f"blocking must be an iterable of tile ids or names, got {blocking!r}")
-    ids = set()
     for item in blocking:
         if isinstance(item, str):
-            matches = {int(tile) for tile, name in names.items() if str(name) == item}
-            if not matches:
-                known = quoted(sorted({str(name) for name in names.values()}))
-                raise ValueError(_at(where, f"blocking: no tile named {item!r}; tile names: {known}"))
-            ids |= matches
+            matches = [{int(tile) for tile, name in names.items() if str(name) == item} for _, names in tile_sets]
         elif isinstance(item, numbers.Integral) and not isinstance(item, (bool, np.bool_)):
-            if item not in collision:
-                raise ValueError(
-                    _at(where, f"blocking: no tile id {item}; ids: {quoted(sorted(collision))}")
-                )
-            ids.add(int(item))
+            matches = [{int(item)} if item in collision else set() for collision, _ in tile_sets]
         else:
             raise TypeError(f"blocking: {item!r} is neither a tile id (int) nor a tile name (str)")
-    return frozenset(ids)
+        if not any(matches):
+            raise ValueError(_at(where, _unknown_blocking(item, tile_sets)))
+        for ids, matched in zip(found, matches):
+            ids |= matched
+    return [frozenset(ids) for ids in found]
 
 
-def passable_cells(cells: TileCells, blocked: np.ndarray, empty_passable: bool, area: CellRect, where: str) -> np.ndarray:
-    """``passable[y, x]`` over ``area``; a map without a passable cell is an error, not a grid."""
-    passable = cells.raster(~blocked, bool(empty_passable), area)
+def _unknown_blocking(item: Union[int, str], tile_sets: Sequence[Tuple[CollisionRules, Mapping[int, str]]]) -> str:
+    if isinstance(item, str):
+        known = quoted(sorted({str(name) for _, names in tile_sets for name in names.values()}))
+        return f"blocking: no tile named {item!r}; tile names: {known}"
+    return f"blocking: no tile id {item}; ids: {quoted(sorted({int(tile) for collision, _ in tile_sets for tile in collision}))}"
+
+
+def passable_cells(layers: Sequence[TileLayer], empty_passable: bool, area: CellRect, where: str) -> np.ndarray:
+    """``passable[y, x]`` over ``area``: blocked where any layer's tile blocks, walkable where some layer has a
+    tile and none blocks, ``empty_passable`` where no layer has one; a map without a passable cell is an error."""
+    painted = np.zeros((area.height, area.width), dtype=bool)
+    blocked = np.zeros((area.height, area.width), dtype=bool)
+    for layer in layers:
+        painted |= layer.cells.raster(np.ones(len(layer.cells), dtype=bool), False, area)
+        blocked |= layer.cells.raster(np.asarray(layer.blocked, dtype=bool), False, area)
+    passable = np.where(painted, ~blocked, bool(empty_passable))
     if not passable.any():
         empty = "" if empty_passable else " (empty cells count as blocked)"
         raise MapFormatError(_at(where, f"no passable cell in the {area.width}x{area.height} map {area}{empty}"))

@@ -32,7 +32,7 @@ on the canvas, and a unit whose parent is the canvas itself::
     >>> [(signal.name, signal.cell, signal.position) for signal in driver.signals()][-1]
     ('arrived', (7, 0), (220.0, 8.0))
     >>> driver.set_cell_blocked((3, 0), True)        # paint tile 1 at (3, 0); the grid blocks it too
-    CellEdit(status='OK', message='', cell=(3, 0), tile=1)
+    CellEdit(status='OK', message='', cell=(3, 0), tile=1, cleared_layers=())
 
 Frames of reference (all positions are ``(x, y)`` floats):
 
@@ -169,12 +169,14 @@ class Answer:
 
 @dataclass(frozen=True)
 class CellEdit:
-    """The outcome of ``set_cell_blocked``: when OK, the node writes ``tile`` into TileMap cell ``cell``."""
+    """The outcome of ``set_cell_blocked``: when OK, the node writes ``tile`` into TileMap cell ``cell``, and
+    clears that cell in the stacked layers ``cleared_layers`` (indices of its ``layer_paths``) whose tile blocked it."""
 
     status: str
     message: str = ""
     cell: Optional[Cell] = None
     tile: Optional[int] = None
+    cleared_layers: Tuple[int, ...] = ()
 
     def __bool__(self) -> bool:
         return self.status == Status.OK.value
@@ -224,18 +226,20 @@ class TilePainter:
         *,
         blocking: Sequence[str] = (),
         empty_passable: bool = True,
+        layered: bool = False,
     ) -> "TilePainter":
         """Pick the tiles by name, so that a later read of the painted TileMap gives the edited grid.
 
         The wall must block (a collision shape, or a name in ``blocking``), the
         floor must not; both must be single tiles, as an autotile's blocking
         depends on the sub-tile its bitmask picks. An empty ``floor_tile``
-        clears freed cells, which needs ``empty_passable``. An empty
-        ``wall_tile`` turns map edits off, with a problem saying so.
+        clears freed cells, which needs ``empty_passable``, unless the map is
+        ``layered`` (TileMaps stacked on it may hold a floor there: each edit
+        checks). An empty ``wall_tile`` turns map edits off, with a problem saying so.
         """
         if not wall_tile:
             return cls(problem=NO_WALL_TILE)
-        if not floor_tile and not empty_passable:
+        if not floor_tile and not empty_passable and not layered:  # layered: the other layers' tiles may stay
             return cls(problem="floor_tile is empty, so freed cells are cleared, but empty_cells_passable is off: "
                                "name a floor tile or turn it on.")
         by_name: Dict[str, TileInfo] = {}
@@ -320,6 +324,7 @@ class UnitDriver:
     ):
         self.navigator = Navigator(tilemap.grid, tilemap.graph, link=link, time_budget=time_budget, retry_time=retry_time)
         self.frame = tilemap.frame
+        self.tilemap = tilemap
         # Reasons reach games beside the signals' TileMap cells: they name those cells, and units by their keys.
         self.navigator.cell_label = lambda cell: str(self.frame.from_grid(cell))
         self.navigator.unit_label = self._label
@@ -548,8 +553,13 @@ class UnitDriver:
         grid_cell = self.frame.to_grid(tile_cell)
         if not self.navigator.grid.in_bounds(grid_cell):
             return CellEdit(Status.OUT_OF_BOUNDS.value, f"set_cell_blocked: TileMap cell {tile_cell} is outside the map")
+        stacked = self.tilemap.stacked
+        if not blocked and stacked.still_blocks(grid_cell, self.painter.floor != EMPTY_TILE):
+            return CellEdit(Status.NO_TILE.value, f"set_cell_blocked: TileMap cell {tile_cell} would have no tile in any "
+                            "layer once freed, and empty cells block (empty_cells_passable): name a floor_tile")
         if self.navigator.set_blocked([grid_cell], bool(blocked)):
             holder = self.navigator.holder(grid_cell)
             assert holder is not None, "set_blocked refuses only cells a unit holds"
             return CellEdit(Status.CELL_HELD.value, f"set_cell_blocked: unit {self._keys[holder.id]} holds TileMap cell {tile_cell}")
-        return CellEdit(Status.OK.value, cell=tile_cell, tile=self.painter.tile(bool(blocked)))
+        cleared = () if blocked else stacked.clear_walls(grid_cell)
+        return CellEdit(Status.OK.value, cell=tile_cell, tile=self.painter.tile(bool(blocked)), cleared_layers=cleared)

@@ -211,7 +211,7 @@ def generated(files: Sequence[Path]) -> str:
     lines = ["```mermaid", "flowchart BT"]
     for number, (title, members) in enumerate(LAYERS):
         present = [part for part in members if part in parts]
-        lines.append(f'  subgraph layer{number}["{number + 1}. {title}"]')
+        lines.append(f'  subgraph layer{number}["layer {number + 1}: {title}"]')
         lines += [f'    {mermaid_id(part)}["{part}"]' for part in present]
         lines.append("  end")
     lines += [f'  {mermaid_id(part)}["{part} (no layer)"]' for part in parts if layer_of(part) is None]

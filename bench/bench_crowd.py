@@ -52,7 +52,7 @@ Usage::
     python3 bench/bench_crowd.py                                  # every scenario at the issue's sizes
     python3 bench/bench_crowd.py --scenario circle_swap --units 5000 --no-baseline
     python3 bench/bench_crowd.py --quick --no-rvo2                # small sizes: a smoke test
-    python3 bench/bench_crowd.py --markdown --pythonscript        # the README's table
+    python3 bench/bench_crowd.py --markdown --pythonscript        # docs/benchmarks.md's table
 """
 
 from __future__ import annotations
@@ -331,7 +331,7 @@ def argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-rvo2", action="store_true", help="skip RVO2")
     parser.add_argument("--pythonscript", action="store_true",
                         help="run ours again under pythonscript 0.50's embedded CPython 3.8 (outside the engine)")  # fmt: skip
-    parser.add_argument("--markdown", action="store_true", help="print the table as the README shows it (Markdown)")
+    parser.add_argument("--markdown", action="store_true", help="print the table as docs/benchmarks.md shows it (Markdown)")
     return parser
 
 

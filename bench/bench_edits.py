@@ -1,7 +1,7 @@
 """What a map edit costs: island labels and search tables kept up to date vs rebuilt.
 
     python3 bench/bench_edits.py [--maps a,b] [--edits N] [--growth 10,100,1000,10000] [--markdown]
-    python3 bench/bench_edits.py --growth '' --markdown     # the README's table
+    python3 bench/bench_edits.py --growth '' --markdown     # docs/benchmarks.md's table
 
 For each map, N seeded edits (single cells, then 8x8 blocks) are made and
 undone; each edit is followed by the query-time catch-up of the JPS+ tables
@@ -84,7 +84,7 @@ def argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("--edits", type=int, default=30, help="seeded edits per map and kind (default 30)")
     parser.add_argument("--seed", type=int, default=5, help="seed of the edited cells (default 5)")
     parser.add_argument("--growth", default=DEFAULT_GROWTH, help=f"cell counts of the growth table ('' to skip; default {DEFAULT_GROWTH})")
-    parser.add_argument("--markdown", action="store_true", help="print the tables as the README shows them (Markdown)")
+    parser.add_argument("--markdown", action="store_true", help="print the tables as docs/benchmarks.md shows them (Markdown)")
     return parser
 
 

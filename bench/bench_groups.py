@@ -46,7 +46,7 @@ Usage::
     python3 bench/bench_groups.py                   # AR0011SR, 50 groups of 20 in a box at spacing 2, key-point graph
     python3 bench/bench_groups.py --groups 5 --size 9 --seconds 120 --graph off
     python3 bench/bench_groups.py --formation line --spacing 1 --delta 1/60
-    python3 bench/bench_groups.py --markdown --pythonscript    # the README's table
+    python3 bench/bench_groups.py --markdown --pythonscript    # docs/benchmarks.md's table
     python3 bench/bench_groups.py --seeds 1-8 --seconds 900 --markdown   # the groups run on eight scenarios
 
 With ``--seeds``, only the groups run, once per seed (side by side, a process per core: their times are not
@@ -485,7 +485,7 @@ def argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seeds", type=seed_range, help="run the groups alone on the scenario of each seed, e.g. 1-8, a row each")
     parser.add_argument("--pythonscript", action="store_true", help="run the groups again under pythonscript 0.50's CPython 3.8")
     parser.add_argument("--json", action="store_true", help="run the groups alone, print their figures as JSON (what --pythonscript reads)")
-    parser.add_argument("--markdown", action="store_true", help="print the table as the README shows it (Markdown)")
+    parser.add_argument("--markdown", action="store_true", help="print the table as docs/benchmarks.md shows it (Markdown)")
     return parser
 
 

@@ -16,7 +16,7 @@ Usage::
 
     python3 bench/bench_hierarchy.py                  # 60 queries per map, all 10 maps
     python3 bench/bench_hierarchy.py --per-map 10     # a few minutes
-    python3 bench/bench_hierarchy.py --maps den520d,Paris_0_1024 --markdown   # the README's columns
+    python3 bench/bench_hierarchy.py --maps den520d,Paris_0_1024 --markdown   # docs/benchmarks.md's columns
 """
 
 from __future__ import annotations

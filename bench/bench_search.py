@@ -27,7 +27,7 @@ Usage::
 
     python3 bench/bench_search.py                 # 60 queries per map, all 10 maps
     python3 bench/bench_search.py --per-map 20 --maps den520d,maze512-1-0
-    python3 bench/bench_search.py --markdown      # the README's table (bench/readme_tables.py copies it there)
+    python3 bench/bench_search.py --markdown      # docs/benchmarks.md's table (bench/readme_tables.py copies it there)
     python3 bench/bench_search.py --connectivity 4 --per-map 20 --markdown
 
 The maps are read from ../shared/benchmarks/movingai relative to the

@@ -237,7 +237,7 @@ def argument_parser() -> argparse.ArgumentParser:
         "--time-budget", type=float, help="seconds of path planning per update (default: none, all requests at once: "
         "the same run on every machine)",
     )  # fmt: skip
-    parser.add_argument("--markdown", action="store_true", help="print the table as the README shows it (Markdown)")
+    parser.add_argument("--markdown", action="store_true", help="print the table as docs/benchmarks.md shows it (Markdown)")
     return parser
 
 

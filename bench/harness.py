@@ -289,7 +289,7 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--maps", default=",".join(MAPS), help="comma-separated map names (default: all ten)")
     parser.add_argument("--seed", type=int, default=1, help="sampling seed (default 1)")
     parser.add_argument("--repeat", type=int, default=3, help="time each query this many times, keep the fastest (default 3)")
-    parser.add_argument("--markdown", action="store_true", help="print the table as the README shows it (Markdown, its columns)")
+    parser.add_argument("--markdown", action="store_true", help="print the table as docs/benchmarks.md shows it (Markdown, its columns)")
 
 
 def require(parser: argparse.ArgumentParser, *modules: str) -> None:

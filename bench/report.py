@@ -19,7 +19,7 @@ def render(
 ) -> str:
     """A table as aligned text or as Markdown; columns are right-aligned except the first (the map name).
 
-    Markdown is what the README shows (bench/readme_tables.py copies it there): only ``markdown_columns``,
+    Markdown is what docs/benchmarks.md shows (bench/readme_tables.py copies it there): only ``markdown_columns``,
     by name and in that order, when the full table is too wide for it.
     """
     if markdown:

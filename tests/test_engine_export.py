@@ -8,7 +8,7 @@ library and imports every ``.py`` script with Python's own import system,
 whose ``sys.path`` entry for ``res://`` is then the working directory too. So
 a shipped game is a folder: the pack, pythonscript's platform folder and the
 game's Python modules at their ``res://`` paths, started from that folder
-(README, "Exports"). The packs carry our scripts (the scenes name them as
+(README, "Exported games"; docs/design.md, E5). The packs carry our scripts (the scenes name them as
 resources) and graphs, not pythonscript's runtime: it would not be used from
 there, it is 143 MB, and Godot 3.2.3 reports an error for each of its empty
 files (``store_buffer: Condition "!p_src" is true``) while packing it.

@@ -3,34 +3,28 @@
 The test takes what it runs from the README itself: the shell commands of
 the numpy step, run as printed from the project root, and the GDScript
 snippet, pasted into a scene script. The other steps are what the editor or
-the Asset Library would do, done by hand: copy pythonscript (a real copy, so
-that pip works on it and not on the shared build), copy our two folders, open
-the editor (which registers pythonscript's GDNative singleton) and open it
-again (now with Python), write the plugin into project.godot as the Plugins
-tab does and open the editor once more, then run a scene with a TileMap, a
-NavGrid and the snippet. Every engine run must be clean (godot_python).
+the Asset Library would do, done by hand (tests/fresh_projects.py): copy
+pythonscript, copy our two folders from the checkout, open the editor twice,
+enable the plugin; then run a scene with a TileMap, a NavGrid and the snippet.
+tests/test_engine_release.py takes the same steps with the release zip.
 """
 
-import os
 import re
-import shlex
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, Tuple
 
 import pytest
 
 from engine_runs import json_lines
-from godot_headless import Godot, GodotRunError
+from fresh_projects import INSTALL_SECTION, fresh_project, readme_commands
 from godot_python import IGNORED, GodotPython
 from pathing_py.grid import Grid
 from pathing_py.line import line_of_sight
 from pathing_py.search import find_path
 
 ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text(encoding="utf-8")
-SECTION = README.split("## Use it in a Godot 3 project\n", 1)[1].split("\n## ", 1)[0]
 
 #: The map of the test scene: ``.`` ground, ``#`` wall (a tile with a collision shape), ``f`` forest (named in
 #: blocking_tiles). The pocket at ``POCKET`` is walled in on all sides.
@@ -44,23 +38,6 @@ LAYOUT = (
 TILES = {".": "ground", "#": "wall", "f": "forest"}
 START, GOAL, POCKET = (0, 0), (11, 4), (9, 2)
 CELL = 16  # pixels, the demo TileSet's tile size
-
-FRESH_PROJECT = """config_version=4
-
-[application]
-
-config/name="Fresh"
-"""
-#: What the Plugins tab writes into project.godot when pathing_py is enabled.
-PLUGIN_ENABLED = '\n[editor_plugins]\n\nenabled=PoolStringArray( "pathing_py" )\n'
-SINGLETON = 'singletons=[ "res://pythonscript.gdnlib" ]'
-PYTHONSCRIPT = "addons/pythonscript"
-#: run_editor calls per opening (each runs the editor twice if it crashes), and what an exit crash prints.
-EDITOR_TRIES = 3
-EXIT_CRASHES = ("Program crashed with signal", "Aborted")
-#: How the editor's first opening with Python of a new project ends: a crash in a worker thread as it quits,
-#: its work done (Godot 3.2.3 + pythonscript 0.50; later openings and games are clean). Allowed there only.
-EXIT_CRASH = "handle_crash: Program crashed with signal 11"
 
 SCENE = """[gd_scene load_steps=4 format=2]
 
@@ -106,13 +83,8 @@ func ask(unit, target):
 """
 
 
-def readme_commands() -> List[str]:
-    """The shell commands of the section, as printed (indented code lines)."""
-    return [line.strip() for line in SECTION.splitlines() if re.match(r"\s{4,}addons/pythonscript/", line)]
-
-
 def readme_snippet() -> str:
-    (snippet,) = re.findall(r"```gdscript\n(.*?)\n\s*```", SECTION, re.S)
+    (snippet,) = re.findall(r"```gdscript\n(.*?)\n\s*```", INSTALL_SECTION, re.S)
     lines = snippet.splitlines()
     margin = min(len(line) - len(line.lstrip()) for line in lines if line.strip())
     return "\n".join("    " + line[margin:] for line in lines)
@@ -137,55 +109,15 @@ def centre(cell: Tuple[int, int]) -> Tuple[float, float]:
     return (cell[0] + 0.5) * CELL, (cell[1] + 0.5) * CELL
 
 
-def open_editor(copy: GodotPython) -> str:
-    """The headless editor opened and closed (``-e --quit``), clean; its output.
-
-    Godot 3.2.3 with pythonscript 0.50 now and then crashes in a worker thread
-    while the headless editor quits, its work done (GODOT_NOTES.md); the first
-    opening with Python of a new project always did here (``EXIT_CRASH``).
-    ``run_editor`` runs it again once; a new project takes ``EDITOR_TRIES``.
-    """
-    for _ in range(EDITOR_TRIES - 1):
-        try:
-            return copy.run_editor(["--quit"])
-        except GodotRunError as error:
-            if not any(crash in str(error) for crash in EXIT_CRASHES):
-                raise
-    return copy.run_editor(["--quit"])
-
-
 @pytest.fixture(scope="module")
 def installed(godot, pythonscript_dist, tmp_path_factory) -> GodotPython:
-    """A new project taken through README steps 1-5, each checked as it goes."""
-    # A user's machine: the editor's own settings and data start empty, not as other tests' editor runs left them.
-    godot = Godot(godot.binary, tmp_path_factory.mktemp("fresh-home"))
-    project = tmp_path_factory.mktemp("fresh") / "project"
-    project.mkdir()
-    (project / "project.godot").write_text(FRESH_PROJECT, encoding="utf-8")
-    # 1. pythonscript as the Asset Library installs it (its release holds these two, no pythonscript_repl)
-    shutil.copytree(pythonscript_dist / PYTHONSCRIPT, project / PYTHONSCRIPT, symlinks=True)
-    shutil.copy(pythonscript_dist / "pythonscript.gdnlib", project / "pythonscript.gdnlib")
-    # 2. numpy into pythonscript's interpreter, the commands as printed
-    environment = dict(os.environ, HOME=str(godot.home), PIP_DISABLE_PIP_VERSION_CHECK="1")
-    commands = readme_commands()
-    assert len(commands) == 2 and "numpy==1.24" in commands[-1], commands
-    for command in commands:
-        done = subprocess.run(shlex.split(command), cwd=project, env=environment, capture_output=True, text=True)
-        assert done.returncode == 0, (command, done.stdout, done.stderr)
-    # 3. our two folders
-    for folder in ("addons/pathing_py", "pathing_py"):
-        shutil.copytree(ROOT / folder, project / folder, ignore=IGNORED)
-    # 4. the first opening registers the singleton, Python runs from the second one on
-    copy = GodotPython(godot, project, pythonscript_dist)
-    assert "Pythonscript" not in open_editor(copy)
-    assert SINGLETON in (project / "project.godot").read_text(encoding="utf-8")
-    assert "Pythonscript 0.50" in copy.run(["-e", "--quit"], allowed=(EXIT_CRASH,))
-    # 5. the plugin enabled as the Plugins tab writes it; the editor opens clean with it
-    with (project / "project.godot").open("a", encoding="utf-8") as settings:
-        settings.write(PLUGIN_ENABLED)
-    open_editor(copy)
-    assert 'enabled=PoolStringArray( "pathing_py" )' in (project / "project.godot").read_text(encoding="utf-8")
-    return copy
+    """A new project taken through README steps 1-5, our two folders copied from the checkout."""
+
+    def copy_our_folders(project: Path) -> None:
+        for folder in ("addons/pathing_py", "pathing_py"):
+            shutil.copytree(ROOT / folder, project / folder, ignore=IGNORED)
+
+    return fresh_project(godot, pythonscript_dist, tmp_path_factory.mktemp("fresh"), copy_our_folders)
 
 
 def test_the_numpy_step_leaves_numpy_1_24_in_pythonscript(installed):

@@ -1,4 +1,4 @@
-"""The README's promises: its two commands, and its quick start runs as printed."""
+"""The README's promises: its two commands, its quick start runs as printed, and its table of signals is the nodes'."""
 
 import re
 from pathlib import Path
@@ -34,3 +34,17 @@ def test_python_examples_run(number, monkeypatch, capsys, tmp_path):
     code = code.replace('"/tmp/', f'"{tmp_path}/')  # examples may write files: keep them out of /tmp
     exec(compile(code, "README.md", "exec"), {})
     assert capsys.readouterr().out.strip(), "the example printed nothing"
+
+
+def test_the_signal_table_lists_every_signal_of_the_nodes_by_its_node():
+    declared = {
+        (path.stem, name)
+        for path in (ROOT / "addons" / "pathing_py").glob("*.py")
+        for name in re.findall(r'^\s+(\w+) = signal\("\1"\)', path.read_text(encoding="utf-8"), re.M)
+    }
+    section = README.split("\n## Signals\n", 1)[1].split("\n## ", 1)[0]
+    listed = set()
+    for node, name in re.findall(r"^\| (\w+) \| `(\w+)\(", section, re.M):
+        listed.add((re.sub(r"(?<!^)([A-Z])", r"_\1", node).lower(), name))  # PathUnit -> path_unit.py
+    assert len(declared) == 17
+    assert listed == declared

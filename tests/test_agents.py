@@ -21,6 +21,14 @@ def assert_arrays_agree(navigator: Navigator) -> None:
     agents = navigator.agents
     slots = [unit.slot for unit in navigator.units.values()]
     assert len(set(slots)) == len(slots) and sorted(slots) == np.flatnonzero(agents.in_use).tolist()
+    close = np.zeros(len(agents.close), dtype=int)  # who reads whose position: followers and the units they follow
+    for unit in navigator.units.values():
+        if unit.step_leavers:
+            close[unit.slot] += 1
+            for _, leaver in unit.step_leavers:
+                if navigator.units.get(leaver.id) is leaver:
+                    close[leaver.slot] += 1
+    assert agents.close.tolist() == close.tolist()
     for unit in navigator.units.values():
         row = unit.slot
         assert unit.agents is agents

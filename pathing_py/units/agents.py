@@ -29,6 +29,9 @@ class AgentArrays:
         self.walk_speed = np.zeros(capacity)
         #: Whether the unit is between two cells (it has a next cell).
         self.moving = np.zeros(capacity, dtype=bool)
+        #: Reasons the unit takes its sub-steps in Python, not in the array pass: a step it took close behind units
+        #: still stepping out of its cells (it reads their positions), and each unit stepping close behind it.
+        self.close = np.zeros(capacity, dtype=np.int32)
         #: The unit's state as a small code (the navigator's codes of its ``UnitState``s).
         self.state = np.zeros(capacity, dtype=np.int8)
         self.in_use = np.zeros(capacity, dtype=bool)
@@ -47,7 +50,7 @@ class AgentArrays:
         self.target[slot] = x, y
         self.speed[slot] = self.walk_speed[slot] = speed
         self.moving[slot] = False
-        self.state[slot] = 0
+        self.state[slot] = self.close[slot] = 0
         self.in_use[slot] = True
         return slot
 
@@ -56,12 +59,12 @@ class AgentArrays:
         self.position[slot] = self.target[slot] = 0.0
         self.speed[slot] = self.walk_speed[slot] = 0.0
         self.moving[slot] = self.in_use[slot] = False
-        self.state[slot] = 0
+        self.state[slot] = self.close[slot] = 0
         self._free.append(slot)
 
     def _grow(self) -> None:
         old = len(self.position)
-        for name in ("position", "target", "speed", "walk_speed", "moving", "state", "in_use"):
+        for name in ("position", "target", "speed", "walk_speed", "moving", "close", "state", "in_use"):
             array = getattr(self, name)
             grown = np.zeros((2 * old,) + array.shape[1:], dtype=array.dtype)
             grown[:old] = array

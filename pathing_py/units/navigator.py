@@ -47,7 +47,7 @@ import math
 import time
 from collections import deque
 from operator import attrgetter
-from typing import Callable, Deque, Dict, Iterable, List, Optional, Protocol, Sequence, Set, Tuple
+from typing import Callable, Deque, Dict, Iterable, List, Optional, Protocol, Sequence, Tuple
 
 import numpy as np
 
@@ -176,8 +176,6 @@ class Navigator:
         self.units: Dict[int, Unit] = {}
         #: The units' positions, step targets, speeds and state codes (see :mod:`.agents`).
         self.agents = AgentArrays()
-        #: Units stepping into a cell another unit still steps out of: they read that unit's position.
-        self._stepping_past: Set[Unit] = set()
         #: The round of sub-steps under way, and each slot's rank in its priority order (see :meth:`_move_units`).
         self._round: Optional[Round] = None
         self._rank_of = np.zeros(0, dtype=np.intp)
@@ -260,7 +258,7 @@ class Navigator:
         self._drop_turns(unit)
         self._asleep.pop(unit, None)
         self._turns_heard.pop(unit, None)
-        self._stepping_past.discard(unit)
+        self._mark_close(unit, -1)
         slot = unit.slot
         unit.detach()
         self.agents.remove(slot)
@@ -399,11 +397,9 @@ class Navigator:
             codes = agents.state[slots]
             events = due & ~moving & ((codes == RUN_CODE) | (codes == WAITING_CODE))
             movers = due & moving
-            if self._stepping_past:
-                close = [other.slot for unit in self._stepping_past for other in (unit, *(leaver for _, leaver in unit.step_leavers))
-                         if other.agents is agents]  # fmt: skip
-                events[self._rank_of[close]] |= movers[self._rank_of[close]]
-                movers[self._rank_of[close]] = False
+            close = agents.close[slots] > 0
+            events |= movers & close
+            movers &= ~close
             ranks = np.flatnonzero(movers)
             before, moved_on = agents.position.copy(), np.zeros(len(agents.position), dtype=bool)
             if len(ranks):
@@ -411,11 +407,12 @@ class Navigator:
                 events[ranks[~short]] = True
                 moved_on[slots[ranks[short]]] = True
             self._round = Round(np.flatnonzero(events), due, self._rank_of, moved_on, before)
+            lengths = seconds.tolist()
             try:
                 for rank in self._round:
                     unit = order[rank]
                     if unit.next_cell is not None or unit.state in WALKING_STATES:
-                        dt = float(seconds[rank])
+                        dt = lengths[rank]
                         if not (unit.next_cell is None and unit in asleep and self._sleeps(unit, dt)):
                             self._advance(unit, dt)
             finally:
@@ -424,6 +421,8 @@ class Navigator:
     def set_state(self, unit: Unit, state: UnitState) -> None:
         """The one way a unit's state changes once it is added (the traffic rules and jams' plans call it too):
         the arrays follow, and a unit set walking during a round takes its sub-step there if its turn is to come."""
+        if unit.state is state:  # (a unit waiting on, at each sub-step)
+            return
         unit.state = state
         self.agents.state[unit.slot] = STATE_CODES[state]
         if self._round is not None and state in WALKING_STATES:
@@ -871,6 +870,17 @@ class Navigator:
             self._arrive(unit, next_cell)
             dt -= distance / speed
 
+    def _mark_close(self, unit: Unit, change: int) -> None:
+        """Count ``unit`` (as it starts a step, ``change`` 1, or ends it, -1), if it steps close behind units still
+        stepping out of its cells, and those units, among the units that take their sub-steps in Python: each reads
+        the other's position (see :attr:`AgentArrays.close`)."""
+        if unit.step_leavers:
+            close, agents = self.agents.close, self.agents
+            close[unit.slot] += change
+            for _, leaver in unit.step_leavers:
+                if leaver.agents is agents:  # (not removed since)
+                    close[leaver.slot] += change
+
     def _reach_past_leavers(self, unit: Unit, next_cell: Cell, target: Tuple[float, float], distance: float, reach: float) -> float:
         """How far ``unit`` may move of ``reach`` toward ``target``: a unit stepping out of a cell of its step may
         still reach into it."""
@@ -889,9 +899,9 @@ class Navigator:
         self.occupancy.release(unit, keep=block_cells(next_cell, unit.size))
         if unit.collision is not None:  # it was slowed on its way: that collision is over
             self.collisions.stepped(unit, self.time)
+        self._mark_close(unit, -1)
         unit.cell, unit.next_cell, unit.step_leavers = next_cell, None, ()
         self.agents.moving[unit.slot] = False
-        self._stepping_past.discard(unit)
         remaining = unit.stack.distance_to_go(unit.cell)
         if remaining is not None and remaining < unit.best_distance:
             unit.best_distance, unit.progress_time, unit.closer_time = remaining, self.time, self.time
@@ -958,8 +968,7 @@ class Navigator:
             return False
         self.occupancy.hold(unit, cells)
         unit.step_leavers = self.occupancy.leavers_of(cells, unit) or ()
-        if unit.step_leavers:
-            self._stepping_past.add(unit)
+        self._mark_close(unit, 1)
         if unit.size == 1 and (not unit.making_way or route.may_take is not None and self.jams.lets_follow(unit)):
             # the next unit of a file (or of a jam's plan) may take its cell now and follow (see Occupancy)
             self.occupancy.leave(unit, unit.cell)

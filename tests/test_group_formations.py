@@ -256,3 +256,32 @@ def test_a_group_under_way_forms_anew_and_goes_on_with_its_order():
     assert names[names.index("formation_forming") :][:2] == ["formation_forming", "formation_formed"] and names[-1] == "group_arrived", names
     assert squad.formation.name == "wedge" and all(unit.state is UnitState.ARRIVED for unit in squad.members)
     assert all(unit.cell == squad.goals[unit.id] for unit in squad.members)  # its cells of the wedge at the target
+
+
+def line_of_five(shape):
+    """Five units in a row at spacing 2 on an open 40x20 map, in ``shape``."""
+    navigator = Navigator(Grid.from_ascii("\n".join(["." * 40] * 20)))
+    groups = Groups(navigator)
+    members = [navigator.add_unit((2.5 + 2 * i, 10.5), speed=4.0) for i in range(5)]
+    return navigator, groups, groups.add_group(members, formation=shape, spacing=2)
+
+
+@pytest.mark.parametrize("how", ["remove_unit", "group.remove"])
+@pytest.mark.parametrize("shape", ["line", "column", "wedge", "box"])
+def test_a_formed_group_that_lost_a_member_forms_again_at_its_next_order_and_arrives(shape, how):
+    """Issue 43: a formation of four that lost its member in slot 0 took the slot numbers of five to its next
+    order (IndexError in _march_goals), and the order stayed open for good."""
+    navigator, groups, squad = line_of_five(shape)
+    squad.move_to((30, 10))
+    march(navigator, groups, squad)
+    lost = next(unit for unit in squad.members if squad.slots.get(unit.id) == 0)
+    navigator.remove_unit(lost) if how == "remove_unit" else squad.remove(lost)
+    navigator.update(0.1)
+    squad.move_to((5, 5))
+    events = march(navigator, groups, squad)
+    assert [name for _, name in events][-3:] == ["formation_forming", "formation_formed", "group_arrived"]
+    assert len(squad.formation) == 4 and sorted(squad.slots.values()) == [0, 1, 2, 3]
+    assert all(unit.state is UnitState.ARRIVED and unit.cell == squad.goals[unit.id] for unit in squad.members)
+    for _ in range(20):
+        navigator.update(0.1)
+    assert squad.resting and navigator.at_rest

@@ -233,7 +233,8 @@ class Group:
             self.heading = self.heading if formation.turns_in_place else heading
             self._march()
             return
-        self.formation, self.heading = make_formation(self.shape, len(self.members), self.spacing), heading
+        # The slots numbered the old formation's (a member lost since: one more than the new one has): none until it forms.
+        self.formation, self.heading, self.slots = make_formation(self.shape, len(self.members), self.spacing), heading, {}
         if self.formation.turns_in_place:
             self._form()
             return

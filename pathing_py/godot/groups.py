@@ -249,7 +249,9 @@ class GroupDriver:
             return Answer(Status.INVALID_SETTINGS.value, f"{FORMATION_ORDER}: {error}")
         for ordered in self._ordered.values():
             if ordered.owner == owner:
-                ordered.group.set_formation(settings.formation, settings.spacing)
+                self.groups.drop_lost(ordered.group)  # PathUnits freed in this frame (a group left without is dropped)
+                if ordered.group.members:
+                    ordered.group.set_formation(settings.formation, settings.spacing)
                 ordered.settings = settings  # a rebuild re-makes the group so
         return Answer(Status.OK.value)
 

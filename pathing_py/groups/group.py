@@ -483,6 +483,7 @@ class Group:
     def _close_up(self) -> None:
         """Form again where the group stands, for the members now (see :meth:`update`); the way on is planned
         anew once formed, and the group's turns at narrow stretches are let go meanwhile."""
+        assert self.shape is not None  # (a group in formation has one)
         self._take_formation(make_formation(self.shape, len(self.members), self.spacing))
         self._after_turn = None
         self._drop_claims()

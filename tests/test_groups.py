@@ -3,6 +3,8 @@ come and go, and orders that cannot be carried out."""
 
 import math
 
+import numpy as np
+
 import pytest
 
 from pathing_py import Grid, KeyPointGraph, scenarios
@@ -394,3 +396,19 @@ def test_a_unit_taken_into_a_group_under_way_goes_along_and_the_group_arrives_wi
     events, _ = walk(navigator, groups, updates=1000)
     assert events[-1][1:] == ("group_arrived", "7 of 7 members arrived")
     assert joiner.cell == squad.goals[joiner.id] and len({unit.goal for unit in squad.members}) == 7
+
+
+def test_group_settings_take_numpy_numbers_and_refuse_overflowing_ones_clearly():
+    """Issue 43: numpy scalars are numbers; 10**400 gave a stray OverflowError."""
+    navigator, groups, squad = make_squad(graph=False)
+    with pytest.raises(ValueError, match="spacing"):
+        squad.set_formation("line", spacing=10**400)
+    groups.disband(squad)
+    with pytest.raises(ValueError, match="spacing"):
+        groups.add_group(list(navigator.units.values()), formation="line", spacing=10**400)
+    squad = groups.add_group(list(navigator.units.values()), formation="line", spacing=np.float32(2))
+    assert squad.spacing == 2.0 and type(squad.spacing) is float
+    squad.move_to((np.int64(25), np.int32(8)))
+    assert squad.target == (25, 8) and all(type(v) is int for v in squad.target)
+    events, _ = walk(navigator, groups, updates=1500)
+    assert events[-1][1:] == ("group_arrived", "6 of 6 members arrived")

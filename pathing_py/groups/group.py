@@ -49,7 +49,7 @@ from ..units.occupancy import Occupancy, block_cells
 from ..units.narrows import Claim, hold_for_next_turn, mark_narrows
 from ..units.path_stack import Route, RouteKind
 from ..units.unit import FINAL_STATES, STANDING_STATES
-from .formations import FORWARD, Formation, distinct_cells, needs_reforming, slot_cells
+from .formations import FORWARD, Formation, checked_spacing, distinct_cells, needs_reforming, slot_cells
 from .forming import assign_slots
 from .lanes import keep_right
 from .passage import narrow_points, plan_passage
@@ -256,7 +256,7 @@ class Group:
         """Take another formation (None: none; ``spacing`` as before unless given) where the group stands:
         it forms again facing as it faced, and goes on with its order, if it has one, once formed. A
         group let out of formation goes on as a group without one."""
-        spacing = self.spacing if spacing is None else spacing
+        spacing = self.spacing if spacing is None else checked_spacing(spacing)
         self.groups.drop_lost(self)  # members the navigator removed in this frame, before the groups' update
         if not self.members:
             raise ValueError(f"group {self.id} has no members")
@@ -789,6 +789,7 @@ class Groups:
             raise ValueError("a group needs at least one unit")
         if not isinstance(cohesion, Cohesion):
             raise TypeError(f"cohesion must be a Cohesion, got {cohesion!r}")
+        spacing = checked_spacing(spacing)
         if formation is not None:
             make_formation(formation, len(units), spacing)  # refuse a bad shape or spacing now, not at the order
         for unit in units:

@@ -243,10 +243,10 @@ class Group:
             self.heading = self.heading if formation.turns_in_place else heading
             self._march()
             return
-        self._take_formation(make_formation(self.shape, len(self.members), self.spacing))
+        formation = make_formation(self.shape, len(self.members), self.spacing)
+        self._take_formation(formation)
         self.heading = heading
-        assert self.formation is not None
-        if self.formation.turns_in_place:
+        if formation.turns_in_place:
             self._form()
             return
         self._form_on_route = True  # it forms facing the way its route sets off: the route first

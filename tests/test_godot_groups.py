@@ -303,6 +303,30 @@ def test_a_group_that_lost_every_member_is_gone():
     assert groups.groups.groups == {}
 
 
+@pytest.mark.parametrize("freed", [[4], [1, 2, 3, 4, 5, 6]])
+def test_members_freed_in_the_frame_of_a_formation_order_are_lost_and_the_rest_form_and_arrive(freed):
+    """Issue 43: PathUnits freed (their NavGrid removes them at once) and ``order_formation`` in the same frame:
+    the group still listed them and ordered a removed unit (``ValueError: unit 4 was removed``); a group that lost
+    every member so is gone without an error."""
+    driver, groups, nodes = make_squad()
+    groups.order(MANAGER, list(nodes), world_centre(TARGET), settings())
+    play(driver, groups, 0.5)
+    for key in freed:
+        driver.remove(key)
+    assert groups.change_formation(MANAGER, settings(formation="line", spacing=2.0))
+    _, heard = play(driver, groups, 25.0)
+    names = [signal.name for signal in heard[MANAGER]]
+    assert names.count("member_lost") == len(freed)
+    if len(freed) == len(nodes):
+        assert names == ["member_lost"] * len(freed) and groups.groups.groups == {}
+    else:
+        assert names[names.index("formation_forming") :][1] == "formation_formed" and names[-1] == "group_arrived", names
+        assert summary(heard[MANAGER])[-1] == (1, "group_arrived", 5, 5)
+    for _ in range(20):
+        driver.step(1 / 60)
+    assert groups.resting() and (driver.navigator.at_rest or len(freed) == len(nodes))  # (no units: never at rest)
+
+
 def grown(field: List[str]) -> FakeTileMap:
     """The field with a row more on top: the NavGrid builds a new grid, and a new driver takes over."""
     return FakeTileMap(["." * len(field[0])] + field, origin=(-4, -3))

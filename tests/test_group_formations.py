@@ -256,3 +256,84 @@ def test_a_group_under_way_forms_anew_and_goes_on_with_its_order():
     assert names[names.index("formation_forming") :][:2] == ["formation_forming", "formation_formed"] and names[-1] == "group_arrived", names
     assert squad.formation.name == "wedge" and all(unit.state is UnitState.ARRIVED for unit in squad.members)
     assert all(unit.cell == squad.goals[unit.id] for unit in squad.members)  # its cells of the wedge at the target
+
+
+def line_of_five(shape):
+    """Five units in a row at spacing 2 on an open 40x20 map, in ``shape``."""
+    navigator = Navigator(Grid.from_ascii("\n".join(["." * 40] * 20)))
+    groups = Groups(navigator)
+    members = [navigator.add_unit((2.5 + 2 * i, 10.5), speed=4.0) for i in range(5)]
+    return navigator, groups, groups.add_group(members, formation=shape, spacing=2)
+
+
+@pytest.mark.parametrize("how", ["remove_unit", "group.remove"])
+@pytest.mark.parametrize("shape", ["line", "column", "wedge", "box"])
+def test_a_formed_group_that_lost_a_member_forms_again_at_its_next_order_and_arrives(shape, how):
+    """Issue 43: a formation of four that lost its member in slot 0 took the slot numbers of five to its next
+    order (IndexError in _march_goals), and the order stayed open for good."""
+    navigator, groups, squad = line_of_five(shape)
+    squad.move_to((30, 10))
+    march(navigator, groups, squad)
+    lost = next(unit for unit in squad.members if squad.slots.get(unit.id) == 0)
+    navigator.remove_unit(lost) if how == "remove_unit" else squad.remove(lost)
+    navigator.update(0.1)
+    squad.move_to((5, 5))
+    events = march(navigator, groups, squad)
+    assert [name for _, name in events][-3:] == ["formation_forming", "formation_formed", "group_arrived"]
+    assert len(squad.formation) == 4 and sorted(squad.slots.values()) == [0, 1, 2, 3]
+    assert all(unit.state is UnitState.ARRIVED and unit.cell == squad.goals[unit.id] for unit in squad.members)
+    for _ in range(20):
+        navigator.update(0.1)
+    assert squad.resting and navigator.at_rest
+
+
+def until(navigator, groups, squad, event):
+    """Update until the group announces ``event`` (the events so far are dropped)."""
+    for _ in range(600):
+        navigator.update(0.1)
+        if event in [name for _, name, _ in groups.events()]:
+            return
+    raise AssertionError(f"no {event}")
+
+
+@pytest.mark.parametrize("moment", ["formation_forming", "formation_formed"])
+@pytest.mark.parametrize("how", ["remove_unit", "group.remove", "add"])
+def test_a_formation_that_loses_or_gains_a_member_on_its_way_closes_up_and_goes_on(moment, how):
+    """Issue 43: a member lost or taken in while the group forms or marches: the group forms again where it
+    stands with a slot for each member now (no gap, no member without one), then goes on with its order."""
+    navigator, groups, squad = line_of_five("line")
+    squad.move_to((30, 10))
+    until(navigator, groups, squad, moment)
+    if moment == "formation_formed":
+        for _ in range(10):  # marching
+            navigator.update(0.1)
+    if how == "add":
+        squad.add(navigator.add_unit((20.5, 18.5), speed=4.0))
+    else:
+        leaver = next(unit for unit in squad.members if unit is not squad.commander)
+        navigator.remove_unit(leaver) if how == "remove_unit" else squad.remove(leaver)
+    events = march(navigator, groups, squad)
+    names = [name for _, name in events]
+    ends = ["formation_formed", "group_arrived"] if moment == "formation_forming" else ["formation_forming", "formation_formed", "group_arrived"]
+    assert names[-len(ends) :] == ends and names.count("formation_formed") == 1, names  # (forming, it goes on forming)
+    count = 6 if how == "add" else 4
+    assert len(squad.members) == len(squad.formation) == count and sorted(squad.slots.values()) == list(range(count))
+    assert all(unit.state is UnitState.ARRIVED and unit.cell == squad.goals[unit.id] for unit in squad.members)
+    commander = squad.commander
+    assert all(tuple(np.subtract(unit.cell, commander.cell)) == squad.offsets[unit.id] for unit in squad.members)  # in shape
+
+
+def test_members_without_a_slot_stand_while_the_group_forms_rather_than_wait_for_a_route():
+    """Issue 43: members a formation has no slot for sat in FIND_PATH, waiting for a route no one planned, as long
+    as the group formed."""
+    navigator = Navigator(Grid.from_ascii(OPEN))
+    groups = Groups(navigator)
+    members = [navigator.add_unit((2.5 + 2 * i, 10.5), speed=4.0) for i in range(5)]
+    squad = groups.add_group(members, formation=[(-1, 0), (0, 0), (1, 0)], spacing=2)  # three slots for five
+    squad.move_to((30, 12))
+    navigator.update(0.1)  # the route planned, the group forms facing the way it sets off
+    assert squad.state is GroupState.FORMING
+    unslotted = [unit for unit in members if unit.id not in squad.slots]
+    assert len(unslotted) == 2 and all(unit.state is not UnitState.FIND_PATH for unit in unslotted)
+    events = march(navigator, groups, squad)
+    assert events[-1][1] == "group_arrived" and all(unit.state is UnitState.ARRIVED for unit in members)

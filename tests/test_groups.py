@@ -3,6 +3,8 @@ come and go, and orders that cannot be carried out."""
 
 import math
 
+import numpy as np
+
 import pytest
 
 from pathing_py import Grid, KeyPointGraph, scenarios
@@ -22,12 +24,12 @@ ROOMS = "\n".join(
 )
 
 
-def make_squad(cohesion=Cohesion.ROUTE, speeds=(4.0, 3.0, 4.0, 5.0, 4.0, 2.5), graph=True):
+def make_squad(cohesion=Cohesion.ROUTE, speeds=(4.0, 3.0, 4.0, 5.0, 4.0, 2.5), graph=True, formation=None, spacing=1.0):
     grid = Grid.from_ascii(ROOMS)
     navigator = Navigator(grid, KeyPointGraph.bake(grid, cluster_size=8) if graph else None)
     groups = Groups(navigator)
     units = [navigator.add_unit((2.5 + i, 1.5 + i % 2), speed=speed) for i, speed in enumerate(speeds)]
-    return navigator, groups, groups.add_group(units, cohesion=cohesion)
+    return navigator, groups, groups.add_group(units, cohesion=cohesion, formation=formation, spacing=spacing)
 
 
 def walk(navigator, groups, delta=0.1, updates=600):
@@ -358,3 +360,55 @@ def test_members_walking_their_commanders_route_away_from_the_target_come_closer
     groups.add_group(units, formation="box").move_to((10, 2))
     assert most_seconds_no_closer(navigator, units, 100) <= 10.0
     assert [name for _, name, _ in groups.events()][-1] == "group_arrived"
+
+
+@pytest.mark.parametrize("formation", [None, "line", "box"])
+@pytest.mark.parametrize("then", ["move_to", "set_formation"])
+def test_a_member_removed_in_the_frame_of_an_order_is_lost_and_the_order_goes_on(formation, then):
+    """Issue 43: ``remove_unit`` then an order in the same frame raised ``ValueError: unit 2 was removed`` and
+    left the order open for good, the members IDLE."""
+    navigator, groups, squad = make_squad(graph=False, formation=formation, spacing=2.0)
+    lost = squad.members[1]
+    navigator.remove_unit(lost)
+    if then == "move_to":
+        squad.move_to((25, 8))
+    else:
+        squad.move_to((25, 8))
+        navigator.remove_unit(squad.members[2])
+        squad.set_formation("wedge" if formation is None else None)
+    events, _ = walk(navigator, groups, updates=1500)
+    assert lost not in squad.members and groups.group_of(lost) is None
+    assert all(unit.state is UnitState.ARRIVED for unit in squad.members) and events[-1][1] == "group_arrived"
+    assert "member_lost" in [name for _, name, _ in events]
+    for _ in range(20):
+        navigator.update(0.1)
+    assert squad.resting and navigator.at_rest
+
+
+def test_a_unit_taken_into_a_group_under_way_goes_along_and_the_group_arrives_with_it():
+    """Issue 43: a unit taken in under way stood IDLE, and the group's order never ended."""
+    navigator, groups, squad = make_squad(graph=False)
+    squad.move_to((25, 8))
+    for _ in range(10):
+        navigator.update(0.1)
+    joiner = navigator.add_unit((10.5, 9.5), speed=4.0)
+    squad.add(joiner)
+    events, _ = walk(navigator, groups, updates=1000)
+    assert events[-1][1:] == ("group_arrived", "7 of 7 members arrived")
+    assert joiner.cell == squad.goals[joiner.id] and len({unit.goal for unit in squad.members}) == 7
+
+
+def test_group_settings_take_numpy_numbers_and_refuse_overflowing_ones_clearly():
+    """Issue 43: numpy scalars are numbers; 10**400 gave a stray OverflowError."""
+    navigator, groups, squad = make_squad(graph=False)
+    with pytest.raises(ValueError, match="spacing"):
+        squad.set_formation("line", spacing=10**400)
+    groups.disband(squad)
+    with pytest.raises(ValueError, match="spacing"):
+        groups.add_group(list(navigator.units.values()), formation="line", spacing=10**400)
+    squad = groups.add_group(list(navigator.units.values()), formation="line", spacing=np.float32(2))
+    assert squad.spacing == 2.0 and type(squad.spacing) is float
+    squad.move_to((np.int64(25), np.int32(8)))
+    assert squad.target == (25, 8) and all(type(v) is int for v in squad.target)
+    events, _ = walk(navigator, groups, updates=1500)
+    assert events[-1][1:] == ("group_arrived", "6 of 6 members arrived")

@@ -1110,3 +1110,71 @@ def test_a_unit_walking_a_route_that_leads_away_from_its_goal_first_comes_closer
     unit.move_to((10, 1))
     assert most_seconds_no_closer(navigator, [unit], 80) <= 10.0
     assert unit.state is UnitState.ARRIVED
+
+
+# -- input (issue 43) ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("radius, at", [(0.5, (2.99, 3.01)), (0.3, (2.99, 3.01)), (1.0, (2.99, 5.01))])
+def test_units_stand_on_the_centre_of_their_block_whatever_position_they_are_added_at(radius, at):
+    """(0.99, 0.5) and (1.01, 0.5) were two circles 0.02 apart, overlapping and reaching into cells they did not
+    hold, which an edit could then block."""
+    navigator = Navigator(Grid.from_ascii("\n".join(["." * 8] * 5)))
+    units = [navigator.add_unit((x, 2.5), speed=1.0, radius=radius) for x in at]
+    for unit in units:
+        assert unit.position == (unit.cell[0] + unit.size / 2, unit.cell[1] + unit.size / 2)
+    positions, radii = np.array([unit.position for unit in units]), np.array([radius, radius])
+    assert not len(overlapping_pairs(positions, radii))
+    navigator.set_blocked([(x, y) for y in range(5) for x in range(8)])  # every cell no unit holds
+    assert not len(units_in_walls(navigator.grid.passable, positions, radii))
+
+
+def test_a_unit_of_another_navigator_with_the_same_id_is_not_removed():
+    """It removed this navigator's unit, raised KeyError in occupancy.py and left a ghost holding its cell."""
+    grid = Grid.from_ascii("....")
+    navigator, other = Navigator(grid), Navigator(Grid.from_ascii("...."))
+    mine, stranger = navigator.add_unit((0.5, 0.5), speed=1.0), other.add_unit((2.5, 0.5), speed=1.0)
+    assert mine.id == stranger.id
+    with pytest.raises(ValueError, match="not a unit of this navigator"):
+        navigator.remove_unit(stranger)
+    assert navigator.units == {mine.id: mine} and navigator.holder((0, 0)) is mine and navigator.stats.removed == 0
+    with pytest.raises(TypeError, match="unit must be a Unit"):
+        navigator.remove_unit(mine.id)
+    navigator.remove_unit(mine)
+    assert navigator.holder((0, 0)) is None and not navigator.units
+
+
+@pytest.mark.parametrize("number", [np.float32, np.float64, np.int64, np.int32])
+def test_numpy_numbers_are_taken_wherever_python_numbers_are(number):
+    navigator = Navigator(Grid.from_ascii("\n".join(["." * 8] * 3)))
+    unit = navigator.add_unit((number(1), number(1)), speed=number(4), radius=number(1) / 2 if number in (np.float32, np.float64) else 0.5,
+                              priority=np.int64(2))  # fmt: skip
+    assert unit.position == (1.5, 1.5) and unit.speed == 4.0 and type(unit.speed) is float and unit.priority == 2
+    assert navigator.set_blocked([(np.int64(5), np.int32(0))], np.bool_(True)) == [] and not navigator.grid.is_passable((5, 0))
+    unit.move_to((np.int64(7), np.int64(2)))
+    navigator.update(number(1))
+    assert navigator.time == 1.0 and type(navigator.time) is float
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda n: n.add_unit((10**400, 0.5), speed=1.0), ValueError, "position"),
+        (lambda n: n.add_unit((0.5, 0.5), speed=10**400), ValueError, "speed"),
+        (lambda n: n.add_unit((0.5, 0.5), speed=1.0, radius=10**400), ValueError, "radius"),
+        (lambda n: n.add_unit((0.5, 0.5), speed=1.0, priority=10**400), ValueError, "priority"),
+        (lambda n: n.add_unit(("1", 0.5), speed=1.0), TypeError, "position"),
+        (lambda n: n.add_unit((0.5, 0.5), speed="fast"), ValueError, "speed"),
+        (lambda n: n.update(10**400), ValueError, "delta"),
+        (lambda n: n.update("0.1"), ValueError, "delta"),
+        (lambda n: n.set_blocked([(10**400, 0)]), ValueError, "outside"),
+        (lambda n: n.set_blocked([(1, 0)], blocked="yes"), TypeError, "blocked must be True or False"),
+        (lambda n: n.set_blocked([(1, 0)], blocked=1), TypeError, "blocked must be True or False"),
+    ],
+)
+def test_overflowing_numbers_and_non_boolean_flags_are_refused_clearly(call, error, message):
+    """10**400 gave a stray OverflowError; ``set_blocked(cells, blocked="yes")`` silently did nothing."""
+    navigator = Navigator(Grid.from_ascii("...."))
+    with pytest.raises(error, match=message):
+        call(navigator)
+    assert not navigator.units and navigator.grid.passable.all()

@@ -57,10 +57,10 @@ the PathUnits' instance ids, owners the GroupManagers')::
 """
 
 import collections
-import math
 from dataclasses import dataclass, fields
 from typing import Any, Callable, Deque, Dict, Hashable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
+from ..arguments import finite_or_none
 from ..grid import Cell
 from ..groups import SHAPES, Cohesion, Group, Groups
 from ..units import Unit, UnitState
@@ -123,9 +123,10 @@ class GroupSettings:
             known = ", ".join(repr(known) for known in (NO_FORMATION, *SHAPES))
             raise ValueError(f"formation {shape!r} is not one of {known}")
         spacing = export("spacing")
-        if isinstance(spacing, bool) or not isinstance(spacing, (int, float)) or not (math.isfinite(spacing) and spacing >= 1):
+        checked = finite_or_none(spacing)
+        if checked is None or checked < 1:
             raise ValueError(f"spacing must be a number of cells >= 1, got {spacing!r}")
-        return cls(cohesion, None if shape == NO_FORMATION else shape, float(spacing))
+        return cls(cohesion, None if shape == NO_FORMATION else shape, checked)
 
     def add_group_options(self) -> Dict[str, Any]:
         return {setting.name: getattr(self, setting.name) for setting in fields(self)}
@@ -249,7 +250,9 @@ class GroupDriver:
             return Answer(Status.INVALID_SETTINGS.value, f"{FORMATION_ORDER}: {error}")
         for ordered in self._ordered.values():
             if ordered.owner == owner:
-                ordered.group.set_formation(settings.formation, settings.spacing)
+                self.groups.drop_lost(ordered.group)  # PathUnits freed in this frame (a group left without is dropped)
+                if ordered.group.members:
+                    ordered.group.set_formation(settings.formation, settings.spacing)
                 ordered.settings = settings  # a rebuild re-makes the group so
         return Answer(Status.OK.value)
 

@@ -95,6 +95,8 @@ REASON_SIGNALS = frozenset({UnitState.HELD_UP.signal, UnitState.UNREACHABLE.sign
 
 #: What ``TileMap.set_cell`` writes to leave a cell without a tile.
 EMPTY_TILE = -1
+#: Pixels a node may stand off its unit's cell centre by float noise alone (transforms of a rotated parent).
+POSITION_NOISE = 1e-6
 
 #: Why map edits are off when the NavGrid names no wall tile.
 NO_WALL_TILE = "Set wall_tile to the tile set_cell_blocked paints on blocked cells."
@@ -383,8 +385,12 @@ class UnitDriver:
                 return refusal
         unit = self.navigator.add_unit(position, speed=float(speed), radius=float(radius), priority=priority)
         self._members[key] = _Member(node, unit, parent_to_world, grid_to_parent)
+        # The unit stands on its cell's centre: a node off it is moved there at the next step, one on it (up to
+        # the float noise of the transforms) is not moved.
+        standing, centre = grid_to_parent.apply(position), grid_to_parent.apply(unit.position)
+        sent = centre if math.dist(standing, centre) <= POSITION_NOISE else standing
         (xx, xy), (yx, yy), (ox, oy) = grid_to_parent.x, grid_to_parent.y, grid_to_parent.origin
-        self._positions.track(unit.slot, node, (xx, xy, yx, yy, ox, oy), grid_to_parent.apply(position))
+        self._positions.track(unit.slot, node, (xx, xy, yx, yy, ox, oy), sent)
         self._keys[unit.id] = key
         return Answer(Status.OK.value)
 

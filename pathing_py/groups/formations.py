@@ -40,6 +40,7 @@ from typing import Callable, Dict, Set, Tuple
 
 import numpy as np
 
+from ..arguments import as_point, finite_or_none
 from ..crowd_checks import overlapping_pairs
 from ..grid import Cell, check_passable, passable_at
 
@@ -133,7 +134,7 @@ class Formation:
     @classmethod
     def custom(cls, offsets, facings=None, turns_in_place: bool = False, *, spacing: float = 1.0, name: str = "custom") -> "Formation":
         """A game's own shape: ``offsets`` multiplied by ``spacing``, which must leave the slots at least 1 cell apart."""
-        return cls(name, _as_float_array(offsets, "offsets") * _checked_spacing(spacing), facings, turns_in_place=turns_in_place)
+        return cls(name, _as_float_array(offsets, "offsets") * checked_spacing(spacing), facings, turns_in_place=turns_in_place)
 
     @classmethod
     def by_name(cls, name: str, count: int, *, spacing: float = 1.0) -> "Formation":
@@ -263,19 +264,6 @@ def needs_reforming(formation: Formation, old_heading, new_heading, *, threshold
     return turn > threshold
 
 
-def as_point(value, name: str) -> Tuple[float, float]:
-    """``value`` as a pair of finite floats; TypeError or ValueError naming ``name`` otherwise."""
-    try:
-        x, y = value
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be an (x, y) pair of numbers, got {value!r}") from None
-    if not all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in (x, y)):
-        raise TypeError(f"{name} must be an (x, y) pair of numbers, got {value!r}")
-    if not (math.isfinite(x) and math.isfinite(y)):
-        raise ValueError(f"{name} ({x}, {y}) is not finite")
-    return float(x), float(y)
-
-
 # -- placing ----------------------------------------------------------------------------------------
 
 
@@ -350,10 +338,12 @@ def _checked_block(size) -> int:
     return int(size)
 
 
-def _checked_spacing(spacing) -> float:
-    if isinstance(spacing, bool) or not isinstance(spacing, numbers.Real) or not 1 <= float(spacing) < math.inf:
+def checked_spacing(spacing) -> float:
+    """``spacing`` as a float (a numpy scalar too); ValueError unless it is a finite number of cells >= 1."""
+    checked = finite_or_none(spacing)
+    if checked is None or checked < 1:
         raise ValueError(f"spacing must be a finite number of cells >= 1 (so that slots keep cells of their own), got {spacing!r}")
-    return float(spacing)
+    return checked
 
 
 def _as_float_array(values, name: str) -> np.ndarray:

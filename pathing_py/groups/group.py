@@ -48,8 +48,8 @@ from ..units import Navigator, Unit, UnitState
 from ..units.occupancy import Occupancy, block_cells
 from ..units.narrows import Claim, hold_for_next_turn, mark_narrows
 from ..units.path_stack import Route, RouteKind
-from ..units.unit import FINAL_STATES
-from .formations import FORWARD, Formation, distinct_cells, needs_reforming, slot_cells
+from ..units.unit import FINAL_STATES, STANDING_STATES
+from .formations import FORWARD, Formation, checked_spacing, distinct_cells, needs_reforming, slot_cells
 from .forming import assign_slots
 from .lanes import keep_right
 from .passage import narrow_points, plan_passage
@@ -150,6 +150,8 @@ class Group:
         #: The order's route is being planned before the group forms, facing the way it sets off (F4).
         self._form_on_route = False
         self._marching = False  #: members are on their way to the target
+        #: Members came or went since the formation was made for them: it forms again for the members now.
+        self._regroup = False
         self._order_open = False  #: an order has been given whose group_arrived has not come yet
         #: How the group ranks against other units while under way (see ``Squad``): kept here, read by every push.
         self.rank: Tuple[int, int] = (0, 0)
@@ -177,11 +179,17 @@ class Group:
         return self.groups.navigator.grid_of(max(self.members, key=lambda unit: unit.size))
 
     def add(self, unit: Unit) -> None:
-        """Take ``unit`` into the group (it keeps walking its current order until the next group order)."""
+        """Take ``unit`` into the group. A group under way takes it along: without formation, to the free cell
+        nearest the target on a route of its own; in formation, the group forms again at the next update, where
+        it stands, with a slot for it, and goes on (see :meth:`update`). A group at rest sends it with its next
+        order (until then it walks on with its own)."""
         self.groups.join(self, unit)
         self.members.append(unit)
+        self._regroup = True
         self._pick_commander()
         self._set_paces()
+        if self._order_open and self.formation is None:
+            self._send_along(unit)
 
     def remove(self, unit: Unit) -> None:
         """Let ``unit`` go: it finishes its current order on its own, at its own speed and priority (a
@@ -191,6 +199,7 @@ class Group:
         goal = self.goals.pop(unit.id, None)
         for table in (self.slots, self.offsets):
             table.pop(unit.id, None)
+        self._regroup = True
         unit.priority = self._priorities.pop(unit.id, unit.priority)
         unit.pace = unit.squad = None
         navigator = self.groups.navigator
@@ -211,10 +220,11 @@ class Group:
         in the group now (members do not cross over at the end)."""
         target = as_cell(target, "target")
         navigator = self.groups.navigator
-        if not self.members:
-            raise ValueError(f"group {self.id} has no members")
         if not navigator.grid.in_bounds(target):
             raise ValueError(f"target {target} is outside the {navigator.grid.width}x{navigator.grid.height} map")
+        self.groups.drop_lost(self)  # members the navigator removed in this frame, before the groups' update
+        if not self.members:
+            raise ValueError(f"group {self.id} has no members")
         self.target, self._order_open, self._after_turn, self._form_on_route = target, True, None, False
         self._drop_claims()
         self.groups.announce(self, "group_ordered", navigator.cell_label(target))
@@ -227,14 +237,16 @@ class Group:
         if math.hypot(*heading) < 0.5:
             heading = self.heading
         formation = self.formation
-        if self.state is GroupState.FORMED and formation is not None and len(formation) == len(self.members) and (
+        if self.state is GroupState.FORMED and formation is not None and not self._regroup and len(formation) == len(self.members) and (
             formation.turns_in_place or not needs_reforming(formation, self.heading, heading)
         ):
             self.heading = self.heading if formation.turns_in_place else heading
             self._march()
             return
-        self.formation, self.heading = make_formation(self.shape, len(self.members), self.spacing), heading
-        if self.formation.turns_in_place:
+        formation = make_formation(self.shape, len(self.members), self.spacing)
+        self._take_formation(formation)
+        self.heading = heading
+        if formation.turns_in_place:
             self._form()
             return
         self._form_on_route = True  # it forms facing the way its route sets off: the route first
@@ -244,16 +256,17 @@ class Group:
         """Take another formation (None: none; ``spacing`` as before unless given) where the group stands:
         it forms again facing as it faced, and goes on with its order, if it has one, once formed. A
         group let out of formation goes on as a group without one."""
-        spacing = self.spacing if spacing is None else spacing
-        formation = None if shape is None else make_formation(shape, len(self.members), spacing)  # refuses a bad one
+        spacing = self.spacing if spacing is None else checked_spacing(spacing)
+        self.groups.drop_lost(self)  # members the navigator removed in this frame, before the groups' update
         if not self.members:
             raise ValueError(f"group {self.id} has no members")
+        formation = None if shape is None else make_formation(shape, len(self.members), spacing)  # refuses a bad one
         self.shape, self.spacing = shape, spacing
+        self._take_formation(formation)
         if formation is not None:
-            self.formation = formation
             self._form()
             return
-        self.formation, self._passage, self._reform_at = None, [], None  # no formation left to halve or re-form
+        self._passage, self._reform_at = [], None  # no formation left to halve or re-form
         self._restore_priorities()
         self._set_state(GroupState.BROKEN, "no formation")
         if self._order_open and not self._marching:  # it was forming: it marches now
@@ -262,11 +275,16 @@ class Group:
 
     @property
     def resting(self) -> bool:
-        """Whether the group has nothing to do until an order: it neither forms nor has an order under way."""
-        return not self._order_open and self.state is not GroupState.FORMING
+        """Whether the group has nothing to do until an order: it neither forms nor has an order under way (or it
+        has no members left to do either)."""
+        return not self.members or (not self._order_open and self.state is not GroupState.FORMING)
 
     def update(self) -> None:
-        """Form, share the commander's route once planned, set paces, and tell when the order is done."""
+        """Form, share the commander's route once planned, set paces, and tell when the order is done. A group in
+        formation whose members came or went while it formed or was under way forms again where it stands, its
+        slots given anew (its gaps closed), and goes on with its order; at rest it does so at its next order."""
+        if self._regroup and self.formation is not None and (self._order_open or self.state is GroupState.FORMING):
+            self._close_up()
         self._rank()
         if self.state is GroupState.FORMING:
             self._check_forming()
@@ -294,7 +312,7 @@ class Group:
             self._drop_claims()
             for unit in self.members:
                 unit.squad = None
-            if self.formation is not None and all(unit.cell == self.goals[unit.id] for unit in self.members):
+            if self.formation is not None and all(unit.cell == self.goals.get(unit.id) for unit in self.members):
                 self._set_state(GroupState.FORMED, "at the target")
             arrived = sum(unit.state is UnitState.ARRIVED for unit in self.members)
             self.groups.announce(self, "group_arrived", f"{arrived} of {len(self.members)} members arrived")
@@ -307,7 +325,8 @@ class Group:
         facing, if it does."""
         navigator = self.groups.navigator
         self._sharing = False
-        members = [unit for unit in self.members if unit is not commander and unit.state is UnitState.FIND_PATH]
+        members = [unit for unit in self.members  # (not one that joined since the order and walks its own)
+                   if unit is not commander and unit.state is UnitState.FIND_PATH and unit.id in self.offsets]
         offsets = np.array([self.offsets[unit.id] for unit in members], dtype=np.int64).reshape(-1, 2)
         grid, size = self._grid(), self.size
         key_points = known if known is not None else _key_points(commander, offsets, grid.passable)
@@ -321,7 +340,7 @@ class Group:
             key_points = self._halt_at_turn(commander, key_points, *turn)
             if key_points is None:
                 return
-        places = np.array([self.offsets[unit.id] for unit in self.members], dtype=np.int64)
+        places = np.array([self.offsets[unit.id] for unit in self.members if unit.id in self.offsets], dtype=np.int64)
         depth = int(np.abs(places).max(initial=0)) + size
         marked, stretches = mark_narrows(grid, commander.anchor, key_points, self.goals[commander.id], depth=depth)
         kept = keep_right(marked, commander.anchor, self.goals[commander.id], grid, places, size=size)
@@ -457,9 +476,23 @@ class Group:
 
     # -- forming ----------------------------------------------------------------------
 
+    def _take_formation(self, formation: Optional[Formation]) -> None:
+        """Make ``formation`` (made for the members now) the group's; the slots, numbered for the old one, go."""
+        self.formation, self.slots, self._regroup = formation, {}, False
+
+    def _close_up(self) -> None:
+        """Form again where the group stands, for the members now (see :meth:`update`); the way on is planned
+        anew once formed, and the group's turns at narrow stretches are let go meanwhile."""
+        assert self.shape is not None  # (a group in formation has one)
+        self._take_formation(make_formation(self.shape, len(self.members), self.spacing))
+        self._after_turn = None
+        self._drop_claims()
+        self._form()
+
     def _form(self) -> None:
         """F3: slots where the group stands, facing its heading; each, the centre's first, to the member
-        that reaches it soonest; members walk there at medium priority, the others wait at low."""
+        that reaches it soonest; members walk there at medium priority, the others wait at low where they
+        stand (or end their step): none is left waiting for a route the group no longer plans."""
         navigator, formation = self.groups.navigator, self.formation
         assert formation is not None
         self._form_on_route = False
@@ -486,6 +519,8 @@ class Group:
             unit.priority = low + (slot is not None)
             if slot is not None:
                 navigator.follow(unit, slot, ())
+            elif unit.state not in STANDING_STATES:
+                navigator.follow(unit, unit.anchor, ())
         self._set_state(GroupState.FORMING)
         self._check_forming()
 
@@ -580,6 +615,19 @@ class Group:
         if resumed is not None and self._sharing:
             self._share(commander, resumed)
 
+    def _send_along(self, unit: Unit) -> None:
+        """Send a member taken in under way (no formation) to the free cell nearest the target that no other
+        member's goal takes; it plans its own way there (it may be wider than the commander's route allows)."""
+        assert self.target is not None
+        grid, size = self._grid(), self.size
+        taken = self.groups.standing_outsiders(self) + [
+            cell for member in self.members if member.id in self.goals for cell in block_cells(self.goals[member.id], member.size)
+        ]
+        cells = gathering_cells(grid, _block_over(grid, self.target, size), 1, blocked=taken, size=size)
+        self.goals[unit.id] = _within(cells[0], size, unit.size) if cells else self.target
+        unit.squad = self if self._marching else None
+        self.groups.navigator.order(unit, self.goals[unit.id])
+
     def _march_goals(self, target: Cell, commander: Unit) -> Tuple[Dict[int, Cell], Dict[int, Cell]]:
         """Member id -> its cell at the target, and -> where it marches from the commander: in formation,
         its slot's; for the others, where each stands from the commander now (at most the group's depth,
@@ -673,7 +721,7 @@ class Group:
         block, offsets = self.size, self.offsets
         cx, cy = commander.position
         for unit in self.members:
-            if unit is not commander and unit.state not in FINAL_STATES:
+            if unit is not commander and unit.state not in FINAL_STATES and unit.id in offsets:  # (not one that joined since)
                 dx, dy = offsets[unit.id]
                 shift = 0.0 if unit.size == block else _centre_shift(block, unit.size)
                 x, y = unit.position
@@ -741,6 +789,7 @@ class Groups:
             raise ValueError("a group needs at least one unit")
         if not isinstance(cohesion, Cohesion):
             raise TypeError(f"cohesion must be a Cohesion, got {cohesion!r}")
+        spacing = checked_spacing(spacing)
         if formation is not None:
             make_formation(formation, len(units), spacing)  # refuse a bad shape or spacing now, not at the order
         for unit in units:
@@ -778,15 +827,22 @@ class Groups:
     def steer(self, delta: float) -> None:
         """Drop members the navigator no longer has, then update every group (the navigator calls this). Members
         are looked for only once the navigator removed units since the last update: none are lost otherwise."""
-        units, removed = self.navigator.units, self.navigator.stats.removed
+        removed = self.navigator.stats.removed
         any_removed, self._removed_seen = removed != self._removed_seen, removed
         for group in list(self.groups.values()):
-            lost = [unit for unit in group.members if units.get(unit.id) is not unit] if any_removed else []
-            for unit in sorted(lost, key=lambda unit: unit is group.commander):  # a new commander is one still here
-                group.remove(unit)
-                self.announce(group, "member_lost", f"unit {self.navigator.unit_label(unit)} was removed")
+            if any_removed:
+                self.drop_lost(group)
             if group.members:
                 group.update()
+
+    def drop_lost(self, group: Group) -> None:
+        """Take out of ``group`` the members the navigator no longer has (``member_lost``, each): at each update
+        once units were removed, and before each order (a game may remove a member and order its group in one frame)."""
+        units = self.navigator.units
+        lost = [unit for unit in group.members if units.get(unit.id) is not unit]
+        for unit in sorted(lost, key=lambda unit: unit is group.commander):  # a new commander is one still here
+            group.remove(unit)
+            self.announce(group, "member_lost", f"unit {self.navigator.unit_label(unit)} was removed")
 
     # -- for groups -----------------------------------------------------------------
 

@@ -30,8 +30,8 @@ ends when the unit takes a step. The game can read the open ones
 (``Navigator.collisions``) and how many ended by each resolution
 (:attr:`Collisions.ended`).
 
-Quick start: two units meet head-on in a corridor with a side pocket. The
-second waits (unresolved); the first, which ranks higher, pushes it into the
+Quick start: two units meet head-on in a corridor with a side pocket. Both
+wait (unresolved); the first, which ranks higher, pushes the second into the
 pocket and waits for it to get out of the way (resolving, by a push); then the
 second comes back out into the cell the first leaves, slowed so as not to
 touch it::
@@ -41,7 +41,7 @@ touch it::
     ... ......
     ... ###.##
     ... '''))
-    >>> first, second = navigator.add_unit((0, 0), speed=2.0), navigator.add_unit((5, 0), speed=2.0)
+    >>> first, second = navigator.add_unit((0.5, 0.5), speed=2.0), navigator.add_unit((5.5, 0.5), speed=2.0)
     >>> first.move_to((5, 0)); second.move_to((0, 0))
     >>> seen = []
     >>> for _ in range(60):
@@ -49,6 +49,7 @@ touch it::
     ...     seen += [repr(collision) for collision in navigator.collisions.open() if repr(collision) not in seen]
     >>> for line in seen:
     ...     print(line)
+    Collision(unit 1 with 2 at (3, 0): unresolved)
     Collision(unit 2 with 1 at (2, 0): unresolved)
     Collision(unit 1 with 2 at (3, 0): resolving by push)
     Collision(unit 2 with 1 at (3, 0): resolving by slow)

@@ -51,7 +51,8 @@ from typing import Callable, Deque, Dict, Iterable, List, Optional, Protocol, Se
 
 import numpy as np
 
-from ..clearance import block_at, size_class
+from ..arguments import as_flag, as_int, as_point, finite_or_none
+from ..clearance import block_at, block_centre, size_class
 from ..dynamic import MapWatcher, SpliceStatus, first_blocked, splice_path
 from ..grid import Cell, Grid
 from ..local import WalkStatus, walk_line
@@ -216,27 +217,24 @@ class Navigator:
     # -- units ----------------------------------------------------------------------
 
     def add_unit(self, position: Tuple[float, float], *, speed: float, radius: float = 0.5, priority: int = 0) -> Unit:
-        """A new idle unit at ``position`` (floats, cell units), which must lie in a free cell no unit holds."""
-        try:
-            x, y = (float(v) for v in position)
-        except (TypeError, ValueError):
-            raise TypeError(f"position must be a pair of numbers, got {position!r}") from None
-        if not (math.isfinite(x) and math.isfinite(y)):
-            raise ValueError(f"position ({x}, {y}) is not finite")
+        """A new idle unit at ``position`` (floats, cell units), which must lie in a free cell no unit holds. It
+        stands on the centre of its cell (of the block of cells it holds, for a unit wider than a cell), where
+        ``position`` falls: its circle reaches no cell it does not hold, so none overlaps another or a wall."""
+        x, y = as_point(position, "position")
         problem = unit_settings_problem(speed, radius)
         if problem:
             raise ValueError(problem)
-        if isinstance(priority, bool) or not isinstance(priority, (int, np.integer)):
-            raise TypeError(f"priority must be a whole number, got {priority!r}")
-        size = size_class(radius)
-        cells = block_cells(block_at((x, y), size), size)
+        priority = as_int(priority, "priority")
+        size = size_class(float(radius))
+        corner = block_at((x, y), size)
+        cells = block_cells(corner, size)
         for cell in cells:
             if not self.grid.is_passable(cell):
                 raise ValueError(f"position ({x}, {y}) puts a unit of radius {radius} on cell {cell}, which is blocked or off the map")
             holder = self.occupancy.holder(cell) or next(iter(self.occupancy.leavers(cell)), None)
             if holder is not None:
                 raise ValueError(f"cell {cell} is held by unit {holder.id}")
-        unit = Unit(self, self._next_id, self.agents, (x, y), float(speed), float(radius), int(priority))
+        unit = Unit(self, self._next_id, self.agents, block_centre(corner, size), float(speed), float(radius), priority)
         self._next_id += 1
         self._at_rest = False
         self.units[unit.id] = unit
@@ -245,8 +243,11 @@ class Navigator:
 
     def remove_unit(self, unit: Unit) -> None:
         """Take a unit off the map: its cells are free again, its requests and the events not yet taken dropped."""
-        if self.units.pop(unit.id, None) is None:
-            raise ValueError(f"unit {unit.id} is not in this navigator")
+        if not isinstance(unit, Unit):
+            raise TypeError(f"unit must be a Unit, got {unit!r}")
+        if self.units.get(unit.id) is not unit:  # (another navigator's unit may have the same id)
+            raise ValueError(f"{unit!r} is not a unit of this navigator")
+        del self.units[unit.id]
         self.stats.removed += 1
         self._at_rest = False
         self._events = [event for event in self._events if event[0] != unit.id]
@@ -300,6 +301,7 @@ class Navigator:
         caller may try again once the units have moved on.
         """
         cells = [as_cell(cell, "cell") for cell in cells]
+        blocked = as_flag(blocked, "blocked")
         for cell in cells:
             if not self.grid.in_bounds(cell):
                 raise ValueError(f"cell {cell} is outside the {self.grid.width}x{self.grid.height} map")
@@ -332,9 +334,10 @@ class Navigator:
         """Advance the world by ``delta`` seconds, at most MAX_UPDATE_SECONDS of them: after a longer
         frame (a game paused, or hitched) the world falls behind the game's clock rather than the update
         taking as long as walking out the whole delta in sub-steps."""
-        if not (isinstance(delta, (int, float)) and math.isfinite(delta) and delta >= 0):
+        seconds = finite_or_none(delta)
+        if seconds is None or seconds < 0:
             raise ValueError(f"delta must be a finite number of seconds >= 0, got {delta!r}")
-        delta = min(delta, MAX_UPDATE_SECONDS)
+        delta = min(seconds, MAX_UPDATE_SECONDS)
         started = self._clock()
         if self.at_rest:
             self.time += delta

@@ -8,6 +8,7 @@ import enum
 import math
 from typing import TYPE_CHECKING, FrozenSet, List, Optional, Protocol, Sequence, Set, Tuple
 
+from ..arguments import finite_or_none
 from ..clearance import MAX_SIZE, block_at, size_class
 from ..grid import Cell
 from ..search import as_cell
@@ -66,10 +67,12 @@ class Squad(Protocol):
 
 
 def unit_settings_problem(speed, radius) -> str:
-    """What is wrong with a unit's speed or radius, or "": for callers that check before adding."""
-    if not (isinstance(speed, (int, float)) and not isinstance(speed, bool) and math.isfinite(speed) and speed > 0):
+    """What is wrong with a unit's speed or radius (Python's or numpy's numbers), or "": for callers that check
+    before adding."""
+    checked_speed, checked_radius = finite_or_none(speed), finite_or_none(radius)
+    if checked_speed is None or checked_speed <= 0:
         return f"speed must be a positive number of cells per second, got {speed!r}"
-    if not (isinstance(radius, (int, float)) and not isinstance(radius, bool) and 0 < radius <= MAX_RADIUS):
+    if checked_radius is None or not 0 < checked_radius <= MAX_RADIUS:
         return f"radius must be in (0, {MAX_RADIUS:g}] cells, got {radius!r}"
     return ""
 

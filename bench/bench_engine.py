@@ -242,9 +242,15 @@ def build_table(results: Results, markdown: bool) -> str:
     return render(columns, rows, markdown)
 
 
+#: How a frame of the units splits (medians of each part, as the NavGrid's get_frame_times says): the navigator's
+#: update, the node sync (finding moved units, set_position), and the signals.
+SPLIT_KEYS = ("navigation_ms", "sync_ms", "signals_ms")
+SPLIT_COLUMNS = ["navigation ms", "node sync ms", "signals ms"]
+
+
 def units_table(results: Results, markdown: bool) -> str:
     columns = ["map", "units", "search", "planning frames", "planning ms/order", "moving frames", "median ms",
-               "p99 ms", "max ms", "states after the frames"]
+               "p99 ms", "max ms", *SPLIT_COLUMNS, "states after the frames"]
     rows = [
         [
             run["map"],
@@ -253,7 +259,7 @@ def units_table(results: Results, markdown: bool) -> str:
             str(run["planning_frames"]),
             f"{run['planning_ms_per_order']:.2f}",
             str(run["frames"]),
-            *(f"{run[key]:.2f}" for key in ("median_ms", "p99_ms", "max_ms")),
+            *(f"{run[key]:.2f}" for key in ("median_ms", "p99_ms", "max_ms", *SPLIT_KEYS)),
             ", ".join(f"{state} {count}" for state, count in sorted(run["states"].items())),
         ]
         for run in results.units
@@ -263,7 +269,7 @@ def units_table(results: Results, markdown: bool) -> str:
 
 def groups_table(results: Results, markdown: bool) -> str:
     columns = ["map", "groups", "PathUnits", "frames timed", "an order ended", "median ms", "p99 ms", "max ms",
-               "states after the frames"]
+               *SPLIT_COLUMNS, "states after the frames"]
     rows = [
         [
             run["map"],
@@ -271,7 +277,7 @@ def groups_table(results: Results, markdown: bool) -> str:
             str(run["groups"] * run["members"]),
             str(run["frames"]),
             "yes" if run["ended"] else "no",
-            *(f"{run[key]:.2f}" for key in ("median_ms", "p99_ms", "max_ms")),
+            *(f"{run[key]:.2f}" for key in ("median_ms", "p99_ms", "max_ms", *SPLIT_KEYS)),
             ", ".join(f"{state} {count}" for state, count in sorted(run["states"].items())),
         ]
         for run in results.groups

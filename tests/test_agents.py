@@ -42,6 +42,8 @@ def assert_arrays_agree(navigator: Navigator) -> None:
 
 
 class CheckedNavigator(Navigator):
+    array_pass_units = 1  # (every crowd in array passes)
+
     def update(self, delta: float) -> None:
         super().update(delta)
         assert_arrays_agree(self)
@@ -51,6 +53,21 @@ class CheckedNavigator(Navigator):
 @given(crowds())
 def test_the_arrays_agree_with_the_units_after_every_update(crowd):
     run(crowd, CheckedNavigator)
+
+
+class WalkingNavigator(Navigator):
+    array_pass_units = 10**9  # (every crowd walked in order, in Python)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(crowds())
+def test_the_array_passes_move_units_as_a_walk_in_order_does(crowd):
+    _, passes, in_passes, _ = run(crowd, CheckedNavigator)
+    _, walk, walked, _ = run(crowd, WalkingNavigator)
+    assert len(in_passes) == len(walked)
+    assert max(np.abs(a - b).max() for a, b in zip(in_passes, walked)) <= 1e-9  # (hypot's last bit, numpy's or Python's)
+    assert [(unit.state, unit.cell) for unit in passes] == [(unit.state, unit.cell) for unit in walk]
+    assert [unit.stats.distance for unit in passes] == pytest.approx([unit.stats.distance for unit in walk], abs=1e-9)
 
 
 def test_the_arrays_agree_with_the_units_while_walls_come_and_go_and_units_leave_and_join():

@@ -28,6 +28,10 @@ def test_the_engine_benchmark_prints_every_table_complete(godot_python, movingai
     [groups] = results.groups  # 5 frames: too few for an order to end (members stand in their slots as they form)
     assert (groups["groups"], groups["members"], groups["frames"], groups["ended"]) == (2, 4, 5, False)
     assert sum(groups["states"].values()) == 8 and groups["median_ms"] > 0
+    for run in (*results.units, groups):  # the frame's parts: navigation, node sync, signals
+        assert run["navigation_ms"] > 0 and run["sync_ms"] >= 0 and run["signals_ms"] >= 0
+        assert run["navigation_ms"] + run["sync_ms"] <= run["max_ms"]
+    assert "node sync ms" in text
     assert "nan" not in text
     for heading in ("Queries", "Build and memory", "PathUnits", "Groups", "Targets (issue 8)", "Target (issue 10)", "Command: "):
         assert heading in text

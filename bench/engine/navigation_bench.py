@@ -218,10 +218,17 @@ def free_node(parent: Node, node: Node) -> None:
     node.free()
 
 
-def frame_ms(navgrid: Node2D, delta: float) -> float:
-    """One frame of the NavGrid's units, called here instead of by the engine: its milliseconds."""
+def frame_ms(navgrid: Node2D, delta: float, parts: List[List[float]]) -> float:
+    """One frame of the NavGrid's units, called here instead of by the engine: its milliseconds. How they split
+    (the NavGrid's ``get_frame_times``: navigation, node sync, signals) is added to ``parts``."""
     seconds, _ = timed(lambda: navgrid.call("_physics_process", delta))
+    parts.append([float(value) for value in navgrid.call("get_frame_times")])
     return seconds * 1000.0
+
+
+def split_medians(parts: List[List[float]]) -> Dict[str, float]:
+    """The median milliseconds of each part of the frames (see :func:`frame_ms`)."""
+    return dict(zip(("navigation_ms", "sync_ms", "signals_ms"), np.median(np.array(parts), axis=0).tolist()))
 
 
 def state_counts(units: List[Node2D]) -> Dict[str, int]:
@@ -398,14 +405,16 @@ class NavigationBench(Node):
         # Planning: frames until no unit waits for its plan (the NavGrid spends plan_budget_ms a frame on
         # orders, and at least one order a frame). Then moving: the timed frames of the target.
         planning: List[float] = []
+        parts: List[List[float]] = []
         while any(str(unit.call("get_state")) == Status.FIND_PATH.value for unit in units):
             yield
-            planning.append(frame_ms(navgrid, self._delta))
+            planning.append(frame_ms(navgrid, self._delta, []))
         frames = []
         for _ in range(settings["frames"]):
             yield
-            frames.append(frame_ms(navgrid, self._delta))
+            frames.append(frame_ms(navgrid, self._delta, parts))
         emit(
+            **split_medians(parts),
             units=count,
             map=name,
             search=search,
@@ -453,10 +462,12 @@ class NavigationBench(Node):
 
         self._groups_arrived = 0
         frames: List[float] = []
+        parts: List[List[float]] = []
         while not self._groups_arrived and len(frames) < settings["group_frames"]:
             yield
-            frames.append(frame_ms(navgrid, GROUP_FRAME_SECONDS))
+            frames.append(frame_ms(navgrid, GROUP_FRAME_SECONDS, parts))
         emit(
+            **split_medians(parts),
             groups=len(managers),
             members=len(settings["group_starts"][0]),
             map=name,

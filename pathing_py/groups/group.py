@@ -694,8 +694,7 @@ class Group:
         if not self.members:
             return
         speed = self.speed
-        for unit in self.members:
-            unit.pace = speed
+        self.groups.navigator.set_paces(self.members, speed)
         if not self._marching or self._sharing:
             return
         if self.state is GroupState.FORMED and not self._passing(span):

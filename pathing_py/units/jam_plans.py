@@ -310,7 +310,7 @@ class JamPlans:
             members.append(_Member(unit, walk, steps_along is not None))
             route = unit.stack.top
             if steps_along and route is not None:
-                route.index += steps_along
+                route.advance(steps_along)
         slowest = min(u.speed for u in ordered)
         plan = JamPlan(members, paths, self.host.time + 2.0 * (len(paths[0]) + 2) / slowest + self.patience, close)
         for number, member in enumerate(members):

@@ -150,6 +150,10 @@ class Navigator:
         way to the goal; 0 stops such units for good at once.
     """
 
+    #: Units from which a frame's sub-steps are taken in array passes (see :meth:`_move_units`): below, the
+    #: passes' own cost (a few dozen array operations a round) is more than the Python they save.
+    array_pass_units = 64
+
     def __init__(
         self,
         grid: Grid,
@@ -382,18 +386,31 @@ class Navigator:
                 self._at_rest = not (self.requests or self.jams.busy) and all(map(self._rests, order))
 
     def _move_units(self, order: List[Unit], delta: float) -> None:
-        """Every unit's sub-steps of the frame, spread evenly over rounds. In each round the units between two
-        cells that only move on do so in one array pass (:func:`~.moves.move_on`); the units with an event (a
-        centre reached, a next cell to take or wait for) take their sub-step in priority order, as do units
-        stepping close behind a unit that leaves its cell and those units, which read each other's positions."""
+        """Every unit's sub-steps of the frame, spread evenly over rounds, in priority order. A crowd of
+        ``array_pass_units`` units or more takes them in array passes (:meth:`_move_in_passes`); a smaller one
+        walks its units in order in Python, where the passes' own cost would exceed what they save."""
         agents = self.agents
         slots = np.fromiter((unit.slot for unit in order), dtype=np.intp, count=len(order))
+        counts, seconds = sub_steps(delta, agents.speed[slots])
+        if len(order) >= self.array_pass_units:
+            self._move_in_passes(order, slots, counts, seconds)
+            return
+        rounds, lengths = int(counts.max()), seconds.tolist()
+        for turn in range(rounds):
+            for unit, count, dt in zip(order, counts.tolist(), lengths):
+                if (unit.next_cell is not None or unit.state in WALKING_STATES) and turn * count % rounds < count:
+                    self._sub_step(unit, dt)
+
+    def _move_in_passes(self, order: List[Unit], slots: np.ndarray, counts: np.ndarray, seconds: np.ndarray) -> None:
+        """The sub-steps of each round: the units between two cells that only move on do so in one array pass
+        (:func:`~.moves.move_on`); the units with an event (a centre reached, a next cell to take or wait for) take
+        theirs in priority order, as do units stepping close behind a unit that leaves its cell and those units,
+        which read each other's positions."""
+        agents = self.agents
         if len(self._rank_of) < len(agents.position):
             self._rank_of = np.zeros(len(agents.position), dtype=np.intp)
         self._rank_of[slots] = np.arange(len(slots))
-        counts, seconds = sub_steps(delta, agents.speed[slots])
-        rounds = int(counts.max())
-        asleep = self._asleep
+        rounds, lengths = int(counts.max()), seconds.tolist()
         for turn in range(rounds):
             due = turn * counts % rounds < counts
             moving = agents.moving[slots]
@@ -410,16 +427,24 @@ class Navigator:
                 events[ranks[~short]] = True
                 moved_on[slots[ranks[short]]] = True
             self._round = Round(np.flatnonzero(events), due, self._rank_of, moved_on, before)
-            lengths = seconds.tolist()
             try:
                 for rank in self._round:
                     unit = order[rank]
                     if unit.next_cell is not None or unit.state in WALKING_STATES:
-                        dt = lengths[rank]
-                        if not (unit.next_cell is None and unit in asleep and self._sleeps(unit, dt)):
-                            self._advance(unit, dt)
+                        self._sub_step(unit, lengths[rank])
             finally:
                 self._round = None
+
+    def _sub_step(self, unit: Unit, dt: float) -> None:
+        """One sub-step of ``dt`` seconds of a unit under way or walking: asleep, it only asks whether it wakes."""
+        if not (unit.next_cell is None and unit in self._asleep and self._sleeps(unit, dt)):
+            self._advance(unit, dt)
+
+    def set_paces(self, units: Sequence[Unit], pace) -> None:
+        """Hold ``units`` to ``pace`` cells per second (one value, or one a unit; None or NaN: their own speeds),
+        as groups do every update (SPEC F2)."""
+        slots = np.fromiter((unit.slot for unit in units), dtype=np.intp, count=len(units))
+        self.agents.set_pace(slots, math.nan if pace is None else pace)
 
     def set_state(self, unit: Unit, state: UnitState) -> None:
         """The one way a unit's state changes once it is added (the traffic rules and jams' plans call it too):
@@ -744,7 +769,7 @@ class Navigator:
     def _plan_next_leg(self, unit: Unit, route: Route) -> bool:
         """Push the cell route from the unit's cell to the farthest of its next key points (and watch it)."""
         first = route.index == 0
-        route.index = self._farthest_waypoint(unit.cell, route)
+        route.advance(self._farthest_waypoint(unit.cell, route) - route.index)
         if not self._plan_leg(unit, route.aim, first, route.index == len(route.waypoints) - 1):
             return False
         self.watch_route(unit)
@@ -860,7 +885,7 @@ class Navigator:
             x, y = unit.position
             dx, dy = tx - x, ty - y
             distance = math.hypot(dx, dy)
-            speed = unit.speed if unit.pace is None else unit.pace  # (current_speed inlined)
+            speed = self.agents.walk_speed.item(unit.slot)  # (current_speed inlined)
             reach = speed * dt
             if unit.step_leavers:
                 reach = self._reach_past_leavers(unit, next_cell, (tx, ty), distance, reach)

@@ -107,9 +107,11 @@ class Route:
         """Whether a unit standing on ``cell`` has reached the current waypoint (or the cell it aims at for it)."""
         return cell == self.waypoints[self.index] or self.aims is not None and cell == self.aims[self.index]
 
-    def advance(self) -> None:
-        """Move on to the next waypoint; a looping route starts over after its last."""
-        self.index += 1
+    def advance(self, steps: int = 1) -> None:
+        """Move on by ``steps`` waypoints (the only way a route's index changes); a looping route starts over after its last."""
+        if steps < 0:
+            raise ValueError(f"a route moves on, never back: got {steps} steps")
+        self.index += steps
         if self.loop and self.index >= len(self.waypoints) and self.waypoints:
             self.index = 0
 

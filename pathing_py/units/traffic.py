@@ -420,7 +420,7 @@ class Traffic:
         found = find_path(window, (x0 - left, y0 - top), (x1 - left, y1 - top), once=True)
         if not found:
             return False
-        route.index += rejoin_at + 1
+        route.advance(rejoin_at + 1)
         unit.stack.push(Route(RouteKind.AVOIDANCE, [(x + left, y + top) for x, y in found.cells[1:]]))
         unit.stats.detours += 1
         unit.waiting_for = 0.0
@@ -449,7 +449,7 @@ class Traffic:
         if not found:
             return False
         cells = [cell for i, cell in enumerate(found.cells) if i == 0 or cell != found.cells[i - 1]]
-        route.index += len(ahead)
+        route.advance(len(ahead))
         unit.stack.push(Route(RouteKind.AVOIDANCE, cells[1:]))
         unit.stats.detours += 1
         unit.waiting_for = 0.0

@@ -105,7 +105,7 @@ class Unit:
     #: Slots, not a dict: every unit under way is read at every sub-step, and compact units stay in the
     #: processor's cache (the groups benchmark's update takes 0.92 times as long).
     __slots__ = (
-        "navigator", "id", "agents", "slot", "speed", "radius", "size", "priority", "_pace", "squad", "following", "cell",
+        "navigator", "id", "agents", "slot", "speed", "radius", "size", "priority", "squad", "following", "cell",
         "next_cell", "step_from", "step_leavers", "held", "goal", "state", "reason", "stack", "stats", "waiting_for",
         "next_detour", "best_distance", "progress_time", "closer_time", "planned_time", "collision", "trip_encounters",
         "reroutes", "arrival_state", "stopped_time", "resumed", "announced", "cut_off", "retry_until",
@@ -125,7 +125,6 @@ class Unit:
         #: that size, and its ``cell`` is the block's top-left cell (see :mod:`pathing_py.clearance`).
         self.size = size_class(radius)
         self.priority = priority
-        self._pace: Optional[float] = None
         #: The units this one moves with (a group under way), or None: see :class:`Squad`.
         self.squad: Optional[Squad] = None
         #: Whether the unit's order is to walk a route another unit's plan found (``Navigator.follow``: a group
@@ -173,20 +172,20 @@ class Unit:
     @property
     def pace(self) -> Optional[float]:
         """The speed the unit's group holds it to now (SPEC F2), None for its own ``speed``."""
-        return self._pace
+        pace = self.agents.pace.item(self.slot)
+        return None if math.isnan(pace) else pace
 
     @pace.setter
     def pace(self, pace: Optional[float]) -> None:
-        self._pace = pace
-        self.agents.walk_speed[self.slot] = self.speed if pace is None else pace
+        self.agents.set_pace(self.slot, math.nan if pace is None else pace)
 
     def detach(self) -> None:
         """Keep the unit's last position and pace in a row of its own: it was removed, and its slot may
         go to a later unit."""
-        x, y = self.position
+        (x, y), pace = self.position, self.pace
         self.agents = AgentArrays(1)
         self.slot = self.agents.add(x, y, self.speed)
-        self.pace = self._pace
+        self.pace = pace
 
     def move_to(self, goal: Cell) -> None:
         """Order the unit to a cell; from any state it goes to FIND_PATH."""
@@ -199,7 +198,7 @@ class Unit:
     @property
     def current_speed(self) -> float:
         """Cells per second the unit walks at now: its group's pace, or its own speed."""
-        return self.speed if self.pace is None else self.pace
+        return self.agents.walk_speed.item(self.slot)
 
     @property
     def blocked_by(self) -> FrozenSet["Unit"]:

@@ -59,14 +59,22 @@ touch it::
 
 import enum
 from collections import Counter
-from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Optional, Tuple
+from typing import Any, Dict, FrozenSet, Generic, Iterable, List, Optional, Protocol, Tuple, TypeVar
 
 from ..grid import Cell
 
-if TYPE_CHECKING:  # the unit module reads its collision's fields
-    from .unit import Unit
+__all__ = ["Collision", "CollisionState", "Collisions", "Party", "Resolution"]
 
-__all__ = ["Collision", "CollisionState", "Collisions", "Resolution"]
+
+class Party(Protocol):
+    """What the records need of a unit (the units module's ``Unit``, which stands on this module): its id, and
+    its collision, which the records keep up to date."""
+
+    id: int
+    collision: Optional["Collision[Any]"]
+
+
+P = TypeVar("P", bound=Party)
 
 
 class CollisionState(enum.Enum):
@@ -88,12 +96,12 @@ class Resolution(enum.Enum):
     GIVE_UP = "give up"  #: the unit stopped HELD_UP
 
 
-class Collision:
+class Collision(Generic[P]):
     """One unit's collision with the units holding the cells of its next step."""
 
     __slots__ = ("unit", "others", "cell", "since", "state", "resolution", "ended")
 
-    def __init__(self, unit: "Unit", others: FrozenSet["Unit"], cell: Cell, since: float):
+    def __init__(self, unit: P, others: FrozenSet[P], cell: Cell, since: float):
         self.unit, self.others, self.cell, self.since = unit, others, cell, since
         self.state = CollisionState.UNRESOLVED
         self.resolution: Optional[Resolution] = None
@@ -105,20 +113,20 @@ class Collision:
         return f"Collision(unit {self.unit.id} with {others} at {self.cell}: {self.state.value}{settled})"
 
 
-class Collisions:
+class Collisions(Generic[P]):
     """The collisions of a navigator's units: one open record per unit at most, and counts of the ended."""
 
     def __init__(self) -> None:
-        self._open: Dict["Unit", Collision] = {}
+        self._open: Dict[P, Collision[P]] = {}
         #: Collisions that ended, by final state and resolution (None: the unit was removed).
         self.ended: Counter[Tuple[CollisionState, Optional[Resolution]]] = Counter()
 
-    def meet(self, unit: "Unit", cell: Cell, others: Iterable["Unit"], time: float) -> bool:
+    def meet(self, unit: P, cell: Cell, others: Iterable[P], time: float) -> bool:
         """Record that ``unit`` waits to step into ``cell``, held by ``others``; True if these are other
         units than the ones it waited for (a new collision: waiting for them starts over)."""
-        others = frozenset(others)
+        party = frozenset(others)
         record = unit.collision
-        if record is not None and record.others == others:
+        if record is not None and record.others == party:
             record.cell = cell
             if record.ended is not None:  # it goes on after it gave up: the same collision again
                 self.ended[(record.state, record.resolution)] -= 1
@@ -127,48 +135,48 @@ class Collisions:
             return False
         if record is not None and record.ended is None:
             self._end(record, time, CollisionState.RESOLVED, record.resolution or Resolution.WAIT)  # the others left
-        unit.collision = self._open[unit] = Collision(unit, others, cell, time)
+        unit.collision = self._open[unit] = Collision(unit, party, cell, time)
         return True
 
-    def resolving(self, unit: "Unit", resolution: Resolution) -> None:
+    def resolving(self, unit: P, resolution: Resolution) -> None:
         """A rule settles the unit's open collision, if it has one."""
         record = self._open.get(unit)
         if record is not None:
             record.state, record.resolution = CollisionState.RESOLVING, resolution
 
-    def slowed(self, unit: "Unit", cell: Cell, other: "Unit", time: float) -> None:
+    def slowed(self, unit: P, cell: Cell, other: P, time: float) -> None:
         """``unit``, stepping into ``cell``, slows so as not to touch ``other``, which steps out of it."""
         record = unit.collision
         if record is None or record.ended is not None or other not in record.others:
             self.meet(unit, cell, (other,), time)
             self.resolving(unit, Resolution.SLOW)
 
-    def stepped(self, unit: "Unit", time: float) -> None:
+    def stepped(self, unit: P, time: float) -> None:
         """The unit took its step (or, slowed, arrived): its collision is resolved and forgotten."""
         record = self._open.get(unit)
         if record is not None:
             self._end(record, time, CollisionState.RESOLVED, record.resolution or Resolution.WAIT)
         unit.collision = None
 
-    def stopped(self, unit: "Unit", time: float) -> None:
+    def stopped(self, unit: P, time: float) -> None:
         """The unit stopped without taking its step (it gave up, or its order ended): its collision ends
         unresolved, by GIVE_UP (the record stays the unit's last, to go on with if it goes on)."""
         record = self._open.get(unit)
         if record is not None:
             self._end(record, time, CollisionState.UNRESOLVED, Resolution.GIVE_UP)
 
-    def forget(self, unit: "Unit", time: float) -> None:
+    def forget(self, unit: P, time: float) -> None:
         """The unit is removed: its collision ends unresolved."""
         record = self._open.get(unit)
         if record is not None:
             self._end(record, time, CollisionState.UNRESOLVED, None)
         unit.collision = None
 
-    def open(self) -> List[Collision]:
+    def open(self) -> List[Collision[P]]:
         """The collisions not ended, by unit id."""
         return sorted(self._open.values(), key=lambda record: record.unit.id)
 
-    def _end(self, record: Collision, time: float, state: CollisionState, resolution: Optional[Resolution]) -> None:
+    def _end(self, record: Collision[P], time: float, state: CollisionState, resolution: Optional[Resolution]) -> None:
         record.state, record.resolution, record.ended = state, resolution, time
         self.ended[(state, resolution)] += 1
         del self._open[record.unit]

@@ -61,7 +61,7 @@ from ..sized_grids import SizedGrids
 from .agents import AgentArrays
 from .collisions import Collisions
 from .jam_plans import JamPlans
-from .moves import SUB_STEP_CELLS, Round, move_on, sub_steps
+from .moves import Round, move_on, sub_steps
 from .narrows import Claim, Narrows, Stretch, hold_for_next_turn, mark_narrows
 from .occupancy import Occupancy, block_cells, step_cells
 from .path_stack import Route, RouteKind
@@ -191,7 +191,7 @@ class Navigator:
         self.occupancy = Occupancy()
         self._sizes: Optional[SizedGrids] = None  #: the grids of units larger than a cell, once one is added
         #: The units' collisions (SPEC U5): the open ones, and counts of how those that ended were settled.
-        self.collisions = Collisions()
+        self.collisions: Collisions[Unit] = Collisions()
         self.traffic = Traffic(self, wait_limit=wait_limit, give_up=give_up)
         self.jams = JamPlans(self, patience=2 * wait_limit)
         #: Turns at long narrow passages (see :mod:`.narrows`), of the units on their own and of groups.

@@ -45,7 +45,7 @@ class Queue(NamedTuple):
     cells: List[Cell]  #: the cells of its step
     holders: Tuple[Optional[Unit], ...]  #: the holder of each of those cells
     others: Set[Unit]  #: those holders but the unit
-    collision: Collision  #: the unit's collision with them
+    collision: Collision[Unit]  #: the unit's collision with them
 
 
 #: What a unit asleep because its way is held waits for (see :meth:`Traffic.sleep_blocked`); none, ``()``.
@@ -102,7 +102,7 @@ class TrafficHost(Protocol):
         """Simulated seconds."""
 
     @property
-    def collisions(self) -> Collisions:
+    def collisions(self) -> Collisions[Unit]:
         """The units' collisions (SPEC U5), which the rules record and settle."""
 
     @property

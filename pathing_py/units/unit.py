@@ -6,7 +6,7 @@ read their fields and give them orders with :meth:`Unit.move_to`.
 
 import enum
 import math
-from typing import TYPE_CHECKING, FrozenSet, List, Optional, Protocol, Sequence, Set, Tuple
+from typing import FrozenSet, List, Optional, Protocol, Sequence, Set, Tuple
 
 from ..arguments import finite_or_none
 from ..clearance import MAX_SIZE, block_at, size_class
@@ -16,9 +16,6 @@ from ..status import Status
 from .agents import AgentArrays
 from .collisions import Collision
 from .path_stack import PathStack, RouteKind
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .navigator import Navigator
 
 __all__ = ["FINAL_STATES", "MAX_RADIUS", "STANDING_STATES", "STATE_CODES", "Unit", "UnitState", "UnitStats", "unit_settings_problem"]
 
@@ -52,6 +49,13 @@ FINAL_STATES = frozenset({UnitState.ARRIVED, UnitState.HELD_UP, UnitState.UNREAC
 STANDING_STATES = FINAL_STATES | {UnitState.IDLE}
 #: Each state's code in the navigator's arrays (:attr:`AgentArrays.state`): IDLE, a new unit's, is 0.
 STATE_CODES = {state: code for code, state in enumerate(UnitState)}
+
+
+class Orders(Protocol):
+    """What a unit asks of its navigator (the navigator module stands on this one): to carry out an order."""
+
+    def order(self, unit: "Unit", goal: Cell) -> None:
+        """Send ``unit`` to ``goal``."""
 
 
 class Squad(Protocol):
@@ -112,7 +116,7 @@ class Unit:
     )
 
     def __init__(
-        self, navigator: "Navigator", unit_id: int, agents: AgentArrays, position: Tuple[float, float], speed: float, radius: float, priority: int
+        self, navigator: Orders, unit_id: int, agents: AgentArrays, position: Tuple[float, float], speed: float, radius: float, priority: int
     ):
         self.navigator = navigator
         self.id = unit_id
@@ -150,7 +154,7 @@ class Unit:
         self.planned_time = -math.inf  #: simulated time it last set off on a jam's plan (see JamPlans)
         #: The unit's collision: open while it waits for the units holding its next step, or a rule settles
         #: it; the last one, ended, if it gave up; None once it took a step (see :mod:`.collisions`).
-        self.collision: Optional[Collision] = None
+        self.collision: Optional[Collision["Unit"]] = None
         self.trip_encounters = 0
         self.reroutes = 0  #: routes around jams taken this trip
         self.arrival_state = UnitState.ARRIVED  #: the final state once the route is walked

@@ -694,7 +694,8 @@ class Group:
         if not self.members:
             return
         speed = self.speed
-        self.groups.navigator.set_paces(self.members, speed)
+        for unit in self.members:
+            unit.pace = speed
         if not self._marching or self._sharing:
             return
         if self.state is GroupState.FORMED and not self._passing(span):

@@ -8,7 +8,6 @@ with an event (a centre reached, a next cell to take). The navigator is the only
 are cleared and reused.
 """
 
-import math
 from typing import List
 
 import numpy as np
@@ -26,8 +25,6 @@ class AgentArrays:
         self.target = np.zeros((capacity, 2))
         #: Cells per second of the unit's own speed: it sets how many sub-steps the unit takes a frame.
         self.speed = np.zeros(capacity)
-        #: Cells per second its group holds the unit to (NaN: none, it walks at its own speed).
-        self.pace = np.full(capacity, np.nan)
         #: Cells per second the unit walks at now: its pace, or its own speed.
         self.walk_speed = np.zeros(capacity)
         #: Whether the unit is between two cells (it has a next cell).
@@ -52,7 +49,6 @@ class AgentArrays:
         self.position[slot] = x, y
         self.target[slot] = x, y
         self.speed[slot] = self.walk_speed[slot] = speed
-        self.pace[slot] = np.nan
         self.moving[slot] = False
         self.state[slot] = self.close[slot] = 0
         self.in_use[slot] = True
@@ -62,25 +58,15 @@ class AgentArrays:
         """Clear a removed unit's row, for a later unit to take."""
         self.position[slot] = self.target[slot] = 0.0
         self.speed[slot] = self.walk_speed[slot] = 0.0
-        self.pace[slot] = np.nan
         self.moving[slot] = self.in_use[slot] = False
         self.state[slot] = self.close[slot] = 0
         self._free.append(slot)
 
-    def set_pace(self, slots, pace) -> None:
-        """Hold the units in ``slots`` (an index or an index array) to ``pace`` cells per second (one value, or
-        one a slot; NaN: their own speeds)."""
-        self.pace[slots] = pace
-        if isinstance(slots, int):  # (one unit, as a game sets it: no array operations)
-            self.walk_speed[slots] = self.speed[slots] if math.isnan(pace) else pace
-        else:
-            self.walk_speed[slots] = np.where(np.isnan(self.pace[slots]), self.speed[slots], self.pace[slots])
-
     def _grow(self) -> None:
         old = len(self.position)
-        for name in ("position", "target", "speed", "pace", "walk_speed", "moving", "close", "state", "in_use"):
+        for name in ("position", "target", "speed", "walk_speed", "moving", "close", "state", "in_use"):
             array = getattr(self, name)
-            grown = np.full((2 * old,) + array.shape[1:], np.nan) if name == "pace" else np.zeros((2 * old,) + array.shape[1:], dtype=array.dtype)
+            grown = np.zeros((2 * old,) + array.shape[1:], dtype=array.dtype)
             grown[:old] = array
             setattr(self, name, grown)
         self._free.extend(range(2 * old - 1, old - 1, -1))

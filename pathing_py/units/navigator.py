@@ -389,24 +389,28 @@ class Navigator:
         """Every unit's sub-steps of the frame, spread evenly over rounds, in priority order. A crowd of
         ``array_pass_units`` units or more takes them in array passes (:meth:`_move_in_passes`); a smaller one
         walks its units in order in Python, where the passes' own cost would exceed what they save."""
-        agents = self.agents
-        slots = np.fromiter((unit.slot for unit in order), dtype=np.intp, count=len(order))
-        counts, seconds = sub_steps(delta, agents.speed[slots])
         if len(order) >= self.array_pass_units:
-            self._move_in_passes(order, slots, counts, seconds)
+            self._move_in_passes(order, delta)
             return
-        rounds, lengths = int(counts.max()), seconds.tolist()
+        speeds = sorted({unit.speed for unit in order})  # (units share a few speeds)
+        counts, seconds = sub_steps(delta, np.array(speeds))
+        steps = dict(zip(speeds, zip(counts.tolist(), seconds.tolist())))
+        rounds = max(counts.tolist())
         for turn in range(rounds):
-            for unit, count, dt in zip(order, counts.tolist(), lengths):
-                if (unit.next_cell is not None or unit.state in WALKING_STATES) and turn * count % rounds < count:
-                    self._sub_step(unit, dt)
+            for unit in order:
+                if unit.next_cell is not None or unit.state in WALKING_STATES:
+                    count, dt = steps[unit.speed]
+                    if turn * count % rounds < count:
+                        self._sub_step(unit, dt)
 
-    def _move_in_passes(self, order: List[Unit], slots: np.ndarray, counts: np.ndarray, seconds: np.ndarray) -> None:
+    def _move_in_passes(self, order: List[Unit], delta: float) -> None:
         """The sub-steps of each round: the units between two cells that only move on do so in one array pass
         (:func:`~.moves.move_on`); the units with an event (a centre reached, a next cell to take or wait for) take
         theirs in priority order, as do units stepping close behind a unit that leaves its cell and those units,
         which read each other's positions."""
         agents = self.agents
+        slots = np.fromiter((unit.slot for unit in order), dtype=np.intp, count=len(order))
+        counts, seconds = sub_steps(delta, agents.speed[slots])
         if len(self._rank_of) < len(agents.position):
             self._rank_of = np.zeros(len(agents.position), dtype=np.intp)
         self._rank_of[slots] = np.arange(len(slots))
@@ -439,12 +443,6 @@ class Navigator:
         """One sub-step of ``dt`` seconds of a unit under way or walking: asleep, it only asks whether it wakes."""
         if not (unit.next_cell is None and unit in self._asleep and self._sleeps(unit, dt)):
             self._advance(unit, dt)
-
-    def set_paces(self, units: Sequence[Unit], pace) -> None:
-        """Hold ``units`` to ``pace`` cells per second (one value, or one a unit; None or NaN: their own speeds),
-        as groups do every update (SPEC F2)."""
-        slots = np.fromiter((unit.slot for unit in units), dtype=np.intp, count=len(units))
-        self.agents.set_pace(slots, math.nan if pace is None else pace)
 
     def set_state(self, unit: Unit, state: UnitState) -> None:
         """The one way a unit's state changes once it is added (the traffic rules and jams' plans call it too):
@@ -885,14 +883,14 @@ class Navigator:
             x, y = unit.position
             dx, dy = tx - x, ty - y
             distance = math.hypot(dx, dy)
-            speed = self.agents.walk_speed.item(unit.slot)  # (current_speed inlined)
+            speed = unit.speed if unit.pace is None else unit.pace  # (current_speed inlined)
             reach = speed * dt
             if unit.step_leavers:
                 reach = self._reach_past_leavers(unit, next_cell, (tx, ty), distance, reach)
             if reach < distance:
-                self.agents.position[unit.slot] = x + dx * reach / distance, y + dy * reach / distance
+                self._place(unit, (x + dx * reach / distance, y + dy * reach / distance))
                 return
-            self.agents.position[unit.slot] = tx, ty
+            self._place(unit, (tx, ty))
             fx, fy = unit.step_from
             unit.stats.distance += math.hypot(tx - fx, ty - fy)  # (counted once a step, not at every sub-step)
             self._arrive(unit, next_cell)
@@ -908,6 +906,10 @@ class Navigator:
             for _, leaver in unit.step_leavers:
                 if leaver.agents is agents:  # (not removed since)
                     close[leaver.slot] += change
+
+    def _place(self, unit: Unit, position: Tuple[float, float]) -> None:
+        """Move ``unit`` to ``position`` (its row of the arrays)."""
+        self.agents.position[unit.slot] = position
 
     def _reach_past_leavers(self, unit: Unit, next_cell: Cell, target: Tuple[float, float], distance: float, reach: float) -> float:
         """How far ``unit`` may move of ``reach`` toward ``target``: a unit stepping out of a cell of its step may

@@ -109,7 +109,7 @@ class Unit:
     #: Slots, not a dict: every unit under way is read at every sub-step, and compact units stay in the
     #: processor's cache (the groups benchmark's update takes 0.92 times as long).
     __slots__ = (
-        "navigator", "id", "agents", "slot", "speed", "radius", "size", "priority", "squad", "following", "cell",
+        "navigator", "id", "agents", "slot", "speed", "radius", "size", "priority", "_pace", "squad", "following", "cell",
         "next_cell", "step_from", "step_leavers", "held", "goal", "state", "reason", "stack", "stats", "waiting_for",
         "next_detour", "best_distance", "progress_time", "closer_time", "planned_time", "collision", "trip_encounters",
         "reroutes", "arrival_state", "stopped_time", "resumed", "announced", "cut_off", "retry_until",
@@ -120,9 +120,11 @@ class Unit:
     ):
         self.navigator = navigator
         self.id = unit_id
-        #: The navigator's arrays, and the unit's row in them: its position and pace live there (see :mod:`.agents`).
+        #: The navigator's arrays, and the unit's row in them: its position lives there, and its walking speed
+        #: (see :mod:`.agents`).
         self.agents = agents
         self.slot = agents.add(position[0], position[1], speed)
+        self._pace: Optional[float] = None
         self.speed = speed
         self.radius = radius
         #: The side in cells of the block the unit stands on (1 up to radius 0.5): it plans on the grid of
@@ -176,20 +178,20 @@ class Unit:
     @property
     def pace(self) -> Optional[float]:
         """The speed the unit's group holds it to now (SPEC F2), None for its own ``speed``."""
-        pace = self.agents.pace.item(self.slot)
-        return None if math.isnan(pace) else pace
+        return self._pace
 
     @pace.setter
     def pace(self, pace: Optional[float]) -> None:
-        self.agents.set_pace(self.slot, math.nan if pace is None else pace)
+        if pace != self._pace:  # (groups set their members' paces at every update, mostly to the same)
+            self._pace = pace
+            self.agents.walk_speed[self.slot] = self.speed if pace is None else pace
 
     def detach(self) -> None:
-        """Keep the unit's last position and pace in a row of its own: it was removed, and its slot may
-        go to a later unit."""
-        (x, y), pace = self.position, self.pace
+        """Take the unit to a row of its own: it was removed, and its slot may go to a later unit."""
+        x, y = self.position
         self.agents = AgentArrays(1)
         self.slot = self.agents.add(x, y, self.speed)
-        self.pace = pace
+        self.agents.walk_speed[self.slot] = self.current_speed
 
     def move_to(self, goal: Cell) -> None:
         """Order the unit to a cell; from any state it goes to FIND_PATH."""
@@ -202,7 +204,7 @@ class Unit:
     @property
     def current_speed(self) -> float:
         """Cells per second the unit walks at now: its group's pace, or its own speed."""
-        return self.agents.walk_speed.item(self.slot)
+        return self.speed if self._pace is None else self._pace
 
     @property
     def blocked_by(self) -> FrozenSet["Unit"]:

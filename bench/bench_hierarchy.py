@@ -61,16 +61,17 @@ class GraphSolver(Ours):
 
     optimal = False
 
-    def __init__(self, graph: KeyPointGraph, link: str):
+    def __init__(self, graph: KeyPointGraph, link: str, exact_first: float = 0.0):
         self.graph = graph
         self.link = link
         self.name = link
+        self.exact_first = exact_first
 
     def bake(self, grid: Grid) -> None:
         assert self.graph.grid is grid
 
     def query(self, start: Cell, goal: Cell) -> object:
-        return self.graph.find_path(start, goal, link=self.link)
+        return self.graph.find_path(start, goal, link=self.link, exact_first=self.exact_first)
 
     def release(self) -> None:
         self.graph = None
@@ -141,14 +142,14 @@ def update_ms(graph: KeyPointGraph, corners: np.ndarray, side: int) -> List[floa
     return times
 
 
-def bench_map(name: str, per_map: int, seed: int, repeat: int) -> MapResult:
+def bench_map(name: str, per_map: int, seed: int, repeat: int, exact_first: float = 0.0) -> MapResult:
     """Bake and load one map's graph, run the four solvers on its sample, then time updates."""
     grid = Grid.from_movingai(MAPS_DIR / f"{name}.map")
     sample = sample_scenarios(read_scenarios(MAPS_DIR / f"{name}.map.scen"), grid, per_map, random.Random(f"{seed}:{name}"))
     started = time.perf_counter()
     graph = KeyPointGraph.bake(grid)
     bake_s = time.perf_counter() - started
-    solvers = (GraphSolver(graph, "exact"), GraphSolver(graph, "fast"), Ours(), Tcod())
+    solvers = (GraphSolver(graph, "exact", exact_first), GraphSolver(graph, "fast", exact_first), Ours(), Tcod())
     runs = {solver.name: run_solver(solver, grid, sample, range(len(sample)), repeat) for solver in solvers}
     free = np.argwhere(grid.passable)[:, ::-1]
     corners = free[np.random.default_rng(seed).integers(0, len(free), EDITS)]
@@ -289,6 +290,10 @@ def argument_parser() -> argparse.ArgumentParser:
     """The options, without their checks: bench/readme_tables.py --check parses the README's commands with it."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_common_arguments(parser)
+    parser.add_argument(
+        "--exact-first", type=float, default=0.0, metavar="NODES",
+        help="graph queries try the exact search first, up to NODES expanded nodes a cell of distance (default 0: never)",
+    )  # fmt: skip
     return parser
 
 
@@ -296,9 +301,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argument_parser()
     args = parser.parse_args(argv)
     check_common_arguments(parser, args)
+    if not 0.0 <= args.exact_first < math.inf:
+        parser.error(f"--exact-first must be 0 or more, got {args.exact_first}")
     results = []
     for name in args.maps:
-        results.append(bench_map(name, args.per_map, args.seed, args.repeat))
+        results.append(bench_map(name, args.per_map, args.seed, args.repeat, args.exact_first))
         progress(results[-1])
     print(render(COLUMNS, [table_row(r) for r in results], args.markdown, README_COLUMNS))
     print("\nTargets (issue 3):")

@@ -11,6 +11,7 @@ from pathing_py import Grid, GraphFileError, KeyPointGraph, PathStatus, StaleGra
 from pathing_py.hierarchy.entrances import border_key_points
 from pathing_py.hierarchy.partition import Clusters, default_cluster_size
 from pathing_py.movingai import read_scenarios
+from pathing_py.search import grid_distance
 from reference import dijkstra, path_cost
 from strategies import cells, connectivities, costs, edits, maps
 from test_search import MAPS, sample_scenarios
@@ -410,3 +411,48 @@ def test_smoothing_backwards_after_forwards_shortens_paths_on_a_random_map(movin
         assert result.cost <= path_cost(grid.passable, forwards) + 1e-9
         gained += path_cost(grid.passable, forwards) - result.cost
     assert gained > 1.0, gained
+
+
+def test_exact_first_answers_with_the_shortest_path_where_the_exact_search_ends_within_its_nodes(movingai_dir):
+    """den520d: with room enough the answer is the exact search's (optimal, no key point); with none (0, the
+    default) or too little, the key points' as before, the nodes tried counted in ``expanded``."""
+    grid = Grid.from_movingai(movingai_dir / "den520d.map")
+    graph = KeyPointGraph.bake(grid)
+    scenarios = sample_scenarios(grid, read_scenarios(movingai_dir / "den520d.map.scen"), count=8, seed=3)
+    through_key_points = 0
+    for scenario in scenarios:
+        exact = find_path(grid, scenario.start, scenario.goal)
+        first = graph.find_path(scenario.start, scenario.goal, exact_first=1000.0)
+        assert first.cost == pytest.approx(exact.cost) and first.route == [scenario.start, scenario.goal]  # (or the line)
+        plain = graph.find_path(scenario.start, scenario.goal)
+        starved = graph.find_path(scenario.start, scenario.goal, exact_first=1e-9)  # one node: a search with a turn gives up
+        assert starved.cells == plain.cells and starved.route == plain.route
+        if len(plain.route) > 2:
+            through_key_points += 1
+            assert starved.expanded == plain.expanded + 1
+    assert through_key_points >= 4
+
+
+@settings(max_examples=100, deadline=None)
+@given(maps(max_side=20, max_walls=0.4), connectivities(), st.sampled_from([0.0, 0.5, 2.0, 50.0]), st.data())
+def test_exact_first_paths_are_valid_and_shortest_when_the_exact_search_fits(passable, connectivity, exact_first, data):
+    """Valid either way; the shortest whenever the exact search needs no more nodes than it is given."""
+    grid = Grid(passable, connectivity=connectivity)
+    graph = KeyPointGraph.bake(grid, cluster_size=4)
+    start, goal = data.draw(cells(grid.width, grid.height)), data.draw(cells(grid.width, grid.height))
+    result, exact = check_against_exact(graph, start, goal, "exact")
+    first = graph.find_path(start, goal, exact_first=exact_first)
+    assert first.status is exact.status
+    if first:
+        assert path_cost(passable, first.cells, connectivity=connectivity) == pytest.approx(first.cost)
+        assert first.cost >= exact.cost - 1e-9
+        if exact_first > 0 and exact.expanded <= max(1, int(exact_first * grid_distance(start, goal, connectivity))):
+            assert first.cost == pytest.approx(exact.cost)  # the exact search's answer, or the line (as short)
+
+
+@pytest.mark.parametrize("bad", [-1.0, math.nan, math.inf, True, "2"])
+def test_exact_first_must_be_a_finite_number_of_nodes(saved, bad):
+    grid, path = saved
+    graph = KeyPointGraph.load(path, grid)
+    with pytest.raises(ValueError, match="exact_first"):
+        graph.find_path((0, 0), (11, 8), exact_first=bad)

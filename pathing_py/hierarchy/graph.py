@@ -26,6 +26,7 @@ and refines the route into cells from the paths the bake kept.
 """
 
 import math
+import numbers
 from heapq import heappop, heappush
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, MutableMapping, Optional, Sequence, Set, Tuple, Union
@@ -278,7 +279,9 @@ class KeyPointGraph:
 
     # -- query --------------------------------------------------------------------
 
-    def find_path(self, start: Cell, goal: Cell, *, link: str = "exact", smooth: bool = True) -> GraphPathResult:
+    def find_path(
+        self, start: Cell, goal: Cell, *, link: str = "exact", smooth: bool = True, exact_first: float = 0.0
+    ) -> GraphPathResult:
         """A path from ``start`` to ``goal`` through the key points (SPEC H4).
 
         Parameters
@@ -290,6 +293,16 @@ class KeyPointGraph:
         smooth : bool
             Pull the refined path straight where lines are clear
             (:func:`~pathing_py.smooth_path`); the path stays valid.
+        exact_first : float
+            Try the exact search (:func:`~pathing_py.find_path`) first, up to
+            this many expanded nodes per cell of octile (Manhattan when
+            4-connected) distance between start and goal, and answer with its
+            shortest path if it ends within them; else go on through the key
+            points. 0 (the default) never tries. Where start and goal are
+            close or the ground between is open the exact search ends within a
+            few nodes per cell, faster than the key-point search; in a maze it
+            gives up having spent a small part of its full cost
+            (bench/bench_hierarchy.py ``--exact-first``).
 
         Returns
         -------
@@ -311,6 +324,8 @@ class KeyPointGraph:
         start, goal = as_cell(start, "start"), as_cell(goal, "goal")
         if link not in LINK_MODES:
             raise ValueError(f"link must be one of {LINK_MODES}, got {link!r}")
+        if isinstance(exact_first, bool) or not isinstance(exact_first, numbers.Real) or not 0.0 <= exact_first < math.inf:
+            raise ValueError(f"exact_first must be a number of nodes per cell, 0 or more and finite, got {exact_first!r}")
         self._check_fresh()
         early = answer_without_search(self.grid, start, goal)
         if early is not None:
@@ -320,15 +335,22 @@ class KeyPointGraph:
             # On uniform costs no path is shorter than the line: octile (Manhattan when 4-connected).
             # On weighted grids the line may cross a swamp: the search below weighs it.
             return self._result(line_cells(start, goal, connectivity), 0, [start, goal], smooth=False)
+        tried = 0
+        if exact_first > 0.0:
+            budget = max(1, int(exact_first * grid_distance(start, goal, connectivity)))
+            exact = find_path(self.grid, start, goal, max_nodes=budget)
+            if exact:
+                return self._result(exact.cells, exact.expanded, [start, goal], smooth=False)  # shortest already
+            tried = exact.expanded
         direct = self._direct(start, goal)
         if direct and direct.cost <= grid_distance(start, goal, connectivity) + 1e-9:
-            return self._result(direct.cells, direct.expanded, [start, goal], smooth)  # costs >= 1: nothing beats it
+            return self._result(direct.cells, tried + direct.expanded, [start, goal], smooth)  # costs >= 1: nothing beats it
         start_links = self._links(start, link, reverse=False)
         goal_links = self._links(goal, link, reverse=True)
         route, expanded = self._search(
             start, goal, start_links, goal_links, start_linked_to_all=link == "exact", direct_cost=direct.cost
         )
-        expanded += direct.expanded
+        expanded += tried + direct.expanded
         if route is None:  # the islands connect them, so only a graph out of step with its grid gets here
             return GraphPathResult(PathStatus.UNREACHABLE, expanded=expanded)
         cells = direct.cells if len(route) == 2 else self._refine(route, start_links, goal_links)

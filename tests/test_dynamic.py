@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from pathing_py import Grid, KeyPointGraph, PathStatus, find_path
-from pathing_py.dynamic import MapWatcher, SpliceStatus, WatcherStats, first_blocked, splice_path
+from pathing_py.units.dynamic import MapWatcher, SpliceStatus, WatcherStats, first_blocked, splice_path
 from pathing_py.islands import FLOOD_MIN, label_islands
 from pathing_py.jump_tables import JumpTables
 from reference import dijkstra, path_cost

@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathing_py import Grid, find_path, line_cells, line_of_sight
-from pathing_py.local import Sense, WalkStatus, shortcut, walk_line
+from pathing_py.units.local import Sense, WalkStatus, shortcut, walk_line
 from reference import path_cost
 from strategies import cells_of, connectivities, costs, maps, walled_maps
 

@@ -7,11 +7,11 @@ import pytest
 from pathing_py import Grid, KeyPointGraph, scenarios
 from pathing_py.crowd_checks import overlapping_pairs, units_in_walls
 from pathing_py.crowd_runs import CrowdRun
-from pathing_py.jams import MAX_SEQUENTIAL_MOVES, MOVE_WORK
+from pathing_py.units.jams.untangling import MAX_SEQUENTIAL_MOVES, MOVE_WORK
 from pathing_py.search import find_path
 from pathing_py.units import navigator as navigator_module
 from pathing_py.units import Navigator, PathRequestQueue, PathStack, Route, RouteKind, UnitState
-from pathing_py.units.jam_plans import SEARCH_WORK_PER_UPDATE
+from pathing_py.units.jams.plans import SEARCH_WORK_PER_UPDATE
 from pathing_py.units.navigator import HELD_UP_RESUMES, MAX_UPDATE_SECONDS, STALL_SLICES
 from pathing_py.units.traffic import waiting_aside
 

@@ -1,8 +1,11 @@
 """Importing pathing_py: where numpy is missing (pythonscript's interpreter before the README's numpy step), and
 what a plain import loads."""
 
+import importlib
 import subprocess
 import sys
+
+import pytest
 
 BLOCK_NUMPY = "import sys; sys.modules['numpy'] = None; import pathing_py"
 #: Prints the pathing_py modules a plain import loads, one a line.
@@ -22,3 +25,21 @@ def test_a_plain_import_leaves_the_godot_half_out():
     loaded = done.stdout.split()
     assert "pathing_py.grid" in loaded, loaded  # the listing works
     assert not [name for name in loaded if name.startswith("pathing_py.godot")], loaded
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("jams", "units.jams.untangling"),
+        ("push_and_swap", "units.jams.push_and_swap"),
+        ("spacetime", "units.spacetime"),
+        ("dynamic", "units.dynamic"),
+        ("local", "units.local"),
+    ],
+)
+def test_a_module_that_moved_into_the_units_package_still_answers_to_its_old_name_and_says_so(old, new):
+    sys.modules.pop(f"pathing_py.{old}", None)
+    with pytest.warns(DeprecationWarning, match=f"pathing_py.{old} moved to pathing_py.{new}"):
+        moved = importlib.import_module(f"pathing_py.{old}")
+    target = importlib.import_module(f"pathing_py.{new}")
+    assert moved.__all__ == target.__all__ and all(getattr(moved, name) is getattr(target, name) for name in target.__all__)

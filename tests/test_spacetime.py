@@ -6,7 +6,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from pathing_py import Grid, PathStatus, find_path
-from pathing_py.spacetime import EPS, Reservations, arrival_times, find_path_in_time, occupancy
+from pathing_py.units.spacetime import EPS, Reservations, arrival_times, find_path_in_time, occupancy
 from reference import path_cost, step_cost
 from strategies import cells_of, connectivities, costs, maps
 

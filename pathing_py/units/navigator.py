@@ -40,7 +40,7 @@ or a unit (and a fast or small unit costs the others no sub-steps). When a
 unit's next cell is held, the navigator's
 :class:`~pathing_py.units.traffic.Traffic` rules say what it does; jams they
 cannot settle (units waiting for one another, none moving) get moves planned
-for all their units at once (:class:`~pathing_py.units.jam_plans.JamPlans`).
+for all their units at once (:class:`~pathing_py.units.jams.plans.JamPlans`).
 """
 
 import math
@@ -53,14 +53,14 @@ import numpy as np
 
 from ..arguments import as_flag, as_int, as_point, finite_or_none
 from ..clearance import block_at, block_centre, size_class
-from ..dynamic import MapWatcher, SpliceStatus, first_blocked, splice_path
+from .dynamic import MapWatcher, SpliceStatus, first_blocked, splice_path
 from ..grid import Cell, Grid
-from ..local import WalkStatus, walk_line
+from .local import WalkStatus, walk_line
 from ..search import as_cell, find_path, grid_distance, grid_distances
 from ..sized_grids import SizedGrids
 from .agents import AgentArrays
 from .collisions import Collisions
-from .jam_plans import JamPlans
+from .jams.plans import JamPlans
 from .moves import Round, move_on, sub_steps
 from .narrows import Claim, Narrows, Stretch, hold_for_next_turn, mark_narrows
 from .occupancy import Occupancy, block_cells, step_cells
@@ -106,7 +106,7 @@ class NavigatorStats:
         self.update_seconds: Deque[float] = deque(maxlen=UPDATES_KEPT)
         self.plan_work = 0  #: nodes expanded by full path searches
         self.splice_work = 0  #: nodes expanded by splices
-        self.jam_work = 0  #: work of the searches for jams' plans (see :meth:`~pathing_py.jams.Untangling.advance`)
+        self.jam_work = 0  #: work of the searches for jams' plans (see :meth:`~pathing_py.units.jams.untangling.Untangling.advance`)
         self.notified = 0  #: unit notifications of map changes on their routes
         self.refused_edits = 0  #: cells an edit could not block because units hold them
         self.removed = 0  #: units taken off the map (:meth:`Navigator.remove_unit`)

@@ -27,7 +27,7 @@ import numpy as np
 from ..clearance import ClearanceMap
 from ..grid import Cell, Grid
 from ..search import find_path
-from ..spacetime import Reservations, arrival_times, find_path_in_time, occupancy
+from .spacetime import Reservations, arrival_times, find_path_in_time, occupancy
 from .collisions import Collision, Collisions, Resolution
 from .occupancy import Occupancy, block_cells, step_cells
 from .path_stack import Route, RouteKind
@@ -72,7 +72,7 @@ class WorkCounters(Protocol):
 
     updates: int  #: updates so far
     plan_work: int  #: nodes expanded by path searches
-    jam_work: int  #: work of the searches for jams' plans (see :meth:`~pathing_py.jams.Untangling.advance`)
+    jam_work: int  #: work of the searches for jams' plans (see :meth:`~pathing_py.units.jams.untangling.Untangling.advance`)
 
 
 class TrafficHost(Protocol):

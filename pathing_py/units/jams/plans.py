@@ -4,7 +4,7 @@ A jam is a set of units that have waited for one another for a while, none
 of them moving: files head-on in a narrow corridor, blocks crossing in a
 passage, a knot at a gate. Waiting longer, detours and pushes do not help
 there. :class:`JamPlans` finds such sets, plans joint moves for every unit
-in a window around them (:func:`~pathing_py.jams.untangle`: each to the
+in a window around them (:func:`~pathing_py.units.jams.untangling.untangle`: each to the
 farthest cell of its route inside the window, standing units back to their
 own cells) and hands each unit its part as an avoidance route that enters
 each cell in the planned turn. Where all units in the window are one cell
@@ -28,13 +28,13 @@ from typing import Dict, Iterable, List, NamedTuple, Optional, Set, Tuple
 
 import numpy as np
 
-from ..grid import Cell
-from ..jams import Untangling, cell_entries, cell_turns
-from .collisions import Resolution
-from .occupancy import step_cells
-from .path_stack import Route, RouteKind
-from .traffic import TrafficHost, waited_for, waiting_aside
-from .unit import STANDING_STATES, Unit, UnitState
+from ...grid import Cell
+from ..collisions import Resolution
+from ..occupancy import step_cells
+from ..path_stack import Route, RouteKind
+from ..traffic import TrafficHost, waited_for, waiting_aside
+from ..unit import STANDING_STATES, Unit, UnitState
+from .untangling import Untangling, cell_entries, cell_turns
 
 __all__ = ["JamPlans"]
 
@@ -55,7 +55,7 @@ LANE_STEPS = 3
 MAX_GOAL_MARGIN = 4 * JAM_MARGIN
 #: Times a jam's window doubles its room (free cells per unit) after plans were not found for it.
 MAX_WIDENINGS = 2
-#: Seeds a jam's plan is searched with (see :class:`~pathing_py.jams.Untangling`) when the first seed's plan
+#: Seeds a jam's plan is searched with (see :class:`~pathing_py.units.jams.untangling.Untangling`) when the first seed's plan
 #: is walked in more than SLOW_PLAN_TICKS ticks beyond the fewest a plan can take (at a cell a second, far
 #: longer than the search for a better one holds the units up); the plan walked soonest is taken. Not where
 #: a joint search of the first seed found no plan: other seeds rarely do there (files head-on through a
@@ -63,7 +63,7 @@ MAX_WIDENINGS = 2
 PLAN_SEEDS = 4
 SLOW_PLAN_TICKS = 30
 #: Work a jam's plans are searched for in one update, all searches together (see
-#: :meth:`~pathing_py.jams.Untangling.advance`): about 30 ms. (About 10 ms, a group pushing through a packed
+#: :meth:`~pathing_py.units.jams.untangling.Untangling.advance`): about 30 ms. (About 10 ms, a group pushing through a packed
 #: canyon stood 5 s for each search there that found no plan, and the units it pushed aside were not back
 #: home 90 s after it set out.) And for how many updates at most plans with other seeds are (a search that
 #: finds no plan runs long): the best found by then is taken. The first seed's search runs to its end (a
@@ -417,7 +417,7 @@ class _Setting(NamedTuple):
 
     def untangling(self, **options) -> Untangling:
         """The search for the plan moving :attr:`units` to their goals in the window (options of
-        :class:`~pathing_py.jams.Untangling`), with swaps only where no unit stands or makes way."""
+        :class:`~pathing_py.units.jams.untangling.Untangling`), with swaps only where no unit stands or makes way."""
         left, top, right, bottom = self.window
         assert self.goals is not None
         starts = [_in_window(unit.cell, (left, top)) for unit in self.units]

@@ -913,14 +913,22 @@ class Navigator:
 
     def _reach_past_leavers(self, unit: Unit, next_cell: Cell, target: Tuple[float, float], distance: float, reach: float) -> float:
         """How far ``unit`` may move of ``reach`` toward ``target``: a unit stepping out of a cell of its step may
-        still reach into it."""
+        still reach into it. A unit that has left such a cell for good (it arrived beyond it: the cell is this unit's
+        now, so it never comes back during the step) is dropped from the unit's leavers, and once none is left the
+        unit moves on in the array passes again."""
+        leaving = []
         for cell, leaver in unit.step_leavers:
             if leaver in self.occupancy.leavers(cell):
+                leaving.append((cell, leaver))
                 seen = leaver.position if self._round is None else self._round.position(leaver.slot, leaver.position)
                 clear = _reach_clear_of(unit, target, distance, leaver.radius, seen)
                 if clear < reach:
                     reach = clear
                     self.collisions.slowed(unit, next_cell, leaver, self.time)
+        if len(leaving) < len(unit.step_leavers):
+            self._mark_close(unit, -1)
+            unit.step_leavers = leaving or ()
+            self._mark_close(unit, 1)
         return reach
 
     def _arrive(self, unit: Unit, next_cell: Cell) -> None:

@@ -30,7 +30,8 @@ __all__ = ["IslandLabels", "label_islands", "FLOOD_SHARE", "FLOOD_MIN"]
 
 #: The floods settling one island after cells were blocked stop after max(FLOOD_MIN, cells of the
 #: map // FLOOD_SHARE) cells; past that, labelling the island again with numpy is the cheaper way
-#: (measured on maze512-1-0 and Paris_0_1024 with bench/bench_edits.py).
+#: (a flooded cell costs about ten labelled ones; the cuts of bench/bench_edits.py on maze512-1-0 cut
+#: off a few dozen cells at the median and a few thousand at worst).
 FLOOD_SHARE = 16
 FLOOD_MIN = 512
 

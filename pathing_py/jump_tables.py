@@ -29,7 +29,8 @@ DIRECTIONS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -
 
 #: An edit's diagonal refresh walks the chains of cells it changes until it has read more than
 #: 1/WALK_SHARE of the table's cells; past that, rewriting the quarters behind the edit row by row
-#: is the cheaper way (measured with bench/bench_edits.py).
+#: is the cheaper way (a walked cell costs several times a rewritten one; chosen so that batches in
+#: bench/bench_edits.py's growth table cost no more per cell than before the walks).
 WALK_SHARE = 16
 
 

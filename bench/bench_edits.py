@@ -1,12 +1,15 @@
 """What a map edit costs: island labels and search tables kept up to date vs rebuilt.
 
-    python3 bench/bench_edits.py [--maps a,b] [--edits N] [--growth 10,100,1000,10000] [--markdown]
+    python3 bench/bench_edits.py [--maps a,b] [--edits N] [--growth 10,100,1000,10000] [--graph] [--markdown]
     python3 bench/bench_edits.py --growth '' --markdown     # docs/benchmarks.md's table
 
 For each map, N seeded edits (single cells, then 8x8 blocks) are made and
 undone; each edit is followed by the query-time catch-up of the JPS+ tables
 and the island labels. Printed: median ms per edit, and the same work done
-from scratch (a new Grid's islands and tables) for comparison.
+from scratch (a new Grid's islands and tables) for comparison. With --graph,
+a key-point graph is baked for each map too and the single-cell edits are
+timed again with its patch (graph.update) included: what a game keeping a
+graph pays for one edited cell.
 
 Then the growth table: n random passable cells blocked in one edit, then
 freed in one edit (each followed by the catch-up), and the same cells edited
@@ -26,7 +29,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pathing_py import Grid, prepare  # noqa: E402
+from pathing_py import Grid, KeyPointGraph, prepare  # noqa: E402
 from pathing_py.movingai import find_benchmarks  # noqa: E402
 from report import render  # noqa: E402
 
@@ -37,14 +40,19 @@ DEFAULT_GROWTH = "10,100,1000,10000"
 SEPARATE_SAMPLE = 100
 
 
-def edit_cost(grid: Grid, cells: np.ndarray) -> float:
-    """ms to block ``cells`` and bring islands and tables up to date, then unblock them again (not timed)."""
+def edit_cost(grid: Grid, cells: np.ndarray, graph: Optional[KeyPointGraph] = None) -> float:
+    """ms to block ``cells`` and bring islands and tables (and ``graph``) up to date, then unblock them
+    again (not timed)."""
     started = time.perf_counter()
     grid.set_blocked(cells)
     prepare(grid)
+    if graph is not None:
+        graph.update(cells.tolist())
     elapsed = time.perf_counter() - started
     grid.set_blocked(cells, blocked=False)
     prepare(grid)
+    if graph is not None:
+        graph.update(cells.tolist())
     return elapsed * 1000
 
 
@@ -84,6 +92,7 @@ def argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("--edits", type=int, default=30, help="seeded edits per map and kind (default 30)")
     parser.add_argument("--seed", type=int, default=5, help="seed of the edited cells (default 5)")
     parser.add_argument("--growth", default=DEFAULT_GROWTH, help=f"cell counts of the growth table ('' to skip; default {DEFAULT_GROWTH})")
+    parser.add_argument("--graph", action="store_true", help="also bake a key-point graph per map and time one-cell edits with its patch")
     parser.add_argument("--markdown", action="store_true", help="print the tables as docs/benchmarks.md shows them (Markdown)")
     return parser
 
@@ -119,8 +128,13 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
         single = [edit_cost(grid, pick[None, :]) for pick in picks]
         blocks = [edit_cost(grid, block_at(int(x), int(y), 8, grid)) for x, y in picks]
         rebuild = [rebuild_cost(grid) for _ in range(3)]
-        rows.append([name, f"{grid.width}x{grid.height}", *(f"{statistics.median(ms):.1f}" for ms in (single, blocks, rebuild))])
-    print(render(("map", "size", "1 cell ms", "8x8 block ms", "full rebuild ms"), rows, args.markdown))
+        timings = [single, blocks, rebuild]
+        if args.graph:
+            graph = KeyPointGraph.bake(grid)
+            timings.append([edit_cost(grid, pick[None, :], graph) for pick in picks])
+        rows.append([name, f"{grid.width}x{grid.height}", *(f"{statistics.median(ms):.1f}" for ms in timings)])
+    columns = ("map", "size", "1 cell ms", "8x8 block ms", "full rebuild ms") + (("1 cell + graph ms",) if args.graph else ())
+    print(render(columns, rows, args.markdown))
     if not args.growth:
         return
     rows = []

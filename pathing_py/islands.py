@@ -9,13 +9,16 @@ Labelling is numpy only (Godot's embedded Python has numpy, not scipy): cells
 are grouped into horizontal runs, runs that touch vertically are joined by
 hooking and pointer jumping until the labels stop changing.
 
-An edit costs what it changes, not the map (issue 11). :class:`IslandLabels`
+An edit costs what it changes, not the map (issues 11, 39). :class:`IslandLabels`
 stores *raw* numbers per cell and a small union-find over them, so freeing
 cells that join islands writes the freed cells and one entry per joined
-island. Blocking can only cut an island next to the blocked cells: a flood
-from the cells beside each group of them checks, within a budget, that they
-still meet, and a piece the flood encloses is numbered on its own. Only an
-island the floods cannot settle is labelled again in full (its bounding box).
+island. Blocking can only cut an island next to the blocked cells: floods
+from the cells beside them grow in turn, one cell each, merging where they
+meet, until at most one is still growing; each flood that ran out of cells
+encloses a piece, which gets a number of its own. That costs about the
+pieces cut off times the number of floods, whatever the size of the rest.
+Only an island the floods cannot settle within a budget is labelled again
+in full (its bounding box).
 """
 
 from collections import deque
@@ -23,13 +26,13 @@ from typing import Dict, List, Optional, Set, Tuple
 
 import numpy as np
 
-__all__ = ["IslandLabels", "label_islands", "FLOOD_FACTOR", "FLOOD_MIN"]
+__all__ = ["IslandLabels", "label_islands", "FLOOD_SHARE", "FLOOD_MIN"]
 
-#: A flood checking that the cells beside a group of k newly blocked cells still meet stops
-#: after max(FLOOD_MIN, FLOOD_FACTOR * (k + 2) ** 2) cells (going round the group needs about
-#: its area) or an eighth of the map; past that, labelling the island again with numpy is the
-#: cheaper way (measured on den520d and Paris_0_1024 with bench/bench_edits.py).
-FLOOD_FACTOR = 8
+#: The floods settling one island after cells were blocked stop after max(FLOOD_MIN, cells of the
+#: map // FLOOD_SHARE) cells; past that, labelling the island again with numpy is the cheaper way
+#: (a flooded cell costs about ten labelled ones; the cuts of bench/bench_edits.py on maze512-1-0 cut
+#: off a few dozen cells at the median and a few thousand at worst).
+FLOOD_SHARE = 16
 FLOOD_MIN = 512
 
 # The four orthogonal steps (dx, dy).
@@ -152,14 +155,13 @@ class IslandLabels:
     def blocked(self, passable: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> None:
         """Follow cells (xs, ys), passable until now and blocked in ``passable``: split the islands they cut.
 
-        Costs about the cells the floods beside the edit visit, unless an
-        island cannot be settled that way (see :data:`FLOOD_FACTOR`).
+        Costs about the pieces cut off times the cells beside the edit,
+        unless an island cannot be settled that way (see :data:`FLOOD_SHARE`).
         """
         height, width = passable.shape
         raw = self._raw
         raw[ys, xs] = 0
         self._array = None
-        group_of, group_sizes = _groups(xs, ys, width)
         ends, seen = _around(raw, xs, ys, _STEPS)
         beside = seen > 0
         ends, seen = ends[beside], seen[beside]
@@ -171,44 +173,48 @@ class IslandLabels:
         offsets = np.array([dx + dy * width for dx, dy in _STEPS], dtype=np.int64)
         cells = cells + offsets[steps]
         roots = self._roots(seen)
-        # Beside-cells of each island, by group of blocked cells (an island cut in several places
-        # is checked per place, with the islands as they were before this edit).
+        group_of = _groups(xs, ys, width)
+        # Beside-cells of each island, by group of blocked cells.
         targets: Dict[int, Dict[int, Set[int]]] = {}
         for root, group, cell in zip(roots.tolist(), group_of[ends].tolist(), cells.tolist()):
             targets.setdefault(root, {}).setdefault(group, set()).add(cell)
         flat = np.ascontiguousarray(passable).reshape(-1).data  # a memoryview
-        budget_cap = max(passable.size // 8, 1)
         for root, by_group in targets.items():
-            budgets = {group: min(max(FLOOD_FACTOR * (int(group_sizes[group]) + 2) ** 2, FLOOD_MIN), budget_cap) for group in by_group}
-            if not self._settle_by_floods(flat, width, by_group, budgets):
+            if not self._settle_by_floods(flat, width, list(by_group.values()), max(FLOOD_MIN, passable.size // FLOOD_SHARE)):
                 self._relabel(root, passable)
 
-    def _settle_by_floods(self, flat: memoryview, width: int, by_group: Dict[int, Set[int]], budgets: Dict[int, int]) -> bool:
-        """Whether floods from the cells beside each group of blocked cells prove their island whole,
-        after giving each piece they find enclosed a number of its own.
+    def _settle_by_floods(self, flat: memoryview, width: int, by_group: List[Set[int]], budget: int) -> bool:
+        """Whether floods from the cells beside each group of blocked cells settle their island
+        within ``budget`` cells, giving each piece they find cut off a number of its own.
 
-        Without enclosed pieces it is enough that each group's cells meet (a
+        Without pieces cut off it is enough that each group's floods meet (a
         route the edit cut can go round each group). With some, the rest of
-        the island must be one piece: every open flood must have met one other.
+        the island must be one piece: the floods still growing, one per
+        group at most, must meet too.
         """
-        enclosed_any = False
-        open_floods = 0
-        for group, cells in by_group.items():
-            pending = set(cells)
-            open_in_group = 0
-            while pending:
-                start = pending.pop()
-                reached, enclosed = _flood(flat, width, start, pending, budgets[group])
-                pending -= reached
-                if enclosed:
-                    enclosed_any = True
-                    self._raw.reshape(-1)[np.fromiter(reached, dtype=np.int64, count=len(reached))] = self._new_numbers(1)[0]
-                else:
-                    open_in_group += 1
-            if open_in_group > 1:
+        growing: List[int] = []
+        split = False
+        for cells in by_group:
+            found = _pieces(flat, width, sorted(cells), budget)
+            if found is None:
                 return False
-            open_floods += open_in_group
-        return not enclosed_any or open_floods <= 1
+            pieces, still, reached = found
+            self._number(pieces)
+            split = split or bool(pieces)
+            growing += still
+            budget -= reached
+        if split and len(growing) > 1:
+            found = _pieces(flat, width, growing, budget)
+            if found is None:
+                return False
+            self._number(found[0])
+        return True
+
+    def _number(self, pieces: List[List[int]]) -> None:
+        """Give each piece (flat indices of its cells) a new island number."""
+        raw = self._raw.reshape(-1)
+        for piece, number in zip(pieces, self._new_numbers(len(pieces)).tolist()):
+            raw[np.fromiter(piece, dtype=np.int64, count=len(piece))] = number
 
     def _relabel(self, root: int, passable: np.ndarray) -> None:
         """Label island ``root`` again from scratch in its bounding box: the largest piece keeps the number."""
@@ -261,8 +267,8 @@ def _around(raw: np.ndarray, xs: np.ndarray, ys: np.ndarray, steps) -> Tuple[np.
     return np.concatenate(ends), np.concatenate(seen)
 
 
-def _groups(xs: np.ndarray, ys: np.ndarray, width: int) -> Tuple[np.ndarray, np.ndarray]:
-    """Groups of cells touching by king moves: (each cell's group, each group's size)."""
+def _groups(xs: np.ndarray, ys: np.ndarray, width: int) -> np.ndarray:
+    """Groups of cells touching by king moves: each cell's group."""
     flat = ys * width + xs
     order = np.argsort(flat)
     ordered = flat[order]
@@ -274,27 +280,64 @@ def _groups(xs: np.ndarray, ys: np.ndarray, width: int) -> Tuple[np.ndarray, np.
         hit = (ordered[at] == wanted) & (nx >= 0) & (nx < width)
         a.append(np.flatnonzero(hit))
         b.append(order[at[hit]])
-    group = _join(len(xs), np.concatenate(a), np.concatenate(b))
-    return group, np.bincount(group, minlength=len(xs))
+    return _join(len(xs), np.concatenate(a), np.concatenate(b))
 
 
-def _flood(flat: memoryview, width: int, start: int, targets: Set[int], budget: int) -> Tuple[Set[int], bool]:
-    """Passable cells reached from ``start`` (flat indices) by orthogonal steps, breadth first, until every
-    cell of ``targets`` is reached or ``budget`` cells are; and whether that is the start's whole island."""
+def _pieces(flat: memoryview, width: int, starts: List[int], budget: int) -> Optional[Tuple[List[List[int]], List[int], int]]:
+    """Floods from the cells ``starts`` (flat indices into ``flat``, the passable cells) until at most
+    one is still growing: (the pieces cut off, each a list of cells; a start of the flood still
+    growing, if one is; the cells reached). None once more than ``budget`` cells are reached.
+
+    The floods grow in turn, one cell each, and merge where they meet: a flood
+    that runs out of cells has found a whole piece, at about the cost of the
+    smallest pieces times the number of floods.
+    """
     size = len(flat)
-    reached = {start}
-    missing = len(targets - reached)
-    todo = deque([start])
-    while todo:
-        if missing == 0 or len(reached) >= budget:
-            return reached, False
-        cell = todo.popleft()
-        x = cell % width
-        for step, ok in ((-1, x > 0), (1, x < width - 1), (-width, cell >= width), (width, cell + width < size)):
-            other = cell + step
-            if ok and other not in reached and flat[other]:
-                reached.add(other)
-                todo.append(other)
-                if other in targets:
-                    missing -= 1
-    return reached, True
+    owner = {cell: flood for flood, cell in enumerate(starts)}
+    merged = list(range(len(starts)))  # flood -> the flood it merged into (itself while on its own)
+    frontiers: List[Optional[deque]] = [deque([cell]) for cell in starts]
+    growing = list(range(len(starts)))
+    finished: List[int] = []
+
+    def find(flood: int) -> int:
+        while merged[flood] != flood:
+            merged[flood] = merged[merged[flood]]
+            flood = merged[flood]
+        return flood
+
+    while len(growing) > 1:
+        if len(owner) > budget:
+            return None
+        still = []
+        for flood in growing:
+            todo = frontiers[flood]
+            if todo is None:  # merged into another flood
+                continue
+            if not todo:
+                finished.append(flood)
+                continue
+            still.append(flood)
+            cell = todo.popleft()
+            x = cell % width
+            for step, ok in ((-1, x > 0), (1, x < width - 1), (-width, cell >= width), (width, cell + width < size)):
+                other = cell + step
+                if not ok or not flat[other]:
+                    continue
+                met = owner.get(other)
+                if met is None:
+                    owner[other] = flood
+                    todo.append(other)
+                    continue
+                met = find(met)
+                joined = frontiers[met]
+                if met != flood and joined is not None:
+                    merged[met] = flood
+                    todo.extend(joined)
+                    frontiers[met] = None
+        growing = [flood for flood in still if frontiers[flood] is not None]
+    pieces: Dict[int, List[int]] = {flood: [] for flood in finished}
+    for cell, flood in owner.items():
+        piece = pieces.get(find(flood))
+        if piece is not None:
+            piece.append(cell)
+    return list(pieces.values()), [starts[flood] for flood in growing], len(owner)

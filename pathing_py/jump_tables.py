@@ -21,10 +21,17 @@ from typing import List, Tuple
 
 import numpy as np
 
-__all__ = ["DIRECTIONS", "JumpTables", "pad"]
+__all__ = ["DIRECTIONS", "JumpTables", "pad", "WALK_SHARE"]
 
 #: (dx, dy) of each direction; even numbers are straight, odd diagonal.
 DIRECTIONS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+
+
+#: An edit's diagonal refresh walks the chains of cells it changes until it has read more than
+#: 1/WALK_SHARE of the table's cells; past that, rewriting the quarters behind the edit row by row
+#: is the cheaper way (a walked cell costs several times a rewritten one; chosen so that batches in
+#: bench/bench_edits.py's growth table cost no more per cell than before the walks).
+WALK_SHARE = 16
 
 
 def pad(passable: np.ndarray) -> np.ndarray:
@@ -92,8 +99,9 @@ def _diagonal_north_east(
     A cell's distance follows from the cell diagonally ahead (one row up, one
     column right), so rows are done top to bottom; the cells outside the
     window must already be right. A change at one cell can only alter cells
-    south-west of it, so edits refresh the union of their south-west
-    quarters (a staircase), not the box around all of them.
+    south-west of it: edits that change too many cells for
+    :meth:`JumpTables._refresh_diagonal` to follow refresh the union of
+    their south-west quarters (a staircase), not the box around all of them.
     """
     height, width = passable.shape
     column_ends = np.minimum(column_ends, width - 1)
@@ -128,14 +136,28 @@ def _frame_cells(xs: np.ndarray, ys: np.ndarray, shape: Tuple[int, int], dx: int
     return rows, columns
 
 
+def _grid_cells(rows: np.ndarray, columns: np.ndarray, shape: Tuple[int, int], dx: int, dy: int):
+    """The inverse of :func:`_frame_cells`: cells (rows, columns) of ``_frame(array, dx, dy)``, for an
+    ``array`` of ``shape``, as (xs, ys) of ``array``."""
+    height, width = shape
+    transposed = dx == 0
+    if transposed:
+        height, width, dx, dy = width, height, dy, 0
+    if dx < 0:
+        columns = width - 1 - columns
+    if dy > 0:
+        rows = height - 1 - rows
+    return (rows, columns) if transposed else (columns, rows)
+
+
 class JumpTables:
     """The eight jump-distance tables of one padded grid.
 
     The search reads them one entry at a time through memoryviews of the
     numpy arrays: far faster than numpy scalar indexing, without the memory
     of Python lists. Edits rewrite the arrays in place, only where an edit
-    can have changed them: the rows and columns next to it for straight
-    moves, and for each diagonal the quarter of the map behind the edit.
+    changed them: the rows next to it for straight moves, and for each
+    diagonal the chains of cells that lead into the changed cells.
     """
 
     def __init__(self, passable: np.ndarray):
@@ -144,49 +166,132 @@ class JumpTables:
         self.arrays = [np.zeros(self.padded.shape, dtype=np.int32) for _ in DIRECTIONS]
         self.tables: List[memoryview] = [array.reshape(-1).data for array in self.arrays]
         self.passable = self.padded.reshape(-1).data
-        height, width = self.padded.shape
-        # Every cell of the border: all rows in every frame, and each frame's far corner.
-        ring = np.ones(self.padded.shape, dtype=bool)
-        ring[1:-1, 1:-1] = False
-        border_ys, border_xs = np.nonzero(ring)
-        self._refresh_window(border_xs, border_ys)
-
-    def refresh(self, passable: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> None:
-        """Follow edits of cells (xs, ys) (grid coordinates) already made in ``passable``.
-
-        Costs the rows next to the edits (straight moves) and the union of
-        the quarters behind them (diagonal moves): separate edits batched
-        into one call cost at most what separate calls would.
-        """
-        xs, ys = np.asarray(xs) + 1, np.asarray(ys) + 1
-        self.padded[ys, xs] = passable[ys - 1, xs - 1]
-        self._refresh_window(xs, ys)
-
-    def _refresh_window(self, xs: np.ndarray, ys: np.ndarray) -> None:
-        height, width = self.padded.shape
-        shape = (height, width)  # a pair for mypy with numpy 1.24's stubs too
         for d in (0, 2, 4, 6):
             dx, dy = DIRECTIONS[d]
-            rows, _ = _frame_cells(xs, ys, shape, dx, dy)
-            passable = _frame(self.padded, dx, dy)
-            # Forced neighbours look one row to either side: recompute the rows next to the
-            # edits (the border rows stay 0), from those rows and one more on each side.
-            last = passable.shape[0] - 1
-            wanted = np.unique(np.concatenate([rows - 1, rows, rows + 1]))
-            wanted = wanted[(wanted >= 1) & (wanted < last)]
-            read = np.unique(np.concatenate([wanted - 1, wanted, wanted + 1]))
-            slab = _straight_east(passable[read])
-            _frame(self.arrays[d], dx, dy)[wanted] = slab[np.isin(read, wanted)]
+            _frame(self.arrays[d], dx, dy)[...] = _straight_east(_frame(self.padded, dx, dy))
         for d in (1, 3, 5, 7):
             dx, dy = DIRECTIONS[d]
-            rows, columns = _frame_cells(xs, ys, shape, dx, dy)
-            # Row y is refreshed left of the furthest edit at most one row below it.
-            column_ends = np.zeros(shape[0], dtype=np.int64)
-            np.maximum.at(column_ends, np.maximum(rows - 1, 0), columns + 2)
             _diagonal_north_east(
                 _frame(self.padded, dx, dy),
                 _frame(self.arrays[DIRECTIONS.index((dx, 0))], dx, dy),
                 _frame(self.arrays[DIRECTIONS.index((0, dy))], dx, dy),
                 _frame(self.arrays[d], dx, dy),
-                np.maximum.accumulate(column_ends),
+                np.full(self.padded.shape[0], self.padded.shape[1], dtype=np.int64),
             )
+
+    def refresh(self, passable: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> None:
+        """Follow edits of cells (xs, ys) (grid coordinates) already made in ``passable``.
+
+        Costs the rows next to the edits (straight moves) and the diagonal
+        chains whose distances change: separate edits batched into one call
+        cost at most what separate calls would.
+        """
+        xs, ys = np.asarray(xs, dtype=np.int64) + 1, np.asarray(ys, dtype=np.int64) + 1
+        self.padded[ys, xs] = passable[ys - 1, xs - 1]
+        edited = ys * self.width + xs
+        turned = {d: self._refresh_straight(d, xs, ys) for d in (0, 2, 4, 6)}
+        for d in (1, 3, 5, 7):
+            dx, dy = DIRECTIONS[d]
+            ahead = dx + dy * self.width
+            # Cells whose step is now allowed or not (one of its four cells edited), and cells whose
+            # cell ahead became a jump point or stopped being one.
+            corners = np.array([0, dx, dy * self.width, ahead], dtype=np.int64)
+            seeds = np.concatenate(
+                [(edited[:, None] - corners).ravel(), turned[DIRECTIONS.index((dx, 0))] - ahead, turned[DIRECTIONS.index((0, dy))] - ahead]
+            )
+            if len(seeds) > self.padded.size // WALK_SHARE:  # too many to sort, let alone walk from
+                self._refresh_quarters(d, seeds)
+            else:
+                self._refresh_diagonal(d, np.unique(seeds))
+
+    def _refresh_quarters(self, d: int, seeds: np.ndarray) -> None:
+        """Rewrite diagonal table ``d`` row by row in the union of the quarters behind the ``seeds``."""
+        dx, dy = DIRECTIONS[d]
+        ys, xs = np.divmod(seeds, self.width)
+        rows, columns = _frame_cells(xs, ys, self.padded.shape, dx, dy)
+        column_ends = np.zeros(self.padded.shape[0], dtype=np.int64)
+        np.maximum.at(column_ends, rows, columns + 1)
+        _diagonal_north_east(
+            _frame(self.padded, dx, dy),
+            _frame(self.arrays[DIRECTIONS.index((dx, 0))], dx, dy),
+            _frame(self.arrays[DIRECTIONS.index((0, dy))], dx, dy),
+            _frame(self.arrays[d], dx, dy),
+            np.maximum.accumulate(column_ends),
+        )
+
+    def _refresh_straight(self, d: int, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """Rewrite straight table ``d`` in the rows next to the edits (forced neighbours look one
+        row to either side; the border rows stay 0). Returns the flat indices of the cells that
+        became a jump point or stopped being one (distance > 0 or not)."""
+        height, width = self.padded.shape
+        dx, dy = DIRECTIONS[d]
+        rows, _ = _frame_cells(xs, ys, (height, width), dx, dy)
+        passable = _frame(self.padded, dx, dy)
+        table = _frame(self.arrays[d], dx, dy)
+        last = passable.shape[0] - 1
+        wanted = np.unique(np.concatenate([rows - 1, rows, rows + 1]))
+        wanted = wanted[(wanted >= 1) & (wanted < last)]
+        read = np.unique(np.concatenate([wanted - 1, wanted, wanted + 1]))
+        slab = _straight_east(passable[read])[np.isin(read, wanted)]
+        turned_rows, turned_columns = np.nonzero((slab > 0) != (table[wanted] > 0))
+        table[wanted] = slab
+        turned_xs, turned_ys = _grid_cells(wanted[turned_rows], turned_columns, (height, width), dx, dy)
+        return turned_ys * width + turned_xs
+
+    def _refresh_diagonal(self, d: int, seeds: np.ndarray) -> None:
+        """Rewrite diagonal table ``d`` from the ``seeds`` (flat indices), the cells whose own
+        inputs changed: each diagonal line through seeds is walked backwards from its seed
+        furthest ahead, past its last seed, until a cell keeps its distance (then so do all
+        behind it; the border always does). Walks go in chunks, each twice as long as the one
+        before, all lines at once."""
+        height, width = self.padded.shape
+        dx, dy = DIRECTIONS[d]
+        ahead = dx + dy * width
+        ys, xs = np.divmod(seeds, width)
+        inside = (ys >= 1) & (ys < height - 1) & (xs >= 1) & (xs < width - 1)  # the border stays 0
+        seeds, ys, xs = seeds[inside], ys[inside], xs[inside]
+        # One line per seed's diagonal: the seed furthest ahead starts the walk; ``left`` steps lead to the last.
+        line = xs * dy - ys * dx
+        progress = xs * dx
+        order = np.lexsort((-progress, line))
+        line, progress = line[order], progress[order]
+        first = np.ones(len(order), dtype=bool)
+        first[1:] = line[1:] != line[:-1]
+        final = np.ones(len(order), dtype=bool)
+        final[:-1] = first[1:]
+        cells = seeds[order][first]
+        left = progress[first] - progress[final]
+        passable = self.padded.reshape(-1)
+        distance = self.arrays[d].reshape(-1)
+        straight = self.arrays[DIRECTIONS.index((dx, 0))].reshape(-1), self.arrays[DIRECTIONS.index((0, dy))].reshape(-1)
+        incoming = distance[cells + ahead]  # right: nothing ahead of the first seed changed
+        corners = np.array([0, dx, dy * width], dtype=np.int64)
+        # Cells read past a walk's end are clipped to where all four reads stay on the grid (and unused).
+        lowest, highest = -min(0, dx, dy * width, ahead), len(passable) - 1 - max(0, dx, dy * width, ahead)
+        length, walked = 8, 0
+        while len(cells):
+            walked += len(cells) * length
+            if walked > len(passable) // WALK_SHARE:
+                self._refresh_quarters(d, seeds)
+                return
+            steps = np.arange(length)
+            chain = np.clip(cells[:, None] - steps * ahead, lowest, highest)
+            onto = chain + ahead
+            step_ok = passable[onto] & passable[chain[..., None] + corners].all(axis=-1)
+            jump_point = (straight[0][onto] > 0) | (straight[1][onto] > 0)
+            fixed = ~step_ok | jump_point
+            # The last cell at or before each one whose distance does not depend on the cell ahead.
+            anchor = np.maximum.accumulate(np.where(fixed, steps, -1), axis=1)
+            anchored = anchor >= 0
+            base = np.where(anchored, np.take_along_axis(step_ok, np.maximum(anchor, 0), axis=1), incoming[:, None])
+            count = np.where(anchored, steps - anchor, steps + 1)
+            new = np.where(base > 0, base + count, base - count)
+            stop = (steps >= left[:, None]) & (new == distance[chain])
+            ends = np.where(stop.any(axis=1), stop.argmax(axis=1), length)
+            write = steps <= ends[:, None]
+            distance[chain[write]] = new[write]
+            going = ends == length
+            cells = cells[going] - length * ahead
+            incoming = new[going, -1]
+            left = left[going] - length
+            length *= 2

@@ -51,6 +51,24 @@ def walled_maps(draw, min_side: int = 3, max_side: int = 20, max_walls: int = 10
     return passable
 
 
+@st.composite
+def mazes(draw, max_rooms: int = 12) -> np.ndarray:
+    """A perfect maze (one way between any two cells, corridors 1 wide): rooms on the even cells,
+    each joined to the room north of it or the one west of it (a binary-tree maze; it shrinks to a
+    comb). Blocking almost any corridor cell splits it, which noise maps rarely do."""
+    rows, columns = draw(st.integers(1, max_rooms)), draw(st.integers(1, max_rooms))
+    north = draw(st.lists(st.booleans(), min_size=rows * columns, max_size=rows * columns))
+    passable = np.zeros((2 * rows - 1, 2 * columns - 1), dtype=bool)
+    passable[::2, ::2] = True
+    for i, go_north in enumerate(north):
+        y, x = divmod(i, columns)
+        if y > 0 and (go_north or x == 0):
+            passable[2 * y - 1, 2 * x] = True
+        elif x > 0:
+            passable[2 * y, 2 * x - 1] = True
+    return passable
+
+
 def connectivities() -> st.SearchStrategy:
     """A grid's connectivity: 8 (shrinking to it, the default) or 4."""
     return st.sampled_from((8, 4))

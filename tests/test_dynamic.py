@@ -1,3 +1,5 @@
+from unittest.mock import patch
+
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
@@ -5,11 +7,12 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from pathing_py import Grid, KeyPointGraph, PathStatus, find_path
+from pathing_py import islands
 from pathing_py.units.dynamic import MapWatcher, SpliceStatus, WatcherStats, first_blocked, splice_path
 from pathing_py.islands import FLOOD_MIN, label_islands
 from pathing_py.jump_tables import JumpTables
 from reference import dijkstra, path_cost
-from strategies import connectivities
+from strategies import connectivities, edits, maps, mazes
 
 # -- MapWatcher ---------------------------------------------------------------------------------------
 
@@ -327,6 +330,26 @@ def test_islands_and_jump_tables_after_edits_equal_a_fresh_computation(case):
             pending = []
     if pending:
         tables.refresh(grid.passable, *pending[0])
+    fresh = JumpTables(grid.passable)
+    for direction, (kept, built) in enumerate(zip(tables.arrays, fresh.arrays)):
+        assert np.array_equal(kept, built), f"direction {direction}"
+
+
+@settings(max_examples=300, deadline=None)
+@given(maps(max_walls=0.6) | mazes(), st.sampled_from([1, 16, 10**9]), st.data())
+def test_islands_after_cuts_in_narrow_passages_equal_a_fresh_labelling(passable, flood_min, data):
+    """Edits that cut 1-wide passages in several places at once split islands into pieces that
+    floods find whole, or not within their budget (then the island is labelled again): the
+    islands are those of a fresh labelling after every edit, and the tables those of a new build."""
+    grid = Grid(passable)
+    grid.prepare_islands()
+    tables = JumpTables(grid.passable)
+    with patch.object(islands, "FLOOD_MIN", flood_min):
+        for cells, blocked in data.draw(edits(grid.width, grid.height, max_edits=8)):
+            grid.set_blocked(cells, blocked)
+            assert same_islands(grid.islands, grid.passable)
+            xs, ys = np.array(cells).T
+            tables.refresh(grid.passable, xs, ys)
     fresh = JumpTables(grid.passable)
     for direction, (kept, built) in enumerate(zip(tables.arrays, fresh.arrays)):
         assert np.array_equal(kept, built), f"direction {direction}"

@@ -176,6 +176,7 @@ class KeyPointGraph:
         for a, b in borders:
             self.entrances[(a, b)] = border_key_points(passable, self.clusters, a, b, self.long_run, self.grid.cost)
             touched |= {a, b}
+        stale = self._nodes_of(touched)  # the key points whose edges may be cached, before they move
         moved = []
         for cluster in sorted(touched):
             members = sorted(
@@ -186,9 +187,8 @@ class KeyPointGraph:
                 self.members[cluster] = members
                 moved.append(cluster)
         self._connect(moved, progress)
-        width = self.grid.width
-        for node in [n for n in self._neighbours if self.clusters.of((n % width, n // width)) in touched]:
-            del self._neighbours[node]
+        for node in stale:
+            self._neighbours.pop(node, None)
         self.version = self.grid.version
 
     def _connect(self, clusters: Sequence[int], progress: Optional[Progress]) -> None:

@@ -183,6 +183,7 @@ class Navigator:
         self.agents = AgentArrays()
         #: The round of sub-steps under way, and each slot's rank in its priority order (see :meth:`_move_units`).
         self._round: Optional[Round] = None
+        self._round_unit: Optional[Unit] = None  #: the unit taking its sub-step in the round (not woken by its own events)
         self._rank_of = np.zeros(0, dtype=np.intp)
         #: Unit id -> the goal it had when it asked for a plan (answered only if it still has it).
         self.requests: PathRequestQueue[int, Optional[Cell]] = PathRequestQueue(time_budget, clock=clock)
@@ -400,8 +401,8 @@ class Navigator:
             for unit in order:
                 if unit.next_cell is not None or unit.state in WALKING_STATES:
                     count, dt = steps[unit.speed]
-                    if turn * count % rounds < count:
-                        self._sub_step(unit, dt)
+                    if turn * count % rounds < count and not (unit.next_cell is None and unit in self._asleep and self._sleeps(unit, dt)):
+                        self._advance(unit, dt)
 
     def _move_in_passes(self, order: List[Unit], delta: float) -> None:
         """The sub-steps of each round: the units between two cells that only move on do so in one array pass
@@ -431,18 +432,16 @@ class Navigator:
                 events[ranks[~short]] = True
                 moved_on[slots[ranks[short]]] = True
             self._round = Round(np.flatnonzero(events), due, self._rank_of, moved_on, before)
+            asleep = self._asleep
             try:
                 for rank in self._round:
-                    unit = order[rank]
-                    if unit.next_cell is not None or unit.state in WALKING_STATES:
-                        self._sub_step(unit, lengths[rank])
+                    unit = self._round_unit = order[rank]
+                    if unit.next_cell is not None:
+                        self._advance(unit, lengths[rank])
+                    elif unit.state in WALKING_STATES and not (unit in asleep and self._sleeps(unit, lengths[rank])):
+                        self._advance(unit, lengths[rank])
             finally:
-                self._round = None
-
-    def _sub_step(self, unit: Unit, dt: float) -> None:
-        """One sub-step of ``dt`` seconds of a unit under way or walking: asleep, it only asks whether it wakes."""
-        if not (unit.next_cell is None and unit in self._asleep and self._sleeps(unit, dt)):
-            self._advance(unit, dt)
+                self._round = self._round_unit = None
 
     def set_state(self, unit: Unit, state: UnitState) -> None:
         """The one way a unit's state changes once it is added (the traffic rules and jams' plans call it too):
@@ -451,7 +450,7 @@ class Navigator:
             return
         unit.state = state
         self.agents.state[unit.slot] = STATE_CODES[state]
-        if self._round is not None and state in WALKING_STATES:
+        if self._round is not None and state in WALKING_STATES and unit is not self._round_unit:
             self._round.wake(unit.slot)
 
     def _sleeps(self, unit: Unit, dt: float) -> bool:
@@ -880,17 +879,19 @@ class Navigator:
                 continue
             half = unit.size / 2  # the centre of its block there (block_centre inlined)
             tx, ty = next_cell[0] + half, next_cell[1] + half
-            x, y = unit.position
+            agents, slot = self.agents, unit.slot  # (the unit's row read and written in place: no calls)
+            position = agents.position
+            x, y = position.item(slot, 0), position.item(slot, 1)
             dx, dy = tx - x, ty - y
             distance = math.hypot(dx, dy)
-            speed = unit.speed if unit.pace is None else unit.pace  # (current_speed inlined)
+            speed = agents.walk_speed.item(slot)
             reach = speed * dt
             if unit.step_leavers:
                 reach = self._reach_past_leavers(unit, next_cell, (tx, ty), distance, reach)
             if reach < distance:
-                self._place(unit, (x + dx * reach / distance, y + dy * reach / distance))
+                position[slot, 0], position[slot, 1] = x + dx * reach / distance, y + dy * reach / distance
                 return
-            self._place(unit, (tx, ty))
+            position[slot, 0], position[slot, 1] = tx, ty
             fx, fy = unit.step_from
             unit.stats.distance += math.hypot(tx - fx, ty - fy)  # (counted once a step, not at every sub-step)
             self._arrive(unit, next_cell)
@@ -906,10 +907,6 @@ class Navigator:
             for _, leaver in unit.step_leavers:
                 if leaver.agents is agents:  # (not removed since)
                     close[leaver.slot] += change
-
-    def _place(self, unit: Unit, position: Tuple[float, float]) -> None:
-        """Move ``unit`` to ``position`` (its row of the arrays)."""
-        self.agents.position[unit.slot] = position
 
     def _reach_past_leavers(self, unit: Unit, next_cell: Cell, target: Tuple[float, float], distance: float, reach: float) -> float:
         """How far ``unit`` may move of ``reach`` toward ``target``: a unit stepping out of a cell of its step may
@@ -937,7 +934,8 @@ class Navigator:
         self.occupancy.release(unit, keep=block_cells(next_cell, unit.size))
         if unit.collision is not None:  # it was slowed on its way: that collision is over
             self.collisions.stepped(unit, self.time)
-        self._mark_close(unit, -1)
+        if unit.step_leavers:
+            self._mark_close(unit, -1)
         unit.cell, unit.next_cell, unit.step_leavers = next_cell, None, ()
         self.agents.moving[unit.slot] = False
         remaining = unit.stack.distance_to_go(unit.cell)
@@ -1006,7 +1004,8 @@ class Navigator:
             return False
         self.occupancy.hold(unit, cells)
         unit.step_leavers = self.occupancy.leavers_of(cells, unit) or ()
-        self._mark_close(unit, 1)
+        if unit.step_leavers:
+            self._mark_close(unit, 1)
         if unit.size == 1 and (not unit.making_way or route.may_take is not None and self.jams.lets_follow(unit)):
             # the next unit of a file (or of a jam's plan) may take its cell now and follow (see Occupancy)
             self.occupancy.leave(unit, unit.cell)
@@ -1014,7 +1013,8 @@ class Navigator:
             self.step_log.append((unit.id, unit.cell, cell))
         unit.next_cell, unit.step_from = cell, unit.position
         half = unit.size / 2  # the centre of its block there
-        self.agents.target[unit.slot] = cell[0] + half, cell[1] + half
+        target, slot = self.agents.target, unit.slot
+        target[slot, 0], target[slot, 1] = cell[0] + half, cell[1] + half
         self.agents.moving[unit.slot] = True
         self.set_state(unit, UnitState.MOVING)
         unit.waiting_for = 0.0

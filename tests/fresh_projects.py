@@ -4,8 +4,9 @@ folders copied from the checkout) and tests/test_engine_release.py (the release 
 The steps are the README's "Use it in a Godot 3 project", 1-5: pythonscript as the Asset Library installs it (a
 real copy, so that pip works on it and not on the shared build), the README's numpy commands run as printed, our
 code added (the caller says how), the editor opened (which registers pythonscript's GDNative singleton) and
-opened again (now with Python), the plugin written into project.godot as the Plugins tab does and the editor
-opened once more. Every engine run must be clean (godot_python).
+opened again (now with Python: it may crash as it quits, nothing lost), the plugin written into project.godot as
+the Plugins tab does, and the editor opened twice more, each clean. Every other engine run must be clean too
+(godot_python).
 """
 
 import os
@@ -54,10 +55,11 @@ def readme_commands() -> List[str]:
 def open_editor(copy: GodotPython) -> str:
     """The headless editor opened and closed (``-e --quit``), clean; its output.
 
-    Godot 3.2.3 with pythonscript 0.50 now and then crashes in a worker thread
-    while the headless editor quits, its work done (GODOT_NOTES.md); the first
-    opening with Python of a new project always did here (``EXIT_CRASH``).
-    ``run_editor`` runs it again once; a new project takes ``EDITOR_TRIES``.
+    Used for the first opening, before Python runs: Godot 3.2.3's headless
+    editor now and then aborts in a worker thread as it quits, its work done
+    (GODOT_NOTES.md). ``run_editor`` runs it again once; a new project takes
+    ``EDITOR_TRIES``. (Openings with Python crash on exit until the plugin is
+    enabled: ``EXIT_CRASH``, README step 5.)
     """
     for _ in range(EDITOR_TRIES - 1):
         try:

@@ -109,12 +109,13 @@ def test_units_turn_at_cells_painted_on_their_way_and_cells_they_hold_stay_open(
     ([(0, 0, 0)], "cells[0] must be a TileMap cell"),
     ([(True, 0)], "cells[0] must be a TileMap cell"),
     ([3], "cells[0] must be a TileMap cell, two whole numbers, got 3"),
+    ([(10**400, 0)], "cells[0] must be a TileMap cell, two whole numbers, got (1000"),
     (7, "cells must be a list of TileMap cells (a PoolVector2Array), got 7"),
 ])
 def test_cells_that_are_not_whole_cells_are_refused(cells, message):
     navigator = navigator_of([{(0, 0): (0, (0, 0))}], empty_passable=True)
     with pytest.raises(CoordinateError) as refused:
-        navigator.painted_cells(cells)
+        navigator.cells_to_repaint(cells)
     assert message in str(refused.value)
 
 
@@ -127,7 +128,7 @@ def test_cells_that_are_not_whole_cells_are_refused(cells, message):
 def test_cells_outside_the_map_are_refused_naming_its_cells(bounds, message):
     navigator = TileMapNavigator.from_tilemap(words({(0, 0): (0, (0, 0)), (1, 0): (0, (0, 0))}), (16, 16), TILES, bounds=bounds)
     with pytest.raises(ValueError) as refused:
-        navigator.painted_cells([(0, 0), (5.0, 0.0)])
+        navigator.cells_to_repaint([(0, 0), (5.0, 0.0)])
     assert not isinstance(refused.value, CoordinateError) and str(refused.value) == message
 
 

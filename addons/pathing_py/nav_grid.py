@@ -731,7 +731,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
             self._fail(Status.NO_GRID.value, f"cells_painted: {problem}")
             return False
         try:
-            whole = self._navigator.painted_cells([(cell.x, cell.y) if isinstance(cell, Vector2) else cell for cell in cells])
+            whole = self._navigator.cells_to_repaint([(cell.x, cell.y) if isinstance(cell, Vector2) else cell for cell in cells])
         except bridge.CoordinateError as error:
             self._fail(Status.INVALID_POSITION.value, str(error))
             return False

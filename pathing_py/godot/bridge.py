@@ -444,7 +444,7 @@ class TileMapNavigator:
         )
         return f"TileMap cell {tuple(tile_cell)} is outside the map, TileMap cells {self.map_rect()} ({where})"
 
-    def painted_cells(self, cells: Iterable) -> List[Cell]:
+    def cells_to_repaint(self, cells: Iterable) -> List[Cell]:
         """The TileMap cells of a ``cells_painted`` call, checked; ValueError (CoordinateError for a cell that
         is not two whole numbers) saying why, nothing read or changed."""
         try:
@@ -457,7 +457,7 @@ class TileMapNavigator:
         return whole
 
     def repaint(self, cells: Sequence[Cell], layers: Sequence[Iterable[int]], edit: Optional[Edit] = None) -> List[Cell]:
-        """Take over TileMap cells a game painted (as :meth:`painted_cells` checked them), given each layer's
+        """Take over TileMap cells a game painted (as :meth:`cells_to_repaint` checked them), given each layer's
         ``tile_data`` words of those cells: the cells whose blocking changed are blocked or freed as
         :meth:`follow` does it, through ``edit`` or on the grid and graph. Returns the TileMap cells units
         hold and so kept open (the game may paint them again later)."""

@@ -41,7 +41,7 @@ def whole_cells(cells: Iterable, doing: str) -> List[Cell]:
             if isinstance(x, bool) or isinstance(y, bool) or not isinstance(x, numbers.Real) or not isinstance(y, numbers.Real):
                 raise TypeError
             fine = math.isfinite(x) and math.isfinite(y) and float(x).is_integer() and float(y).is_integer()
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             fine = False
         if not fine:
             raise ValueError(f"{doing}: cells[{index}] must be a TileMap cell, two whole numbers, got {cell!r}")

@@ -14,7 +14,7 @@ OK                  the request was carried out
 BUILT               the NavGrid read its TileMap and built its grid
 NO_GRID             the NavGrid has no grid: its TileMap is missing or could not be read
 NOT_DRIVEN          the PathUnit is not moved by a NavGrid (a GroupManager: a unit of the order is not)
-INVALID_POSITION    a position or cell is not two finite numbers
+INVALID_POSITION    a position or cell is not two finite numbers (a painted cell: not two whole ones)
 INVALID_SETTINGS    a node's settings are out of range (speed, radius, priority, cohesion, formation, spacing)
 INVALID_TRANSFORM   a node's transform is not finite or is scaled to zero
 NO_TILE             the NavGrid has no usable wall_tile or floor_tile to paint a cell with

@@ -38,6 +38,8 @@ LAYOUT = (
 TILES = {".": "ground", "#": "wall", "f": "forest"}
 START, GOAL, POCKET = (0, 0), (11, 4), (9, 2)
 CELL = 16  # pixels, the demo TileSet's tile size
+#: Where the TileMap sits in the scene (pixels): TileMap-local and global positions differ, as in most games.
+TILEMAP_AT = (96, 48)
 
 SCENE = """[gd_scene load_steps=4 format=2]
 
@@ -49,6 +51,7 @@ SCENE = """[gd_scene load_steps=4 format=2]
 script = ExtResource( 3 )
 
 [node name="TileMap" type="TileMap" parent="."]
+position = Vector2( {tilemap_x}, {tilemap_y} )
 tile_set = ExtResource( 1 )
 cell_size = Vector2( {cell}, {cell} )
 format = 1
@@ -64,13 +67,14 @@ position = Vector2( {unit_x}, {unit_y} )
 """
 
 SCRIPT = """extends Node2D
-# Asks the NavGrid for a path to each goal cell with the README's snippet, prints the answer as JSON, quits.
+# Asks the NavGrid for a path to each goal cell (its centre, global) with the README's snippet, prints the answer
+# as JSON, quits.
 
 
 func _ready():
     var unit = $Unit
     for cell in [{goals}]:
-        ask(unit, $TileMap.map_to_world(cell) + $TileMap.cell_size / 2)
+        ask(unit, $TileMap.to_global($TileMap.map_to_world(cell) + $TileMap.cell_size / 2))
     get_tree().quit()
 
 
@@ -106,7 +110,13 @@ def tile_data() -> str:
 
 
 def centre(cell: Tuple[int, int]) -> Tuple[float, float]:
+    """A cell's centre, TileMap-local."""
     return (cell[0] + 0.5) * CELL, (cell[1] + 0.5) * CELL
+
+
+def global_centre(cell: Tuple[int, int]) -> Tuple[float, float]:
+    x, y = centre(cell)
+    return x + TILEMAP_AT[0], y + TILEMAP_AT[1]
 
 
 @pytest.fixture(scope="module")
@@ -130,15 +140,15 @@ def test_the_numpy_step_leaves_numpy_1_24_in_pythonscript(installed):
 
 def test_the_readme_snippet_finds_a_path_in_a_scene_of_the_new_project(installed):
     """Steps 6-7: a TileMap, a NavGrid next to it, and the snippet in a script: a path, and a status for none."""
-    x, y = centre(START)
+    x, y = global_centre(START)  # the unit is a child of the scene's root, as the TileMap is
     installed.write("tiles.tres", (ROOT / "scenes" / "demo_tileset.tres").read_text(encoding="utf-8"))
-    installed.write("main.tscn", SCENE.format(cell=CELL, tile_data=tile_data(), unit_x=x, unit_y=y))
+    installed.write("main.tscn", SCENE.format(cell=CELL, tile_data=tile_data(), unit_x=x, unit_y=y, tilemap_x=TILEMAP_AT[0], tilemap_y=TILEMAP_AT[1]))
     goals = ", ".join(f"Vector2({cx}, {cy})" for cx, cy in (GOAL, POCKET))
     installed.write("main.gd", SCRIPT.format(goals=goals, snippet=readme_snippet()))
     output = installed.run(["res://main.tscn"], timeout=120)
     reached, pocket = json_lines(output)
 
-    assert reached["status"] == "FOUND" and reached["target"] == list(centre(GOAL)), reached
+    assert reached["status"] == "FOUND" and reached["target"] == list(global_centre(GOAL)), reached
     grid = Grid.from_ascii("\n".join(row.replace("f", "#") for row in LAYOUT))
     cells = [(int(px // CELL), int(py // CELL)) for px, py in reached["points"]]
     assert [list(centre(cell)) for cell in cells] == reached["points"]  # cell centres
@@ -147,5 +157,5 @@ def test_the_readme_snippet_finds_a_path_in_a_scene_of_the_new_project(installed
     walked = sum(((ax - bx) ** 2 + (ay - by) ** 2) ** 0.5 for (ax, ay), (bx, by) in zip(cells, cells[1:]))
     assert walked <= find_path(grid, START, GOAL).cost + 1e-9  # as short as the shortest cell path, or shorter
 
-    assert pocket == {"target": list(centre(POCKET)), "points": [], "status": "UNREACHABLE"}, pocket
+    assert pocket == {"target": list(global_centre(POCKET)), "points": [], "status": "UNREACHABLE"}, pocket
     assert output.count("no path: ") == 1 and "no path: UNREACHABLE" in output, output

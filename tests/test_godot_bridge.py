@@ -262,7 +262,9 @@ def test_navigator_with_bounds_answers_in_unpainted_cells_and_refuses_outside():
     corner, far = centre((-6, -5)), centre((9, 6))
     answer = nav.find_path(corner, far)
     assert answer.status == "FOUND" and answer.points[0] == corner and answer.points[-1] == far
-    assert nav.find_path(corner, centre((10, 6))).status == "OUT_OF_BOUNDS"
+    outside = nav.find_path(corner, centre((10, 6)))
+    assert outside.status == "OUT_OF_BOUNDS"
+    assert outside.message.endswith("TileMap cell (10, 6) is outside the map, TileMap cells (-6, -5) to (9, 6) (the NavGrid's bounds)")
     assert nav.is_blocked((-7, 0)) and not nav.is_blocked((-6, 0)) and nav.is_blocked((-1, -2))
 
 
@@ -370,6 +372,10 @@ def test_find_path_says_why_there_is_no_path(start, goal, status, with_graph):
     answer = nav.find_path(centre(start), centre(goal))
     assert not answer and answer.status == status and answer.points == []
     assert status in answer.message and str(start) in answer.message
+    if status == "OUT_OF_BOUNDS":  # where the map ends, and what sets it
+        outside = goal if goal[0] == 20 else start
+        assert answer.message.endswith(f": TileMap cell {outside} is outside the map, TileMap cells (-3, -2) to (4, 1) (the "
+                                       "TileMap's painted rectangle; set the NavGrid's bounds to navigate beyond it)")
 
 
 @pytest.mark.parametrize("with_graph", [False, True])

@@ -140,7 +140,8 @@ def test_a_unit_selected_twice_counts_once():
      "order_move: units[2] (instance 99) is not a PathUnit of this NavGrid: nothing was ordered"),
     ([1, 2], (math.nan, 0.0), "route", Status.INVALID_POSITION.value, "order_move: position"),
     ([1, 2], (0.0, -math.inf), "route", Status.INVALID_POSITION.value, "not finite"),
-    ([1, 2], world_centre((40, 0)), "route", Status.OUT_OF_BOUNDS.value, "order_move: TileMap cell (40, 0) is outside the map"),
+    ([1, 2], world_centre((40, 0)), "route", Status.OUT_OF_BOUNDS.value, "order_move: TileMap cell (40, 0) is outside the map, TileMap cells (-4, -2) to (11, 4) (the TileMap's painted rectangle; "
+     "set the NavGrid's bounds to navigate beyond it)"),
     ([1, 2], world_centre(TARGET), "fast", Status.INVALID_SETTINGS.value,
      "order_move: cohesion 'fast' is not one of 'speed', 'route', 'arrival'"),
 ])

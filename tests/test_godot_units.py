@@ -191,7 +191,7 @@ def test_a_unit_joins_where_it_stands_and_is_not_moved_until_it_walks():
     "cell, kwargs, status, message",
     [
         ((1, 0), {}, Status.CELL_BLOCKED.value, "TileMap cell (1, 0), which is blocked"),
-        ((7, 0), {}, Status.OUT_OF_BOUNDS.value, "TileMap cell (7, 0), outside the map"),
+        ((7, 0), {}, Status.OUT_OF_BOUNDS.value, "TileMap cell (7, 0) is outside the map, TileMap cells (-4, -2) to (6, 2) (the TileMap's painted rectangle; set the NavGrid's bounds to navigate beyond it)"),
         ((-4, -2), {}, Status.CELL_HELD.value, "TileMap cell (-4, -2), which unit 1 holds"),
         ((0, 2), {"speed": 0.0}, Status.INVALID_SETTINGS.value, "speed must be a positive number of cells per second"),
         ((0, 2), {"speed": math.nan}, Status.INVALID_SETTINGS.value, "speed must be"),
@@ -285,7 +285,7 @@ def test_an_order_off_the_map_is_refused():
     driver = make_driver()
     add(driver, 1, (-4, -2))
     answer = driver.order(1, world_centre((20, 0)))
-    assert answer.status == Status.OUT_OF_BOUNDS.value and "TileMap cell (20, 0) is outside the map" in answer.message
+    assert answer.status == Status.OUT_OF_BOUNDS.value and "TileMap cell (20, 0) is outside the map, TileMap cells (-4, -2) to (6, 2) (the TileMap's painted rectangle; set the NavGrid's bounds to navigate beyond it)" in answer.message
 
 
 def test_several_units_cross_without_sharing_a_cell_and_each_hears_its_own_signals():
@@ -432,7 +432,7 @@ def test_set_cell_blocked_is_refused_where_a_unit_stands_and_succeeds_once_it_le
 
 @pytest.mark.parametrize("cell, status, message", [
     ((math.nan, 0.0), Status.INVALID_POSITION.value, "set_cell_blocked: cell (nan, 0.0) is not finite"),
-    ((9, 9), Status.OUT_OF_BOUNDS.value, "TileMap cell (9, 9) is outside the map"),
+    ((9, 9), Status.OUT_OF_BOUNDS.value, "TileMap cell (9, 9) is outside the map, TileMap cells (-4, -2) to (6, 2) (the TileMap's painted rectangle; set the NavGrid's bounds to navigate beyond it)"),
 ])
 def test_set_cell_blocked_refuses_cells_it_cannot_name(cell, status, message):
     edit = make_driver().set_cell_blocked(cell, True)

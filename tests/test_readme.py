@@ -36,15 +36,18 @@ def test_python_examples_run(number, monkeypatch, capsys, tmp_path):
     assert capsys.readouterr().out.strip(), "the example printed nothing"
 
 
-def test_the_signal_table_lists_every_signal_of_the_nodes_by_its_node():
+def test_the_node_page_lists_every_signal_of_the_nodes_by_its_node():
     declared = {
         (path.stem, name)
         for path in (ROOT / "addons" / "pathing_py").glob("*.py")
         for name in re.findall(r'^\s+(\w+) = signal\("\1"\)', path.read_text(encoding="utf-8"), re.M)
     }
     section = README.split("\n## Signals\n", 1)[1].split("\n## ", 1)[0]
+    assert "[docs/nodes.md](docs/nodes.md)" in section
+    page = (ROOT / "docs" / "nodes.md").read_text(encoding="utf-8")
     listed = set()
-    for node, name in re.findall(r"^\| (\w+) \| `(\w+)\(", section, re.M):
-        listed.add((re.sub(r"(?<!^)([A-Z])", r"_\1", node).lower(), name))  # PathUnit -> path_unit.py
+    for node, table in re.findall(r"^### (\w+)\n(.*?)(?=^### |\Z)", page, re.M | re.S):
+        for name in re.findall(r"^\| `(\w+)\(", table, re.M):
+            listed.add((re.sub(r"(?<!^)([A-Z])", r"_\1", node).lower(), name))  # PathUnit -> path_unit.py
     assert len(declared) == 17
     assert listed == declared

@@ -66,19 +66,34 @@ from pathing_py.status import Status
 class GroupManager(NodeProperties, NavGridLink, Node):  # NodeProperties first: see its module
     """Orders groups of PathUnits; ``tool`` so that the editor shows its configuration warnings."""
 
+    # Each signal's ``#:`` line starts with its arguments (docs/nodes.md is made from them); cells are TileMap
+    # cells, positions global pixels (Vector2).
+    #: (group_id, cell, position) an order was accepted
     group_ordered = signal("group_ordered")
+    #: (group_id, arrived, members) every member stopped, `arrived` of them at their cells
     group_arrived = signal("group_arrived")
+    #: (group_id, reason) a member left the tree or the map
     member_lost = signal("member_lost")
+    #: (group_id, detail) the group forms up (detail: the shape)
     formation_forming = signal("formation_forming")
+    #: (group_id, detail) every member stands in its slot
     formation_formed = signal("formation_formed")
+    #: (group_id, cell) the shape does not fit at `cell`: its slots draw in
     formation_scaled = signal("formation_scaled")
+    #: (group_id, cell) the shape parts around an obstacle at `cell`
     formation_halved = signal("formation_halved")
+    #: (group_id, cell) the members file through at `cell` and form again past it
     formation_broken = signal("formation_broken")
+    #: (group_id, cell) the group holds before a narrow passage for a group coming the other way
     waiting_for_turn = signal("waiting_for_turn")
 
+    #: The NavGrid that moves the units of its orders.
     nav_grid_path = export(NodePath, default=NodePath("../NavGrid"))
+    #: How a group keeps together: `speed`, `route` (one route for all) or `arrival` (they arrive together).
     cohesion = export(str, default="route", hint=PropertyHint.ENUM, hint_string="speed,route,arrival")
+    #: The shape of its groups: `none`, `line`, `column`, `box` or `wedge`.
     formation = export(str, default="none", hint=PropertyHint.ENUM, hint_string="none,line,column,box,wedge")
+    #: Cells between formation slots; 2 marches at full speed.
     spacing = export(float, default=1.0)
 
     #: Outcome of the last order: "OK" or why not; "" before the first.

@@ -10,10 +10,17 @@ draws the bounds over the map. Tile ids the TileSet lacks are read as the
 engine loads them: tiles without collision. A TileSet with named tiles but
 no collision shape at all, and no ``blocking_tiles``, would block nothing:
 the NavGrid says so (configuration warning, and one line when the game
-starts), as the ``pathing-py`` command does. The NavGrid does not watch the
-TileMap: a game that edits it itself (``TileMap.set_cell``) calls ``rebuild()``
-afterwards, once after a batch of edits; when only cells changed, the grid,
-its graph and the units follow those cells (no re-bake).
+starts), as the ``pathing-py`` command does.
+
+Painting at run time: the NavGrid does not watch the TileMap. A game that
+paints cells itself (``TileMap.set_cell`` on the TileMap or a layer) names
+them afterwards, once after a batch: ``cells_painted(cells)`` reads just those
+cells of every layer again and blocks or frees them as ``set_cell_blocked``
+does (graph patched, only the units whose routes cross them plan again).
+``rebuild()`` reads everything again: after painting beyond the map's
+rectangle, or changing the TileSet; when only cells changed, the grid, its
+graph and the units follow those cells (no re-bake). ``wall_tile``,
+``floor_tile`` set from code take effect at once.
 
 Layers: Godot 3 has no layers inside a TileMap, so games stack TileMaps (a
 floor, the walls above it). ``layer_paths`` lists the TileMaps stacked on the
@@ -111,7 +118,7 @@ from godot import (
 )
 from godot.bindings import _File
 
-from pathing_py.godot import bridge, debug_drawing, editor, groups, units
+from pathing_py.godot import bridge, debug_drawing, editor, groups, painted_cells, units
 from pathing_py.godot.node_properties import NodeProperties
 from pathing_py.godot.scene_files import navgrid_bounds
 from pathing_py.godot.tile_data import CellRect
@@ -179,21 +186,22 @@ def tilemap_geometry(tilemap: TileMap) -> TileGeometry:
 class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
     """Navigation grid of a TileMap; ``tool`` so that the editor shows its warnings, bakes and draws its graph."""
 
-    #: During a bake, once a frame: the fraction done (0.0 to 1.0).
+    # Each signal's ``#:`` line starts with its arguments (docs/nodes.md is made from them).
+    #: (fraction) in the editor, once a frame of a bake: the fraction done (0.0 to 1.0)
     bake_progressed = signal("bake_progressed")
-    #: When a bake ends: the ``res://`` path of the graph written ("" if the bake failed), and a line on how it went.
+    #: (path, message) a bake ended: the `res://` path of the graph written (`""` if it failed), how it went
     bake_finished = signal("bake_finished")
 
+    #: The TileMap to navigate.
     tilemap_path = export(NodePath, default=NodePath("../TileMap"))
+    #: Names of tiles that block whatever their collision shapes.
     blocking_tiles = export(PoolStringArray, default=PoolStringArray())
+    #: Whether cells that hold no tile (in any layer) are walkable.
     empty_cells_passable = export(bool, default=True)
+    #: Whether find_path pulls its paths straight where the way is clear.
     smooth_paths = export(bool, default=True)
     #: Side of the key-point graph's clusters in cells; 0 lets the bake choose from the map size.
     cluster_size = export(int, default=0)
-    #: The tile set_cell_blocked paints on blocked cells ("" turns map edits off); it must block.
-    wall_tile = export(str, default="")
-    #: The tile set_cell_blocked paints on freed cells; "" leaves them without a tile.
-    floor_tile = export(str, default="")
     #: Milliseconds of unit path planning per physics frame; 0 plans every request at once.
     plan_budget_ms = export(float, default=2.0)
     #: Seconds a unit that stopped short of a goal the map cut off goes on as soon as a way opens; 0: never.
@@ -207,10 +215,13 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
     _debug_draw = False
     _bounds = Rect2(0, 0, 0, 0)
     _connectivity = 8
+    _wall_tile = ""
+    _floor_tile = ""
     _layer_paths = None  # Array of NodePaths, made for each node by the getter or setter
     _graph_warning = ""  # why the graph file was not used as is: shown as a configuration warning
     _read_problem = ""  # why the TileMap could not be read last time: reported once, shown as a warning
     _collision_told = False  # whether the game was told that no tile blocks (once a run)
+    _bounds_told = False  # whether the game was told where the map ends, at its first path query off it (once a run)
     _drawing = None  # editor.GraphDrawing of the navigator's graph, made on the first _draw
     _bake = None  # editor.BakeJob while a bake runs
     _painter = None  # units.TilePainter: the tiles set_cell_blocked paints
@@ -281,6 +292,28 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         self._forget_grid()
         if Engine.is_editor_hint():
             self.update_configuration_warning()
+
+    @export(str, default="")
+    @property
+    def wall_tile(self) -> str:
+        """The tile set_cell_blocked paints on blocked cells ("" turns map edits off); it must block."""
+        return self._wall_tile
+
+    @wall_tile.setter
+    def wall_tile(self, value) -> None:
+        self._wall_tile = str(value)
+        self._choose_painter()  # at once, also in a running game
+
+    @export(str, default="")
+    @property
+    def floor_tile(self) -> str:
+        """The tile set_cell_blocked paints on freed cells; "" leaves them without a tile."""
+        return self._floor_tile
+
+    @floor_tile.setter
+    def floor_tile(self, value) -> None:
+        self._floor_tile = str(value)
+        self._choose_painter()
 
     @export(int, default=8, hint=PropertyHint.ENUM, hint_string="8 (no corner cutting):8,4 (straight steps only):4")
     @property
@@ -393,17 +426,29 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
             )
         except ValueError as error:  # e.g. an empty TileMap, or blocking names no tile has
             return f"cannot read the TileMap: {error}"
+        self._choose_painter()
+        return ""
+
+    def _choose_painter(self) -> None:
+        """The tiles set_cell_blocked paints, chosen by name from ``wall_tile`` and ``floor_tile`` as they are
+        now and given to the units; left to the next read of the TileMap while it cannot be read."""
+        if not self.is_inside_tree() or self._tilemap_problem() or self._layers_problem():
+            return
+        tilemap: TileMap = self.get_node(self.tilemap_path)
         self._painter = units.TilePainter.choose(
-            tiles,
-            str(self.wall_tile),
-            str(self.floor_tile),
-            blocking=blocking,
+            self._tiles(tilemap),
+            self._wall_tile,
+            self._floor_tile,
+            blocking=[str(name) for name in self.blocking_tiles],
             empty_passable=bool(self.empty_cells_passable),
-            layered=bool(layers),
+            layered=bool(self._layer_nodes()),
         )
+        if self._units is not None:
+            self._units.painter = self._painter
         if self._painter.warning:
             bridge.report_error(str(self.get_name()), self._painter.warning)
-        return ""
+        if Engine.is_editor_hint():
+            self.update_configuration_warning()
 
     def _drive_units(self) -> None:
         """Move the units on the grid just read, taking over those driven so far."""
@@ -571,7 +616,8 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
             (from_position.x, from_position.y), (to_position.x, to_position.y), smooth=bool(self.smooth_paths)
         )
         self.last_status = answer.status
-        if answer.status == Status.INVALID_POSITION.value:
+        if answer.status == Status.INVALID_POSITION.value or (answer.status == Status.OUT_OF_BOUNDS.value and not self._bounds_told):
+            self._bounds_told = self._bounds_told or answer.status == Status.OUT_OF_BOUNDS.value  # once a run: games ask off the map
             bridge.report_error(str(self.get_name()), answer.message)
         return PoolVector2Array([Vector2(x, y) for x, y in answer.points])
 
@@ -676,6 +722,51 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         self._drawing = None  # the graph changed with the grid
         self.update()
         return True
+
+    def cells_painted(self, cells) -> bool:
+        """Read again the TileMap cells (a PoolVector2Array) the game painted itself, on the TileMap or its layers.
+
+        The cells block or open for paths, the graph and the units as
+        set_cell_blocked's do (only units whose routes cross them plan
+        again). False when refused, nothing changed: a cell that is not two
+        whole numbers (``INVALID_POSITION``) or lies outside the map
+        (``OUT_OF_BOUNDS``: painting beyond it needs ``rebuild()``); or when a
+        unit holds a cell painted with a wall (``CELL_HELD``): the others are
+        taken, that one stays open until cells_painted names it again.
+        """
+        if not self._built():
+            return False
+        if not isinstance(cells, (PoolVector2Array, Array)):
+            self._fail(Status.INVALID_POSITION.value, f"cells_painted: cells must be a PoolVector2Array of TileMap cells, got {cells!r}")
+            return False
+        problem = self._tilemap_problem() or self._layers_problem()
+        if problem:  # a layer gone since the last read
+            self._fail(Status.NO_GRID.value, f"cells_painted: {problem}")
+            return False
+        try:
+            whole = self._navigator.cells_to_repaint([(cell.x, cell.y) if isinstance(cell, Vector2) else cell for cell in cells])
+        except bridge.CoordinateError as error:
+            self._fail(Status.INVALID_POSITION.value, str(error))
+            return False
+        except ValueError as error:
+            self._fail(Status.OUT_OF_BOUNDS.value, str(error))
+            return False
+        tilemaps = [self.get_node(self.tilemap_path), *self._layer_nodes()]
+        read = [self._cell_words(tilemap, whole) for tilemap in tilemaps]
+        refused = self._navigator.repaint(whole, read, self._units.navigator.set_blocked if self._units is not None else None)
+        self._drawing = None  # the graph changed with the grid
+        self.update()
+        if refused:
+            self._fail(Status.CELL_HELD.value, f"cells_painted: units stand in TileMap cells {refused}: not blocked yet")
+            return False
+        self.last_status = Status.OK.value
+        return True
+
+    def _cell_words(self, tilemap: TileMap, cells: list) -> list:
+        """The ``tile_data`` words of those of ``cells`` that hold a tile on ``tilemap``."""
+        tiles = [bridge.signed_int(tilemap.get_cell(x, y)) for x, y in cells]
+        coords = [tilemap.get_cell_autotile_coord(x, y) for x, y in cells]
+        return painted_cells.tile_words(cells, tiles, [(coord.x, coord.y) for coord in coords])
 
     # Called by path_unit.py; a unit is known by its instance id.
 

@@ -60,18 +60,28 @@ from pathing_py.status import Status
 class PathUnit(NodeProperties, NavGridLink, Node2D):  # NodeProperties first: see its module
     """A unit moved by its NavGrid; ``tool`` so that the editor shows its configuration warnings."""
 
+    # Each signal's ``#:`` line starts with its arguments (docs/nodes.md is made from them): a TileMap cell
+    # and its centre in global pixels, as Vector2.
+    #: (cell, position) a route was planned: to the goal, or to the reachable cell nearest it
     path_found = signal("path_found")
+    #: (cell, position) a key point of the route, or the goal, was reached
     waypoint_reached = signal("waypoint_reached")
+    #: (cell, position) it holds before a narrow passage until no one comes the other way
     waiting_for_turn = signal("waiting_for_turn")
+    #: (cell, position) it stands in its goal cell
     arrived = signal("arrived")
+    #: (cell, position, reason) it stopped: other units keep its way or goal shut
     held_up = signal("held_up")
+    #: (cell, position, reason) walls cut the goal off: it stopped at the reachable cell nearest it
     unreachable = signal("unreachable")
 
+    #: The NavGrid that moves this unit.
     nav_grid_path = export(NodePath, default=NodePath("../NavGrid"))
     #: Cells per second (the NavGrid's TileMap cells, whatever their size in pixels).
     speed = export(float, default=4.0)
     #: Cells, in (0, 4]: above 0.5 the unit stands on a square of cells (SPEC G4).
     radius = export(float, default=0.5)
+    #: Who gives way to whom: the higher keeps its way.
     priority = export(int, default=0)
 
     #: Outcome of joining the NavGrid or of the last order: ``OK`` or why not (:class:`pathing_py.status.Status`).

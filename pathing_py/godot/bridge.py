@@ -39,10 +39,11 @@ import numpy as np
 from ..grid import Cell, Grid
 from ..hierarchy import GraphFileError, KeyPointGraph
 from ..line import smooth_path
-from ..search import find_path
+from ..search import PathStatus, find_path
 from ..status import Status
+from .painted_cells import TileRules, whole_cells
 from .tile_geometry import WORLD_TO_MAP_EPSILON, TileGeometry
-from .tile_data import CellRect, decode_stack, grid_area, passable_cells, tiles_that_cannot_block
+from .tile_data import CellRect, decode_stack, grid_area, layer_blocking_ids, passable_cells, tiles_that_cannot_block
 
 __all__ = [
     "CoordinateError",
@@ -66,6 +67,8 @@ __all__ = [
 ]
 
 Position = Tuple[float, float]
+#: A :meth:`pathing_py.Navigator.set_blocked`: block (or free) grid cells, returning those units keep open.
+Edit = Callable[[List[Cell], bool], List[Cell]]
 #: A TileMap's geometry, or the cell size of a square TileMap.
 Geometry = Union[TileGeometry, Position]
 
@@ -363,10 +366,19 @@ class TileMapNavigator:
 
     ``graph``, when set, is a key-point graph of this very grid: paths then come
     from it (:meth:`pathing_py.KeyPointGraph.find_path`) instead of the exact search.
-    ``stacked`` tells what the TileMaps stacked on the main one hold, for map edits.
+    ``stacked`` tells what the TileMaps stacked on the main one hold, for map edits;
+    ``rules`` how their tiles were read, for cells a game paints later (:meth:`repaint`);
+    ``bounded`` whether the map is a NavGrid's ``bounds`` rather than the painted rectangle.
     """
 
-    def __init__(self, grid: Grid, frame: TileFrame, stacked: Optional["StackedCells"] = None):
+    def __init__(
+        self,
+        grid: Grid,
+        frame: TileFrame,
+        stacked: Optional["StackedCells"] = None,
+        rules: Optional[TileRules] = None,
+        bounded: bool = False,
+    ):
         if tuple(frame.origin) != tuple(grid.origin):
             raise ValueError(f"frame origin {frame.origin} differs from grid origin {grid.origin}")
         self.grid = grid
@@ -374,6 +386,8 @@ class TileMapNavigator:
         self.stacked = stacked if stacked is not None else StackedCells(grid.passable.shape)
         if self.stacked.shape != grid.passable.shape:
             raise ValueError(f"the stacked layers' cells must cover the grid's {grid.width}x{grid.height} cells")
+        self.rules = rules
+        self.bounded = bool(bounded)
         self._graph: Optional[KeyPointGraph] = None
 
     @property
@@ -386,7 +400,7 @@ class TileMapNavigator:
             raise ValueError("the key-point graph was made for another grid than this navigator's")
         self._graph = graph
 
-    def follow(self, fresh: "TileMapNavigator", edit: Optional[Callable[[List[Cell], bool], List[Cell]]] = None) -> Optional[List[Cell]]:
+    def follow(self, fresh: "TileMapNavigator", edit: Optional[Edit] = None) -> Optional[List[Cell]]:
         """Take over the cells of a TileMap read again (``fresh``) by editing this grid, not replacing it.
 
         Only the cells that changed are blocked or freed, through ``edit``
@@ -406,6 +420,10 @@ class TileMapNavigator:
         changed = fresh.grid.passable != self.grid.passable
         to_block = [(int(x), int(y)) for y, x in zip(*np.nonzero(changed & ~fresh.grid.passable))]
         to_free = [(int(x), int(y)) for y, x in zip(*np.nonzero(changed & fresh.grid.passable))]
+        return self._apply(to_free, to_block, edit)
+
+    def _apply(self, to_free: List[Cell], to_block: List[Cell], edit: Optional[Edit]) -> List[Cell]:
+        """Free, then block, grid cells through ``edit`` or on the grid and its graph; the TileMap cells units kept open."""
         if edit is not None:
             edit(to_free, False)
             return [self.frame.from_grid(cell) for cell in edit(to_block, True)]
@@ -414,6 +432,47 @@ class TileMapNavigator:
             if self.graph is not None and cells:
                 self.graph.update(cells)
         return []
+
+    def map_rect(self) -> CellRect:
+        """The TileMap cells the grid covers."""
+        return CellRect(self.grid.origin[0], self.grid.origin[1], self.grid.width, self.grid.height)
+
+    def outside(self, tile_cell: Cell) -> str:
+        """That a TileMap cell lies outside the map, naming the map's cells and what sets them."""
+        where = "the NavGrid's bounds" if self.bounded else (
+            "the TileMap's painted rectangle; set the NavGrid's bounds to navigate beyond it"
+        )
+        return f"TileMap cell {tuple(tile_cell)} is outside the map, TileMap cells {self.map_rect()} ({where})"
+
+    def cells_to_repaint(self, cells: Iterable) -> List[Cell]:
+        """The TileMap cells of a ``cells_painted`` call, checked; ValueError (CoordinateError for a cell that
+        is not two whole numbers) saying why, nothing read or changed."""
+        try:
+            whole = whole_cells(cells, "cells_painted")
+        except ValueError as error:
+            raise CoordinateError(str(error)) from None
+        for cell in whole:
+            if not self.grid.in_bounds(self.frame.to_grid(cell)):
+                raise ValueError(f"cells_painted: {self.outside(cell)}; painting beyond the map needs rebuild()")
+        return whole
+
+    def repaint(self, cells: Sequence[Cell], layers: Sequence[Iterable[int]], edit: Optional[Edit] = None) -> List[Cell]:
+        """Take over TileMap cells a game painted (as :meth:`cells_to_repaint` checked them), given each layer's
+        ``tile_data`` words of those cells: the cells whose blocking changed are blocked or freed as
+        :meth:`follow` does it, through ``edit`` or on the grid and graph. Returns the TileMap cells units
+        hold and so kept open (the game may paint them again later)."""
+        if self.rules is None:
+            raise ValueError("this navigator was not read from a TileMap: it has no rules to read painted cells by")
+        read = self.rules.read(cells, layers)
+        grid_cells = [self.frame.to_grid(cell) for cell in cells]
+        xs, ys = np.asarray(grid_cells, dtype=np.int64).reshape(-1, 2).T
+        for index, (painted, walls) in enumerate(zip(self.stacked.painted, self.stacked.walls)):  # layer 0 is the TileMap
+            painted[ys, xs] = read.painted[index + 1]
+            walls[ys, xs] = read.painted[index + 1] & read.blocked[index + 1]
+        now = [self.grid.is_passable(cell) for cell in grid_cells]
+        to_free = [cell for cell, was, passable in zip(grid_cells, now, read.passable.tolist()) if passable and not was]
+        to_block = [cell for cell, was, passable in zip(grid_cells, now, read.passable.tolist()) if was and not passable]
+        return self._apply(list(dict.fromkeys(to_free)), list(dict.fromkeys(to_block)), edit)
 
     @classmethod
     def from_tilemap(
@@ -445,7 +504,8 @@ class TileMapNavigator:
         applies to them all (see :func:`pathing_py.godot.tile_data.grid_from_tile_data`).
         """
         sources = [(data, *collision_tables(layer_tiles)) for data, layer_tiles in [(tile_data, tiles), *layers]]
-        stack = decode_stack(sources, blocking=list(blocking), unknown_tiles=unknown_tiles)
+        blocking = list(blocking)
+        stack = decode_stack(sources, blocking=blocking, unknown_tiles=unknown_tiles)
         area = grid_area(stack, bounds, "")
         grid = Grid(passable_cells(stack, empty_passable, area, ""), origin=(area.x, area.y), connectivity=connectivity)
         stacked = StackedCells(
@@ -454,7 +514,9 @@ class TileMapNavigator:
             [layer.cells.raster(layer.blocked, False, area) for layer in stack[1:]],
             empty_passable,
         )
-        return cls(grid, TileFrame(geometry, grid.origin), stacked)
+        listed = layer_blocking_ids(blocking, [(rules, names) for _, rules, names in sources], "")
+        rules = TileRules(tuple(rules for _, rules, _ in sources), tuple(listed), unknown_tiles, empty_passable)
+        return cls(grid, TileFrame(geometry, grid.origin), stacked, rules, bounded=bounds is not None)
 
     def cell_of(self, position) -> Cell:
         return self.frame.cell_of(position)
@@ -489,7 +551,11 @@ class TileMapNavigator:
         status = result.status.name
         if not result:
             start_tile, goal_tile = self.frame.from_grid(start_cell), self.frame.from_grid(goal_cell)
-            return PathAnswer(status, [], f"no path from cell {start_tile} to cell {goal_tile}: {status}")
+            message = f"no path from cell {start_tile} to cell {goal_tile}: {status}"
+            if result.status == PathStatus.OUT_OF_BOUNDS:
+                outside = start_tile if not self.grid.in_bounds(start_cell) else goal_tile
+                message = f"{message}: {self.outside(outside)}"
+            return PathAnswer(status, [], message)
         cells = smooth_path(self.grid, result.cells) if smooth else result.cells
         return PathAnswer(status, self.frame.grid_centres(cells))
 

@@ -404,7 +404,7 @@ class UnitDriver:
         tile_cell = self.frame.from_grid(cell)
         grid = self.navigator.grid
         if not grid.in_bounds(cell):
-            return Answer(Status.OUT_OF_BOUNDS.value, f"{what} is in TileMap cell {tile_cell}, outside the map")
+            return Answer(Status.OUT_OF_BOUNDS.value, f"{what}: {self.tilemap.outside(tile_cell)}")
         if not grid.is_passable(cell):
             return Answer(Status.CELL_BLOCKED.value, f"{what} is in TileMap cell {tile_cell}, which is blocked")
         holder = self.navigator.holder(cell)
@@ -479,7 +479,7 @@ class UnitDriver:
         offset = (size - 1) / 2.0
         goal = (map_floor(x - offset), map_floor(y - offset))
         if not self.navigator.grid.in_bounds(goal):
-            return Answer(Status.OUT_OF_BOUNDS.value, f"{doing}: TileMap cell {self.frame.from_grid(goal)} is outside the map"), None
+            return Answer(Status.OUT_OF_BOUNDS.value, f"{doing}: {self.tilemap.outside(self.frame.from_grid(goal))}"), None
         return Answer(Status.OK.value), goal
 
     def unit_of(self, key: int) -> Optional[Unit]:
@@ -558,7 +558,7 @@ class UnitDriver:
         tile_cell = (math.floor(x), math.floor(y))
         grid_cell = self.frame.to_grid(tile_cell)
         if not self.navigator.grid.in_bounds(grid_cell):
-            return CellEdit(Status.OUT_OF_BOUNDS.value, f"set_cell_blocked: TileMap cell {tile_cell} is outside the map")
+            return CellEdit(Status.OUT_OF_BOUNDS.value, f"set_cell_blocked: {self.tilemap.outside(tile_cell)}")
         stacked = self.tilemap.stacked
         if not blocked and stacked.still_blocks(grid_cell, self.painter.floor != EMPTY_TILE):
             return CellEdit(Status.NO_TILE.value, f"set_cell_blocked: TileMap cell {tile_cell} would have no tile in any "

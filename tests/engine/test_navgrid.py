@@ -22,6 +22,7 @@ from godot import (
     NodePath,
     PackedScene,
     PoolStringArray,
+    PoolVector2Array,
     Rect2,
     ResourceLoader,
     TileMap,
@@ -529,7 +530,19 @@ def block_by_set_cell(navgrid: Node, tilemap: TileMap, cells: Iterable[Cell], bl
     return cells
 
 
-EDITS = [block_by_set_cell_blocked, block_by_set_cell]
+def block_by_cells_painted(navgrid: Node, tilemap: TileMap, cells: Iterable[Cell], blocked: bool) -> Set[Cell]:
+    """A game's own TileMap.set_cell, then the cells named to cells_painted (issue 43); the cells it took."""
+    tileset: TileSet = tilemap.get_tileset()
+    tile = signed_int(tileset.find_tile_by_name("wall")) if blocked else TileMap.INVALID_CELL
+    cells = set(cells)
+    for x, y in cells:
+        tilemap.set_cell(x, y, tile)
+    assert all(bool(navgrid.call("is_cell_blocked", Vector2(*cell))) != blocked for cell in cells), "seen before cells_painted"
+    navgrid.call("cells_painted", PoolVector2Array([Vector2(*cell) for cell in cells]))
+    return {cell for cell in cells if bool(navgrid.call("is_cell_blocked", Vector2(*cell))) == blocked}
+
+
+EDITS = [block_by_set_cell_blocked, block_by_set_cell, block_by_cells_painted]
 
 
 def around(cell: Cell, radius: int = 1) -> List[Cell]:
@@ -603,6 +616,70 @@ def test_a_unit_on_its_way_walks_around_a_new_wall(root, capsys, graph, edit):
     assert str(unit.call("get_state")) == "ARRIVED" and unit_cell() == DEMO_GOAL
     assert not visited & wall
     assert errors(capsys) == []
+
+
+def test_cells_painted_reads_just_those_cells_of_the_tilemap_as_the_engine_holds_them(root, capsys):
+    demo = demo_with(root, graph_path=DEMO_GRAPH)
+    tilemap: TileMap = demo.get_node("TileMap")
+    navgrid = demo.get_node("NavGrid")
+    tileset: TileSet = tilemap.get_tileset()
+    wall, forest, ground = (signed_int(tileset.find_tile_by_name(name)) for name in ("wall", "forest", "ground"))
+    engine = EngineCells(tilemap, ["forest"])
+    cells = [cell for cell in around((10, 10), 2)]
+    for index, (x, y) in enumerate(cells):  # walls, forest (blocks by name), ground and no tile at all
+        tilemap.set_cell(x, y, [wall, forest, ground, TileMap.INVALID_CELL][index % 4])
+    assert navgrid.call("cells_painted", PoolVector2Array([Vector2(*cell) for cell in cells]))
+    assert str(navgrid.call("get_last_status")) == "OK"
+    wrong = [cell for cell in cells if bool(navgrid.call("is_cell_blocked", Vector2(*cell))) == engine.walkable(cell)]
+    assert not wrong and errors(capsys) == []
+    start, goal = (navgrid.call("cell_to_world", Vector2(*cell)) for cell in (DEMO_START, DEMO_GOAL))
+    check_walkable(list(navgrid.call("find_path", start, goal)), tilemap, engine, DEMO_START, DEMO_GOAL, smooth=True)
+
+
+@pytest.mark.parametrize("cells, status, message", [
+    (PoolVector2Array([Vector2(10, 10), Vector2(10.5, 3)]), "INVALID_POSITION",
+     "cells_painted: cells[1] must be a TileMap cell, two whole numbers, got (10.5, 3.0)"),
+    (PoolVector2Array([Vector2(500, 3)]), "OUT_OF_BOUNDS",
+     "cells_painted: TileMap cell (500, 3) is outside the map, TileMap cells "),
+    (Vector2(10, 10), "INVALID_POSITION", "cells_painted: cells must be a PoolVector2Array of TileMap cells"),
+])
+def test_cells_painted_refuses_cells_that_are_not_whole_cells_of_the_map_and_changes_nothing(root, capsys, cells, status, message):
+    demo = demo_with(root)
+    tilemap: TileMap = demo.get_node("TileMap")
+    navgrid = demo.get_node("NavGrid")
+    tilemap.set_cell(10, 10, signed_int(tilemap.get_tileset().find_tile_by_name("wall")))
+    assert not navgrid.call("cells_painted", cells)
+    assert str(navgrid.call("get_last_status")) == status
+    [told] = errors(capsys)
+    assert message in told, told
+    assert not navgrid.call("is_cell_blocked", Vector2(10, 10))  # refused whole: the good cell is not read either
+    if status == "OUT_OF_BOUNDS":
+        assert "set the NavGrid's bounds to navigate beyond it); painting beyond the map needs rebuild()" in told
+
+
+def test_wall_and_floor_tiles_set_from_code_at_run_time_take_effect_at_once(root, capsys):
+    demo = demo_with(root)
+    tilemap: TileMap = demo.get_node("TileMap")
+    navgrid = demo.get_node("NavGrid")
+    cell = Vector2(10, 10)
+    assert not navgrid.call("set_cell_blocked", cell, True)
+    assert str(navgrid.call("get_last_status")) == "NO_TILE" and len(errors(capsys)) == 1
+    navgrid.set("wall_tile", "wall")  # a game sets it in code, after the NavGrid read its map
+    assert navgrid.call("set_cell_blocked", cell, True) and str(navgrid.call("get_last_status")) == "OK"
+    tileset: TileSet = tilemap.get_tileset()
+    assert signed_int(tilemap.get_cell(10, 10)) == signed_int(tileset.find_tile_by_name("wall"))
+    navgrid.set("floor_tile", "ground")
+    assert navgrid.call("set_cell_blocked", cell, False)
+    assert signed_int(tilemap.get_cell(10, 10)) == signed_int(tileset.find_tile_by_name("ground"))
+    assert navgrid.call("rebuild")  # and after a rebuild, which keeps the units' grid
+    navgrid.set("wall_tile", "forest")
+    assert navgrid.call("set_cell_blocked", cell, True)
+    assert signed_int(tilemap.get_cell(10, 10)) == signed_int(tileset.find_tile_by_name("forest"))
+    navgrid.set("floor_tile", "wall")  # a floor that blocks: refused at once, saying why
+    assert not navgrid.call("set_cell_blocked", cell, False) and str(navgrid.call("get_last_status")) == "NO_TILE"
+    told = errors(capsys)
+    assert len(told) == 2 and all("floor_tile 'wall' blocks" in line for line in told), told  # set, and refused
+    assert "floor_tile 'wall' blocks" in str(navgrid.call("_get_configuration_warning"))
 
 
 # -- 4. from GDScript ------------------------------------------------------------------------------
@@ -795,10 +872,14 @@ def test_bounds_give_paths_between_unpainted_cells_and_out_of_bounds_beyond(root
         else:
             assert status == "UNREACHABLE" and len(path) == 0, (start, goal, status)
     assert found >= 25
+    assert errors(capsys) == []
     for outside in [(-7, 0), (18, 9), (0, -5), (30, 2)]:  # (30, 2) is painted, beyond the bounds
         assert len(navgrid.call("find_path", centre(navgrid, (-5, -3)), centre(navgrid, outside))) == 0
         assert str(navgrid.call("get_last_status")) == "OUT_OF_BOUNDS"
-    assert errors(capsys) == []
+    # Once a run, one line says where the map ends and what sets it (issue 43).
+    rect = f"({int(ARENA_BOUNDS.position.x)}, {int(ARENA_BOUNDS.position.y)}) to ({int(ARENA_BOUNDS.end.x) - 1}, {int(ARENA_BOUNDS.end.y) - 1})"
+    assert errors(capsys) == [f"pathing_py: CodeNavGrid: no path from cell (-5, -3) to cell (-7, 0): OUT_OF_BOUNDS: TileMap cell (-7, 0) "
+                              f"is outside the map, TileMap cells {rect} (the NavGrid's bounds)"]
 
 
 def test_bounds_on_an_isometric_tilemap_place_unpainted_cells_where_the_engine_does(root, capsys, fixture_copy):
@@ -822,7 +903,11 @@ def test_without_bounds_the_map_is_the_painted_rectangle(root, capsys, fixture_c
     check_engine_cells(navgrid, EngineCells(tilemap))
     assert len(navgrid.call("find_path", centre(navgrid, (-5, -3)), centre(navgrid, (17, 9)))) == 0
     assert str(navgrid.call("get_last_status")) == "OUT_OF_BOUNDS"
-    assert errors(capsys) == []
+    used = tilemap.get_used_rect()
+    rect = f"({int(used.position.x)}, {int(used.position.y)}) to ({int(used.end.x) - 1}, {int(used.end.y) - 1})"
+    [told] = errors(capsys)  # the map of a game that paints only obstacles ends at its painted cells: bounds says more
+    assert told.endswith(f"TileMap cell (-5, -3) is outside the map, TileMap cells {rect} (the TileMap's painted rectangle; "
+                         "set the NavGrid's bounds to navigate beyond it)"), told
 
 
 def test_walls_go_up_on_unpainted_cells_inside_the_bounds(root, capsys, fixture_copy):

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 import pytest
-from godot import Array, AStar2D, Node, NodePath, TileMap, TileSet, Vector2
+from godot import Array, AStar2D, Node, NodePath, PoolVector2Array, TileMap, TileSet, Vector2
 
 from pathing_py.godot.bridge import signed_int
 from tests.engine.conftest import physics_frames
@@ -159,6 +159,34 @@ def test_edits_painted_on_any_layer_are_read_by_rebuild(root, capsys, fixture_co
     engine = EngineStack([floor, walls], False)
     assert engine.size[0] == 16
     check_cells(navgrid, engine)
+    assert errors(capsys) == []
+
+
+def test_cells_painted_on_any_layer_are_read_again_and_units_turn(root, capsys, fixture_copy):
+    """The cells a game paints on either TileMap of the stack, named to cells_painted (issue 43): read as the engine holds them."""
+    scene, navgrid = dungeon(root, fixture_copy, empty_cells_passable=False, smooth_paths=False)
+    floor: TileMap = scene.get_node("Floor")
+    walls: TileMap = scene.get_node("Walls")
+    tileset: TileSet = walls.get_tileset()
+    wall = signed_int(tileset.find_tile_by_name("Wall"))
+    start, goal = (-2, -1), (8, 4)
+    unit = add_unit(scene, floor, navgrid, start)
+    assert unit.call("move_to", floor.to_global(navgrid.call("cell_to_world", Vector2(*goal))))
+    physics_frames(navgrid, 30)
+    here = cell_of(floor.world_to_map(floor.to_local(unit.get_global_position())))
+    ahead = path_cells(navgrid.call("find_path", navgrid.call("cell_to_world", Vector2(*here)), navgrid.call("cell_to_world", Vector2(*goal))), floor)
+    painted = ahead[3:6]
+    for x, y in painted:  # walls go up on the walls' layer, on the unit's way
+        walls.set_cell(x, y, wall)
+    door = (5, 4)  # the inner room's door comes down, and a floor cell is taken away under an open cell
+    walls.set_cell(*door, TileMap.INVALID_CELL)
+    hole = next(cell for cell in EngineStack([floor, walls], False).cells() if cell not in painted and cell != door
+                and signed_int(walls.get_cell(*cell)) < 0 and signed_int(floor.get_cell(*cell)) >= 0)
+    floor.set_cell(*hole, TileMap.INVALID_CELL)
+    assert navgrid.call("cells_painted", PoolVector2Array([Vector2(*cell) for cell in [*painted, door, hole]]))
+    check_cells(navgrid, EngineStack([floor, walls], False))
+    visited = walk(navgrid, unit, floor)
+    assert str(unit.call("get_state")) == "ARRIVED" and not visited & set(painted)
     assert errors(capsys) == []
 
 

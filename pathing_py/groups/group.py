@@ -694,14 +694,14 @@ class Group:
         if not self.members:
             return
         speed = self.speed
-        for unit in self.members:
-            unit.pace = speed
-        if not self._marching or self._sharing:
-            return
-        if self.state is GroupState.FORMED and not self._passing(span):
-            self._hold_slots(speed)
-        elif self.cohesion is Cohesion.ARRIVAL:
-            self._arrive_together(speed)
+        paces = dict.fromkeys(self.members, speed)  # (each member's pace set once: a unit's pace changing is work)
+        if self._marching and not self._sharing:
+            if self.state is GroupState.FORMED and not self._passing(span):
+                self._hold_slots(speed, paces)
+            elif self.cohesion is Cohesion.ARRIVAL:
+                self._arrive_together(speed, paces)
+        for unit, pace in paces.items():
+            unit.pace = pace
 
     def _passing(self, span: Optional[Tuple[int, int]]) -> bool:
         """Whether the members' front and rear on the shared key points (``span``, else read now: only groups
@@ -711,7 +711,7 @@ class Group:
         front, rear = span if span is not None else self._front_and_rear()
         return front > self._choices_at[0] and rear <= self._choices_at[-1]
 
-    def _hold_slots(self, speed: float) -> None:
+    def _hold_slots(self, speed: float, paces: Dict[Unit, float]) -> None:
         commander = self.commander
         assert commander is not None
         hx, hy = self.heading
@@ -731,13 +731,13 @@ class Group:
         occupancy = self.groups.navigator.occupancy
         for unit, lag in lagging:
             if lag > SLOT_SLACK:
-                unit.pace = unit.speed
+                paces[unit] = unit.speed
             elif lag < -SLOT_SLACK and not _followed(unit, lags, occupancy):
-                unit.pace = speed * MIN_PACE
+                paces[unit] = speed * MIN_PACE
         if commander.state not in FINAL_STATES and max(lags.values()) > 2 * SLOT_SLACK and not _followed(commander, lags, occupancy):
-            commander.pace = speed * MIN_PACE
+            paces[commander] = speed * MIN_PACE
 
-    def _arrive_together(self, speed: float) -> None:
+    def _arrive_together(self, speed: float, paces: Dict[Unit, float]) -> None:
         left = {unit.id: _way_left(unit) for unit in self.members}
         rear = max(left.values())
         middle = sorted(left.values())[len(left) // 2]
@@ -746,9 +746,9 @@ class Group:
         for unit in self.members:
             lead = rear - left[unit.id]
             if lead > slack and not _followed(unit, left, occupancy):
-                unit.pace = speed * max(MIN_PACE, 1.0 - (lead - slack) / slack)
+                paces[unit] = speed * max(MIN_PACE, 1.0 - (lead - slack) / slack)
             elif left[unit.id] - middle > slack:
-                unit.pace = unit.speed  # a straggler catches up
+                paces[unit] = unit.speed  # a straggler catches up
 
     def __repr__(self) -> str:
         return f"Group({self.id}, {len(self.members)} members, {self.state.name}, target={self.target})"

@@ -35,6 +35,8 @@ def is_real(value) -> bool:
 
 def finite_or_none(value) -> Optional[float]:
     """``value`` as a finite Python float, or None when it is no number, not finite or too large for a float."""
+    if type(value) is float:  # (a frame's delta, at every update: no abstract-class checks)
+        return value if math.isfinite(value) else None
     if not is_real(value):
         return None
     try:

@@ -9,24 +9,32 @@ hands them out in that order, with the units that an earlier event set going in 
 """
 
 import heapq
+import math
 from typing import Iterator, List, Tuple
 
 import numpy as np
 
 from .agents import AgentArrays
 
-__all__ = ["SUB_STEP_CELLS", "Round", "move_on", "sub_steps"]
+__all__ = ["SUB_STEP_CELLS", "Round", "move_on", "sub_step", "sub_steps"]
 
 #: Cells a unit moves at most in one sub-step, whatever its radius: units hold whole cells, and a sub-step
 #: crosses at most one cell boundary, so no frame time carries a unit into a cell it has not taken.
 SUB_STEP_CELLS = 0.5
 
 
+def sub_step(delta: float, speed: float) -> Tuple[int, float]:
+    """How many sub-steps a unit of ``speed`` (cells per second) takes in ``delta`` seconds, each at most
+    SUB_STEP_CELLS long, and their length in seconds."""
+    count = max(1, math.ceil(delta * speed / SUB_STEP_CELLS))
+    return count, delta / count
+
+
 def sub_steps(delta: float, speeds: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """How many sub-steps units of ``speeds`` (cells per second) take in ``delta`` seconds, and their
-    length in seconds: each at most SUB_STEP_CELLS long."""
-    counts = np.maximum(1, np.ceil(delta * speeds / SUB_STEP_CELLS)).astype(np.intp)
-    return counts, delta / counts
+    """:func:`sub_step` for each of ``speeds``, as arrays (worked out once a speed: units share a few)."""
+    distinct, which = np.unique(speeds, return_inverse=True)
+    counts, seconds = zip(*(sub_step(delta, speed) for speed in distinct.tolist()))
+    return np.array(counts, dtype=np.intp)[which], np.array(seconds)[which]
 
 
 def move_on(agents: AgentArrays, slots: np.ndarray, seconds: np.ndarray) -> np.ndarray:

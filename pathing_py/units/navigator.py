@@ -61,7 +61,7 @@ from ..sized_grids import SizedGrids
 from .agents import AgentArrays
 from .collisions import Collisions
 from .jams.plans import JamPlans
-from .moves import Round, move_on, sub_steps
+from .moves import Round, move_on, sub_step, sub_steps
 from .narrows import Claim, Narrows, Stretch, hold_for_next_turn, mark_narrows
 from .occupancy import Occupancy, block_cells, step_cells
 from .path_stack import Route, RouteKind
@@ -393,10 +393,8 @@ class Navigator:
         if len(order) >= self.array_pass_units:
             self._move_in_passes(order, delta)
             return
-        speeds = sorted({unit.speed for unit in order})  # (units share a few speeds)
-        counts, seconds = sub_steps(delta, np.array(speeds))
-        steps = dict(zip(speeds, zip(counts.tolist(), seconds.tolist())))
-        rounds = max(counts.tolist())
+        steps = {speed: sub_step(delta, speed) for speed in {unit.speed for unit in order}}  # (units share a few speeds)
+        rounds = max(count for count, _ in steps.values())
         for turn in range(rounds):
             for unit in order:
                 if unit.next_cell is not None or unit.state in WALKING_STATES:

@@ -64,7 +64,7 @@ def documented_scenes() -> Set[str]:
     root. (Test fixtures they cite as evidence are not examples; docs/nodes.md's snippet is played by
     tests/test_engine_node_docs.py.)"""
     texts = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-    return {name for path in texts for name in re.findall(SCENE_NAME, path.read_text(encoding="utf-8"))}
+    return {name for path in texts for name in SCENE_NAME.findall(path.read_text(encoding="utf-8"))}
 
 
 def test_every_example_scene_the_readme_and_docs_name_is_played_here():

@@ -273,12 +273,14 @@ def manhattan(a: Cell, b: Cell) -> int:
 
 
 def assert_walked_straight(game: Game, unit: str) -> None:
-    """On a 4-connected NavGrid: each cell the unit entered is beside the last one (no diagonal step), and in
-    every frame its node stood on a straight line between its cell's centre and a neighbour's."""
+    """On a 4-connected NavGrid: in every frame the unit's node stood on a straight line between two points it
+    stands on (cell centres, or corners for a unit two cells wide), and each cell it entered is beside the last
+    one (no diagonal step)."""
     end = game.ends[unit]
-    visited = [cell(entry) for entry in end["visited"]]
-    assert all(manhattan(a, b) == 1 for a, b in zip(visited, visited[1:])), (unit, visited)
-    assert end["off_axes"] == [], (unit, end["off_axes"])
+    assert end["off_lines"] == [], (unit, end["off_lines"])
+    if game.joined[unit]["radius"] == 0.5:  # a wider unit's cell is the one under its centre, a corner
+        visited = [cell(entry) for entry in end["visited"]]
+        assert all(manhattan(a, b) == 1 for a, b in zip(visited, visited[1:])), (unit, visited)
 
 
 def assert_clean_but_the_graph_rebaked(game: Game) -> None:
@@ -332,6 +334,19 @@ def test_on_a_four_connected_navgrid_two_files_cross_through_a_gate(play_four):
     for name, goal in CROWD_GOALS.items():
         assert game.ends[name]["state"] == "ARRIVED" and cell(game.ends[name]["cell"]) == goal, game.ends[name]
         assert_moved_frame_by_frame(game, name)
+        assert_walked_straight(game, name)
+    assert game.named("overlap") == []
+    assert_clean_but_the_graph_rebaked(game)
+
+
+def test_on_a_four_connected_navgrid_a_tank_two_cells_wide_leaves_through_a_gate_in_straight_steps(play_four):
+    """SPEC G4 on a 4-connected grid: the tank of radius 1 leaves the base as two soldiers come in."""
+    game = play_four("tank")
+    for name, goal in (("In0", (-5, 2)), ("In1", (-4, 2))):
+        assert_walked(game, name, "ARRIVED", goal)
+    tank = game.ends["Tank"]
+    assert tank["state"] == "ARRIVED" and cell(tank["cell"]) == (9, 3), tank  # the engine's cell of its centre
+    for name in ("Tank", "In0", "In1"):
         assert_walked_straight(game, name)
     assert game.named("overlap") == []
     assert_clean_but_the_graph_rebaked(game)

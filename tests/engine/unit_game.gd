@@ -23,7 +23,7 @@ var units = {}  # name -> PathUnit, every unit the game made
 var last_positions = {}  # name -> global position at the last frame
 var moved_frames = {}  # name -> frames its position changed in
 var longest_steps = {}  # name -> longest move in one frame, pixels
-var off_axes = {}  # name -> [[frame, x, y], ...]: where it stood off both axes through its cell's centre
+var off_lines = {}  # name -> [[frame, x, y], ...]: where it stood off every straight line between its stands
 var states = {}  # name -> get_state() at the last frame
 var visited = {}  # name -> [[x, y, frame], ...]: each cell the unit entered, with the frame
 var remembered = {}  # what a scenario keeps between frames
@@ -241,11 +241,12 @@ func add_unit(name, cell, settings = {}):
 	last_positions[name] = unit.global_position
 	moved_frames[name] = 0
 	longest_steps[name] = 0.0
-	off_axes[name] = []
+	off_lines[name] = []
 	states[name] = unit.get_state()
 	visited[name] = [pair(cell) + [frame]]
 	print(to_json({"joined": name, "frame": frame, "cell": pair(cell), "position": pair(unit.global_position),
-		"status": unit.get_last_status(), "state": states[name], "speed": unit.speed, "id": unit.get_instance_id()}))
+		"status": unit.get_last_status(), "state": states[name], "speed": unit.speed, "radius": unit.radius,
+		"id": unit.get_instance_id()}))
 	return unit
 
 
@@ -300,9 +301,8 @@ func _watch():
 		if step > 0.0:
 			moved_frames[name] += 1
 			longest_steps[name] = max(longest_steps[name], step)
-			var off_centre = unit.global_position - centre_of(cell_of(unit))
-			if abs(off_centre.x) > 1e-3 and abs(off_centre.y) > 1e-3:  # not on a straight step between centres
-				off_axes[name].append([frame] + pair(unit.global_position))
+			if _off_lines(unit):
+				off_lines[name].append([frame] + pair(unit.global_position))
 		last_positions[name] = unit.global_position
 		var cell = pair(cell_of(unit))
 		if cell != visited[name][-1].slice(0, 1):
@@ -311,6 +311,17 @@ func _watch():
 		if state != states[name]:
 			states[name] = state
 			print(to_json({"state": state, "unit": name, "frame": frame}))
+
+
+func _off_lines(unit):
+	# Whether the unit is off both axes through the points it stands on: cell centres for a unit an odd number of
+	# cells wide, cell corners for an even one; a straight step from one stand to the next never is.
+	var size = tilemap.cell_size
+	var local = tilemap.to_local(unit.global_position)
+	if int(round(unit.radius * 2)) % 2 == 1:
+		local -= size / 2
+	var off = Vector2(fposmod(local.x, size.x), fposmod(local.y, size.y))
+	return min(off.x, size.x - off.x) > 1e-3 and min(off.y, size.y - off.y) > 1e-3
 
 
 func _all_standing():
@@ -340,6 +351,6 @@ func _finish():
 		print(to_json({"end": name, "state": unit.get_state(), "reason": unit.get_reason(),
 			"status": unit.get_last_status(), "cell": pair(cell_of(unit)), "position": pair(unit.global_position),
 			"centre": pair(centre_of(cell_of(unit))), "moved_frames": moved_frames[name],
-			"longest_step": longest_steps[name], "off_axes": off_axes[name], "visited": visited[name]}))
+			"longest_step": longest_steps[name], "off_lines": off_lines[name], "visited": visited[name]}))
 	print(to_json({"done": frame}))
 	quit(0)

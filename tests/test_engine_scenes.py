@@ -4,12 +4,14 @@
 frame by frame and prints what they did (tests/engine_runs.py). Each scene
 must run clean (no crash, traceback or engine error), and its units must end
 as the scene intends: a scene listed in ``INTENTS`` says what that is; any
-other unit must end where it stood (never ordered) or arrived.
+other unit must end where it stood (never ordered) or arrived. Every example
+scene the README or docs/ name is one of them (issue 40 item 5).
 """
 
+import re
 from collections import defaultdict
 from pathlib import Path
-from typing import Callable, Dict, List, Tuple
+from typing import Callable, Dict, List, Set, Tuple
 
 import pytest
 
@@ -51,6 +53,25 @@ def played(request, godot_python) -> Tuple[str, Play]:
 
 def test_there_are_scenes_with_units():
     assert "scenes/demo.tscn" in SCENES and "scenes/units_demo.tscn" in SCENES
+
+
+#: A path to an example scene in a text: ``scenes/….tscn`` alone or after ``res://``, not inside another folder.
+SCENE_NAME = re.compile(r"(?:res://|(?<![\w./-]))(scenes/[\w./-]+?\.tscn)\b")
+
+
+def documented_scenes() -> Set[str]:
+    """The example scenes README.md and docs/*.md name: ``scenes/….tscn`` (``res://`` or not), from the project
+    root. (Test fixtures they cite as evidence are not examples; docs/nodes.md's snippet is played by
+    tests/test_engine_node_docs.py.)"""
+    texts = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    return {name for path in texts for name in SCENE_NAME.findall(path.read_text(encoding="utf-8"))}
+
+
+def test_every_example_scene_the_readme_and_docs_name_is_played_here():
+    """A scene a reader is told to open exists, and is one this module plays in the engine (issue 40 item 5)."""
+    named = documented_scenes()
+    assert {"scenes/demo.tscn", "scenes/units_demo.tscn", "scenes/rts_demo.tscn"} <= named, named
+    assert named <= set(SCENES), sorted(named - set(SCENES))
 
 
 def test_the_scene_runs_its_seconds_clean(played):

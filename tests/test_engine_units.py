@@ -4,7 +4,8 @@
 ``--fixed-fps 60`` (tests/engine_runs.py): it adds PathUnits (instances of
 ``tests/engine/path_unit.tscn``), orders them with ``move_to``, edits the map,
 frees and re-adds units, and prints every signal with its arguments, every
-state change, each cell a unit entered and how each unit ended. Cells are
+state change, each cell a unit entered and how each unit ended; ``play_four``
+runs scenarios with the NavGrid's ``connectivity = 4``. Cells are
 TileMap cells, positions global pixels; a signal's ``centre`` is the
 engine's own centre of its cell (``map_to_world``).
 """
@@ -21,6 +22,11 @@ Cell = Tuple[int, int]
 GOAL = (10, 9)
 #: Pixels per TileMap cell on the demo map.
 CELL_PIXELS = 16
+#: The crowd scenario's files, as unit_game.gd places them: six inside the western base, six outside its east gate.
+CROWD_INSIDE = [(x, y) for y in (0, 1, 2) for x in (-5, -4)]
+CROWD_OUTSIDE = [(x, y + 2) for y in (0, 1, 2) for x in (8, 9)]
+#: Unit name -> goal: each file goes to the other's places.
+CROWD_GOALS = {**{f"In{n}": CROWD_OUTSIDE[n] for n in range(6)}, **{f"Out{n}": CROWD_INSIDE[n] for n in range(6)}}
 
 
 def cell(pair) -> Cell:
@@ -232,11 +238,8 @@ def test_two_files_cross_through_a_gate_with_debug_drawing_on_and_never_overlap(
     places through its east gate while the NavGrid draws paths, held cells and collision states; every unit
     arrives on its goal frame by frame, the game saw no two units overlap in any frame, and nothing failed."""
     game = play("crowd")
-    inside = [(x, y) for y in (0, 1, 2) for x in (-5, -4)]  # as unit_game.gd places the files
-    outside = [(x, y + 2) for y in (0, 1, 2) for x in (8, 9)]
-    goals = {**{f"In{n}": outside[n] for n in range(6)}, **{f"Out{n}": inside[n] for n in range(6)}}
-    assert sorted(game.ends) == sorted(goals)
-    for name, goal in goals.items():
+    assert sorted(game.ends) == sorted(CROWD_GOALS)
+    for name, goal in CROWD_GOALS.items():
         assert game.ends[name]["state"] == "ARRIVED" and cell(game.ends[name]["cell"]) == goal, game.ends[name]
         assert [line["signal"] for line in game.signals[name]][-1] == "arrived"
         assert_moved_frame_by_frame(game, name)
@@ -263,3 +266,87 @@ def test_a_tank_two_cells_wide_leaves_through_a_gate_as_soldiers_come_in(play):
     assert 0 < tank["longest_step"] <= game.joined["Tank"]["speed"] * CELL_PIXELS / FPS * 1.001, tank
     assert game.named("overlap") == []
     assert "pathing_py:" not in game.output and "ERROR" not in game.output
+
+
+def manhattan(a: Cell, b: Cell) -> int:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
+def assert_walked_straight(game: Game, unit: str) -> None:
+    """On a 4-connected NavGrid: in every frame the unit's node stood on a straight line between two points it
+    stands on (cell centres, or corners for a unit two cells wide), and each cell it entered is beside the last
+    one (no diagonal step)."""
+    end = game.ends[unit]
+    assert end["off_lines"] == [], (unit, end["off_lines"])
+    if game.joined[unit]["radius"] == 0.5:  # a wider unit's cell is the one under its centre, a corner
+        visited = [cell(entry) for entry in end["visited"]]
+        assert all(manhattan(a, b) == 1 for a, b in zip(visited, visited[1:])), (unit, visited)
+
+
+def assert_clean_but_the_graph_rebaked(game: Game) -> None:
+    """Nothing failed; the one line of the NavGrid's is that the demo's graph, baked 8-connected, was baked anew."""
+    lines = [line for line in game.output.splitlines() if "pathing_py:" in line]
+    assert len(lines) == 1 and "baked for 8-connected movement, the grid is 4-connected" in lines[0], lines
+    assert "ERROR" not in game.output
+
+
+@pytest.fixture(scope="module")
+def play_four(godot_python):
+    """Like ``play``, on the demo map's NavGrid set to ``connectivity = 4`` before it is ready."""
+    games: Dict[str, Game] = {}
+
+    def game(scenario: str) -> Game:
+        if scenario not in games:
+            games[scenario] = Game(run_game(godot_python, "unit_game.gd", scenario=scenario, connectivity=4))
+        return games[scenario]
+
+    return game
+
+
+def test_on_a_four_connected_navgrid_a_unit_walks_around_walls_in_straight_steps(play_four):
+    """Issue 40 item 5: the trip out of the western base through its east gate, in straight steps only."""
+    game = play_four("trip")
+    signals = game.signals["Scout"]
+    assert signals[0]["signal"] == "path_found" and cell(signals[0]["cell"]) == GOAL, signals
+    assert_walked(game, "Scout", "ARRIVED", GOAL)
+    assert_walked_straight(game, "Scout")
+    visited = {cell(entry) for entry in game.ends["Scout"]["visited"]}
+    assert visited & {(3, 0), (3, 1), (3, 2)}, visited  # out through the gate, around the base's walls
+    assert_clean_but_the_graph_rebaked(game)
+
+
+def test_on_a_four_connected_navgrid_two_units_cross_head_on_in_straight_steps(play_four):
+    """Two units swap places along one row: one steps aside, in straight steps, and they never overlap."""
+    game = play_four("cross")
+    for name, goal in (("East", (8, 6)), ("West", (0, 6))):
+        assert_walked(game, name, "ARRIVED", goal)
+        assert_walked_straight(game, name)
+    rows = {cell(entry)[1] for name in ("East", "West") for entry in game.ends[name]["visited"]}
+    assert rows != {6}, rows  # they met on the row, and one stepped aside to let the other pass
+    assert game.named("overlap") == []
+    assert_clean_but_the_graph_rebaked(game)
+
+
+def test_on_a_four_connected_navgrid_two_files_cross_through_a_gate(play_four):
+    """The crowd of six and six through the western base's three-cell gate, in straight steps only."""
+    game = play_four("crowd")
+    assert sorted(game.ends) == sorted(CROWD_GOALS)
+    for name, goal in CROWD_GOALS.items():
+        assert game.ends[name]["state"] == "ARRIVED" and cell(game.ends[name]["cell"]) == goal, game.ends[name]
+        assert_moved_frame_by_frame(game, name)
+        assert_walked_straight(game, name)
+    assert game.named("overlap") == []
+    assert_clean_but_the_graph_rebaked(game)
+
+
+def test_on_a_four_connected_navgrid_a_tank_two_cells_wide_leaves_through_a_gate_in_straight_steps(play_four):
+    """SPEC G4 on a 4-connected grid: the tank of radius 1 leaves the base as two soldiers come in."""
+    game = play_four("tank")
+    for name, goal in (("In0", (-5, 2)), ("In1", (-4, 2))):
+        assert_walked(game, name, "ARRIVED", goal)
+    tank = game.ends["Tank"]
+    assert tank["state"] == "ARRIVED" and cell(tank["cell"]) == (9, 3), tank  # the engine's cell of its centre
+    for name in ("Tank", "In0", "In1"):
+        assert_walked_straight(game, name)
+    assert game.named("overlap") == []
+    assert_clean_but_the_graph_rebaked(game)

@@ -4,8 +4,8 @@ extends SceneTree
 #
 #   godot3-server --no-window --path COPY --fixed-fps 60 -s res://tests/engine/unit_game.gd --scenario=trip
 #
-# Scenarios: trip, rest, walled_in, door_opens, blocked, bad_orders, join_leave, rebuild, crowd, tank (the _start_* and
-# _frame_* functions).
+# Scenarios: trip, rest, walled_in, door_opens, blocked, bad_orders, join_leave, rebuild, crowd, tank, cross (the
+# _start_* and _frame_* functions). --connectivity=4 sets the NavGrid's connectivity before it is ready (else 8).
 # Prints JSON lines: {"joined"}, {"order"}, {"signal"} and {"state"} as they happen, {"end"} per unit, then
 # {"done": frame}. Cells are TileMap cells, positions global pixels.
 
@@ -23,19 +23,24 @@ var units = {}  # name -> PathUnit, every unit the game made
 var last_positions = {}  # name -> global position at the last frame
 var moved_frames = {}  # name -> frames its position changed in
 var longest_steps = {}  # name -> longest move in one frame, pixels
+var off_lines = {}  # name -> [[frame, x, y], ...]: where it stood off every straight line between its stands
 var states = {}  # name -> get_state() at the last frame
 var visited = {}  # name -> [[x, y, frame], ...]: each cell the unit entered, with the frame
 var remembered = {}  # what a scenario keeps between frames
 
 
 func _init():
+	var connectivity = 8
 	for argument in OS.get_cmdline_args():
 		if argument.begins_with("--scenario="):
 			scenario = argument.substr(len("--scenario="), argument.length())
+		elif argument.begins_with("--connectivity="):
+			connectivity = int(argument.substr(len("--connectivity="), argument.length()))
 	demo = load("res://scenes/demo.tscn").instance()
 	navgrid = demo.get_node("NavGrid")
 	tilemap = demo.get_node("TileMap")
 	navgrid.wall_tile = "wall"  # set_cell_blocked paints this tile
+	navgrid.connectivity = connectivity
 	root.add_child(demo)
 	call("_start_" + scenario)
 
@@ -208,6 +213,16 @@ func _frame_tank():
 	_frame_crowd()
 
 
+func _start_cross():
+	# Two units swap places head-on along an open row; every frame the game checks that they never overlap.
+	order(add_unit("East", Vector2(0, 6)), Vector2(8, 6))
+	order(add_unit("West", Vector2(8, 6)), Vector2(0, 6))
+
+
+func _frame_cross():
+	_frame_crowd()
+
+
 # -- the game's means -------------------------------------------------------------------------------------
 
 func add_unit(name, cell, settings = {}):
@@ -226,10 +241,12 @@ func add_unit(name, cell, settings = {}):
 	last_positions[name] = unit.global_position
 	moved_frames[name] = 0
 	longest_steps[name] = 0.0
+	off_lines[name] = []
 	states[name] = unit.get_state()
 	visited[name] = [pair(cell) + [frame]]
 	print(to_json({"joined": name, "frame": frame, "cell": pair(cell), "position": pair(unit.global_position),
-		"status": unit.get_last_status(), "state": states[name], "speed": unit.speed, "id": unit.get_instance_id()}))
+		"status": unit.get_last_status(), "state": states[name], "speed": unit.speed, "radius": unit.radius,
+		"id": unit.get_instance_id()}))
 	return unit
 
 
@@ -284,6 +301,8 @@ func _watch():
 		if step > 0.0:
 			moved_frames[name] += 1
 			longest_steps[name] = max(longest_steps[name], step)
+			if _off_lines(unit):
+				off_lines[name].append([frame] + pair(unit.global_position))
 		last_positions[name] = unit.global_position
 		var cell = pair(cell_of(unit))
 		if cell != visited[name][-1].slice(0, 1):
@@ -292,6 +311,17 @@ func _watch():
 		if state != states[name]:
 			states[name] = state
 			print(to_json({"state": state, "unit": name, "frame": frame}))
+
+
+func _off_lines(unit):
+	# Whether the unit is off both axes through the points it stands on: cell centres for a unit an odd number of
+	# cells wide, cell corners for an even one; a straight step from one stand to the next never is.
+	var size = tilemap.cell_size
+	var local = tilemap.to_local(unit.global_position)
+	if int(round(unit.radius * 2)) % 2 == 1:
+		local -= size / 2
+	var off = Vector2(fposmod(local.x, size.x), fposmod(local.y, size.y))
+	return min(off.x, size.x - off.x) > 1e-3 and min(off.y, size.y - off.y) > 1e-3
 
 
 func _all_standing():
@@ -321,6 +351,6 @@ func _finish():
 		print(to_json({"end": name, "state": unit.get_state(), "reason": unit.get_reason(),
 			"status": unit.get_last_status(), "cell": pair(cell_of(unit)), "position": pair(unit.global_position),
 			"centre": pair(centre_of(cell_of(unit))), "moved_frames": moved_frames[name],
-			"longest_step": longest_steps[name], "visited": visited[name]}))
+			"longest_step": longest_steps[name], "off_lines": off_lines[name], "visited": visited[name]}))
 	print(to_json({"done": frame}))
 	quit(0)

@@ -50,7 +50,7 @@ def test_imports_are_resolved_and_deferred_ones_marked(tmp_path, monkeypatch):
     Import = import_graph.Import
     assert found == {
         Import("pathing_py", "pathing_py.grid", False),
-        Import("pathing_py.grid", "pathing_py.godot.scene_files", True),
+        Import("pathing_py.grid", "pathing_py.godot.scene_files", True, True),  # (in a function)
         Import("pathing_py.godot.scene_files", "pathing_py.grid", False),
         Import("pathing_py.units.unit", "pathing_py.groups.group", True),
         Import("pathing_py.units.unit", "pathing_py.units.path_stack", False),

@@ -56,11 +56,13 @@ LAYERS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
 
 
 class Import(NamedTuple):
-    """One module importing another of ours; ``deferred``: inside a function or under TYPE_CHECKING."""
+    """One module importing another of ours; ``deferred``: inside a function or under TYPE_CHECKING;
+    ``in_function``: inside a function (it runs only when called; a TYPE_CHECKING import still ties the modules)."""
 
     source: str  # dotted module name, e.g. pathing_py.units.navigator
     target: str
     deferred: bool
+    in_function: bool = False
 
 
 def module_name(path: Path) -> str:
@@ -83,18 +85,21 @@ def is_type_checking(node: ast.If) -> bool:
     )
 
 
-def import_nodes(tree: ast.Module) -> Iterator[Tuple[Union[ast.Import, ast.ImportFrom], bool]]:
-    """Every import statement of a module, and whether it is deferred (in a function, or under TYPE_CHECKING)."""
+def import_nodes(tree: ast.Module) -> Iterator[Tuple[Union[ast.Import, ast.ImportFrom], bool, bool]]:
+    """Every import statement of a module, whether it is deferred (in a function, or under TYPE_CHECKING), and
+    whether it is in a function."""
 
-    def walk(node: ast.AST, deferred: bool) -> Iterator[Tuple[Union[ast.Import, ast.ImportFrom], bool]]:
+    def walk(node: ast.AST, checking: bool, in_function: bool) -> Iterator[Tuple[Union[ast.Import, ast.ImportFrom], bool, bool]]:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.Import, ast.ImportFrom)):
-                yield child, deferred
-            inner = deferred or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
-            inner = inner or (isinstance(child, ast.If) and is_type_checking(child))
-            yield from walk(child, inner)
+                yield child, checking or in_function, in_function
+            yield from walk(
+                child,
+                checking or (isinstance(child, ast.If) and is_type_checking(child)),
+                in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)),
+            )
 
-    return walk(tree, False)
+    return walk(tree, False, False)
 
 
 def imports_of(path: Path, known: Set[str]) -> List[Import]:
@@ -103,7 +108,7 @@ def imports_of(path: Path, known: Set[str]) -> List[Import]:
     is_package = path.name == "__init__.py"
     package = source if is_package else source.rpartition(".")[0]
     found = []
-    for node, deferred in import_nodes(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+    for node, deferred, in_function in import_nodes(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.Import):
             candidates = [alias.name for alias in node.names]
         else:
@@ -116,7 +121,7 @@ def imports_of(path: Path, known: Set[str]) -> List[Import]:
         for name in candidates:
             target = longest_known(name, known)
             if target and target != source:
-                found.append(Import(source, target, deferred))
+                found.append(Import(source, target, deferred, in_function))
                 break  # ``from .units import Unit``: the module named, once
     return found
 

@@ -20,7 +20,7 @@ def assert_arrays_agree(navigator: Navigator) -> None:
     """Every unit's row says what the unit says, and no other row is in use."""
     agents = navigator.agents
     slots = [unit.slot for unit in navigator.units.values()]
-    assert len(set(slots)) == len(slots) and sorted(slots) == np.flatnonzero(agents.in_use).tolist()
+    assert len(set(slots)) == len(slots) and sorted(slots) == agents.slots_in_use()
     close = np.zeros(len(agents.close), dtype=int)  # who reads whose position: followers and the units they follow
     for unit in navigator.units.values():
         if unit.step_leavers:
@@ -100,7 +100,7 @@ def test_a_unit_removed_mid_step_leaves_no_trace_and_keeps_its_last_position():
     assert mover.next_cell is not None
     where, slot = mover.position, mover.slot
     navigator.remove_unit(mover)
-    assert not navigator.agents.in_use.any() and not navigator.agents.moving.any()
+    assert navigator.agents.slots_in_use() == [] and not navigator.agents.moving.any()
     assert tuple(navigator.agents.position[slot]) == (0.0, 0.0)
     newcomer = navigator.add_unit((5.5, 0.5), speed=1.0)  # takes the slot
     assert newcomer.slot == slot and newcomer.position == (5.5, 0.5)

@@ -34,12 +34,16 @@ class AgentArrays:
         self.close = np.zeros(capacity, dtype=np.int32)
         #: The unit's state as a small code (the navigator's codes of its ``UnitState``s).
         self.state = np.zeros(capacity, dtype=np.int8)
-        self.in_use = np.zeros(capacity, dtype=bool)
         self._free: List[int] = list(range(capacity - 1, -1, -1))
 
     def __len__(self) -> int:
         """The slots in use."""
         return len(self.position) - len(self._free)
+
+    def slots_in_use(self) -> List[int]:
+        """The slots of the units added and not removed, in order."""
+        free = set(self._free)
+        return [slot for slot in range(len(self.position)) if slot not in free]
 
     def add(self, x: float, y: float, speed: float) -> int:
         """A slot for a new unit standing at (x, y)."""
@@ -51,20 +55,19 @@ class AgentArrays:
         self.speed[slot] = self.walk_speed[slot] = speed
         self.moving[slot] = False
         self.state[slot] = self.close[slot] = 0
-        self.in_use[slot] = True
         return slot
 
     def remove(self, slot: int) -> None:
         """Clear a removed unit's row, for a later unit to take."""
         self.position[slot] = self.target[slot] = 0.0
         self.speed[slot] = self.walk_speed[slot] = 0.0
-        self.moving[slot] = self.in_use[slot] = False
+        self.moving[slot] = False
         self.state[slot] = self.close[slot] = 0
         self._free.append(slot)
 
     def _grow(self) -> None:
         old = len(self.position)
-        for name in ("position", "target", "speed", "walk_speed", "moving", "close", "state", "in_use"):
+        for name in ("position", "target", "speed", "walk_speed", "moving", "close", "state"):
             array = getattr(self, name)
             grown = np.zeros((2 * old,) + array.shape[1:], dtype=array.dtype)
             grown[:old] = array

@@ -1,6 +1,7 @@
 """The units' arrays (pathing_py.units.agents, .moves): they agree with the units after every update, a
 removed unit leaves no trace in them, and the array pass moves units as the event path would."""
 
+import math
 import random
 
 import numpy as np
@@ -8,12 +9,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from test_navigator_properties import crowds, run
 
-from pathing_py import Grid
+from pathing_py import Grid, scenarios
 from pathing_py.clearance import block_centre
 from pathing_py.units import Navigator
 from pathing_py.units.agents import AgentArrays
 from pathing_py.units.moves import Round, move_on, sub_steps
-from pathing_py.units.unit import STATE_CODES
+from pathing_py.units.unit import FINAL_STATES, STATE_CODES
 
 
 def assert_arrays_agree(navigator: Navigator) -> None:
@@ -105,6 +106,63 @@ def test_a_unit_removed_mid_step_leaves_no_trace_and_keeps_its_last_position():
     newcomer = navigator.add_unit((5.5, 0.5), speed=1.0)  # takes the slot
     assert newcomer.slot == slot and newcomer.position == (5.5, 0.5)
     assert mover.position == where  # the removed unit still says where it was
+    assert_arrays_agree(navigator)
+
+
+@pytest.mark.parametrize("removed", ["driver", "pushed"])
+def test_a_unit_removed_mid_push_leaves_no_trace_and_the_others_come_to_rest(removed):
+    """The driver pushing a file of idle units along a packed canyon (SPEC U9), or the first unit it pushed, is
+    removed while the pushed units are under way: no row, cell or wait is left to it, and the rest end at rest."""
+    scenario = scenarios.packed_canyon(4)
+    navigator = CheckedNavigator(scenario.grid)
+    units = [navigator.add_unit(tuple(start), speed=float(speed), radius=float(radius))
+             for start, radius, speed in zip(scenario.starts.tolist(), scenario.radii, scenario.speeds)]  # fmt: skip
+    driver, pushed = units[0], units[1]
+    driver.move_to(tuple(scenario.goals[0].astype(int).tolist()))
+    for _ in range(200):
+        navigator.update(0.1)
+        if pushed.next_cell is not None or pushed.stack:  # pushed: making way along the canyon
+            break
+    assert pushed.stack, "the driver never pushed the first idle unit"
+    gone = driver if removed == "driver" else pushed
+    navigator.remove_unit(gone)
+    assert_arrays_agree(navigator)
+    for _ in range(600):
+        navigator.update(0.1)
+        if navigator.at_rest:
+            break
+    assert navigator.at_rest, [unit for unit in navigator.units.values() if unit.state not in FINAL_STATES]
+    assert all(navigator.units.get(holder.id) is holder for _, holder in navigator.occupancy.items())
+    assert all(gone not in unit.blocked_by for unit in navigator.units.values())
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        lambda n: n.add_unit((0.5, 0.5), speed=1.0),  # a held cell
+        lambda n: n.add_unit((2.5, 0.5), speed=-1.0),
+        lambda n: n.add_unit((2.5, 0.5), speed=math.inf),
+        lambda n: n.add_unit((math.nan, 0.5), speed=1.0),
+        lambda n: n.add_unit((1.5, 0.5), speed=1.0),  # a blocked cell
+        lambda n: n.update(math.inf),
+        lambda n: n.remove_unit(n.removed),
+        lambda n: n.removed.move_to((3, 0)),
+    ],
+)
+def test_bad_input_leaves_the_arrays_as_they_were(bad):
+    """Every refusal (a ValueError naming what is wrong) comes before any row, cell or state changes."""
+    navigator = Navigator(Grid.from_ascii(".#..\n...."))
+    standing, walking = navigator.add_unit((0.5, 0.5), speed=1.0), navigator.add_unit((0.5, 1.5), speed=2.0)
+    navigator.removed = navigator.add_unit((3.5, 1.5), speed=1.0)
+    navigator.remove_unit(navigator.removed)
+    walking.move_to((3, 1))
+    navigator.update(0.3)
+    rows = {name: getattr(navigator.agents, name).copy() for name in ("position", "target", "speed", "walk_speed", "moving", "close", "state")}
+    held = dict(navigator.occupancy.items())
+    with pytest.raises(ValueError):
+        bad(navigator)
+    assert all(np.array_equal(getattr(navigator.agents, name), rows[name]) for name in rows)
+    assert dict(navigator.occupancy.items()) == held and list(navigator.units.values()) == [standing, walking]
     assert_arrays_agree(navigator)
 
 

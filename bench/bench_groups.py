@@ -83,6 +83,7 @@ from pathing_py.groups import Formation, Groups, assign_slots, gathering_cells, 
 from pathing_py.movingai import find_benchmarks  # noqa: E402
 from pathing_py.scenarios import DEFAULT_SPEED  # noqa: E402
 from pathing_py.units import Navigator, Unit, UnitState  # noqa: E402
+from pathing_py.units.navigator import UPDATE_PARTS  # noqa: E402
 from pathing_py.units.unit import FINAL_STATES  # noqa: E402
 from report import command_line, pythonscript_python, render  # noqa: E402
 
@@ -214,6 +215,8 @@ class RunResult(NamedTuple):
     unformed: int = 0  #: groups forming at the end
     passages: Sequence[int] = ()  #: how many events of each of PASSAGES (groups)
     bake_s: Optional[float] = None  #: the key-point graph's bake, shared by the runs of one interpreter (None: no graph)
+    #: Mean milliseconds an update spent in each part (NavigatorStats.part_seconds) while no order had ended.
+    part_ms: Dict[str, float] = {}
 
 
 class Trace:
@@ -221,6 +224,7 @@ class Trace:
 
     def __init__(self) -> None:
         self.tick_ms: List[float] = []
+        self.part_ms: List[Dict[str, float]] = []  #: each update's time by part (NavigatorStats.part_seconds), in ms
         self.arrival: Dict[int, float] = {}  #: unit id -> game time of its last "arrived" event
         self.pairs: Set[Tuple[int, int]] = set()  #: ids of units that overlapped
         self.finished = False  #: every order ended before the time limit
@@ -241,6 +245,7 @@ def simulate(navigator: Navigator, units: List[Unit], orders: int, ended: Callab
         started = time.perf_counter()
         navigator.update(delta)
         trace.tick_ms.append((time.perf_counter() - started) * 1000.0)
+        trace.part_ms.append({part: seconds * 1000.0 for part, seconds in navigator.stats.part_seconds.items()})
         for unit_id, event, _cell in navigator.events():
             if event == UnitState.ARRIVED.value.lower():  # a final state's event is its name in lower case
                 trace.arrival[unit_id] = navigator.time
@@ -274,6 +279,7 @@ def result(label: str, scenario: Scenario, members: List[List[Unit]], ordered: L
         held_up=sum(unit.state is UnitState.HELD_UP for unit in units),
         unreachable=sum(unit.state is UnitState.UNREACHABLE for unit in units),
         overlapping_pairs=len(trace.pairs), run_s=time.perf_counter() - started,
+        part_ms={part: float(np.mean([parts[part] for parts in trace.part_ms[: trace.all_under_way or None]])) for part in UPDATE_PARTS},
     )  # fmt: skip
 
 
@@ -411,6 +417,12 @@ def table(runs: Sequence[RunResult], groups: RunResult, individual: RunResult, m
     return render(["figure", *(run.label for run in runs), "groups / individual"], rows, markdown)
 
 
+def split_table(runs: Sequence[RunResult], markdown: bool) -> str:
+    """Where an update's time went, part by part (NavigatorStats.part_seconds), by run: where to look for speed."""
+    rows = [[part, *(f"{run.part_ms[part]:.2f}" if part in run.part_ms else "-" for run in runs)] for part in UPDATE_PARTS]
+    return render(["part of an update: mean ms while no order had ended", *(run.label for run in runs)], rows, markdown)
+
+
 #: The figures of a row of the ``--seeds`` table: how the seed's orders ended.
 SEED_FIGURES = (
     "updates / game s until every order ended", "searches per order", "arrival spread s: median / max", "arrived / reachable",
@@ -542,6 +554,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
           f"(straight line, median; {min(distances):.0f} to {max(distances):.0f}); {1 / args.delta:.0f} updates a second; "
           f"{planning}; {groups.python}\n")  # fmt: skip
     print(table(runs, groups, individual, args.markdown))
+    print()
+    print(split_table(runs, args.markdown))
     print("\nTargets (issue 10):")
     print("\n".join(target_lines(runs, scenario.units)))
     print(f"\nCommand: {command_line('bench_groups.py', argv)}")

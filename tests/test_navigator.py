@@ -12,7 +12,7 @@ from pathing_py.search import find_path
 from pathing_py.units import navigator as navigator_module
 from pathing_py.units import Navigator, PathRequestQueue, PathStack, Route, RouteKind, UnitState
 from pathing_py.units.jams.plans import SEARCH_WORK_PER_UPDATE
-from pathing_py.units.navigator import HELD_UP_RESUMES, MAX_UPDATE_SECONDS, STALL_SLICES
+from pathing_py.units.navigator import HELD_UP_RESUMES, MAX_UPDATE_SECONDS, STALL_SLICES, UPDATE_PARTS
 from pathing_py.units.traffic import waiting_aside
 
 FINAL = {UnitState.ARRIVED, UnitState.HELD_UP, UnitState.UNREACHABLE}
@@ -1178,3 +1178,23 @@ def test_overflowing_numbers_and_non_boolean_flags_are_refused_clearly(call, err
     with pytest.raises(error, match=message):
         call(navigator)
     assert not navigator.units and navigator.grid.passable.all()
+
+
+def test_an_update_says_where_its_time_went():
+    """NavigatorStats.part_seconds splits the last update's time (UPDATE_PARTS): the traffic rules count only once a
+    unit's way is held, the plans once a path was planned, and an update at rest spends nothing anywhere."""
+    navigator = Navigator(Grid.from_ascii("\n".join(["." * 12] * 3)))
+    navigator.add_unit((5.5, 1.5), speed=1.0)  # standing in the way
+    walker = navigator.add_unit((0.5, 1.5), speed=4.0)
+    walker.move_to((11, 1))
+    navigator.update(0.1)
+    parts = navigator.stats.part_seconds
+    assert list(parts) == list(UPDATE_PARTS) and all(seconds >= 0.0 for seconds in parts.values())
+    assert parts["plans"] > 0.0 and parts["events"] > 0.0 and parts["traffic"] == 0.0  # planned, set off, no one in its way yet
+    while walker.collision is None and navigator.time < 5.0:
+        navigator.update(0.1)
+    assert navigator.stats.part_seconds["traffic"] > 0.0  # it met the standing unit: the rules ran
+    run(navigator, 0.1, 400, check=False)
+    navigator.update(0.1)
+    navigator.update(0.1)
+    assert navigator.at_rest and set(navigator.stats.part_seconds.values()) == {0.0}

@@ -70,7 +70,7 @@ from .requests import PathRequestQueue
 from .traffic import REROUTES_PER_TRIP, Blocked, Traffic
 from .unit import FINAL_STATES, STANDING_STATES, STATE_CODES, Unit, UnitState, unit_settings_problem
 
-__all__ = ["Navigator", "NavigatorStats", "Steerer"]
+__all__ = ["UPDATE_PARTS", "Navigator", "NavigatorStats", "Steerer"]
 
 
 #: Update times kept in NavigatorStats: minutes of a game at 60 updates a second, without growing forever.
@@ -93,6 +93,11 @@ WALKING_STATES = frozenset({UnitState.RUN, UnitState.WAITING})
 RUN_CODE, WAITING_CODE = STATE_CODES[UnitState.RUN], STATE_CODES[UnitState.WAITING]
 #: Seconds one update advances the world by at most (see Navigator.update).
 MAX_UPDATE_SECONDS = 1.0
+#: The parts an update's time is split into (:attr:`NavigatorStats.part_seconds`): the map's changes seen, path plans
+#: (the queue's, and the legs between key points units plan as they reach them), the steerers (groups), the units
+#: that only move on (array passes), the units' events in Python (cells taken and let go, arrivals), the traffic
+#: rules of units whose way is held (waits, detours, pushes), jams' plans, and the checks that end or resume orders.
+UPDATE_PARTS = ("map changes", "plans", "steering", "array moves", "events", "traffic", "jams", "order checks")
 #: A unit under way plans again when a way through newly opened cells could be this fraction of its way left (D1).
 SHORTCUT_RATIO = 0.75
 
@@ -110,6 +115,8 @@ class NavigatorStats:
         self.notified = 0  #: unit notifications of map changes on their routes
         self.refused_edits = 0  #: cells an edit could not block because units hold them
         self.removed = 0  #: units taken off the map (:meth:`Navigator.remove_unit`)
+        #: Seconds of wall-clock time each part of the last update took (UPDATE_PARTS): where the time goes.
+        self.part_seconds: Dict[str, float] = dict.fromkeys(UPDATE_PARTS, 0.0)
 
 
 Event = Tuple[int, str, Cell]
@@ -201,6 +208,8 @@ class Navigator:
         #: Units asleep (see :meth:`_sleeps`) -> the route they wait on, and for a unit blocked, the units in its way
         #: and their cells (none for a unit waiting aside).
         self._asleep: Dict[Unit, Tuple[Route, Blocked]] = {}
+        self._parts = dict.fromkeys(UPDATE_PARTS, 0.0)  #: this update's time so far, part by part (see NavigatorStats)
+        self._leg_seconds = 0.0  #: of this update's events, the seconds spent planning legs (a part of "plans")
         #: Units -> the route, and its key point, of the last hold for a turn at a narrow passage the game heard of.
         self._turns_heard: Dict[Unit, Tuple[Route, int]] = {}
         self._clock = clock
@@ -346,6 +355,7 @@ class Navigator:
         started = self._clock()
         if self.at_rest:
             self.time += delta
+            self.stats.part_seconds = dict.fromkeys(UPDATE_PARTS, 0.0)
         else:
             self._advance_world(delta)
         self.stats.update_seconds.append(self._clock() - started)
@@ -363,20 +373,27 @@ class Navigator:
     def _advance_world(self, delta: float) -> None:
         """One update's work: map changes, plans, steering, the units' moves, and the checks that end or resume orders."""
         self._at_rest = False  # (found anew at the end: steering, pushes and plans may set units going meanwhile)
+        parts = self._parts = dict.fromkeys(UPDATE_PARTS, 0.0)
+        started = time.perf_counter()
         for unit_id in self.watcher.collect():
             unit = self.units.get(unit_id)
             if unit is not None:
                 self.stats.notified += 1
                 self._check_route(unit)
         self._take_openings()
+        started = self._part_done("map changes", started)
         self.time += delta
         self.requests.serve(self._serve, self.time)
+        started = self._part_done("plans", started)
         for steerer in self.steering:
             steerer.steer(delta)
+        started = self._part_done("steering", started)
         if delta > 0 and self.units:
             order = self._in_priority_order()
-            self._move_units(order, delta)
+            self._move_units(order, delta)  # (it splits its own time)
+            started = time.perf_counter()
             self.jams.update(order)
+            started = self._part_done("jams", started)
             if self._turns:
                 self._pass_narrows()
             in_turn = order[self.stats.updates % STALL_SLICES :: STALL_SLICES]
@@ -385,6 +402,17 @@ class Navigator:
             self._go_on(in_turn)
             if not self.stats.updates % STALL_SLICES:
                 self._at_rest = not (self.requests or self.jams.busy) and all(map(self._rests, order))
+            self._part_done("order checks", started)
+        parts["events"] = max(0.0, parts["events"] - parts["traffic"] - self._leg_seconds)  # (both timed inside the events)
+        parts["plans"] += self._leg_seconds
+        self._leg_seconds = 0.0
+        self.stats.part_seconds = parts
+
+    def _part_done(self, part: str, started: float) -> float:
+        """Add the seconds since ``started`` to ``part`` of this update's time; the time now."""
+        now = time.perf_counter()
+        self._parts[part] += now - started
+        return now
 
     def _move_units(self, order: List[Unit], delta: float) -> None:
         """Every unit's sub-steps of the frame, spread evenly over rounds, in priority order. A crowd of
@@ -393,6 +421,7 @@ class Navigator:
         if len(order) >= self.array_pass_units:
             self._move_in_passes(order, delta)
             return
+        started = time.perf_counter()
         steps = {speed: sub_step(delta, speed) for speed in {unit.speed for unit in order}}  # (units share a few speeds)
         rounds = max(count for count, _ in steps.values())
         for turn in range(rounds):
@@ -401,6 +430,7 @@ class Navigator:
                     count, dt = steps[unit.speed]
                     if turn * count % rounds < count and not (unit.next_cell is None and unit in self._asleep and self._sleeps(unit, dt)):
                         self._advance(unit, dt)
+        self._part_done("events", started)
 
     def _move_in_passes(self, order: List[Unit], delta: float) -> None:
         """The sub-steps of each round: the units between two cells that only move on do so in one array pass
@@ -415,6 +445,7 @@ class Navigator:
         self._rank_of[slots] = np.arange(len(slots))
         rounds, lengths = int(counts.max()), seconds.tolist()
         for turn in range(rounds):
+            started = time.perf_counter()
             due = turn * counts % rounds < counts
             moving = agents.moving[slots]
             codes = agents.state[slots]
@@ -430,6 +461,7 @@ class Navigator:
                 events[ranks[~short]] = True
                 moved_on[slots[ranks[short]]] = True
             self._round = Round(np.flatnonzero(events), due, self._rank_of, moved_on, before)
+            started = self._part_done("array moves", started)
             asleep = self._asleep
             try:
                 for rank in self._round:
@@ -440,6 +472,7 @@ class Navigator:
                         self._advance(unit, lengths[rank])
             finally:
                 self._round = self._round_unit = None
+            self._part_done("events", started)
 
     def set_state(self, unit: Unit, state: UnitState) -> None:
         """The one way a unit's state changes once it is added (the traffic rules and jams' plans call it too):
@@ -964,7 +997,10 @@ class Navigator:
                     self._events.append((unit.id, "waypoint_reached", unit.cell))
                 continue
             if route.kind is RouteKind.HIGH_LEVEL:
-                if not self._plan_next_leg(unit, route):
+                started = time.perf_counter()
+                planned = self._plan_next_leg(unit, route)
+                self._leg_seconds += time.perf_counter() - started
+                if not planned:
                     self._request_plan(unit)
                     return False
                 continue
@@ -994,7 +1030,9 @@ class Navigator:
         cells = step_cells(unit.cell, cell, unit.size)
         blockers = self.occupancy.holders_of(cells, unit)
         if blockers:
+            started = time.perf_counter()
             self.traffic.wait_or_detour(unit, route, cell, blockers, dt)
+            self._part_done("traffic", started)
             if unit.stack and unit.stack[-1] is route and not self.jams.planned(unit):
                 blocked = self.traffic.sleep_blocked(unit, route, cells, blockers)
                 if blocked:

@@ -66,12 +66,16 @@ def _moved_right(point: Cell, before: Cell, after: Cell, grid: Grid, places: np.
     rx, ry = -dy / length, dx / length  # the right of the way (y grows downward)
     reach = math.floor(float(np.abs(places @ (rx, ry)).max(initial=0.0))) + 1
     x, y = point
-    line = []
-    for step in range(1, reach + 1):
-        cell = (x + round(step * rx), y + round(step * ry))
-        if not (grid.is_passable(cell) and line_of_sight(grid, point, cell)):
-            break
-        line.append(cell)
+    steps = [(x + round(step * rx), y + round(step * ry)) for step in range(1, reach + 1)]
+    (left, right), (top, bottom) = sorted((x, steps[-1][0])), sorted((y, steps[-1][1]))
+    if left >= 0 and top >= 0 and right < grid.width and bottom < grid.height and grid.passable[top : bottom + 1, left : right + 1].all():
+        line = steps  # open ground: every step is free and in sight (one test of the box, not a line a step)
+    else:
+        line = []
+        for cell in steps:
+            if not (grid.is_passable(cell) and line_of_sight(grid, point, cell)):
+                break
+            line.append(cell)
     if not line:
         return point
     members = (np.array(line, dtype=np.int64)[:, None, :] + places[None, :, :]).reshape(-1, 2)

@@ -531,11 +531,11 @@ def test_bad_map_options_are_refused(capsys, args, message):
     assert message in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("option", [["--bounds", "0", "0", "3", "3"], ["--layer", "Walls"]])
+@pytest.mark.parametrize("option", [["--bounds", "0", "0", "3", "3"], ["--layer", "Walls"], ["--empty-cells-passable", "no"]])
 def test_bounds_and_layers_are_for_scenes_only(tmp_path, capsys, option):
     (tmp_path / "level.txt").write_text("...\n...\n")
     assert main(["paths", str(tmp_path / "level.txt"), *option, "--out", str(tmp_path / "p.png")]) == 2
-    assert "bounds, layers and unknown tiles apply to Godot scenes (.tscn) only" in capsys.readouterr().err
+    assert "bounds, layers, empty cells and unknown tiles apply to Godot scenes (.tscn) only" in capsys.readouterr().err
 
 
 def test_missing_tile_ids_are_an_error_unless_read_as_the_engine_does(tmp_path, capsys):
@@ -603,13 +603,13 @@ def test_paths_on_isometric_and_custom_tilemaps(tmp_path, capsys, name):
     assert "4 of 4 orders found" in printed
 
 
-@pytest.mark.parametrize("command", ["demo", "paths", "bake"])
+@pytest.mark.parametrize("command", ["demo", "bake", "render"])
 @pytest.mark.parametrize("name", ["OffsetX", "OffsetY", "OffsetNegativeX", "OffsetNegativeY"])
-def test_half_offset_tilemaps_are_refused_with_one_line(tmp_path, capsys, command, name):
+def test_half_offset_tilemaps_are_refused_with_one_line_by_the_commands_of_square_steps(tmp_path, capsys, command, name):
     scene = FIXTURES / "geometry" / "half_offsets.tscn"
-    out = ["--out", str(tmp_path / ("x.kpg" if command == "bake" else "x.png"))]
+    out = ["--out", str(tmp_path / ("x.kpg" if command == "bake" else "x.png"))] + (["--graph", "x.kpg"] if command == "render" else [])
     assert main([command, str(scene), "--tilemap", name, *out]) == 2
     error = capsys.readouterr().err
     assert error.startswith("pathing-py: ") and error.count("\n") == 1
-    assert f"TileMap 'Hexagonal/{name}' cannot be navigated" in error and "six neighbours" in error
+    assert "the TileMap is half-offset (hexagonal): its cells have six neighbours" in error and "pathing-py paths searches it" in error
     assert not list(tmp_path.iterdir())

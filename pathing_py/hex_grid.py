@@ -38,7 +38,7 @@ A half-offset TileMap read from a scene comes as a :class:`HexMap`, the two toge
 
 import math
 from heapq import heappop, heappush
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import List, NamedTuple, Optional, Tuple
 
 from .cell_layout import CellLayout
 from .grid import Cell, Grid
@@ -69,8 +69,9 @@ class HexSteps:
         self.along_cost = math.hypot(*along)
         self.forward_cost = math.hypot(0.5 * along[0] + across[0], 0.5 * along[1] + across[1])
         self.backward_cost = math.hypot(0.5 * along[0] - across[0], 0.5 * along[1] - across[1])
-        self._diagonal = min(self.forward_cost, self.backward_cost)
-        self._per_half = min(self._diagonal, self.along_cost / 2.0)
+        #: The estimate's prices: a line crossed (the cheaper step across), and half a cell along the lines.
+        self.across_price = min(self.forward_cost, self.backward_cost)
+        self.half_price = min(self.across_price, self.along_cost / 2.0)
         # Steps from a cell whose line lies half a cell ahead of its neighbour lines (d = +0.5), and behind them.
         self._steps = {ahead: self._make_steps(ahead) for ahead in (True, False)}
 
@@ -90,26 +91,39 @@ class HexSteps:
     def line_ahead(self, cell: Cell) -> bool:
         """Whether a grid cell's line lies half a cell forward of its neighbour lines (moved by +0.5, or its
         neighbours moved by -0.5)."""
-        line = cell[1 - self.axis] + self.origin[1 - self.axis]
-        return self.layout.line_shifted(line) == (self.layout.shift > 0)
+        return self.lines_ahead(cell[1 - self.axis], 1)[0]
+
+    def lines_ahead(self, first: int, count: int) -> List[bool]:
+        """:meth:`line_ahead` of the grid lines (rows for offset x, columns for offset y) ``first`` on, ``count`` of them."""
+        shift_forward = self.layout.shift > 0
+        base = first + self.origin[1 - self.axis]
+        return [self.layout.line_shifted(base + line) == shift_forward for line in range(count)]
 
     def steps(self, cell: Cell) -> List[Step]:
         """The six (dx, dy, cost) steps out of a grid cell, on or off the map."""
         return self._steps[self.line_ahead(cell)]
 
+    def steps_of(self, ahead: bool) -> List[Step]:
+        """The six (dx, dy, cost) steps out of a cell whose line lies ahead of its neighbour lines, or behind them."""
+        return self._steps[ahead]
+
+    def line_moves(self, first: int, count: int) -> List[int]:
+        """How far the grid lines ``first`` on (``count`` of them) are moved, in half cells: 0, or 1 or -1."""
+        unit = 1 if self.layout.shift > 0 else -1
+        base = first + self.origin[1 - self.axis]
+        return [unit if self.layout.line_shifted(base + line) else 0 for line in range(count)]
+
     def doubled(self, cell: Cell) -> Tuple[int, int]:
         """A grid cell in doubled coordinates: twice its place along its line (moves included), and its line."""
         along, across = (cell[0], cell[1]) if self.axis == 0 else (cell[1], cell[0])
-        line = across + self.origin[1 - self.axis]
-        moved = (1 if self.layout.shift > 0 else -1) if self.layout.line_shifted(line) else 0
-        return 2 * along + moved, across
+        return 2 * along + self.line_moves(across, 1)[0], across
 
     def estimate(self, a: Cell, b: Cell) -> float:
         """A lower bound of a path's cost between two grid cells: each line crossed costs a step across, and
         what is left along the lines the cheapest way a step covers half a cell (never more than the truth)."""
         (ua, va), (ub, vb) = self.doubled(a), self.doubled(b)
         du, dv = abs(ua - ub), abs(va - vb)
-        return dv * self._diagonal + max(0, du - dv) * self._per_half
+        return dv * self.across_price + max(0, du - dv) * self.half_price
 
 
 def hex_neighbours(grid: Grid, steps: HexSteps, cell: Cell) -> List[Tuple[Cell, float]]:
@@ -134,35 +148,52 @@ def find_hex_path(grid: Grid, layout: CellLayout, start: Cell, goal: Cell, *, ma
     early = answer_without_search(grid, start, goal, islands=False)
     if early is not None:
         return early
-    passable = grid.passable
     width, height = grid.width, grid.height
-    best: Dict[Cell, float] = {start: 0.0}
-    came_from: Dict[Cell, Cell] = {}
-    done = set()
-    queue = [(steps.estimate(start, goal), 0, 0.0, start)]
+    lines = height if steps.axis == 0 else width
+    moves, ahead = steps.line_moves(0, lines), steps.lines_ahead(0, lines)
+    moves_by_row = moves if steps.axis == 0 else None
+    # The six steps of a cell ahead of its neighbour lines, and of one behind them: (dx, dy, flat offset, cost).
+    step_lists = {line_ahead: [(dx, dy, dy * width + dx, cost) for dx, dy, cost in steps.steps_of(line_ahead)] for line_ahead in (True, False)}
+    goal_along, goal_line = (goal[0], goal[1]) if steps.axis == 0 else (goal[1], goal[0])
+    goal_u = 2 * goal_along + moves[goal_line]
+    across_price, half_price = steps.across_price, steps.half_price
+    open_cells = grid.passable.ravel().tolist()
+    size = width * height
+    best = [math.inf] * size
+    came_from = [-1] * size
+    done = [False] * size
+    first, last = start[1] * width + start[0], goal[1] * width + goal[0]
+    best[first] = 0.0
+    queue = [(steps.estimate(start, goal), 0, 0.0, first)]
     pushed = expanded = 0
     while queue:
-        _, _, cost, cell = heappop(queue)
-        if cell in done:
+        _, _, cost, here = heappop(queue)
+        if done[here]:
             continue
-        if cell == goal:
-            return PathResult(PathStatus.FOUND, _walk_back(came_from, goal), cost, expanded)
+        if here == last:
+            return PathResult(PathStatus.FOUND, _walk_back(came_from, here, width), cost, expanded)
         if max_nodes is not None and expanded >= max_nodes:
             return PathResult(PathStatus.LIMIT_REACHED, expanded=expanded)
-        done.add(cell)
+        done[here] = True
         expanded += 1
-        x, y = cell
-        for dx, dy, step in steps.steps(cell):
+        y, x = divmod(here, width)
+        for dx, dy, offset, step in step_lists[ahead[y if moves_by_row is not None else x]]:
             nx, ny = x + dx, y + dy
-            if not (0 <= nx < width and 0 <= ny < height and passable[ny, nx]):
+            if not (0 <= nx < width and 0 <= ny < height):
                 continue
-            neighbour = (nx, ny)
+            there = here + offset
             reached = cost + step
-            if neighbour not in done and reached < best.get(neighbour, math.inf):
-                best[neighbour] = reached
-                came_from[neighbour] = cell
+            if open_cells[there] and reached < best[there] and not done[there]:
+                best[there] = reached
+                came_from[there] = here
+                # steps.estimate, inlined: doubled coordinates of the cell against the goal's
+                if moves_by_row is not None:
+                    du, dv = abs(2 * nx + moves_by_row[ny] - goal_u), abs(ny - goal_line)
+                else:
+                    du, dv = abs(2 * ny + moves[nx] - goal_u), abs(nx - goal_line)
+                estimate = dv * across_price + (du - dv) * half_price if du > dv else dv * across_price
                 pushed += 1
-                heappush(queue, (reached + steps.estimate(neighbour, goal), pushed, reached, neighbour))
+                heappush(queue, (reached + estimate, pushed, reached, there))
     return PathResult(PathStatus.UNREACHABLE, expanded=expanded)
 
 
@@ -177,9 +208,8 @@ class HexMap(NamedTuple):
         return find_hex_path(self.grid, self.layout, start, goal, max_nodes=max_nodes)
 
 
-def _walk_back(came_from: Dict[Cell, Cell], goal: Cell) -> List[Cell]:
-    cells = [goal]
-    while cells[-1] in came_from:
-        cells.append(came_from[cells[-1]])
-    cells.reverse()
-    return cells
+def _walk_back(came_from: List[int], last: int, width: int) -> List[Cell]:
+    flats = [last]
+    while came_from[flats[-1]] >= 0:
+        flats.append(came_from[flats[-1]])
+    return [(flat % width, flat // width) for flat in reversed(flats)]

@@ -86,11 +86,9 @@ class MapPicture:
         )
         width, height = (int(math.ceil(side - 1e-9)) for side in (high - low) * scale)
         self.cells = self._cells_of_pixels(max(width, 1), max(height, 1))
-        colours = draw_grid(grid, 1, tiles, names).reshape(-1, 3)
+        colours = np.concatenate([[BACKGROUND], draw_grid(grid, 1, tiles, names).reshape(-1, 3)]).astype(np.uint8)
         inside = self.cells >= 0
-        self.image: np.ndarray = np.empty((*self.cells.shape, 3), dtype=np.uint8)
-        self.image[:] = BACKGROUND
-        self.image[inside] = colours[self.cells[inside]]
+        self.image: np.ndarray = colours[self.cells + 1]  # off the map (-1): the background
         edges = np.zeros(self.cells.shape, dtype=bool)
         edges[:, :-1] |= self.cells[:, :-1] != self.cells[:, 1:]
         edges[:-1, :] |= self.cells[:-1, :] != self.cells[1:, :]
@@ -111,13 +109,16 @@ class MapPicture:
     def tilemap_cells(self, pixels: np.ndarray) -> np.ndarray:
         """The TileMap cell of each picture pixel position (N, 2), as ``world_to_map`` finds it (in float64)."""
         layout = self.layout
-        inverse = np.linalg.inv(np.array([layout.x_axis, layout.y_axis]))
-        counted = (np.asarray(pixels, dtype=np.float64) - np.array(layout.origin)) @ inverse
+        (a, b), (c, d) = np.linalg.inv(np.array([layout.x_axis, layout.y_axis]))
+        points = np.asarray(pixels, dtype=np.float64)
+        px, py = points[:, 0] - layout.origin[0], points[:, 1] - layout.origin[1]
+        counted = [np.floor(px * a + py * c), np.floor(px * b + py * d)]  # column by column: no small matmul
         if layout.offset_axis is not None:
             axis = layout.offset_axis
-            odd = np.floor(counted[:, 1 - axis]) % 2 == 1
-            counted[odd, axis] -= layout.shift
-        return np.floor(counted).astype(np.int64)
+            odd = counted[1 - axis] % 2 == 1
+            along = px * a + py * c if axis == 0 else px * b + py * d
+            counted[axis] = np.floor(np.where(odd, along - layout.shift, along))
+        return np.stack(counted, axis=1).astype(np.int64)
 
     def cell_at(self, pixel) -> Optional[Cell]:
         """The grid cell under a picture pixel position, None off the map."""

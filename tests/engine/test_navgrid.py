@@ -493,6 +493,15 @@ def test_path_units_are_refused_on_a_hex_map_saying_why(root, capsys, fixture_co
     said = errors(capsys)
     assert any("PathUnits cannot move on a half-offset (hexagonal) TileMap yet" in line for line in said), said
     assert navgrid.call("set_cell_blocked", Vector2(1, 1), True) is False  # no wall_tile: refused as on any map
+    errors(capsys)  # the refusal's line
+    navgrid.set("wall_tile", "wall")  # walls put up on a hex map: paths go round them, the TileMap shows them
+    start, goal = navgrid.call("cell_to_world", Vector2(-7, 6)), navgrid.call("cell_to_world", Vector2(9, 6))
+    gap = (2, 6)
+    assert gap in path_cells(navgrid.call("find_path", start, goal), tilemap)
+    assert navgrid.call("set_cell_blocked", Vector2(*gap), True) and signed_int(tilemap.get_cell(*gap)) == 1
+    assert len(navgrid.call("find_path", start, goal)) == 0 and str(navgrid.call("get_last_status")) == "UNREACHABLE"
+    assert navgrid.call("set_cell_blocked", Vector2(*gap), False)
+    assert gap in path_cells(navgrid.call("find_path", start, goal), tilemap)
     assert len(navgrid.call("find_path", navgrid.call("cell_to_world", Vector2(0, 0)), navgrid.call("cell_to_world", Vector2(5, 0)))) > 0
     errors(capsys)
     navgrid.set("graph_path", "res://scenes/demo.kpg")  # a graph follows square steps: not used, and said so

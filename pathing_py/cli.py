@@ -151,7 +151,9 @@ def load_map(
             grid = data.hex_map(empty_passable=empty_passable, bounds=area).grid
         else:
             grid = data.grid(empty_passable=empty_passable, bounds=area, connectivity=connectivity or 8)
-        moves = "six neighbours a cell, costs in pixels" if data.geometry.hexagonal else "paths draws its cells in their shape, demo and render as squares"
+        moves = "six neighbours a cell, costs in pixels" if data.geometry.hexagonal else (
+            "paths draws its cells in their shape, demo and render as squares"
+        )
         notes.append(f"TileMap {data.node_path!r}: {data.geometry.describe()}; {moves}")
         if data.layers:
             notes.append(

@@ -27,7 +27,12 @@ that overlapped and the circles in walls (checked after every update: both
 must be 0) and the time per update.
 
 ``pathing-py paths [MAP]`` answers a few seeded path orders on a map, prints
-what each cost, and draws the map with the paths into a PNG.
+what each cost, and draws the map with the paths into a PNG, each cell in its
+real shape (squares, isometric diamonds, custom parallelograms, half-offset
+rows or columns) at a size a person can read. Half-offset (hexagonal) TileMaps
+are searched over the six neighbours of each cell, their costs in TileMap
+pixels; the other commands refuse them (their units and graphs step between
+eight or four neighbours).
 
 ``pathing-py bake MAP [--out FILE] [--cluster-size N]`` bakes the map's
 key-point graph into a file (by default beside the map, suffix ``.kpg``),
@@ -64,9 +69,12 @@ from .formation_scenarios import SCENARIOS, FormationRun
 from .godot.bridge import load_graph
 from .godot.scene_files import TileMapData, nav_grid_settings, read_tilemap
 from .godot.tile_data import UNKNOWN_TILES, CellRect, cell_rect, tiles_that_cannot_block
+from .cell_layout import SQUARE_CELLS, CellLayout
 from .grid import CONNECTIVITIES, Cell, Grid, MapFormatError
+from .hex_grid import find_hex_path
 from .hierarchy import KeyPointGraph
 from .line import smooth_path
+from .map_pictures import MAX_SIDE, MIN_CELL_EDGE, MIN_WIDTH, MapPicture
 from .pillow import PillowMissing, pillow_image
 from .scenarios import CrowdScenario, armies, crossroads
 from .search import PathResult, find_path, prepare
@@ -82,11 +90,13 @@ MAX_PICTURE_SIDE = 2048
 
 
 class LoadedMap(NamedTuple):
-    """A map read by :func:`load_map`: its grid, what pictures need of its terrain, and what to tell the user."""
+    """A map read by :func:`load_map`: its grid, what pictures need of its terrain, what to tell the user, and
+    where its cells lie (a TileMap's cells in its pixels, half offset included; square cells for other maps)."""
 
     grid: Grid
     terrain: dict
     notes: List[str]
+    layout: CellLayout = SQUARE_CELLS
 
 
 def load_map(
@@ -98,6 +108,7 @@ def load_map(
     unknown_tiles: str = "error",
     connectivity: Optional[int] = None,
     layers: Optional[Sequence[str]] = None,
+    empty_passable: Optional[bool] = None,
 ) -> LoadedMap:
     """A grid from any map file we read, chosen by its suffix, and what pictures need of its terrain.
 
@@ -107,12 +118,15 @@ def load_map(
     ``layers`` (TileMaps stacked on the map's cells) its ``layer_paths``. The notes
     say which tiles block and warn of a TileSet without any collision shape.
     ``connectivity`` (8 or 4) is the grid's; None takes a scene's NavGrid's, else 8.
+    ``empty_passable`` (whether cells without a tile are walkable) replaces the NavGrid's
+    ``empty_cells_passable``; None takes it, else True. A half-offset TileMap's grid is its
+    obstacle table, its ``layout`` hexagonal: search it with :func:`pathing_py.hex_grid.find_hex_path`.
     """
     suffix = path.suffix.lower()
-    if suffix != ".tscn" and (bounds is not None or unknown_tiles != "error" or layers):
-        raise MapFormatError(f"{path}: bounds, layers and unknown tiles apply to Godot scenes (.tscn) only")
+    if suffix != ".tscn" and (bounds is not None or unknown_tiles != "error" or layers or empty_passable is not None):
+        raise MapFormatError(f"{path}: bounds, layers, empty cells and unknown tiles apply to Godot scenes (.tscn) only")
     if suffix == ".tscn":
-        empty_passable, navgrid_bounds, notes = True, None, []
+        empty_cells, navgrid_bounds, notes = True, None, []
         navgrid_layers: Sequence[str] = ()
         nav_grids = nav_grid_settings(path)
         if connectivity is None and nav_grids:
@@ -121,26 +135,34 @@ def load_map(
                 notes.append(f"{connectivity}-connected, as NavGrid {nav_grids[0].node_path!r} says")
         if nav_grids and tilemap is None and not blocking:
             settings = nav_grids[0]
-            tilemap, blocking, empty_passable = settings.tilemap, settings.blocking, settings.empty_passable
+            tilemap, blocking, empty_cells = settings.tilemap, settings.blocking, settings.empty_passable
             navgrid_bounds, navgrid_layers = settings.bounds, settings.layers
             notes.append(
                 f"read as NavGrid {settings.node_path!r} does: TileMap {tilemap!r}, blocking {blocking}"
                 + (f", bounds {navgrid_bounds}" if navgrid_bounds else "")
                 + (f", layers {list(navgrid_layers)}" if navgrid_layers and layers is None else "")
-                + ("" if empty_passable else ", empty cells block")
+                + ("" if empty_cells else ", empty cells block")
             )
+        empty_passable = empty_cells if empty_passable is None else empty_passable
         layers = navgrid_layers if layers is None else layers
         data = read_tilemap(path, tilemap=tilemap, blocking=list(blocking) or None, unknown_tiles=unknown_tiles, layers=layers)
-        area = data.area(bounds or navgrid_bounds)  # refuses half offsets
-        grid = data.grid(empty_passable=empty_passable, bounds=area, connectivity=connectivity or 8)
-        notes.append(f"TileMap {data.node_path!r}: {data.geometry.describe()}; pictures draw its cells as squares")
+        area = data.area(bounds or navgrid_bounds)
+        if data.geometry.hexagonal:
+            grid = data.hex_map(empty_passable=empty_passable, bounds=area).grid
+        else:
+            grid = data.grid(empty_passable=empty_passable, bounds=area, connectivity=connectivity or 8)
+        moves = "six neighbours a cell, costs in pixels" if data.geometry.hexagonal else (
+            "paths draws its cells in their shape, demo and render as squares"
+        )
+        notes.append(f"TileMap {data.node_path!r}: {data.geometry.describe()}; {moves}")
         if data.layers:
             notes.append(
                 f"layers stacked on it: {', '.join(repr(layer.node_path) for layer in data.layers)} "
                 "(a cell blocks where any layer's tile blocks; pictures show the tiles of the first TileMap)"
             )
         notes += blocking_notes(data, area, empty_passable)
-        return LoadedMap(grid, {"tiles": data.cells.raster(data.cells.tile, -1, area), "names": data.names}, notes)
+        terrain = {"tiles": data.cells.raster(data.cells.tile, -1, area), "names": data.names}
+        return LoadedMap(grid, terrain, notes, data.geometry.layout())
     if suffix == ".map":
         return LoadedMap(Grid.from_movingai(path, connectivity=connectivity or 8), {}, [])
     if suffix == ".txt":
@@ -193,24 +215,31 @@ def random_orders(grid: Grid, count: int, seed: int) -> List[tuple]:
     return [(rng.choice(free), rng.choice(free)) for _ in range(count)]
 
 
-def read_map(path: Path, args: argparse.Namespace) -> Tuple[Grid, dict]:
-    """:func:`load_map` with the command's options, saying what it read and how long that took."""
+def read_map(path: Path, args: argparse.Namespace, *, six_neighbours: bool = False) -> LoadedMap:
+    """:func:`load_map` with the command's options, saying what it read and how long that took; ValueError for
+    a half-offset (hexagonal) TileMap unless the command follows ``six_neighbours``."""
     started = time.perf_counter()
     loaded = load_map(
         path, args.tilemap, args.blocking, bounds=args.bounds, unknown_tiles=args.unknown_tiles, connectivity=args.connectivity,
-        layers=args.layer,
+        layers=args.layer, empty_passable=args.empty_cells_passable,
     )
     read_ms = (time.perf_counter() - started) * 1000
     grid = loaded.grid
+    if loaded.layout.hexagonal and not six_neighbours:
+        raise MapFormatError(
+            f"{path}: the TileMap is half-offset (hexagonal): its cells have six neighbours, and {args.command} "
+            "steps between eight or four (units, key-point graphs); pathing-py paths searches it"
+        )
     for note in loaded.notes:
         print(note, file=sys.stderr if note.startswith("warning:") else sys.stdout)
     last = tilemap_cell(grid, (grid.width - 1, grid.height - 1))
+    moves = "six neighbours (half offset)" if loaded.layout.hexagonal else f"{grid.connectivity}-connected"
     print(
         f"{path}: {grid.width}x{grid.height} cells, {int(grid.passable.sum())} passable, "
-        f"TileMap cells {grid.origin} to {last}, {grid.connectivity}-connected"
+        f"TileMap cells {grid.origin} to {last}, {moves}"
     )
     print(f"read in {read_ms:.1f} ms")
-    return grid, loaded.terrain
+    return loaded
 
 
 #: Finds one order's path: the search's result and the cells to draw (empty if none).
@@ -239,12 +268,17 @@ def answer_orders(grid: Grid, orders: Sequence[Tuple[Cell, Cell]], find: Finder)
 
 
 def run_paths(args: argparse.Namespace) -> int:
-    grid, terrain = read_map(Path(args.map) if args.map else DEMO_SCENE, args)
-    started = time.perf_counter()
-    prepare(grid)
-    print(f"islands and search tables built in {(time.perf_counter() - started) * 1000:.1f} ms")
+    loaded = read_map(Path(args.map) if args.map else DEMO_SCENE, args, six_neighbours=True)
+    grid, layout = loaded.grid, loaded.layout
+    if not layout.hexagonal:
+        started = time.perf_counter()
+        prepare(grid)
+        print(f"islands and search tables built in {(time.perf_counter() - started) * 1000:.1f} ms")
 
     def find(start: Cell, goal: Cell) -> Tuple[PathResult, List[Cell]]:
+        if layout.hexagonal:  # through every cell's centre: line of sight follows square cells
+            result = find_hex_path(grid, layout, start, goal)
+            return result, result.cells
         result = find_path(grid, start, goal)
         return result, smooth_path(grid, result.cells) if result else []
 
@@ -253,8 +287,9 @@ def run_paths(args: argparse.Namespace) -> int:
     else:
         orders = random_orders(grid, args.orders, args.seed)
     paths = answer_orders(grid, orders, find)
-    write_png(args.out, paths_picture(grid, paths, args.scale, **terrain))
-    print(f"picture: {args.out}")
+    picture = MapPicture(grid, layout, args.scale, **loaded.terrain)
+    write_png(args.out, picture.draw_paths(paths))
+    print(f"picture: {args.out} ({picture.image.shape[1]}x{picture.image.shape[0]} pixels)")
     return 0
 
 
@@ -295,7 +330,7 @@ def animation_paths(out: Path) -> Tuple[Path, Optional[Path]]:
 
 def run_demo(args: argparse.Namespace) -> int:
     path = Path(args.map) if args.map else DEMO_SCENE
-    grid, terrain = read_map(path, args)
+    grid, terrain = read_map(path, args)[:2]
     navigator = Navigator(grid, None if args.no_graph else demo_graph(path, grid))  # no time budget: deterministic
     navigator.cell_label = lambda cell: str(tilemap_cell(grid, cell))  # reasons name TileMap cells
     orders = give_orders(navigator, args.units, args.seed, args.speed)
@@ -378,7 +413,7 @@ ALL_SCENARIOS = "all"
 UNIT_DEMO_ONLY = (
     ("map", "MAP"), ("units", "--units"), ("walls", "--walls"), ("speed", "--speed"), ("no_graph", "--no-graph"),
     ("tilemap", "--tilemap"), ("blocking", "--blocking"), ("bounds", "--bounds"), ("connectivity", "--connectivity"),
-    ("unknown_tiles", "--unknown-tiles"), ("layer", "--layer"),
+    ("unknown_tiles", "--unknown-tiles"), ("layer", "--layer"), ("empty_cells_passable", "--empty-cells-passable"),
 )  # fmt: skip
 
 
@@ -591,7 +626,7 @@ class ProgressBar:
 def run_bake(args: argparse.Namespace) -> int:
     path = Path(args.map)
     out = Path(args.out) if args.out else path.with_suffix(".kpg")
-    grid, _ = read_map(path, args)
+    grid = read_map(path, args).grid
     nav_grids = nav_grid_settings(path) if path.suffix.lower() == ".tscn" else []
     cluster_size = args.cluster_size or (nav_grids[0].cluster_size if nav_grids else 0) or None  # option, else the NavGrid's
     started = time.perf_counter()
@@ -609,7 +644,7 @@ def run_bake(args: argparse.Namespace) -> int:
 
 
 def run_render(args: argparse.Namespace) -> int:
-    grid, terrain = read_map(Path(args.map), args)
+    grid, terrain = read_map(Path(args.map), args)[:2]
     graph = KeyPointGraph.load(args.graph, grid)
     print(f"{args.graph}: {len(graph.key_points())} key points in {len(graph.cluster_rects())} clusters")
 
@@ -664,6 +699,14 @@ def _positive(text: str) -> float:
     return value
 
 
+def _yes_no(text: str) -> bool:
+    """An argparse type: yes or no (true/false, on/off, 1/0 too) as a bool."""
+    answers = {"yes": True, "true": True, "on": True, "1": True, "no": False, "false": False, "off": False, "0": False}
+    if text.lower() not in answers:
+        raise argparse.ArgumentTypeError(f"must be yes or no, got {text!r}")
+    return answers[text.lower()]
+
+
 def _picture_path(text: str) -> str:
     """An argparse type: a path ending in .gif or .png."""
     if Path(text).suffix.lower() not in (".gif", ".png"):
@@ -716,7 +759,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         help="a path order from a TileMap cell to another, each X,Y or, as printed, '(X, Y)' (needed when X is "
         "negative); repeat for more; replaces the seeded orders",
     )  # fmt: skip
-    paths.add_argument("--scale", type=_at_least(1), default=8, help="pixels per cell in the picture")
+    paths.add_argument(
+        "--scale", type=_at_least(1),
+        help=f"pixels of a cell's shorter side in the picture (default: at least {MIN_CELL_EDGE}, or the map "
+        f"{MIN_WIDTH} pixels across, the picture at most {MAX_SIDE} pixels a side)",
+    )  # fmt: skip
     paths.add_argument("--out", default="paths.png", help="PNG to write (default paths.png)")
     bake = commands.add_parser("bake", help="bake a map's key-point graph into a file")
     bake.add_argument("map", help="a .tscn, .map or .txt map")
@@ -745,6 +792,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             "--connectivity", type=int, choices=CONNECTIVITIES,
             help="neighbours of a cell: 8 (diagonal steps that cut no corner) or 4 (straight steps only) "
             "(default: a scene's NavGrid's, else 8)",
+        )  # fmt: skip
+        command.add_argument(
+            "--empty-cells-passable", type=_yes_no, metavar="yes|no",
+            help="whether cells without a tile (in any layer) are walkable, as the NavGrid's empty_cells_passable "
+            "(default: the scene's NavGrid's, else yes)",
         )  # fmt: skip
         command.add_argument(
             "--unknown-tiles", choices=UNKNOWN_TILES, default="error",

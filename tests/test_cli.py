@@ -531,11 +531,11 @@ def test_bad_map_options_are_refused(capsys, args, message):
     assert message in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("option", [["--bounds", "0", "0", "3", "3"], ["--layer", "Walls"]])
+@pytest.mark.parametrize("option", [["--bounds", "0", "0", "3", "3"], ["--layer", "Walls"], ["--empty-cells-passable", "no"]])
 def test_bounds_and_layers_are_for_scenes_only(tmp_path, capsys, option):
     (tmp_path / "level.txt").write_text("...\n...\n")
     assert main(["paths", str(tmp_path / "level.txt"), *option, "--out", str(tmp_path / "p.png")]) == 2
-    assert "bounds, layers and unknown tiles apply to Godot scenes (.tscn) only" in capsys.readouterr().err
+    assert "bounds, layers, empty cells and unknown tiles apply to Godot scenes (.tscn) only" in capsys.readouterr().err
 
 
 def test_missing_tile_ids_are_an_error_unless_read_as_the_engine_does(tmp_path, capsys):
@@ -603,13 +603,81 @@ def test_paths_on_isometric_and_custom_tilemaps(tmp_path, capsys, name):
     assert "4 of 4 orders found" in printed
 
 
-@pytest.mark.parametrize("command", ["demo", "paths", "bake"])
+@pytest.mark.parametrize("command", ["demo", "bake", "render"])
 @pytest.mark.parametrize("name", ["OffsetX", "OffsetY", "OffsetNegativeX", "OffsetNegativeY"])
-def test_half_offset_tilemaps_are_refused_with_one_line(tmp_path, capsys, command, name):
+def test_half_offset_tilemaps_are_refused_with_one_line_by_the_commands_of_square_steps(tmp_path, capsys, command, name):
     scene = FIXTURES / "geometry" / "half_offsets.tscn"
-    out = ["--out", str(tmp_path / ("x.kpg" if command == "bake" else "x.png"))]
+    out = ["--out", str(tmp_path / ("x.kpg" if command == "bake" else "x.png"))] + (["--graph", "x.kpg"] if command == "render" else [])
     assert main([command, str(scene), "--tilemap", name, *out]) == 2
     error = capsys.readouterr().err
     assert error.startswith("pathing-py: ") and error.count("\n") == 1
-    assert f"TileMap 'Hexagonal/{name}' cannot be navigated" in error and "six neighbours" in error
+    assert "the TileMap is half-offset (hexagonal): its cells have six neighbours" in error and "pathing-py paths searches it" in error
     assert not list(tmp_path.iterdir())
+
+
+# -- half-offset maps, pictures in the map's own shape, empty cells ------------------------------------
+
+HEX_MAZE = FIXTURES / "geometry" / "hex_maze.tscn"
+
+
+@pytest.mark.parametrize("name", ["Columns", "Rows", "BackRows", "Diamonds"])
+def test_paths_on_half_offset_tilemaps_follow_six_neighbours(tmp_path, capsys, name):
+    from pathing_py.hex_grid import find_hex_path
+
+    out = tmp_path / "p.png"
+    assert main(["paths", str(HEX_MAZE), "--tilemap", name, "--order", "(-7, -5)", "9,8", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "six neighbours a cell, costs in pixels" in printed and "six neighbours (half offset)" in printed
+    data = read_tilemap(HEX_MAZE, tilemap=name)
+    hexes = data.hex_map()
+    expected = find_hex_path(hexes.grid, hexes.layout, (0, 0), (16, 13))
+    assert order_rows(printed) == [((-7, -5), (9, 8), "FOUND", round(expected.cost, 2))]
+    image = read_png(out)
+    assert image.shape[1] >= 640 or image.shape[0] >= 640
+
+
+def test_pictures_draw_cells_in_their_shape_at_a_readable_size(tmp_path, capsys):
+    from pathing_py.cell_layout import SQUARE_CELLS
+    from pathing_py.map_pictures import MIN_CELL_EDGE, MIN_WIDTH, MapPicture
+
+    scene = FIXTURES / "geometry" / "isometric.tscn"
+    out = tmp_path / "iso.png"
+    assert main(["paths", str(scene), "--tilemap", "Diamonds", "--orders", "2", "--out", str(out)]) == 0
+    image = read_png(out)
+    assert image.shape[1] >= MIN_WIDTH  # the map 640 pixels across (its cells are wide enough already)
+    assert tuple(image[0, 0]) == (255, 255, 255) and tuple(image[-1, -1]) == (255, 255, 255)  # a diamond: corners empty
+    data = read_tilemap(scene, tilemap="Diamonds")
+    grid = data.grid()
+    picture = MapPicture(grid, data.geometry.layout(), **{"tiles": data.cells.raster(data.cells.tile, -1, data.area()), "names": data.names})
+    assert (picture.image == image).all(axis=2).mean() > 0.95  # the same picture, but for the paths drawn on it
+    for cell in [(0, 0), (3, 2), (grid.width - 1, grid.height - 1)]:
+        assert picture.cell_at(picture.centres([cell])[0]) == cell
+    # Square cells fill their picture; a small map gets cells of at least 16 pixels.
+    small = MapPicture(Grid.from_ascii("...\n.#."), SQUARE_CELLS)
+    assert small.image.shape == (427, MIN_WIDTH, 3) and MIN_WIDTH / 3 >= MIN_CELL_EDGE  # 640 / 3 pixels a cell
+    assert (small.cells >= 0).all()
+    assert "pixels)" in capsys.readouterr().out
+
+
+def test_paths_pictures_keep_a_given_cell_size(tmp_path, capsys):
+    level = tmp_path / "level.txt"
+    level.write_text("......\n.####.\n")
+    assert main(["paths", str(level), "--orders", "1", "--scale", "20", "--out", str(tmp_path / "p.png")]) == 0
+    assert read_png(tmp_path / "p.png").shape == (40, 120, 3)
+    assert main(["paths", str(level), "--orders", "1", "--out", str(tmp_path / "q.png")]) == 0
+    assert read_png(tmp_path / "q.png").shape == (214, 640, 3)  # 640 across: 106.7 pixels a cell
+
+
+def test_empty_cells_passable_is_an_option(tmp_path, capsys):
+    args = ["paths", str(ARENA), "--orders", "1", "--out", str(tmp_path / "p.png")]
+    assert main(args) == 0
+    assert "35x8 cells, 265 passable" in capsys.readouterr().out
+    assert main([*args, "--empty-cells-passable", "no"]) == 0
+    printed = capsys.readouterr().out
+    assert "35x8 cells, 3 passable" in printed and "cells without a tile (empty cells block)" in printed
+    with pytest.raises(SystemExit):
+        main([*args, "--empty-cells-passable", "maybe"])
+    assert "--empty-cells-passable: must be yes or no, got 'maybe'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["paths", "--help"])
+    assert "--empty-cells-passable yes|no" in capsys.readouterr().out

@@ -90,8 +90,6 @@ def test_collision_tables_reject_a_repeated_id():
         (("../Map", None), {}, "does not point at a node"),
         (("../Map", "Sprite"), {}, "points at a Sprite, not a TileMap"),
         (("../Map", "TileMap"), {"has_tileset": False}, "has no TileSet"),
-        (("../Map", "TileMap"), {"geometry": TileGeometry(half_offset=0)}, "cell_half_offset is 'x': half-offset"),
-        (("../Map", "TileMap"), {"geometry": TileGeometry(mode=1, half_offset=4)}, "six neighbours"),
         (
             ("../Map", "TileMap"),
             {"tile_names": ["wall", "ground"], "blocking": ["wall", "lava"]},
@@ -103,10 +101,8 @@ def test_tilemap_problem_explains_each_misuse(args, kwargs, expected):
     assert expected in tilemap_problem(*args, **kwargs)
 
 
-def test_tilemap_problem_accepts_a_square_tilemap_read_through_pythonscript():
-    assert tilemap_problem("../TileMap", "TileMap", has_tileset=True, geometry=TileGeometry()) == ""
-    for mode in (np.uint64(0), np.uint64(1), np.uint64(2)):  # square, isometric and custom
-        assert tilemap_problem("../TileMap", "TileMap", geometry=TileGeometry(mode=mode, half_offset=np.uint64(2))) == ""
+def test_tilemap_problem_accepts_a_tilemap_with_a_tileset():
+    assert tilemap_problem("../TileMap", "TileMap", has_tileset=True) == ""
     assert tilemap_problem("../TileMap", "TileMap", tile_names=["wall", "forest"], blocking=["forest"]) == ""
 
 

@@ -32,7 +32,10 @@ END = "<!-- end generated import graph -->"
 LAYERS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
     (
         "grid and search",
-        ("status", "arguments", "grid", "islands", "jump_tables", "search", "line", "clearance", "hierarchy", "sized_grids"),
+        (
+            "status", "arguments", "grid", "islands", "jump_tables", "search", "line", "clearance", "hierarchy", "sized_grids",
+            "cell_layout", "hex_grid",
+        ),
     ),
     ("movement", ("local", "dynamic", "spacetime", "push_and_swap", "jams", "units", "groups")),
     ("package", ("__init__",)),
@@ -49,6 +52,7 @@ LAYERS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
             "pillow",
             "animation",
             "debug",
+            "map_pictures",
             "cli",
         ),
     ),

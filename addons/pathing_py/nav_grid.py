@@ -82,8 +82,10 @@ result comes with ``get_last_status()`` saying why (``UNREACHABLE``,
 ``GOAL_BLOCKED``, ``INVALID_POSITION``, …). Positions in and out are
 TileMap-local, as ``TileMap.map_to_world``; use ``tilemap.to_local()`` for
 global ones. Square, isometric and custom TileMaps are navigated (a cell's
-position is the centre of the cell ``world_to_map`` finds); half-offset
-(hexagonal) TileMaps are refused with a configuration warning.
+position is the centre of the cell ``world_to_map`` finds), and half-offset
+(hexagonal) ones too: their paths step between the six neighbours of each cell
+(never smoothed, no key-point graph), and PathUnits and GroupManagers cannot
+move on them yet (a unit joining one is refused, ``NOT_DRIVEN``, saying why).
 
 This script only reads Godot objects and converts Godot types; the work is
 done in :mod:`pathing_py.godot.bridge`, :mod:`pathing_py.godot.editor`,
@@ -484,6 +486,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
                 self._navigator.grid,
                 cluster_size=self.cluster_size,
                 rebake=not Engine.is_editor_hint(),
+                hexagonal=self._navigator.hex_steps is not None,
             )
         except ValueError as error:  # a cluster_size the bake refuses
             loaded = bridge.GraphLoad(None, f"cannot bake the key-point graph: {error}")
@@ -517,6 +520,8 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         problem = self._read_tilemap()
         if problem:
             return problem
+        if self._navigator.hex_steps is not None:
+            return f"Cannot bake a key-point graph: {bridge.HEX_NO_GRAPH}."
         self._bake = editor.BakeJob(
             self._navigator.grid,
             str(ProjectSettings.globalize_path(graph_file)),
@@ -572,7 +577,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         try:
             bounds = self._cell_bounds()
             outline = bridge.bounds_outline(bounds, tilemap_geometry(tilemap)) if bounds is not None else []
-        except ValueError:  # bad bounds, or cells that cannot be placed (flat or half-offset)
+        except ValueError:  # bad bounds, or cells that cannot be placed (flat)
             return []
         return [(outline, BOUNDS_COLOR, BOUNDS_WIDTH)] if outline else []
 
@@ -846,7 +851,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         tilemap: TileMap = node
         tileset: Optional[TileSet] = tilemap.get_tileset()
         try:
-            geometry = tilemap_geometry(tilemap)
+            tilemap_geometry(tilemap)
         except GeometryError as error:
             return f"The TileMap at {path!r} cannot be navigated: {error}."
         tilesets = [tileset] + [layer.get_tileset() for layer in self._layer_nodes()]
@@ -854,7 +859,6 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
             path,
             "TileMap",
             has_tileset=tileset is not None,
-            geometry=geometry,
             tile_names=[str(one.tile_get_name(tile_id)) for one in tilesets if one is not None for tile_id in one.get_tiles_ids()],
             blocking=[str(name) for name in self.blocking_tiles],
         )

@@ -21,8 +21,9 @@ Coordinates: a *position* is TileMap-local ``(x, y)`` in pixels (what
 ``TileMap.map_to_world`` returns); a *cell* is a TileMap cell, which may be
 negative; a *grid cell* indexes the :class:`~pathing_py.Grid`, whose
 ``origin`` is the TileMap cell of grid cell ``(0, 0)``. Square, isometric and
-custom TileMaps convert as the engine does (:mod:`pathing_py.godot.tile_geometry`);
-half-offset (hexagonal) ones are refused.
+custom TileMaps convert as the engine does (:mod:`pathing_py.godot.tile_geometry`),
+and so do half-offset (hexagonal) ones, whose paths follow the six neighbours of
+their cells (:mod:`pathing_py.hex_grid`): no key-point graph, no smoothing, no units.
 
 A navigator answers from a baked key-point graph when it has one
 (:func:`load_graph` decides what to do with a missing or stale file), and
@@ -37,6 +38,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence
 import numpy as np
 
 from ..grid import Cell, Grid
+from ..hex_grid import HexSteps, find_hex_path
 from ..hierarchy import GraphFileError, KeyPointGraph
 from ..line import smooth_path
 from ..search import PathStatus, find_path
@@ -76,6 +78,9 @@ Geometry = Union[TileGeometry, Position]
 TILE_MODE_SINGLE = 0
 TILE_MODE_AUTOTILE = 1
 TILE_MODE_ATLAS = 2
+
+#: What becomes of a key-point graph on a half-offset (hexagonal) TileMap.
+HEX_NO_GRAPH = "half-offset (hexagonal) maps use the exact six-neighbour search, not a baked graph"
 
 #: Godot's ``Error.OK``: what ``File.open`` returns when the file could be opened.
 GODOT_OK = 0
@@ -166,14 +171,12 @@ def tilemap_problem(
     found_class: Optional[str],
     *,
     has_tileset: bool = True,
-    geometry: Optional[TileGeometry] = None,
     tile_names: Iterable[str] = (),
     blocking: Iterable[str] = (),
 ) -> str:
     """Why a node's ``tilemap_path`` cannot be navigated, or ``""`` when it can.
 
     ``found_class`` is the class of the node at ``path`` (None if there is none);
-    ``geometry`` is the TileMap's (half-offset maps cannot be navigated);
     ``blocking`` (the node's ``blocking_tiles``) must name tiles of the TileSet,
     whose names are ``tile_names``: a typo would silently leave cells open.
     The text is shown as the node's configuration warning in the editor.
@@ -186,8 +189,6 @@ def tilemap_problem(
         return f"tilemap_path {path!r} points at a {found_class}, not a TileMap."
     if not has_tileset:
         return f"The TileMap at {path!r} has no TileSet: its collision shapes say which cells block."
-    if geometry is not None and geometry.problem():
-        return f"The TileMap at {path!r} cannot be navigated: {geometry.problem()}."
     names = sorted({str(name) for name in tile_names})
     unknown = [str(name) for name in blocking if str(name) not in names]
     if unknown:
@@ -245,7 +246,7 @@ class TileFrame:
     ----------
     geometry : TileGeometry or (width, height)
         The TileMap's geometry, or the ``cell_size`` (pixels, > 0) of a square
-        TileMap. ValueError for a half-offset (hexagonal) one.
+        TileMap.
     origin : (x, y)
         The TileMap cell of grid cell ``(0, 0)`` (``Grid.origin``).
     """
@@ -253,8 +254,6 @@ class TileFrame:
     def __init__(self, geometry: Geometry, origin: Cell = (0, 0)):
         if not isinstance(geometry, TileGeometry):
             geometry = TileGeometry(cell_size=finite_pair(geometry, "cell_size"))
-        if geometry.problem():
-            raise ValueError(f"cannot navigate this TileMap: {geometry.problem()}")
         self.geometry = geometry
         self.origin = (int(origin[0]), int(origin[1]))
 
@@ -279,7 +278,8 @@ class TileFrame:
         return int(grid_cell[0]) + self.origin[0], int(grid_cell[1]) + self.origin[1]
 
     def grid_to_pixels(self, grid_points) -> np.ndarray:
-        """Grid coordinates (cells, or fractions of cells: ``+ 0.5`` is a centre) as an (N, 2) array of pixels."""
+        """Grid coordinates (cells, or fractions of cells: ``+ 0.5`` is a centre) as an (N, 2) array of pixels
+        (the plain affine map: a half offset moves cells, not points)."""
         points = np.asarray(grid_points, dtype=np.float64).reshape(-1, 2)
         return self.geometry.to_pixels(points + np.asarray(self.origin))
 
@@ -295,14 +295,14 @@ class TileFrame:
 
 
 def bounds_outline(bounds: CellRect, geometry: Geometry) -> List[Position]:
-    """The four sides of ``bounds`` as line segments (pairs of TileMap-local points), for ``draw_multiline``.
+    """The border of the cells of ``bounds`` as line segments (pairs of TileMap-local points), for ``draw_multiline``.
 
     ``geometry`` as :class:`TileFrame` takes it: on an isometric or custom
-    TileMap the outline is the parallelogram the cells cover, not a rectangle.
+    TileMap the outline is the parallelogram the cells cover, not a rectangle;
+    on a half-offset one it steps out and in with the moved rows (or columns).
     """
-    frame = TileFrame(geometry, (bounds.x, bounds.y))
-    corners = positions(frame.grid_to_pixels([(0, 0), (bounds.width, 0), (bounds.width, bounds.height), (0, bounds.height)]))
-    return [point for side in range(4) for point in (corners[side], corners[(side + 1) % 4])]
+    corners = positions(TileFrame(geometry).geometry.layout().rect_outline(*bounds))
+    return [point for side in range(len(corners)) for point in (corners[side], corners[(side + 1) % len(corners)])]
 
 
 def positions(pixels: np.ndarray) -> List[Position]:
@@ -366,6 +366,8 @@ class TileMapNavigator:
 
     ``graph``, when set, is a key-point graph of this very grid: paths then come
     from it (:meth:`pathing_py.KeyPointGraph.find_path`) instead of the exact search.
+    On a half-offset (hexagonal) TileMap paths follow the six neighbours of each
+    cell (:func:`pathing_py.hex_grid.find_hex_path`), and there is no graph.
     ``stacked`` tells what the TileMaps stacked on the main one hold, for map edits;
     ``rules`` how their tiles were read, for cells a game paints later (:meth:`repaint`);
     ``bounded`` whether the map is a NavGrid's ``bounds`` rather than the painted rectangle.
@@ -389,6 +391,9 @@ class TileMapNavigator:
         self.rules = rules
         self.bounded = bool(bounded)
         self._graph: Optional[KeyPointGraph] = None
+        layout = frame.geometry.layout()
+        #: The six steps out of each cell of a half-offset TileMap; None for square, isometric and custom ones.
+        self.hex_steps: Optional[HexSteps] = HexSteps(layout, grid.origin) if layout.hexagonal else None
 
     @property
     def graph(self) -> Optional[KeyPointGraph]:
@@ -398,6 +403,8 @@ class TileMapNavigator:
     def graph(self, graph: Optional[KeyPointGraph]) -> None:
         if graph is not None and graph.grid is not self.grid:
             raise ValueError("the key-point graph was made for another grid than this navigator's")
+        if graph is not None and self.hex_steps is not None:
+            raise ValueError(f"a key-point graph follows eight or four neighbours, not the six of this TileMap's cells: {HEX_NO_GRAPH}")
         self._graph = graph
 
     def follow(self, fresh: "TileMapNavigator", edit: Optional[Edit] = None) -> Optional[List[Cell]]:
@@ -537,14 +544,18 @@ class TileMapNavigator:
 
         With ``smooth`` the cell path is pulled straight wherever a line is
         clear (:func:`pathing_py.smooth_path`), so units walking from centre to
-        centre do not zigzag; it is never longer than the search's path.
+        centre do not zigzag; it is never longer than the search's path. Paths on
+        a half-offset TileMap go through every cell's centre, never smoothed.
         """
         try:
             start_cell = self.frame.to_grid(self.frame.cell_of(start))
             goal_cell = self.frame.to_grid(self.frame.cell_of(goal))
         except CoordinateError as error:
             return PathAnswer(Status.INVALID_POSITION.value, [], str(error))
-        if self._graph is None:
+        if self.hex_steps is not None:
+            result = find_hex_path(self.grid, self.hex_steps.layout, start_cell, goal_cell)
+            smooth = False  # line of sight follows square cells, not hex ones
+        elif self._graph is None:
             result = find_path(self.grid, start_cell, goal_cell)
         else:  # smoothed below, as exact paths are
             result = self._graph.find_path(start_cell, goal_cell, smooth=False)
@@ -572,7 +583,7 @@ class GraphLoad:
 
 
 def load_graph(
-    source: str, data: Optional[bytes], grid: Grid, *, cluster_size: int = 0, rebake: bool
+    source: str, data: Optional[bytes], grid: Grid, *, cluster_size: int = 0, rebake: bool, hexagonal: bool = False
 ) -> GraphLoad:
     """The graph baked into the file ``source`` for ``grid``, or what to use when the file does not fit.
 
@@ -593,11 +604,15 @@ def load_graph(
         At run time (True) a missing, damaged or stale file is replaced by a
         bake in memory, so that the game still navigates, and the warning says
         to bake again; in the editor (False) there is only the warning.
+    hexagonal : bool
+        The grid is a half-offset TileMap's: no graph, and a warning if ``source`` names one.
 
     Raises ValueError when a re-bake is due and ``cluster_size`` is not a valid size.
     """
     if not source:
         return GraphLoad(None)
+    if hexagonal:
+        return GraphLoad(None, f"{source}: not used: {HEX_NO_GRAPH}; clear graph_path")
     wanted = cluster_size or None
     if data is None:
         problem = f"{source}: cannot open the key-point graph: bake it"

@@ -12,6 +12,7 @@ Quick start::
     grid.origin            # the TileMap cell of grid cell (0, 0)
     arena = Grid.from_tscn("res/arena.tscn", bounds=(-10, -10, 64, 48))  # x, y, width, height
     dungeon = Grid.from_tscn("res/dungeon.tscn", tilemap="Floor", layers=["Walls"])  # stacked TileMaps
+    hexes = read_tilemap("res/hexagonal.tscn").hex_map()  # half-offset cells: six neighbours
 """
 
 import dataclasses
@@ -22,6 +23,7 @@ from typing import Any, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, T
 import numpy as np
 
 from ..grid import Cell, Grid, MapFormatError, check_connectivity
+from ..hex_grid import HexMap
 from .text import Constructor, Document, ResourceRef, Section, parse_file
 from .tile_data import (
     CellRect,
@@ -86,11 +88,8 @@ class TileMapData:
     def area(self, bounds: Optional[CellRect] = None) -> CellRect:
         """The cells a grid covers, to navigate: ``bounds``, else the used rectangle (of all layers).
 
-        Raises MapFormatError if there is no used rectangle, or if the TileMap is
-        half-offset (hexagonal): its cells have six neighbours, not eight.
+        Raises MapFormatError if there is no used rectangle.
         """
-        if self.geometry.problem():
-            raise MapFormatError(f"{self._where()} cannot be navigated: {self.geometry.problem()}")
         return grid_area(self.stack(), bounds, self._where())
 
     def passable(self, *, empty_passable: bool = True, bounds: Optional[CellRect] = None) -> np.ndarray:
@@ -98,7 +97,26 @@ class TileMapData:
         return passable_cells(self.stack(), empty_passable, self.area(bounds), self._where())
 
     def grid(self, *, empty_passable: bool = True, bounds: Optional[CellRect] = None, connectivity: int = 8) -> Grid:
-        """The grid of :meth:`area`, its origin the area's top-left TileMap cell; ``connectivity`` as :class:`Grid`'s."""
+        """The grid of :meth:`area`, its origin the area's top-left TileMap cell; ``connectivity`` as :class:`Grid`'s.
+
+        Raises MapFormatError for a half-offset (hexagonal) TileMap, whose cells
+        have six neighbours, not eight or four: read it with :meth:`hex_map`.
+        """
+        if self.geometry.hexagonal:
+            raise MapFormatError(
+                f"{self._where()} is half-offset ({self.geometry.describe()}): its cells have six neighbours, "
+                "not eight or four; read it with hex_map() and search it with find_hex_path"
+            )
+        return self._obstacles(empty_passable, bounds, connectivity)
+
+    def hex_map(self, *, empty_passable: bool = True, bounds: Optional[CellRect] = None) -> HexMap:
+        """A half-offset TileMap's grid of :meth:`area` (the obstacle table) with the layout of its six-neighbour
+        cells; MapFormatError for a TileMap without half offset (read it with :meth:`grid`)."""
+        if not self.geometry.hexagonal:
+            raise MapFormatError(f"{self._where()} has no half offset ({self.geometry.describe()}): read it with grid()")
+        return HexMap(self._obstacles(empty_passable, bounds, 8), self.geometry.layout())
+
+    def _obstacles(self, empty_passable: bool, bounds: Optional[CellRect], connectivity: int) -> Grid:
         area = self.area(bounds)
         passable = self.passable(empty_passable=empty_passable, bounds=area)
         return Grid(passable, origin=(area.x, area.y), connectivity=connectivity)

@@ -1,15 +1,15 @@
 """Where a Godot 3 TileMap's cells lie: square, isometric and custom cell transforms (SPEC G6).
 
 A TileMap places cell ``(x, y)`` at ``cell_transform.xform((x, y))``: the cells
-always form a square grid (eight neighbours), only the picture of that grid in
-pixels differs. ``world_to_map`` and ``map_to_world`` are repeated here with
+form a square grid (eight neighbours), only the picture of that grid in pixels
+differs. A half-offset TileMap (``cell_half_offset`` x or y, or their negatives)
+moves the cells of odd rows (or columns) half a cell along: they have six
+neighbours (:mod:`pathing_py.hex_grid`), and :meth:`TileGeometry.layout` says
+where they lie. ``world_to_map`` and ``map_to_world`` are repeated here with
 the engine's own arithmetic (32-bit floats, the same order of operations, the
-same border epsilon), so that a position lands in the very cell Godot 3.2
-finds for it, edges included.
-
-Half-offset (hexagonal) maps are read but not navigated: their cells have six
-neighbours, which no search here follows yet. :meth:`TileGeometry.problem`
-says so, and every entry point that would navigate one refuses it.
+same border epsilon, the half offset decided before the epsilon is added, as
+Godot 3.2 does), so that a position lands in the very cell Godot 3.2 finds for
+it, edges included.
 
     >>> geometry = TileGeometry(mode=MODE_ISOMETRIC, cell_size=(64, 32))
     >>> geometry.cells_of([(0.0, 1.0), (40.0, 30.0)]).tolist()
@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from typing import Iterable, Tuple
 
 import numpy as np
+
+from ..cell_layout import CellLayout
 
 __all__ = [
     "GeometryError",
@@ -52,6 +54,13 @@ HALF_OFFSET_NAMES = {
     HALF_OFFSET_DISABLED: "disabled",
     HALF_OFFSET_NEGATIVE_X: "negative x",
     HALF_OFFSET_NEGATIVE_Y: "negative y",
+}
+#: The axis odd lines move along (0: x, the odd rows; 1: y, the odd columns) and by how many cells.
+_HALF_OFFSETS = {
+    HALF_OFFSET_X: (0, 0.5),
+    HALF_OFFSET_Y: (1, 0.5),
+    HALF_OFFSET_NEGATIVE_X: (0, -0.5),
+    HALF_OFFSET_NEGATIVE_Y: (1, -0.5),
 }
 #: ``TileMap.TileOrigin`` (the ``cell_tile_origin`` property).
 TILE_ORIGIN_NAMES = {0: "top left", 1: "center", 2: "bottom left"}
@@ -131,15 +140,15 @@ class TileGeometry:
         """Whether cells are shifted by half a cell every other row or column (six neighbours)."""
         return self.half_offset != HALF_OFFSET_DISABLED
 
-    def problem(self) -> str:
-        """Why a TileMap with this geometry cannot be navigated, or ``""``."""
-        if not self.hexagonal:
-            return ""
-        return (
-            f"its cell_half_offset is {HALF_OFFSET_NAMES[self.half_offset]!r}: half-offset (hexagonal) "
-            "cells have six neighbours, and pathing_py only searches square grids of eight; "
-            "set cell_half_offset to disabled"
-        )
+    def _offset(self) -> Tuple[int, float]:
+        """The axis odd lines move along (0: x, odd rows; 1: y, odd columns) and by how much (cells); (-1, 0) without."""
+        return _HALF_OFFSETS.get(self.half_offset, (-1, 0.0))
+
+    def layout(self) -> CellLayout:
+        """Where the cells lie, half offset included, in plain float64 pixels: for pictures and step costs."""
+        rows = self.cell_transform().astype(np.float64).tolist()
+        axis, shift = self._offset()
+        return CellLayout(rows[0], rows[1], rows[2], offset_axis=None if axis < 0 else axis, shift=shift or 0.5)
 
     def describe(self) -> str:
         """One line for people: the mode and the numbers that place the cells."""
@@ -157,19 +166,34 @@ class TileGeometry:
         """``TileMap.world_to_map`` of TileMap-local positions: an (N, 2) int64 array of cells.
 
         Positions are rounded to 32-bit floats first, as a ``Vector2`` holds them.
+        On a half-offset map the line is found first, from the position before
+        the border epsilon, and the position moved back along it if the line is odd.
         """
-        self._require_square_cells()
         points = _points(positions, _F32)
         with np.errstate(over="ignore", invalid="ignore"):
-            counted = _xform(_affine_inverse(self.cell_transform()), points) + WORLD_TO_MAP_EPSILON
+            counted = _xform(_affine_inverse(self.cell_transform()), points)
+            if not np.isfinite(counted).all():
+                raise ValueError("a position is too far out to name a cell")
+            axis, shift = self._offset()
+            if axis >= 0:
+                odd = np.floor(counted[:, 1 - axis]).astype(np.int64) % 2 == 1
+                counted[odd, axis] = counted[odd, axis] - _F32(shift)
+            counted = counted + WORLD_TO_MAP_EPSILON
         if not np.isfinite(counted).all():
             raise ValueError("a position is too far out to name a cell")
         return np.floor(counted).astype(np.int64)
 
     def corners_of(self, cells: Iterable[Pair]) -> np.ndarray:
-        """``TileMap.map_to_world`` of integer cells: an (N, 2) float32 array of TileMap-local positions."""
-        self._require_square_cells()
-        return _xform(self.cell_transform(), _points(cells, np.int64).astype(_F32))
+        """``TileMap.map_to_world`` of integer cells: an (N, 2) float32 array of TileMap-local positions
+        (on a half-offset map, odd lines moved by half a cell axis)."""
+        whole = _points(cells, np.int64)
+        matrix = self.cell_transform()
+        corners = _xform(matrix, whole.astype(_F32))
+        axis, shift = self._offset()
+        if axis >= 0:
+            odd = np.abs(whole[:, 1 - axis]) % 2 == 1
+            corners[odd] = corners[odd] + matrix[axis] * _F32(shift)
+        return corners
 
     def centres_of(self, cells: Iterable[Pair]) -> np.ndarray:
         """Centres of integer cells: ``map_to_world(cell)`` plus half of both cell axes (float32).
@@ -184,14 +208,11 @@ class TileGeometry:
     def to_pixels(self, cell_points: Iterable[Pair]) -> np.ndarray:
         """Points counted in cells (fractions allowed: ``+ 0.5`` is a centre) as float64 TileMap-local pixels.
 
-        For drawings and moving units: plain affine arithmetic, not the engine's rounding.
+        For drawings and moving units: plain affine arithmetic, not the engine's
+        rounding, and no half offset (:meth:`layout` places moved cells).
         """
         matrix = self.cell_transform().astype(np.float64)
         return _points(cell_points, np.float64) @ matrix[:2] + matrix[2]
-
-    def _require_square_cells(self) -> None:
-        if self.hexagonal:
-            raise ValueError(f"cannot convert positions of this TileMap: {self.problem()}")
 
 
 def _finite_pair(value, what: str) -> Pair:

@@ -100,6 +100,11 @@ POSITION_NOISE = 1e-6
 
 #: Why map edits are off when the NavGrid names no wall tile.
 NO_WALL_TILE = "Set wall_tile to the tile set_cell_blocked paints on blocked cells."
+#: Why no PathUnit moves on a half-offset TileMap: units step between eight (or four) neighbours, hex cells have six.
+HEX_UNITS_REFUSED = (
+    "PathUnits cannot move on a half-offset (hexagonal) TileMap yet: units step between eight or four "
+    "neighbours, hex cells have six; the NavGrid's find_path works on it"
+)
 
 #: A Transform2D as the images of (0, 0), (1, 0) and (0, 1).
 TransformPoints = Tuple[Position, Position, Position]
@@ -358,8 +363,11 @@ class UnitDriver:
         ``global_transform`` and ``transform`` are the node's, from which its
         parent's frame follows; ``speed`` is in cells per second and ``radius``
         in cells, as the navigator takes them. A node already driven joins again (bad settings
-        are refused first and leave it driven as it was).
+        are refused first and leave it driven as it was). On a half-offset (hexagonal) TileMap
+        no unit is driven: ``NOT_DRIVEN``, saying why (:data:`HEX_UNITS_REFUSED`).
         """
+        if self.tilemap.hex_steps is not None:
+            return Answer(Status.NOT_DRIVEN.value, HEX_UNITS_REFUSED)
         try:
             unit_to_world = Affine.from_points(global_transform)
             parent_to_world = unit_to_world * Affine.from_points(transform).inverse()

@@ -33,6 +33,7 @@ from godot import (
 
 from pathing_py import Grid, KeyPointGraph
 from pathing_py.godot.bridge import signed_int
+from pathing_py.godot.scene_files import read_tilemap
 from pathing_py.grid import MapFormatError
 from tests.engine.conftest import physics_frames, scene_paths
 
@@ -236,8 +237,7 @@ def test_navgrid_reads_every_tilemap_as_the_reader_does(root, capsys, fixture_co
                                   blocking_tiles=strings(blocking), empty_cells_passable=empty_passable)
             file, node_path = reader_source(tilemap, {load_from: source})
             try:  # tile ids the TileSet lacks are read as the engine loads them, as the NavGrid reads them
-                grid = Grid.from_tscn(file, tilemap=node_path, blocking=list(blocking), empty_passable=empty_passable,
-                                      unknown_tiles="open")
+                grid = reader_grid(file, node_path, list(blocking), empty_passable)
             except MapFormatError as error:  # e.g. an empty TileMap: the NavGrid must refuse it too, once
                 assert str(navgrid.call("get_last_status")) == "NO_GRID", f"{node_path}: the reader says {error}"
                 assert len(errors(capsys)) == 1 and str(navgrid.call("_get_configuration_warning"))
@@ -246,6 +246,14 @@ def test_navgrid_reads_every_tilemap_as_the_reader_does(root, capsys, fixture_co
                 assert errors(capsys) == []
             navgrid.get_parent().remove_child(navgrid)
             navgrid.free()
+
+
+def reader_grid(file: Path, node_path: str, blocking: List[str], empty_passable: bool) -> Grid:
+    """The grid the reader makes of a TileMap (a half-offset one's obstacle table too)."""
+    data = read_tilemap(file, tilemap=node_path, blocking=blocking, unknown_tiles="open")
+    if data.geometry.hexagonal:
+        return data.hex_map(empty_passable=empty_passable).grid
+    return data.grid(empty_passable=empty_passable)
 
 
 def check_cells(navgrid: Node, grid: Grid, what: str) -> None:
@@ -376,22 +384,130 @@ def test_paths_cross_only_cells_the_engine_calls_open(root, capsys, transform, g
     assert errors(capsys) == []
 
 
-@pytest.mark.parametrize("mode, half_offset", [(TileMap.MODE_SQUARE, TileMap.HALF_OFFSET_X),
-                                               (TileMap.MODE_SQUARE, TileMap.HALF_OFFSET_Y),
-                                               (TileMap.MODE_ISOMETRIC, TileMap.HALF_OFFSET_NEGATIVE_X),
-                                               (TileMap.MODE_CUSTOM, TileMap.HALF_OFFSET_NEGATIVE_Y)])
-def test_half_offset_tilemaps_are_refused_clearly(root, capsys, mode, half_offset):
+HALF_OFFSETS = [(TileMap.MODE_SQUARE, TileMap.HALF_OFFSET_X), (TileMap.MODE_SQUARE, TileMap.HALF_OFFSET_Y),
+                (TileMap.MODE_ISOMETRIC, TileMap.HALF_OFFSET_NEGATIVE_X), (TileMap.MODE_CUSTOM, TileMap.HALF_OFFSET_NEGATIVE_Y)]
+
+
+def engine_axes(tilemap: TileMap) -> Tuple[Vector2, Vector2]:
+    """The cell axes as map_to_world gives them, from cells of even lines (which no half offset moves)."""
+    corner = tilemap.map_to_world(Vector2(0, 0))
+    return tilemap.map_to_world(Vector2(2, 0)) / 2 - corner / 2, tilemap.map_to_world(Vector2(0, 2)) / 2 - corner / 2
+
+
+def engine_centre(tilemap: TileMap, cell: Cell) -> Vector2:
+    x_axis, y_axis = engine_axes(tilemap)
+    return tilemap.map_to_world(Vector2(*cell)) + (x_axis + y_axis) / 2
+
+
+@pytest.mark.parametrize("mode, half_offset", HALF_OFFSETS)
+@pytest.mark.parametrize("transform", TRANSFORMS[:2])
+def test_half_offset_conversions_agree_with_world_to_map_and_map_to_world(root, capsys, transform, mode, half_offset):
     def setup(tilemap: TileMap) -> None:
-        tilemap.set_mode(mode)
+        transformed(transform, (mode, TileMap.TILE_ORIGIN_CENTER, GEOMETRIES[3][2] if mode == TileMap.MODE_CUSTOM else None))(tilemap)
         tilemap.set_half_offset(half_offset)
 
-    navgrid = demo_with(root, setup).get_node("NavGrid")
+    demo = demo_with(root, setup, graph_path="")
+    tilemap: TileMap = demo.get_node("TileMap")
+    navgrid = demo.get_node("NavGrid")
+    assert str(navgrid.call("_get_configuration_warning")) == ""
+    x_axis, y_axis = engine_axes(tilemap)
+    rng = random.Random(half_offset)
+    local = []
+    for _ in range(120):  # inside cells, and on and a hair beside their corners and edges
+        cell = (rng.randint(-6, 40), rng.randint(-6, 30))
+        corner = tilemap.map_to_world(Vector2(*cell))
+        local.append(corner + x_axis * rng.uniform(0, 1) + y_axis * rng.uniform(0, 1))
+        for u, v in ((0, 0), (0.5, 0), (0, 0.5), (1, 1)):
+            for offset in (0.0, 1e-5, -1e-5, 1e-3, -1e-3):
+                local.append(corner + x_axis * (u + offset) + y_axis * (v - offset))
+    wrong = [(p, navgrid.call("world_to_cell", p), tilemap.world_to_map(p)) for p in local
+             if navgrid.call("world_to_cell", p) != tilemap.world_to_map(p)]
+    assert not wrong, f"{len(wrong)} of {len(local)} positions differ (position, ours, engine): {wrong[:5]}"
+    for _ in range(200):
+        cell = (rng.randint(-10, 50), rng.randint(-50, 50))
+        centre = navgrid.call("cell_to_world", Vector2(*cell))
+        assert (centre - engine_centre(tilemap, cell)).length() < 1e-3, (cell, centre)
+        assert tilemap.world_to_map(centre) == Vector2(*cell)
+    assert errors(capsys) == []
+
+
+def engine_hex_astar(tilemap: TileMap, engine: "EngineCells") -> Tuple[AStar2D, Dict[Cell, int]]:
+    """The engine's AStar2D over the open cells at their centres: two cells are joined when the engine puts the
+    points just either side of the middle between their centres in the one and the other (their sides meet)."""
+    astar = AStar2D()
+    ids = {cell: index for index, cell in enumerate(engine.open_cells())}
+    for cell, index in ids.items():
+        astar.add_point(index, engine_centre(tilemap, cell))
+    for (x, y), index in ids.items():
+        for other in ((x + 1, y), (x - 1, y + 1), (x, y + 1), (x + 1, y + 1)):
+            if other not in ids:
+                continue
+            a, b = engine_centre(tilemap, (x, y)), engine_centre(tilemap, other)
+            middle, nudge = (a + b) / 2, (a - b) * 0.01
+            if cell_of(tilemap.world_to_map(middle + nudge)) == (x, y) and cell_of(tilemap.world_to_map(middle - nudge)) == other:
+                astar.connect_points(index, ids[other])
+    return astar, ids
+
+
+def point_path_length(points: Sequence[Vector2]) -> float:
+    return sum((b - a).length() for a, b in zip(points, points[1:]))
+
+
+@pytest.mark.parametrize("name", ["Columns", "Rows", "BackRows", "Diamonds"])
+def test_hex_paths_are_as_long_as_the_engines_six_neighbour_astar(root, capsys, fixture_copy, name):
+    scene = instance(root, str(fixture_copy / "geometry" / "hex_maze.tscn"))
+    tilemap: TileMap = scene.get_node(name)
+    navgrid = new_navgrid(scene, f"../{name}")  # smooth_paths on: hex paths go through every cell all the same
+    engine = EngineCells(tilemap)
+    astar, ids = engine_hex_astar(tilemap, engine)
+    assert all(len(astar.get_point_connections(index)) <= 6 for index in ids.values())
+    rng = random.Random(5)
+    cells = sorted(ids)
+    found = 0
+    for _ in range(40):
+        start, goal = rng.choice(cells), rng.choice(cells)
+        path = navgrid.call("find_path", navgrid.call("cell_to_world", Vector2(*start)), navgrid.call("cell_to_world", Vector2(*goal)))
+        expected = astar.get_point_path(ids[start], ids[goal])
+        if len(expected) == 0:
+            assert len(path) == 0 and str(navgrid.call("get_last_status")) == "UNREACHABLE", (start, goal)
+            continue
+        found += 1
+        assert str(navgrid.call("get_last_status")) == "FOUND"
+        walked = path_cells(path, tilemap)
+        assert walked[0] == start and walked[-1] == goal and all(engine.walkable(cell) for cell in walked)
+        for a, b in zip(walked, walked[1:]):  # each step to a cell the engine's graph joins to it
+            assert ids[b] in [signed_int(i) for i in astar.get_point_connections(ids[a])], (a, b)
+        assert abs(point_path_length(list(path)) - point_path_length(list(expected))) < 1e-2, (start, goal)
+    assert found >= 30
+    assert errors(capsys) == []
+
+
+def test_path_units_are_refused_on_a_hex_map_saying_why(root, capsys, fixture_copy):
+    scene = instance(root, str(fixture_copy / "geometry" / "hex_maze.tscn"))
+    tilemap: TileMap = scene.get_node("Columns")
+    navgrid = new_navgrid(scene, "../Columns")
+    navgrid.set_name("NavGrid")
+    unit = add_unit(scene, tilemap, navgrid, (0, 0))
+    assert str(unit.call("get_last_status")) == "NOT_DRIVEN"
+    assert not unit.call("move_to", tilemap.to_global(navgrid.call("cell_to_world", Vector2(3, 3))))
+    said = errors(capsys)
+    assert any("PathUnits cannot move on a half-offset (hexagonal) TileMap yet" in line for line in said), said
+    assert navgrid.call("set_cell_blocked", Vector2(1, 1), True) is False  # no wall_tile: refused as on any map
+    errors(capsys)  # the refusal's line
+    navgrid.set("wall_tile", "wall")  # walls put up on a hex map: paths go round them, the TileMap shows them
+    start, goal = navgrid.call("cell_to_world", Vector2(-7, 6)), navgrid.call("cell_to_world", Vector2(9, 6))
+    gap = (2, 6)
+    assert gap in path_cells(navgrid.call("find_path", start, goal), tilemap)
+    assert navgrid.call("set_cell_blocked", Vector2(*gap), True) and signed_int(tilemap.get_cell(*gap)) == 1
+    assert len(navgrid.call("find_path", start, goal)) == 0 and str(navgrid.call("get_last_status")) == "UNREACHABLE"
+    assert navgrid.call("set_cell_blocked", Vector2(*gap), False)
+    assert gap in path_cells(navgrid.call("find_path", start, goal), tilemap)
+    assert len(navgrid.call("find_path", navgrid.call("cell_to_world", Vector2(0, 0)), navgrid.call("cell_to_world", Vector2(5, 0)))) > 0
+    errors(capsys)
+    navgrid.set("graph_path", "res://scenes/demo.kpg")  # a graph follows square steps: not used, and said so
+    navgrid.call("rebuild")
     warning = str(navgrid.call("_get_configuration_warning"))
-    assert "half-offset (hexagonal) cells have six neighbours" in warning
-    for _ in range(3):  # a game asking every frame
-        assert len(navgrid.call("find_path", Vector2(8, 8), Vector2(40, 40))) == 0
-        assert str(navgrid.call("get_last_status")) == "NO_GRID"
-    assert navgrid.call("is_cell_blocked", Vector2(0, 0))
+    assert "not used: half-offset (hexagonal) maps use the exact six-neighbour search, not a baked graph" in warning
     assert errors(capsys) == [f"pathing_py: NavGrid: {warning}"]
 
 

@@ -166,6 +166,28 @@ def test_bad_input_leaves_the_arrays_as_they_were(bad):
     assert_arrays_agree(navigator)
 
 
+@pytest.mark.parametrize("follower_first", [False, True])
+def test_a_unit_waiting_for_a_cell_takes_it_in_the_round_it_is_let_go_or_the_next_if_its_turn_has_passed(follower_first):
+    """What any way of waking waiting units must keep: a fast unit closes up behind a slow one in a one-cell corridor
+    and waits for the cell that one stands in; that cell is let go as the slow one starts its next step, and the
+    waiting unit takes it in that same update when its turn comes after the slow one's (it ranks lower), in the next
+    update when its turn came first (a higher priority)."""
+    navigator = CheckedNavigator(Grid.from_ascii("." * 30))
+    slow = navigator.add_unit((3.5, 0.5), speed=1.0)
+    fast = navigator.add_unit((0.5, 0.5), speed=4.0, priority=1 if follower_first else 0)
+    slow.move_to((29, 0))
+    fast.move_to((28, 0))
+    let_go, taken = {}, {}
+    for number in range(120):
+        navigator.step_log = []
+        navigator.update(0.05)
+        for unit_id, start, end in navigator.step_log:
+            (let_go if unit_id == slow.id else taken).setdefault(start if unit_id == slow.id else end, number)
+    cells = [cell for cell in let_go if cell in taken and cell[0] >= 4]  # cells the fast one waited for, closed up
+    assert len(cells) >= 5
+    assert all(taken[cell] - let_go[cell] == (1 if follower_first else 0) for cell in cells), [(cell, let_go[cell], taken[cell]) for cell in cells]
+
+
 def test_slots_grow_past_the_first_capacity_and_keep_every_row():
     agents = AgentArrays(capacity=2)
     slots = [agents.add(float(i), 0.5, 1.0) for i in range(5)]

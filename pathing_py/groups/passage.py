@@ -145,7 +145,8 @@ def _in_open_ground(cells: np.ndarray, point: Cell, grid: Grid) -> bool:
     """Whether the box around ``cells`` (n x 2) and ``point`` is free and on the map: every line from the point to
     a cell (its corners too) stays in that box, so each is clear, and one test of the box answers for them all
     (most key points of a route lie in open ground: lines drawn one by one cost a group's plan tens of milliseconds)."""
-    (left, top), (right, bottom) = np.minimum(cells.min(axis=0), point), np.maximum(cells.max(axis=0), point) + 1
+    box = np.vstack((cells, np.asarray(point, dtype=np.int64).reshape(1, 2)))  # (the point alone: no member but it)
+    (left, top), (right, bottom) = box.min(axis=0), box.max(axis=0) + 1
     return bool(left >= 0 and top >= 0 and right <= grid.width and bottom <= grid.height and grid.passable[top:bottom, left:right].all())
 
 

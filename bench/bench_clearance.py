@@ -49,7 +49,7 @@ from harness import MAPS_DIR, Answer, Ours, command_line, path_problem, ratio, r
 import pathing_py.clearance as clearance_module
 from pathing_py import Grid, KeyPointGraph, find_path, prepare
 from pathing_py.clearance import ClearanceMap
-from pathing_py.movingai import Scenario
+from pathing_py.tools.movingai import Scenario
 from pathing_py.sized_grids import SizedGrids
 
 DEFAULT_MAPS = "random512-10-0,AR0011SR,8room_000,den520d"

@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_crowd  # noqa: E402
 import bench_groups  # noqa: E402
 from bench_groups import ROOT, Scenario, add_units  # noqa: E402
-from pathing_py.scenarios import CrowdScenario  # noqa: E402
+from pathing_py.tools.scenarios import CrowdScenario  # noqa: E402
 
 import pathing_py  # noqa: E402
 from report import command_line  # noqa: E402

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark crowds (issue 12): our navigator, the cell-holding one of commit 3da9bb7, and RVO2, on the same scenarios.
 
-Each scenario of :mod:`pathing_py.scenarios` runs at 30 updates a second
+Each scenario of :mod:`pathing_py.tools.scenarios` runs at 30 updates a second
 (delta 1/30 s) until every ordered unit is in a final state (ARRIVED,
 HELD_UP, UNREACHABLE) and idle units are back at their places, or a tick
 limit (twice the longest trip at the unit's speed, plus four minutes: long
@@ -79,7 +79,7 @@ import rvo2_peer  # noqa: E402
 from pathing_py import Grid, find_path  # noqa: E402
 from pathing_py.clearance import size_class  # noqa: E402
 from pathing_py.crowd_checks import overlapping_pairs, units_in_walls  # noqa: E402
-from pathing_py.scenarios import (  # noqa: E402
+from pathing_py.tools.scenarios import (  # noqa: E402
     CrowdScenario,
     circle_swap,
     crossing_blocks,

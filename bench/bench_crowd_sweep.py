@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How crowds end (issue 12): the small scenarios of :mod:`pathing_py.scenarios` at several sizes and update deltas.
+"""How crowds end (issue 12): the small scenarios of :mod:`pathing_py.tools.scenarios` at several sizes and update deltas.
 
 One crowd run is chaotic: a different update delta, or any change to the
 traffic rules, changes which unit waits for which, and a single scenario
@@ -26,9 +26,9 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pathing_py import scenarios  # noqa: E402
-from pathing_py.crowd_runs import CrowdRun  # noqa: E402
-from pathing_py.scenarios import CrowdScenario  # noqa: E402
+from pathing_py.tools import scenarios  # noqa: E402
+from pathing_py.tools.crowd_runs import CrowdRun  # noqa: E402
+from pathing_py.tools.scenarios import CrowdScenario  # noqa: E402
 from pathing_py.units import UnitState  # noqa: E402
 
 from report import command_line, render  # noqa: E402

@@ -30,7 +30,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pathing_py import Grid, KeyPointGraph, prepare  # noqa: E402
-from pathing_py.movingai import find_benchmarks  # noqa: E402
+from pathing_py.tools.movingai import find_benchmarks  # noqa: E402
 from report import render  # noqa: E402
 
 MOVINGAI = find_benchmarks(__file__)

@@ -70,7 +70,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # the checkout's package, and t
 from engine_runs import FPS, json_lines  # noqa: E402
 from godot_headless import Godot, GodotRunError, find_godot  # noqa: E402
 from godot_python import IGNORED, GodotPython, find_pythonscript  # noqa: E402
-from pathing_py.movingai import find_benchmarks  # noqa: E402
+from pathing_py.tools.movingai import find_benchmarks  # noqa: E402
 from report import TOLERANCE, command_line, render  # noqa: E402
 
 import bench_groups  # noqa: E402  (beside this script)

@@ -80,8 +80,8 @@ from pathing_py.clearance import ClearanceMap  # noqa: E402
 from pathing_py.crowd_checks import overlapping_pairs  # noqa: E402
 from pathing_py.grid import Cell  # noqa: E402
 from pathing_py.groups import Formation, Groups, assign_slots, gathering_cells, slot_cells  # noqa: E402
-from pathing_py.movingai import find_benchmarks  # noqa: E402
-from pathing_py.scenarios import DEFAULT_SPEED  # noqa: E402
+from pathing_py.tools.movingai import find_benchmarks  # noqa: E402
+from pathing_py.tools.scenarios import DEFAULT_SPEED  # noqa: E402
 from pathing_py.units import Navigator, Unit, UnitState  # noqa: E402
 from pathing_py.units.unit import FINAL_STATES  # noqa: E402
 from report import command_line, pythonscript_python, render  # noqa: E402

@@ -50,7 +50,7 @@ from pathing_py import Cell, Grid, KeyPointGraph, prepare
 from pathing_py.hierarchy.file_checks import check_graph_arrays
 from pathing_py.hierarchy.partition import Clusters
 from pathing_py.hierarchy.storage import _unpack
-from pathing_py.movingai import read_scenarios
+from pathing_py.tools.movingai import read_scenarios
 
 EDITS = 20  # seeded edits per map and size, each made and undone
 EDIT_BLOCK = 8  # side of the block edits, in cells

@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pathing_py import Grid, KeyPointGraph  # noqa: E402
-from pathing_py.movingai import find_benchmarks, read_scenarios  # noqa: E402
+from pathing_py.tools.movingai import find_benchmarks, read_scenarios  # noqa: E402
 
 THRESHOLDS = (4, 6, 8, 12, 1_000_000)
 

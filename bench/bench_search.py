@@ -63,7 +63,7 @@ from harness import (
     sample_scenarios,
 )
 from pathing_py import Cell, Grid
-from pathing_py.movingai import Scenario, read_scenarios
+from pathing_py.tools.movingai import Scenario, read_scenarios
 
 try:
     import tcod.path

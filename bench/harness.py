@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # benchmark the checkout, installed or not
 
 from pathing_py import Cell, Grid, find_path  # noqa: E402
-from pathing_py.movingai import Scenario, find_benchmarks  # noqa: E402
+from pathing_py.tools.movingai import Scenario, find_benchmarks  # noqa: E402
 from report import TOLERANCE, command_line, render  # noqa: E402,F401  (re-exported for the benchmarks)
 
 try:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from pathing_py.scenarios import head_on_corridor, mixed_radii
+from pathing_py.tools.scenarios import head_on_corridor, mixed_radii
 from strategies import maps
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""bench/bench_units.py on a tiny run: it runs the scenario of pathing_py.changing_map and its table adds up. A
+"""bench/bench_units.py on a tiny run: it runs the scenario of pathing_py.tools.changing_map and its table adds up. A
 benchmark, not a timed test: no time is checked."""
 
 import os

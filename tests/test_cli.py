@@ -12,7 +12,7 @@ from PIL import Image
 
 from pathing_py import GraphFileError, Grid, KeyPointGraph, Navigator, StaleGraphError, UnitState, find_path
 from pathing_py.godot.scene_files import read_tilemap
-from pathing_py.cli import DEMO_SCENE, ProgressBar, demo_frames_at_most, load_map, main
+from pathing_py.tools.cli import DEMO_SCENE, ProgressBar, demo_frames_at_most, load_map, main
 from pathing_py.debug import CLUSTER_BORDER, KEY_POINT, NEW_WALL, STOPPED_CROSS, draw_cells, draw_grid, draw_units, paths_picture, unit_colour, write_png
 from pathing_py.units.prediction import route_cells
 from test_animation import decode_gif
@@ -192,7 +192,7 @@ def test_demo_shows_the_frames_drawn_on_stderr_and_ends_the_bar_full(tmp_path, c
 
 
 #: Runs the command line where Pillow cannot be imported.
-WITHOUT_PILLOW = "import sys; sys.modules['PIL'] = None; from pathing_py.cli import main; sys.exit(main(sys.argv[1:]))"
+WITHOUT_PILLOW = "import sys; sys.modules['PIL'] = None; from pathing_py.tools.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
 @pytest.mark.parametrize("command", [["demo"], ["paths"], ["render", "--graph", "x.kpg", "--out", "x.png"]])

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from pathing_py import Grid, find_path
-from pathing_py.cli import load_map, main
+from pathing_py.tools.cli import load_map, main
 from pathing_py.godot.bridge import TileInfo, TileMapNavigator
 from pathing_py.godot.scene_files import nav_grid_settings, read_tilemap
 from pathing_py.godot.tile_data import CellRect, grid_from_tile_data, layer_blocking_ids

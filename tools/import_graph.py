@@ -34,24 +34,11 @@ LAYERS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
         "grid and search",
         ("status", "arguments", "grid", "islands", "jump_tables", "search", "line", "clearance", "hierarchy", "sized_grids"),
     ),
-    ("movement", ("local", "dynamic", "spacetime", "push_and_swap", "jams", "units", "groups")),
+    ("movement", ("local", "dynamic", "spacetime", "push_and_swap", "jams", "crowd_checks", "units", "groups")),
+    ("pictures", ("pillow", "debug")),
     ("package", ("__init__",)),
     ("Godot", ("godot", ADDON)),
-    (
-        "tooling",
-        (
-            "movingai",
-            "crowd_checks",
-            "scenarios",
-            "crowd_runs",
-            "changing_map",
-            "formation_scenarios",
-            "pillow",
-            "animation",
-            "debug",
-            "cli",
-        ),
-    ),
+    ("tooling", ("tools", "movingai")),
 )
 
 

@@ -17,8 +17,8 @@ from typing import Dict, List
 import numpy as np
 import pytest
 
-from engine_runs import json_lines
-from godot_python import GodotPython, failures
+from tools.engine_runs import json_lines
+from tools.godot_python import GodotPython, failures
 from pathing_py.godot.bridge import TileFrame
 from pathing_py.godot.editor import graph_drawing
 from pathing_py.hierarchy import KeyPointGraph

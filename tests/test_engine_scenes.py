@@ -1,7 +1,7 @@
 """Every scene under scenes/ played for 30 s of game time by the real engine with pythonscript, as a player runs it.
 
 ``tests/engine/play_scene.gd`` instances the scene, watches its PathUnits
-frame by frame and prints what they did (tests/engine_runs.py). Each scene
+frame by frame and prints what they did (tools/engine_runs.py). Each scene
 must run clean (no crash, traceback or engine error), and its units must end
 as the scene intends: a scene listed in ``INTENTS`` says what that is; any
 other unit must end where it stood (never ordered) or arrived. Every example
@@ -15,7 +15,7 @@ from typing import Callable, Dict, List, Set, Tuple
 
 import pytest
 
-from engine_runs import FPS, GameRun, run_game
+from tools.engine_runs import FPS, GameRun, run_game
 from pathing_py.godot.scene_files import grid_from_tscn
 from pathing_py.godot.text import parse_file
 from pathing_py.islands import label_islands

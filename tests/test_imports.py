@@ -2,11 +2,8 @@
 included (such an import only defers the cycle it makes). The one exception is an import kept inside a function for
 a deprecated name (tools/import_graph.py's ``DEPRECATED_IMPORTS``), until that name goes."""
 
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-import import_graph  # noqa: E402
+from tools import import_graph
 
 
 def all_imports():

@@ -72,8 +72,6 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-
 from bench import rvo2_peer
 from pathing_py import Grid, find_path
 from pathing_py.clearance import size_class
@@ -93,6 +91,8 @@ from pathing_py.tools.scenarios import (
     two_cell_corridor,
 )
 from bench.report import command_line, pythonscript_python, render
+
+ROOT = Path(__file__).resolve().parent.parent
 
 DELTA = 1.0 / 30.0
 BASELINE_COMMIT = "3da9bb7"

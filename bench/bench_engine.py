@@ -64,8 +64,6 @@ from typing import Dict, List, NamedTuple, Optional, Sequence
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-
 from tools.engine_runs import FPS, json_lines
 from tools.godot_headless import Godot, GodotRunError, find_godot
 from tools.godot_python import IGNORED, GodotPython, find_pythonscript
@@ -75,6 +73,8 @@ from bench.report import TOLERANCE, command_line, render
 from bench import bench_groups
 from pathing_py import Grid
 from pathing_py.groups import Formation
+
+ROOT = Path(__file__).resolve().parent.parent
 
 MAPS = ("maze512-1-0", "random512-10-0", "BlackLotus")
 SCENE = "res://bench/engine/navigation_bench.tscn"

@@ -72,8 +72,6 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tu
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-
 from pathing_py import Grid, KeyPointGraph
 from pathing_py.clearance import ClearanceMap
 from pathing_py.crowd_checks import overlapping_pairs
@@ -84,6 +82,8 @@ from pathing_py.tools.scenarios import DEFAULT_SPEED
 from pathing_py.units import Navigator, Unit, UnitState
 from pathing_py.units.unit import FINAL_STATES
 from bench.report import command_line, pythonscript_python, render
+
+ROOT = Path(__file__).resolve().parent.parent
 
 FORMATIONS = ("none", "line", "column", "box", "wedge")
 #: The events of formations passing what they do not fit (SPEC F5), counted.

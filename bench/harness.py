@@ -24,11 +24,11 @@ from typing import Dict, Hashable, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-
 from pathing_py import Cell, Grid, find_path
 from pathing_py.tools.movingai import Scenario, find_benchmarks
 from bench.report import TOLERANCE, command_line, render  # noqa: F401  (re-exported for the benchmarks)
+
+ROOT = Path(__file__).resolve().parent.parent
 
 try:
     import tcod.path

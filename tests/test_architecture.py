@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
 from tools import import_graph
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_architecture_page_holds_the_current_graph(capsys):

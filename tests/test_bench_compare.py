@@ -3,14 +3,12 @@ and the report says how long each took and whether they moved the units the same
 test: no time is checked."""
 
 import re
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 import pathing_py
 
-ROOT = Path(__file__).resolve().parent.parent
 from bench import bench_compare, bench_groups
 from test_bench_groups import tiny_map  # noqa: F401  (a fixture)
 

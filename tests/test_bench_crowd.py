@@ -13,8 +13,9 @@ from hypothesis import given, settings
 from pathing_py.tools.scenarios import head_on_corridor, mixed_radii
 from strategies import maps
 
-ROOT = Path(__file__).resolve().parent.parent
 from bench import bench_crowd, rvo2_peer
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def run_bench(*arguments: str) -> str:

@@ -11,7 +11,6 @@ import pytest
 from pathing_py import Grid
 from pathing_py.groups import Formation
 
-ROOT = Path(__file__).resolve().parent.parent
 from bench import bench_groups
 
 #: 64 x 40 cells, open but for a wall down the middle with a gap 8 cells wide.

@@ -19,8 +19,9 @@ from tools.godot_python import GodotPython
 from test_engine_editor import DRAW_REFUSED, run_check, with_check_plugin
 from test_engine_install import CELL, GOAL, START, centre, tile_data
 
-ROOT = Path(__file__).resolve().parent.parent
 from tools import release
+
+ROOT = Path(__file__).resolve().parent.parent
 
 #: What the NavGrid prints when it cannot use the graph file and bakes one in memory instead.
 REBAKED = "a graph baked in memory is used"

@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
 from tools import node_docs
 
 from pathing_py.godot.groups import GROUP_SIGNALS
 from pathing_py.godot.units import REASON_SIGNALS, UNIT_SIGNALS
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def scripts():

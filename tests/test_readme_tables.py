@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
 from bench import readme_tables
 from bench.readme_tables import (
     Headline,
@@ -24,6 +23,8 @@ from bench.readme_tables import (
     run_command,
     with_headline,
 )
+
+ROOT = Path(__file__).resolve().parent.parent
 
 SEARCH = "python3 -m bench.bench_search --markdown"
 EDITS = "python3 -m bench.bench_edits --growth '' --markdown"

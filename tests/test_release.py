@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
 from tools import release
 from tools.release import ReleaseError
+
+ROOT = Path(__file__).resolve().parent.parent
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

@@ -33,7 +33,10 @@ END = "<!-- end generated import graph -->"
 LAYERS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
     (
         "grid and search",
-        ("status", "arguments", "grid", "islands", "jump_tables", "search", "line", "clearance", "hierarchy", "sized_grids"),
+        (
+            "status", "arguments", "grid", "islands", "jump_tables", "search", "line", "clearance", "hierarchy",
+            "sized_grids",
+        ),
     ),
     ("movement", ("local", "dynamic", "spacetime", "push_and_swap", "jams", "crowd_checks", "units", "groups")),
     ("pictures", ("pillow", "debug")),
@@ -83,7 +86,9 @@ def import_nodes(tree: ast.Module) -> Iterator[Tuple[Union[ast.Import, ast.Impor
     """Every import statement of a module, whether it is deferred (in a function, or under TYPE_CHECKING), and
     whether it is in a function."""
 
-    def walk(node: ast.AST, checking: bool, in_function: bool) -> Iterator[Tuple[Union[ast.Import, ast.ImportFrom], bool, bool]]:
+    def walk(
+        node: ast.AST, checking: bool, in_function: bool
+    ) -> Iterator[Tuple[Union[ast.Import, ast.ImportFrom], bool, bool]]:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.Import, ast.ImportFrom)):
                 yield child, checking or in_function, in_function
@@ -195,7 +200,8 @@ def cycles(edges: Iterable[Tuple[str, str]]) -> List[List[str]]:
 def module_cycles(imports: Iterable[Import]) -> List[List[str]]:
     """The sets of modules that import one another round a cycle, by any import (inside a function, under
     TYPE_CHECKING) but those of ``DEPRECATED_IMPORTS``."""
-    return cycles({(found.source, found.target) for found in imports if (found.source, found.target) not in DEPRECATED_IMPORTS})
+    edges = {(found.source, found.target) for found in imports}
+    return cycles(edges - set(DEPRECATED_IMPORTS))
 
 
 def first_line(path: Path) -> str:
@@ -275,7 +281,11 @@ def generated(files: Sequence[Path]) -> str:
 def deprecated_only(imports: Sequence[Import], source: str, target: str) -> str:
     """`` (only for the deprecated NAME)`` when every import from part ``source`` to part ``target`` is one of
     ``DEPRECATED_IMPORTS``, else nothing."""
-    edges = {(found.source, found.target) for found in imports if (part_of(found.source), part_of(found.target)) == (source, target)}
+    edges = {
+        (found.source, found.target)
+        for found in imports
+        if (part_of(found.source), part_of(found.target)) == (source, target)
+    }
     if not edges or not edges <= set(DEPRECATED_IMPORTS):
         return ""
     return " (only for the deprecated " + ", ".join(sorted(f"`{DEPRECATED_IMPORTS[edge]}`" for edge in edges)) + ")"

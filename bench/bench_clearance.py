@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Clearance for unit sizes (SPEC G4): what the clearance map, the sized grids and their graphs cost.
 
-    python3 bench/bench_clearance.py [--maps a,b] [--sizes 2,3] [--queries 40] [--seed 1] [--repeat 3]
+    python3 -m bench.bench_clearance [--maps a,b] [--sizes 2,3] [--queries 40] [--seed 1] [--repeat 3]
 
 Per map, three tables:
 
@@ -44,12 +44,12 @@ from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from bench_hierarchy import GraphSolver
-from harness import MAPS_DIR, Answer, Ours, command_line, path_problem, ratio, render, run_solver
+from bench.bench_hierarchy import GraphSolver
+from bench.harness import MAPS_DIR, Answer, Ours, command_line, path_problem, ratio, render, run_solver
 import pathing_py.clearance as clearance_module
 from pathing_py import Grid, KeyPointGraph, find_path, prepare
 from pathing_py.clearance import ClearanceMap
-from pathing_py.movingai import Scenario
+from pathing_py.tools.movingai import Scenario
 from pathing_py.sized_grids import SizedGrids
 
 DEFAULT_MAPS = "random512-10-0,AR0011SR,8room_000,den520d"

@@ -13,14 +13,15 @@ says whether they did, and how far apart the positions came.
 
 Usage::
 
-    python3 bench/bench_compare.py 275f0de              # seed 1 of bench_groups.py's scenario
-    python3 bench/bench_compare.py HEAD~3 --seed 2 --groups 10 --size 9
+    python3 -m bench.bench_compare 275f0de              # seed 1 of bench_groups.py's scenario
+    python3 -m bench.bench_compare HEAD~3 --seed 2 --groups 10 --size 9
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import io
 import shutil
 import subprocess
@@ -34,14 +35,12 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import bench_crowd  # noqa: E402
-import bench_groups  # noqa: E402
-from bench_groups import ROOT, Scenario, add_units  # noqa: E402
-from pathing_py.scenarios import CrowdScenario  # noqa: E402
+from bench import bench_crowd, bench_groups
+from bench.bench_groups import ROOT, Scenario, add_units
+from pathing_py.tools.scenarios import CrowdScenario
 
-import pathing_py  # noqa: E402
-from report import command_line  # noqa: E402
+import pathing_py
+from bench.report import command_line
 
 #: The name the commit's package is imported under.
 BASE_PACKAGE = "pathing_base"
@@ -63,8 +62,12 @@ def export_package(commit: str, folder: Path) -> ModuleType:
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(folder, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))  # type: ignore[arg-type]
     shutil.move(str(folder / "pathing_py"), str(folder / BASE_PACKAGE))
-    sys.path.insert(0, str(folder))
-    return importlib.import_module(BASE_PACKAGE)
+    package = folder / BASE_PACKAGE
+    spec = importlib.util.spec_from_file_location(BASE_PACKAGE, package / "__init__.py", submodule_search_locations=[str(package)])
+    assert spec is not None and spec.loader is not None
+    module = sys.modules[BASE_PACKAGE] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def world(package: ModuleType, args: argparse.Namespace, scenario: Scenario) -> World:

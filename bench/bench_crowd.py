@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark crowds (issue 12): our navigator, the cell-holding one of commit 3da9bb7, and RVO2, on the same scenarios.
 
-Each scenario of :mod:`pathing_py.scenarios` runs at 30 updates a second
+Each scenario of :mod:`pathing_py.tools.scenarios` runs at 30 updates a second
 (delta 1/30 s) until every ordered unit is in a final state (ARRIVED,
 HELD_UP, UNREACHABLE) and idle units are back at their places, or a tick
 limit (twice the longest trip at the unit's speed, plus four minutes: long
@@ -49,10 +49,10 @@ units overlap or enter walls (the issue's invariants).
 
 Usage::
 
-    python3 bench/bench_crowd.py                                  # every scenario at the issue's sizes
-    python3 bench/bench_crowd.py --scenario circle_swap --units 5000 --no-baseline
-    python3 bench/bench_crowd.py --quick --no-rvo2                # small sizes: a smoke test
-    python3 bench/bench_crowd.py --markdown --pythonscript        # docs/benchmarks.md's table
+    python3 -m bench.bench_crowd                                  # every scenario at the issue's sizes
+    python3 -m bench.bench_crowd --scenario circle_swap --units 5000 --no-baseline
+    python3 -m bench.bench_crowd --quick --no-rvo2                # small sizes: a smoke test
+    python3 -m bench.bench_crowd --markdown --pythonscript        # docs/benchmarks.md's table
 """
 
 from __future__ import annotations
@@ -72,14 +72,11 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # benchmark the checkout, installed or not
-
-import rvo2_peer  # noqa: E402
-from pathing_py import Grid, find_path  # noqa: E402
-from pathing_py.clearance import size_class  # noqa: E402
-from pathing_py.crowd_checks import overlapping_pairs, units_in_walls  # noqa: E402
-from pathing_py.scenarios import (  # noqa: E402
+from bench import rvo2_peer
+from pathing_py import Grid, find_path
+from pathing_py.clearance import size_class
+from pathing_py.crowd_checks import overlapping_pairs, units_in_walls
+from pathing_py.tools.scenarios import (
     CrowdScenario,
     circle_swap,
     crossing_blocks,
@@ -93,7 +90,9 @@ from pathing_py.scenarios import (  # noqa: E402
     packed_canyon,
     two_cell_corridor,
 )
-from report import command_line, pythonscript_python, render  # noqa: E402
+from bench.report import command_line, pythonscript_python, render
+
+ROOT = Path(__file__).resolve().parent.parent
 
 DELTA = 1.0 / 30.0
 BASELINE_COMMIT = "3da9bb7"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How crowds end (issue 12): the small scenarios of :mod:`pathing_py.scenarios` at several sizes and update deltas.
+"""How crowds end (issue 12): the small scenarios of :mod:`pathing_py.tools.scenarios` at several sizes and update deltas.
 
 One crowd run is chaotic: a different update delta, or any change to the
 traffic rules, changes which unit waits for which, and a single scenario
@@ -13,25 +13,23 @@ timed: ``bench_crowd.py`` measures speed against RVO2.
 
 Usage::
 
-    python3 bench/bench_crowd_sweep.py                  # 14 runs x 3 deltas, 120 game seconds each (a minute or two)
-    python3 bench/bench_crowd_sweep.py --seconds 30 --markdown
+    python3 -m bench.bench_crowd_sweep                  # 14 runs x 3 deltas, 120 game seconds each (a minute or two)
+    python3 -m bench.bench_crowd_sweep --seconds 30 --markdown
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pathing_py import scenarios  # noqa: E402
-from pathing_py.crowd_runs import CrowdRun  # noqa: E402
-from pathing_py.scenarios import CrowdScenario  # noqa: E402
-from pathing_py.units import UnitState  # noqa: E402
+from pathing_py.tools import scenarios
+from pathing_py.tools.crowd_runs import CrowdRun
+from pathing_py.tools.scenarios import CrowdScenario
+from pathing_py.units import UnitState
 
-from report import command_line, render  # noqa: E402
+from bench.report import command_line, render
 
 DELTAS = (1 / 30, 1 / 20, 1 / 10)
 RUNS: List[Tuple[str, Callable[[], CrowdScenario]]] = [

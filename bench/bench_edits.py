@@ -1,7 +1,7 @@
 """What a map edit costs: island labels and search tables kept up to date vs rebuilt.
 
-    python3 bench/bench_edits.py [--maps a,b] [--edits N] [--growth 10,100,1000,10000] [--graph] [--markdown]
-    python3 bench/bench_edits.py --growth '' --markdown     # docs/benchmarks.md's table
+    python3 -m bench.bench_edits [--maps a,b] [--edits N] [--growth 10,100,1000,10000] [--graph] [--markdown]
+    python3 -m bench.bench_edits --growth '' --markdown     # docs/benchmarks.md's table
 
 For each map, N seeded edits (single cells, then 8x8 blocks) are made and
 undone; each edit is followed by the query-time catch-up of the JPS+ tables
@@ -20,18 +20,15 @@ microseconds per cell; a batch should never cost more per cell than separate edi
 
 import argparse
 import statistics
-import sys
 import time
-from pathlib import Path
 from typing import Optional, Sequence, Tuple
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pathing_py import Grid, KeyPointGraph, prepare  # noqa: E402
-from pathing_py.movingai import find_benchmarks  # noqa: E402
-from report import render  # noqa: E402
+from pathing_py import Grid, KeyPointGraph, prepare
+from pathing_py.tools.movingai import find_benchmarks
+from bench.report import render
 
 MOVINGAI = find_benchmarks(__file__)
 DEFAULT_MAPS = "den520d,AR0011SR,maze512-1-0,random512-10-0,Paris_0_1024"

@@ -4,7 +4,7 @@
 The peer a Godot user would otherwise pick is the engine's AStar2D, so the
 comparison runs in the engine (godot3-server, headless Godot 3.2.3, with
 pythonscript 0.50 and its CPython 3.8), in one process. This launcher copies
-the project with pythonscript into a temporary folder (tests/godot_python.py),
+the project with pythonscript into a temporary folder (tools/godot_python.py),
 adds ``bench/engine/`` and runs ``res://bench/engine/navigation_bench.tscn``
 at ``--fixed-fps 60``; the engine prints its measurements as JSON lines and
 this script prints the tables.
@@ -41,10 +41,10 @@ bench_groups.py times the same scenario's updates under the same interpreter.
 
 Usage::
 
-    python3 bench/bench_engine.py               # maze512-1-0, random512-10-0, BlackLotus; 200 and 1,000 units
-    python3 bench/bench_engine.py --maps maze512-1-0 --per-map 10 --units 200 --frames 100
-    python3 bench/bench_engine.py --markdown
-    python3 bench/bench_engine.py --maps '' --units '' --groups 50   # only the groups in the engine
+    python3 -m bench.bench_engine               # maze512-1-0, random512-10-0, BlackLotus; 200 and 1,000 units
+    python3 -m bench.bench_engine --maps maze512-1-0 --per-map 10 --units 200 --frames 100
+    python3 -m bench.bench_engine --markdown
+    python3 -m bench.bench_engine --maps '' --units '' --groups 50   # only the groups in the engine
 
 Needs godot3-server and pythonscript 0.50 (``$PYTHONSCRIPT_DIST`` or what
 ``../shared/pythonscript/build.sh`` prints); the maps are read from
@@ -64,18 +64,17 @@ from typing import Dict, List, NamedTuple, Optional, Sequence
 
 import numpy as np
 
+from tools.engine_runs import FPS, json_lines
+from tools.godot_headless import Godot, GodotRunError, find_godot
+from tools.godot_python import IGNORED, GodotPython, find_pythonscript
+from pathing_py.tools.movingai import find_benchmarks
+from bench.report import TOLERANCE, command_line, render
+
+from bench import bench_groups
+from pathing_py import Grid
+from pathing_py.groups import Formation
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # the checkout's package, and the engine runners of its tests
-
-from engine_runs import FPS, json_lines  # noqa: E402
-from godot_headless import Godot, GodotRunError, find_godot  # noqa: E402
-from godot_python import IGNORED, GodotPython, find_pythonscript  # noqa: E402
-from pathing_py.movingai import find_benchmarks  # noqa: E402
-from report import TOLERANCE, command_line, render  # noqa: E402
-
-import bench_groups  # noqa: E402  (beside this script)
-from pathing_py import Grid  # noqa: E402
-from pathing_py.groups import Formation  # noqa: E402
 
 MAPS = ("maze512-1-0", "random512-10-0", "BlackLotus")
 SCENE = "res://bench/engine/navigation_bench.tscn"

@@ -43,11 +43,11 @@ subprocess.
 
 Usage::
 
-    python3 bench/bench_groups.py                   # AR0011SR, 50 groups of 20 in a box at spacing 2, key-point graph
-    python3 bench/bench_groups.py --groups 5 --size 9 --seconds 120 --graph off
-    python3 bench/bench_groups.py --formation line --spacing 1 --delta 1/60
-    python3 bench/bench_groups.py --markdown --pythonscript    # docs/benchmarks.md's table
-    python3 bench/bench_groups.py --seeds 1-8 --seconds 900 --markdown   # the groups run on eight scenarios
+    python3 -m bench.bench_groups                   # AR0011SR, 50 groups of 20 in a box at spacing 2, key-point graph
+    python3 -m bench.bench_groups --groups 5 --size 9 --seconds 120 --graph off
+    python3 -m bench.bench_groups --formation line --spacing 1 --delta 1/60
+    python3 -m bench.bench_groups --markdown --pythonscript    # docs/benchmarks.md's table
+    python3 -m bench.bench_groups --seeds 1-8 --seconds 900 --markdown   # the groups run on eight scenarios
 
 With ``--seeds``, only the groups run, once per seed (side by side, a process per core: their times are not
 compared), and one row per seed says how its orders ended: the scenario of one seed may hold a jam the
@@ -72,20 +72,19 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tu
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # benchmark the checkout, installed or not
+from pathing_py import Grid, KeyPointGraph
+from pathing_py.clearance import ClearanceMap
+from pathing_py.crowd_checks import overlapping_pairs
+from pathing_py.grid import Cell
+from pathing_py.groups import Formation, Groups, assign_slots, gathering_cells, slot_cells
+from pathing_py.tools.movingai import find_benchmarks
+from pathing_py.tools.scenarios import DEFAULT_SPEED
+from pathing_py.units import Navigator, Unit, UnitState
+from pathing_py.units.navigator import UPDATE_PARTS
+from pathing_py.units.unit import FINAL_STATES
+from bench.report import command_line, pythonscript_python, render
 
-from pathing_py import Grid, KeyPointGraph  # noqa: E402
-from pathing_py.clearance import ClearanceMap  # noqa: E402
-from pathing_py.crowd_checks import overlapping_pairs  # noqa: E402
-from pathing_py.grid import Cell  # noqa: E402
-from pathing_py.groups import Formation, Groups, assign_slots, gathering_cells, slot_cells  # noqa: E402
-from pathing_py.movingai import find_benchmarks  # noqa: E402
-from pathing_py.scenarios import DEFAULT_SPEED  # noqa: E402
-from pathing_py.units import Navigator, Unit, UnitState  # noqa: E402
-from pathing_py.units.navigator import UPDATE_PARTS  # noqa: E402
-from pathing_py.units.unit import FINAL_STATES  # noqa: E402
-from report import command_line, pythonscript_python, render  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 FORMATIONS = ("none", "line", "column", "box", "wedge")
 #: The events of formations passing what they do not fit (SPEC F5), counted.
@@ -334,8 +333,8 @@ def run_individual(scenario: Scenario, graph: Optional[KeyPointGraph], delta: fl
 def run_under_pythonscript(args: argparse.Namespace) -> RunResult:
     """The groups run again under pythonscript 0.50's embedded interpreter, outside the engine, in a subprocess."""
     python = pythonscript_python()
-    command = [str(python), str(Path(__file__).resolve()), *scenario_arguments(args), "--json"]
-    done = subprocess.run(command, capture_output=True, text=True)
+    command = [str(python), "-m", "bench.bench_groups", *scenario_arguments(args), "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
     if done.returncode != 0:
         sys.exit(f"bench_groups: the run under {python} failed:\n{done.stderr[-3000:]}")
     figures = json.loads(done.stdout)

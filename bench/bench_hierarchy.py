@@ -14,9 +14,9 @@ an exact find_path that is not optimal).
 
 Usage::
 
-    python3 bench/bench_hierarchy.py                  # 60 queries per map, all 10 maps
-    python3 bench/bench_hierarchy.py --per-map 10     # a few minutes
-    python3 bench/bench_hierarchy.py --maps den520d,Paris_0_1024 --markdown   # docs/benchmarks.md's columns
+    python3 -m bench.bench_hierarchy                  # 60 queries per map, all 10 maps
+    python3 -m bench.bench_hierarchy --per-map 10     # a few minutes
+    python3 -m bench.bench_hierarchy --maps den520d,Paris_0_1024 --markdown   # docs/benchmarks.md's columns
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence
 
 import numpy as np
 
-from harness import (
+from bench.harness import (
     MAPS_DIR,
     Ours,
     Run,
@@ -50,7 +50,7 @@ from pathing_py import Cell, Grid, KeyPointGraph, prepare
 from pathing_py.hierarchy.file_checks import check_graph_arrays
 from pathing_py.hierarchy.partition import Clusters
 from pathing_py.hierarchy.storage import _unpack
-from pathing_py.movingai import read_scenarios
+from pathing_py.tools.movingai import read_scenarios
 
 EDITS = 20  # seeded edits per map and size, each made and undone
 EDIT_BLOCK = 8  # side of the block edits, in cells

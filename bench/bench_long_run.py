@@ -1,6 +1,6 @@
 """How many key points a border run should get: path quality and query time by ``long_run``.
 
-    python3 bench/bench_long_run.py [--maps a,b] [--queries N]
+    python3 -m bench.bench_long_run [--maps a,b] [--queries N]
 
 Runs longer than ``long_run`` cells get two key points instead of one. For
 each threshold: the mean and worst ratio of the graph's path length
@@ -11,14 +11,11 @@ ms, and the key points baked, over the same seeded queries.
 import argparse
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pathing_py import Grid, KeyPointGraph  # noqa: E402
-from pathing_py.movingai import find_benchmarks, read_scenarios  # noqa: E402
+from pathing_py import Grid, KeyPointGraph
+from pathing_py.tools.movingai import find_benchmarks, read_scenarios
 
 THRESHOLDS = (4, 6, 8, 12, 1_000_000)
 

@@ -25,10 +25,10 @@ query included).
 
 Usage::
 
-    python3 bench/bench_search.py                 # 60 queries per map, all 10 maps
-    python3 bench/bench_search.py --per-map 20 --maps den520d,maze512-1-0
-    python3 bench/bench_search.py --markdown      # docs/benchmarks.md's table (bench/readme_tables.py copies it there)
-    python3 bench/bench_search.py --connectivity 4 --per-map 20 --markdown
+    python3 -m bench.bench_search                 # 60 queries per map, all 10 maps
+    python3 -m bench.bench_search --per-map 20 --maps den520d,maze512-1-0
+    python3 -m bench.bench_search --markdown      # docs/benchmarks.md's table (bench/readme_tables.py copies it there)
+    python3 -m bench.bench_search --connectivity 4 --per-map 20 --markdown
 
 The maps are read from ../shared/benchmarks/movingai relative to the
 repository, or from $PATHING_PY_MOVINGAI. Needs ``pip install .[bench]``.
@@ -45,7 +45,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence
 
 import numpy as np
 
-from harness import (
+from bench.harness import (
     MAPS_DIR,
     TOLERANCE,
     Answer,
@@ -63,7 +63,7 @@ from harness import (
     sample_scenarios,
 )
 from pathing_py import Cell, Grid
-from pathing_py.movingai import Scenario, read_scenarios
+from pathing_py.tools.movingai import Scenario, read_scenarios
 
 try:
     import tcod.path

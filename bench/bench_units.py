@@ -20,9 +20,9 @@ change on their routes planned exactly once.
 
 Usage::
 
-    python3 bench/bench_units.py                       # AR0011SR, 200 units, 50 walls, with and without the graph
-    python3 bench/bench_units.py --map den520d --units 50 --graph on --markdown
-    python3 bench/bench_units.py --graph off --bystanders 5000      # the ordered units among 5000 standing ones
+    python3 -m bench.bench_units                       # AR0011SR, 200 units, 50 walls, with and without the graph
+    python3 -m bench.bench_units --map den520d --units 50 --graph on --markdown
+    python3 -m bench.bench_units --graph off --bystanders 5000      # the ordered units among 5000 standing ones
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ import sys
 import time
 from typing import Callable, List, NamedTuple, Optional, Sequence, Set
 
-from harness import MAPS_DIR, command_line, render
+from bench.harness import MAPS_DIR, command_line, render
 from pathing_py import Grid, KeyPointGraph
-from pathing_py.changing_map import FINAL_STATES, Order, Wall, drop_wall, free_cells, give_orders, update_ms
+from pathing_py.tools.changing_map import FINAL_STATES, Order, Wall, drop_wall, free_cells, give_orders, update_ms
 from pathing_py.grid import Cell
 from pathing_py.units import Navigator, UnitState
 

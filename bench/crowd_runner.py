@@ -6,7 +6,7 @@ once for an older commit's (PYTHONPATH picks which), so it uses only what both
 have: Grid(passable), Navigator(grid), add_unit, move_to, update, and a unit's
 position and state (and, where the navigator has it, ``goes_on_later``: a unit
 held up that goes on by itself later has not ended its order). The scenario
-comes as an .npz file (the arrays of a pathing_py.scenarios.CrowdScenario,
+comes as an .npz file (the arrays of a pathing_py.tools.scenarios.CrowdScenario,
 with ``passable``); every unit's position after every update goes to a file of
 float32 (x, y) rows, and the figures come out on stdout as one JSON object.
 Checking the positions is the benchmark's job, the same for every navigator

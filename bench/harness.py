@@ -17,7 +17,6 @@ import gc
 import importlib
 import math
 import random
-import sys
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -25,12 +24,11 @@ from typing import Dict, Hashable, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # benchmark the checkout, installed or not
+from pathing_py import Cell, Grid, find_path
+from pathing_py.tools.movingai import Scenario, find_benchmarks
+from bench.report import TOLERANCE, command_line, render  # noqa: F401  (re-exported for the benchmarks)
 
-from pathing_py import Cell, Grid, find_path  # noqa: E402
-from pathing_py.movingai import Scenario, find_benchmarks  # noqa: E402
-from report import TOLERANCE, command_line, render  # noqa: E402,F401  (re-exported for the benchmarks)
+ROOT = Path(__file__).resolve().parent.parent
 
 try:
     import tcod.path

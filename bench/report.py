@@ -38,14 +38,13 @@ def render(
 
 def command_line(script: str, argv: Optional[Sequence[str]]) -> str:
     """The command that produced a table, for its footnote, as a shell takes it (an empty option quoted)."""
-    return " ".join([f"python3 bench/{script}"] + [shlex.quote(word) for word in (sys.argv[1:] if argv is None else argv)])
+    return " ".join([f"python3 -m bench.{Path(script).stem}"] + [shlex.quote(word) for word in (sys.argv[1:] if argv is None else argv)])
 
 
 def pythonscript_python() -> Path:
     """pythonscript 0.50's embedded interpreter (CPython 3.8, with numpy 1.24), run as a program outside the engine:
-    what ``--pythonscript`` benchmarks run on (see tests/godot_python.py for where pythonscript comes from)."""
-    sys.path.insert(0, str(ROOT / "tests"))
-    from godot_python import find_pythonscript
+    what ``--pythonscript`` benchmarks run on (see tools/godot_python.py for where pythonscript comes from)."""
+    from tools.godot_python import find_pythonscript
 
     dist = find_pythonscript()
     if dist is None:

@@ -61,7 +61,10 @@ class CellLayout:
         if self.x_axis[0] * self.y_axis[1] - self.x_axis[1] * self.y_axis[0] == 0:
             raise ValueError(f"the cell axes {self.x_axis} and {self.y_axis} squash cells flat")
         if self.offset_axis not in (None, 0, 1) or isinstance(self.offset_axis, bool):
-            raise ValueError(f"offset_axis must be None, 0 (odd rows move along x) or 1 (odd columns along y), got {self.offset_axis!r}")
+            raise ValueError(
+                "offset_axis must be None, 0 (odd rows move along x) or 1 (odd columns along y), "
+                f"got {self.offset_axis!r}"
+            )
         if self.shift not in (0.5, -0.5):
             raise ValueError(f"shift must be 0.5 or -0.5 (cells), got {self.shift!r}")
         object.__setattr__(self, "shift", float(self.shift))

@@ -47,8 +47,9 @@ so that :attr:`Grid.version`, the islands and the search tables follow them.
 """
 
 import hashlib
+import warnings
 from pathlib import Path
-from typing import Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, Iterable, List, Optional, Protocol, Sequence, Tuple, TypeVar, Union
 
 import numpy as np
 
@@ -56,7 +57,7 @@ from .islands import IslandLabels
 
 __all__ = [
     "CONNECTIVITIES", "Grid", "MapFormatError", "Cell", "cell_pairs", "cells_inside", "check_connectivity", "check_passable", "corner_offsets",
-    "diagonal_steps", "is_move", "passable_at", "step_corners", "step_allowed",
+    "diagonal_steps", "FollowsEdits", "is_move", "passable_at", "step_corners", "step_allowed",
 ]  # fmt: skip
 
 Cell = Tuple[int, int]
@@ -69,6 +70,16 @@ MOVINGAI_BLOCKED = frozenset("@OTW")
 
 #: How many neighbours a cell has: 8 (king moves under the corner rule, the default) or 4 (straight moves only).
 CONNECTIVITIES = (8, 4)
+
+
+class FollowsEdits(Protocol):
+    """State made from a grid that its edits must reach (the search tables of :mod:`pathing_py.search`)."""
+
+    def cells_changed(self, xs: np.ndarray, ys: np.ndarray) -> None:
+        """The cells at ``xs``, ``ys`` were blocked or freed."""
+
+
+Follower = TypeVar("Follower", bound=FollowsEdits)
 
 
 class MapFormatError(ValueError):
@@ -172,7 +183,7 @@ class Grid:
         self._connectivity = check_connectivity(connectivity)
         self.version = 0
         self._islands: Optional[IslandLabels] = None
-        self._search_cache: dict = {}
+        self._followers: Dict[str, FollowsEdits] = {}
 
     # -- construction -------------------------------------------------------------
 
@@ -239,19 +250,23 @@ class Grid:
         connectivity: int = 8,
         layers: Sequence[str] = (),
     ) -> "Grid":
-        """Read a Godot 3 scene's TileMap; see :func:`pathing_py.godot.scene_files.read_tilemap`.
+        """Deprecated: :func:`pathing_py.godot.scene_files.grid_from_tscn` reads a scene's TileMap (this name
+        goes in a later release: the grid stands below the Godot half, which reads scenes)."""
+        from .godot.scene_files import grid_from_tscn  # the deprecated name only: nothing else here imports it
 
-        ``bounds`` ``(x, y, width, height)`` in TileMap cells sets the map's area
-        (games that paint only obstacles); by default it is the painted (used) rectangle.
-        ``layers`` names more TileMaps stacked on the same cells (a floor and its
-        walls): a cell blocks where any of them blocks.
-        """
-        from .godot.scene_files import read_tilemap  # here, not above: the reader imports this module, and `import pathing_py` leaves the godot half out
-        from .godot.tile_data import cell_rect
-
-        data = read_tilemap(path, tilemap=tilemap, blocking=blocking, unknown_tiles=unknown_tiles, layers=layers)
-        area = cell_rect(bounds) if bounds is not None else None
-        return data.grid(empty_passable=empty_passable, bounds=area, connectivity=connectivity)
+        warnings.warn(
+            "Grid.from_tscn moved to pathing_py.godot.scene_files.grid_from_tscn", DeprecationWarning, stacklevel=2
+        )
+        return grid_from_tscn(
+            path,
+            tilemap,
+            blocking,
+            empty_passable=empty_passable,
+            bounds=bounds,
+            unknown_tiles=unknown_tiles,
+            connectivity=connectivity,
+            layers=layers,
+        )
 
     # -- reading ------------------------------------------------------------------
 
@@ -352,13 +367,21 @@ class Grid:
         ys, xs = np.divmod(flat, self.width)
         self._passable[ys, xs] = not blocked
         self.version += 1
-        for cache in self._search_cache.values():
-            cache.cells_changed(xs, ys)
+        for follower in self._followers.values():
+            follower.cells_changed(xs, ys)
         if self._islands is not None:
             if blocked:
                 self._islands.blocked(self._passable, xs, ys)
             else:
                 self._islands.freed(self._passable, xs, ys)
+
+    def follower(self, key: str, make: Callable[[], Follower]) -> Follower:
+        """The state kept under ``key`` for this grid, made by ``make`` the first time: every edit
+        (:meth:`set_blocked`) reaches it, so search tables follow the map without the grid knowing them."""
+        found = self._followers.get(key)
+        if found is None:
+            found = self._followers[key] = make()
+        return found  # type: ignore[return-value]  # what ``make`` made under ``key``
 
     def __repr__(self) -> str:
         return f"Grid({self.width}x{self.height}, origin={self.origin}, connectivity={self.connectivity}, version={self.version})"

@@ -76,7 +76,8 @@ class HexSteps:
         self._steps = {ahead: self._make_steps(ahead) for ahead in (True, False)}
 
     def _make_steps(self, ahead: bool) -> List[Step]:
-        """The six steps (d_along, d_across) as (dx, dy, cost); ``ahead``: this cell's line is shifted forward of the others."""
+        """The six steps (d_along, d_across) as (dx, dy, cost); ``ahead``: this cell's line is shifted forward of the
+        others."""
         firsts = (0, 1) if ahead else (-1, 0)
         steps = [(-1, 0, self.along_cost), (1, 0, self.along_cost)]
         for d_across in (-1, 1):
@@ -94,7 +95,8 @@ class HexSteps:
         return self.lines_ahead(cell[1 - self.axis], 1)[0]
 
     def lines_ahead(self, first: int, count: int) -> List[bool]:
-        """:meth:`line_ahead` of the grid lines (rows for offset x, columns for offset y) ``first`` on, ``count`` of them."""
+        """:meth:`line_ahead` of the grid lines (rows for offset x, columns for offset y) ``first`` on, ``count`` of
+        them."""
         shift_forward = self.layout.shift > 0
         base = first + self.origin[1 - self.axis]
         return [self.layout.line_shifted(base + line) == shift_forward for line in range(count)]
@@ -132,7 +134,9 @@ def hex_neighbours(grid: Grid, steps: HexSteps, cell: Cell) -> List[Tuple[Cell, 
     return [((x + dx, y + dy), cost) for dx, dy, cost in steps.steps(cell) if grid.is_passable((x + dx, y + dy))]
 
 
-def find_hex_path(grid: Grid, layout: CellLayout, start: Cell, goal: Cell, *, max_nodes: Optional[int] = None) -> PathResult:
+def find_hex_path(
+    grid: Grid, layout: CellLayout, start: Cell, goal: Cell, *, max_nodes: Optional[int] = None
+) -> PathResult:
     """A shortest path between two grid cells over the six neighbours of a half-offset ``layout``.
 
     ``grid`` gives the passable cells and, with its ``origin``, which lines are
@@ -153,7 +157,10 @@ def find_hex_path(grid: Grid, layout: CellLayout, start: Cell, goal: Cell, *, ma
     moves, ahead = steps.line_moves(0, lines), steps.lines_ahead(0, lines)
     moves_by_row = moves if steps.axis == 0 else None
     # The six steps of a cell ahead of its neighbour lines, and of one behind them: (dx, dy, flat offset, cost).
-    step_lists = {line_ahead: [(dx, dy, dy * width + dx, cost) for dx, dy, cost in steps.steps_of(line_ahead)] for line_ahead in (True, False)}
+    step_lists = {
+        line_ahead: [(dx, dy, dy * width + dx, cost) for dx, dy, cost in steps.steps_of(line_ahead)]
+        for line_ahead in (True, False)
+    }
     goal_along, goal_line = (goal[0], goal[1]) if steps.axis == 0 else (goal[1], goal[0])
     goal_u = 2 * goal_along + moves[goal_line]
     across_price, half_price = steps.across_price, steps.half_price
@@ -198,7 +205,8 @@ def find_hex_path(grid: Grid, layout: CellLayout, start: Cell, goal: Cell, *, ma
 
 
 class HexMap(NamedTuple):
-    """A half-offset map: its obstacle table (grid cells, ``origin`` the TileMap cell of (0, 0)) and where its cells lie."""
+    """A half-offset map: its obstacle table (grid cells, ``origin`` the TileMap cell of (0, 0)) and where its cells
+    lie."""
 
     grid: Grid
     layout: CellLayout

@@ -12,7 +12,7 @@ the longer side of the picture at most :data:`MAX_SIDE`.
     >>> from pathing_py.cell_layout import CellLayout
     >>> grid = Grid.from_ascii("...\\n.#.")
     >>> diamonds = CellLayout(x_axis=(32.0, 16.0), y_axis=(-32.0, 16.0))   # isometric, cell_size (64, 32)
-    >>> picture = MapPicture(grid, diamonds, cell_edge=16 * 5 ** 0.5)   # the TileMap's own size: its sides are 16 * sqrt(5) long
+    >>> picture = MapPicture(grid, diamonds, cell_edge=16 * 5 ** 0.5)   # the TileMap's own size: sides 16 * sqrt(5)
     >>> picture.image.shape, picture.cell_at(picture.centres([(1, 1)])[0])
     ((80, 160, 3), (1, 1))
 """
@@ -71,7 +71,8 @@ class MapPicture:
         tiles: Optional[np.ndarray] = None,
         names: Mapping[int, str] = {},
     ):
-        if cell_edge is not None and not (isinstance(cell_edge, (int, float)) and math.isfinite(cell_edge) and cell_edge > 0):
+        usable = isinstance(cell_edge, (int, float)) and math.isfinite(cell_edge) and cell_edge > 0
+        if cell_edge is not None and not usable:
             raise ValueError(f"cell_edge must be a number of pixels above 0, got {cell_edge!r}")
         scale = picture_scale(grid, layout) if cell_edge is None else cell_edge / _cell_edge(layout)
         low, high = _extent(grid, layout)
@@ -101,7 +102,8 @@ class MapPicture:
         for top in range(0, height, _ROWS_AT_ONCE):
             ys, xs = np.mgrid[top : min(top + _ROWS_AT_ONCE, height), 0:width] + 0.5
             cells = self.tilemap_cells(np.stack([xs.ravel(), ys.ravel()], axis=1)) - np.asarray(self.grid.origin)
-            on_map = (cells[:, 0] >= 0) & (cells[:, 0] < self.grid.width) & (cells[:, 1] >= 0) & (cells[:, 1] < self.grid.height)
+            column, row = cells[:, 0], cells[:, 1]
+            on_map = (column >= 0) & (column < self.grid.width) & (row >= 0) & (row < self.grid.height)
             flat = np.where(on_map, cells[:, 1] * self.grid.width + cells[:, 0], -1)
             found[top : top + len(ys)] = flat.reshape(ys.shape)
         return found

@@ -45,7 +45,7 @@ generation counter, so a query costs nothing for the cells it does not touch.
 import enum
 import math
 from heapq import heappop, heappush
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -166,8 +166,8 @@ def find_path(
     if early is not None:
         return early
     if region == (0, 0, grid.width, grid.height) and not once:
-        prepare(grid)
-        searcher = grid._search_cache["jps" if _jump_points(grid) else "astar"]
+        grid.prepare_islands()
+        searcher = _whole_grid_searcher(grid)
     else:
         sub_cost = None if grid.cost is None else grid.cost[y0:y1, x0:x1]
         searcher = _AStar(grid.passable[y0:y1, x0:x1], sub_cost, grid.connectivity)
@@ -183,10 +183,14 @@ def prepare(grid: Grid) -> None:
     A game calls this while loading a level, so that no frame pays for it.
     """
     grid.prepare_islands()
+    _whole_grid_searcher(grid)
+
+
+def _whole_grid_searcher(grid: Grid) -> "Union[_JumpPointSearch, _AStar]":
+    """The grid's searcher over all of it, made once and kept in step with its edits."""
     if _jump_points(grid):
-        _cached(grid, "jps", lambda: _JumpPointSearch(grid))
-    else:
-        _cached(grid, "astar", lambda: _AStar(grid.passable, grid.cost, grid.connectivity))
+        return _cached(grid, "jps", lambda: _JumpPointSearch(grid))
+    return _cached(grid, "astar", lambda: _AStar(grid.passable, grid.cost, grid.connectivity))
 
 
 def _jump_points(grid: Grid) -> bool:
@@ -240,9 +244,7 @@ def _region(grid: Grid, bounds) -> Tuple[int, int, int, int]:
 
 def _cached(grid: Grid, key: str, build):
     """Per-grid search state that follows the grid's edits (see Grid.set_blocked)."""
-    searcher = grid._search_cache.get(key)
-    if searcher is None:
-        searcher = grid._search_cache[key] = build()
+    searcher = grid.follower(key, build)
     searcher.sync(grid)
     return searcher
 

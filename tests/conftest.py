@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from godot_headless import Godot, GodotRunError, find_godot, godot_required
-from godot_python import GodotPython, find_pythonscript
-from pathing_py.movingai import BENCHMARKS_VARIABLE, find_benchmarks
+from tools.godot_headless import Godot, GodotRunError, find_godot, godot_required
+from tools.godot_python import GodotPython, find_pythonscript
+from pathing_py.tools.movingai import BENCHMARKS_VARIABLE, find_benchmarks
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -17,8 +17,8 @@ import subprocess
 from pathlib import Path
 from typing import Callable, List
 
-from godot_headless import Godot, GodotRunError
-from godot_python import GodotPython
+from tools.godot_headless import Godot, GodotRunError
+from tools.godot_python import GodotPython
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")

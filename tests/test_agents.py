@@ -9,7 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from test_navigator_properties import crowds, run
 
-from pathing_py import Grid, scenarios
+from pathing_py import Grid
+from pathing_py.tools import scenarios
 from pathing_py.clearance import block_centre
 from pathing_py.units import Navigator
 from pathing_py.units.agents import AgentArrays

@@ -1,4 +1,4 @@
-"""pathing_py.animation: GIFs written with Pillow, read back with Pillow as a viewer shows them."""
+"""pathing_py.tools.animation: GIFs written with Pillow, read back with Pillow as a viewer shows them."""
 
 import io
 import subprocess
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from pathing_py.animation import MAX_DELAY, GifWriter
+from pathing_py.tools.animation import MAX_DELAY, GifWriter
 
 
 def decode_gif(data):
@@ -118,7 +118,7 @@ def test_bad_frames_are_refused_with_a_message(frames, delay, message):
 
 
 #: A writer made where Pillow cannot be imported.
-WITHOUT_PILLOW = "import io, sys; sys.modules['PIL'] = None; from pathing_py.animation import GifWriter; GifWriter(io.BytesIO())"
+WITHOUT_PILLOW = "import io, sys; sys.modules['PIL'] = None; from pathing_py.tools.animation import GifWriter; GifWriter(io.BytesIO())"
 
 
 def test_without_pillow_the_writer_says_what_to_install():

@@ -2,14 +2,13 @@
 as Python does (relative, deferred, under TYPE_CHECKING), so that a graph edited by hand, or left behind by a
 change to the imports, fails the suite."""
 
-import sys
 from pathlib import Path
 
 import pytest
 
+from tools import import_graph
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import import_graph  # noqa: E402
 
 
 def test_the_architecture_page_holds_the_current_graph(capsys):

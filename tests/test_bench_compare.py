@@ -3,19 +3,14 @@ and the report says how long each took and whether they moved the units the same
 test: no time is checked."""
 
 import re
-import sys
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 import pathing_py
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-import bench_compare  # noqa: E402
-import bench_groups  # noqa: E402
-from test_bench_groups import tiny_map  # noqa: E402, F401  (a fixture)
+from bench import bench_compare, bench_groups
+from test_bench_groups import tiny_map  # noqa: F401  (a fixture)
 
 SCENARIO = ["--groups", "2", "--size", "4", "--seconds", "60"]
 

@@ -10,17 +10,16 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from pathing_py.scenarios import head_on_corridor, mixed_radii
+from pathing_py.tools.scenarios import head_on_corridor, mixed_radii
 from strategies import maps
 
+from bench import bench_crowd, rvo2_peer
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-import bench_crowd  # noqa: E402
-import rvo2_peer  # noqa: E402
 
 
 def run_bench(*arguments: str) -> str:
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_crowd.py"), "--markdown", *arguments], capture_output=True, text=True, timeout=600)
+    done = subprocess.run([sys.executable, "-m", "bench.bench_crowd", "--markdown", *arguments], capture_output=True, cwd=ROOT, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
 
@@ -49,7 +48,7 @@ def test_the_quick_run_prints_every_figure():
         assert int(row[column]) >= 0
     assert row["x RVO2"] == "-"
     assert "RVO2 skipped (--no-rvo2)" in text and "baseline skipped (--no-baseline)" in text
-    assert "Command: python3 bench/bench_crowd.py --markdown --quick --no-rvo2 --no-baseline --scenario head_on_corridor" in text
+    assert "Command: python3 -m bench.bench_crowd --markdown --quick --no-rvo2 --no-baseline --scenario head_on_corridor" in text
 
 
 def test_off_goal_counts_units_that_arrived_and_stand_away_from_their_goal_at_the_end():
@@ -79,17 +78,17 @@ def test_the_baseline_runs_from_its_commit_and_refuses_large_units():
 def test_a_peer_that_cannot_run_stops_the_run_unless_it_is_skipped(tmp_path):
     """A run does not leave RVO2's rows out of its table unless asked to (--no-rvo2)."""
     environment = {**os.environ, rvo2_peer.SOURCE_VARIABLE: str(tmp_path)}  # a folder without RVO2's sources
-    command = [sys.executable, str(ROOT / "bench" / "bench_crowd.py"), "--markdown", "--quick", "--no-baseline", "--scenario", "occupied_spot"]
-    done = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=600)
+    command = [sys.executable, "-m", "bench.bench_crowd", "--markdown", "--quick", "--no-baseline", "--scenario", "occupied_spot"]
+    done = subprocess.run(command, capture_output=True, cwd=ROOT, text=True, env=environment, timeout=600)
     assert done.returncode == 1 and not done.stdout
     assert f"bench_crowd: RVO2 cannot run: ${rvo2_peer.SOURCE_VARIABLE} is {tmp_path}, which has no src/RVOSimulator.cc (--no-rvo2 runs without it)" in done.stderr
-    done = subprocess.run([*command, "--no-rvo2"], capture_output=True, text=True, env=environment, timeout=600)
+    done = subprocess.run([*command, "--no-rvo2"], capture_output=True, cwd=ROOT, text=True, env=environment, timeout=600)
     assert done.returncode == 0 and "| occupied_spot | ours |" in done.stdout
 
 
 def test_bad_arguments_are_refused():
     for arguments, message in ((["--units", "0"], "--units must be >= 1"), (["--scenario", "nowhere"], "invalid choice: 'nowhere'")):
-        done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_crowd.py"), *arguments], capture_output=True, text=True)
+        done = subprocess.run([sys.executable, "-m", "bench.bench_crowd", *arguments], capture_output=True, cwd=ROOT, text=True)
         assert done.returncode == 2 and message in done.stderr
 
 

@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_a_short_sweep_accounts_for_every_ordered_unit():
     arguments = ["--only", "gate 16", "--only", "occupied spot", "--seconds", "20", "--markdown"]
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_crowd_sweep.py"), *arguments], capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-m", "bench.bench_crowd_sweep", *arguments], capture_output=True, cwd=ROOT, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in done.stdout.splitlines() if line.startswith("| ")][1:]
     assert [row[0] for row in rows] == ["gate 16"] * 3 + ["occupied spot"] * 3 + ["all"]
@@ -22,5 +22,5 @@ def test_a_short_sweep_accounts_for_every_ordered_unit():
 
 
 def test_bad_seconds_are_refused():
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_crowd_sweep.py"), "--seconds", "0"], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-m", "bench.bench_crowd_sweep", "--seconds", "0"], capture_output=True, cwd=ROOT, text=True, timeout=60)
     assert done.returncode == 2 and "--seconds must be positive" in done.stderr

@@ -3,12 +3,7 @@
 A benchmark, not a timed test: no figure is checked but the paths' lengths.
 """
 
-import sys
-
-from godot_python import ROOT
-
-sys.path.insert(0, str(ROOT / "bench"))
-import bench_engine  # noqa: E402
+from bench import bench_engine
 
 TINY = ["--maps", "den520d", "--per-map", "2", "--repeat", "1", "--units", "5", "--units-map", "den520d", "--frames", "3",
         "--groups", "2", "--group-size", "4", "--groups-map", "den520d", "--group-frames", "5"]

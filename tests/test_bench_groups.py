@@ -4,7 +4,6 @@ time is checked."""
 
 import json
 import math
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,9 +11,7 @@ import pytest
 from pathing_py import Grid
 from pathing_py.groups import Formation
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-import bench_groups  # noqa: E402
+from bench import bench_groups
 
 #: 64 x 40 cells, open but for a wall down the middle with a gap 8 cells wide.
 WIDTH, HEIGHT, GAP = 64, 40, range(16, 24)
@@ -76,7 +73,7 @@ def test_a_tiny_run_prints_figures_that_add_up(tiny_map, capsys):
     assert float(rows["searches per order"]["groups / individual"]) == pytest.approx(1 / float(rows["searches per order"]["individual"]), abs=0.01)
     targets = out.split("Targets (issue 10):")[1]
     assert "not measured" in targets and "MISSED" not in targets
-    assert f"Command: python3 bench/bench_groups.py --map {tiny_map}" in out
+    assert f"Command: python3 -m bench.bench_groups --map {tiny_map}" in out
 
 
 def test_with_seeds_a_row_says_how_the_orders_of_each_seeds_scenario_ended(tiny_map, capsys):

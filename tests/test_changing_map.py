@@ -1,4 +1,4 @@
-"""pathing_py.changing_map: the seeded orders and the walls on routes that the demo and bench/bench_units.py share."""
+"""pathing_py.tools.changing_map: the seeded orders and the walls on routes that the demo and bench/bench_units.py share."""
 
 import random
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from pathing_py import Grid, Navigator, UnitState, find_path
-from pathing_py.changing_map import FINAL_STATES, drop_wall, free_cells, give_orders, update_ms
+from pathing_py.tools.changing_map import FINAL_STATES, drop_wall, free_cells, give_orders, update_ms
 from pathing_py.units import unit as unit_module
 
 

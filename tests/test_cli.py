@@ -11,8 +11,8 @@ import pytest
 from PIL import Image
 
 from pathing_py import GraphFileError, Grid, KeyPointGraph, Navigator, StaleGraphError, UnitState, find_path
-from pathing_py.godot.scene_files import read_tilemap
-from pathing_py.cli import DEMO_SCENE, ProgressBar, demo_frames_at_most, load_map, main
+from pathing_py.godot.scene_files import grid_from_tscn, read_tilemap
+from pathing_py.tools.cli import DEMO_SCENE, ProgressBar, demo_frames_at_most, load_map, main
 from pathing_py.debug import CLUSTER_BORDER, KEY_POINT, NEW_WALL, STOPPED_CROSS, draw_cells, draw_grid, draw_units, paths_picture, unit_colour, write_png
 from pathing_py.units.prediction import route_cells
 from test_animation import decode_gif
@@ -192,7 +192,7 @@ def test_demo_shows_the_frames_drawn_on_stderr_and_ends_the_bar_full(tmp_path, c
 
 
 #: Runs the command line where Pillow cannot be imported.
-WITHOUT_PILLOW = "import sys; sys.modules['PIL'] = None; from pathing_py.cli import main; sys.exit(main(sys.argv[1:]))"
+WITHOUT_PILLOW = "import sys; sys.modules['PIL'] = None; from pathing_py.tools.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
 @pytest.mark.parametrize("command", [["demo"], ["paths"], ["render", "--graph", "x.kpg", "--out", "x.png"]])
@@ -483,7 +483,7 @@ def test_paths_take_and_print_tilemap_cells_inside_the_bounds(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "24x14 cells" in printed and "TileMap cells (-6, -4) to (17, 9)" in printed
     rows = order_rows(printed)
-    grid = Grid.from_tscn(ARENA, bounds=(-6, -4, 24, 14))
+    grid = grid_from_tscn(ARENA, bounds=(-6, -4, 24, 14))
     assert [(start, goal) for start, goal, _, _ in rows] == [((-5, -3), (17, 9)), ((-6, 9), (16, -4)), ((-7, 0), (0, 0)), ((0, 0), (0, 10))]
     for start, goal, status, cost in rows:
         found = find_path(grid, (start[0] + 6, start[1] + 4), (goal[0] + 6, goal[1] + 4))
@@ -510,7 +510,7 @@ def test_a_navgrids_bounds_are_read_with_its_scene(tmp_path, capsys):
 def test_demo_prints_tilemap_cells(tmp_path, capsys):
     assert main(["demo", str(FIXTURES / "levels" / "terrain_level.tscn"), "--units", "6", "--walls", "0", "--out", str(tmp_path / "d.gif")]) == 0
     printed = capsys.readouterr().out
-    grid = Grid.from_tscn(FIXTURES / "levels" / "terrain_level.tscn")
+    grid = grid_from_tscn(FIXTURES / "levels" / "terrain_level.tscn")
     cells = [tuple(map(int, pair)) for pair in re.findall(r"\((-?\d+), (-?\d+)\)", printed.split("why not arrived\n", 1)[1])]
     assert len(cells) >= 12 and any(x < 0 for x, _ in cells)
     assert all(grid.is_passable((x - grid.origin[0], y - grid.origin[1])) for x, y in cells)

@@ -1,12 +1,12 @@
-"""``pathing-py demo --scenario armies|crossroads``: crowds of pathing_py.scenarios run, checked, drawn and printed (issue 12 item 10)."""
+"""``pathing-py demo --scenario armies|crossroads``: crowds of pathing_py.tools.scenarios run, checked, drawn and printed (issue 12 item 10)."""
 
 import re
 
 import pytest
 
-from pathing_py.cli import CROWDS, UPDATE_SECONDS, main
-from pathing_py.crowd_runs import CrowdRun
-from pathing_py.scenarios import armies
+from pathing_py.tools.cli import CROWDS, UPDATE_SECONDS, main
+from pathing_py.tools.crowd_runs import CrowdRun
+from pathing_py.tools.scenarios import armies
 from test_animation import decode_gif
 
 SCALE = 2

@@ -63,7 +63,7 @@ def test_a_unit_that_gives_up_ends_its_collision_unresolved_and_keeps_it_as_its_
 
 def test_a_removed_unit_takes_its_collision_with_it():
     navigator = Navigator(Grid.from_ascii("...."))
-    mover, stander = navigator.add_unit((0, 0), speed=2.0), navigator.add_unit((2, 0), speed=2.0)
+    mover, _stander = navigator.add_unit((0, 0), speed=2.0), navigator.add_unit((2, 0), speed=2.0)
     mover.move_to((3, 0))
     while not navigator.collisions.open():
         navigator.update(0.1)

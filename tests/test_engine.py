@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from godot_headless import Godot, GodotRunError
-from godot_python import GodotPython
+from tools.godot_headless import Godot, GodotRunError
+from tools.godot_python import GodotPython
 
 SUMMARY = re.compile(r"^=* *(?P<counts>\d+ (passed|failed|errors?)\b.*) in [\d.]+s\b.*$", re.MULTILINE)
 

@@ -17,13 +17,12 @@ from typing import Dict, List
 import numpy as np
 import pytest
 
-from engine_runs import json_lines
-from godot_python import GodotPython, failures
+from tools.engine_runs import json_lines
+from tools.godot_python import GodotPython, failures
 from pathing_py.godot.bridge import TileFrame
 from pathing_py.godot.editor import graph_drawing
-from pathing_py.grid import Grid
 from pathing_py.hierarchy import KeyPointGraph
-from pathing_py.godot.scene_files import nav_grid_settings
+from pathing_py.godot.scene_files import grid_from_tscn, nav_grid_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECK_PLUGIN = "editor_check"
@@ -319,10 +318,10 @@ def test_the_bake_button(editor, scene):
     # The file is the graph of the map: it loads against the grid read from the scene on the host.
     path = editor.project / relative
     settings = nav_grid_settings(path)[0]
-    grid = Grid.from_tscn(path, settings.tilemap, settings.blocking, empty_passable=settings.empty_passable, layers=settings.layers)
+    grid = grid_from_tscn(path, settings.tilemap, settings.blocking, empty_passable=settings.empty_passable, layers=settings.layers)
     graph = KeyPointGraph.load(editor.project / graph_file[len("res://"):], grid)  # a graph of another grid is refused
     if scene == LAYERED:  # the Walls layer shapes the graph: without it, the grid differs
-        assert not np.array_equal(grid.passable, Grid.from_tscn(path, settings.tilemap, empty_passable=False).passable)
+        assert not np.array_equal(grid.passable, grid_from_tscn(path, settings.tilemap, empty_passable=False).passable)
 
     # show_graph: the node redraws, and its _draw makes one draw_multiline call per kind of segment drawn.
     toggles = [fact for fact in facts if "show_graph" in fact]

@@ -22,8 +22,8 @@ from typing import Dict, List, Tuple
 
 import pytest
 
-from engine_runs import FPS, GameRun, json_lines
-from godot_python import IGNORED, GodotPython, failures
+from tools.engine_runs import FPS, GameRun, json_lines
+from tools.godot_python import IGNORED, GodotPython, failures
 from test_engine_scenes import Play, units_demo_intent
 
 ROOT = Path(__file__).resolve().parent.parent

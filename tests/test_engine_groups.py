@@ -13,7 +13,7 @@ from typing import List
 
 import pytest
 
-from engine_runs import FPS, run_game
+from tools.engine_runs import FPS, run_game
 from test_engine_units import CELL_PIXELS, Game, assert_moved_frame_by_frame, cell, chebyshev
 
 #: Where group_game.gd sends the squad, and the squad's units.

@@ -17,9 +17,9 @@ from typing import Dict, Tuple
 
 import pytest
 
-from engine_runs import json_lines
+from tools.engine_runs import json_lines
 from fresh_projects import INSTALL_SECTION, fresh_project, readme_commands
-from godot_python import IGNORED, GodotPython
+from tools.godot_python import IGNORED, GodotPython
 from pathing_py.grid import Grid
 from pathing_py.line import line_of_sight
 from pathing_py.search import find_path

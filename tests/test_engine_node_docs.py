@@ -6,7 +6,7 @@ The snippet names a TileSet ``res://tiles.tres``, as a user's project would have
 import re
 from pathlib import Path
 
-from engine_runs import run_game
+from tools.engine_runs import run_game
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -7,22 +7,21 @@ so that the test runs while the tree has changes). Godot 3's asset installer dro
 writes what lies under it into ``res://``, making each folder from its entry first; ``install_zip`` does the same.
 """
 
-import sys
 import zipfile
 from pathlib import Path
 from typing import List
 
 import pytest
 
-from engine_runs import json_lines
+from tools.engine_runs import json_lines
 from fresh_projects import fresh_project
-from godot_python import GodotPython
+from tools.godot_python import GodotPython
 from test_engine_editor import DRAW_REFUSED, run_check, with_check_plugin
 from test_engine_install import CELL, GOAL, START, centre, tile_data
 
+from tools import release
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import release  # noqa: E402
 
 #: What the NavGrid prints when it cannot use the graph file and bakes one in memory instead.
 REBAKED = "a graph baked in memory is used"

@@ -2,7 +2,7 @@
 
 ``tests/engine/rts_game.gd`` plays it headless at ``--fixed-fps 60``, feeding
 mouse and key events to ``Input.parse_input_event`` as the OS would, and
-prints each step as a JSON line (tests/engine_runs.py): a wall refused on a
+prints each step as a JSON line (tools/engine_runs.py): a wall refused on a
 unit, an order refused with nothing selected, a box dragged over the blue
 squad, debug drawing on, a right-click across the river, a wall on the
 squad's route once it marches, debug drawing off, the formations cycled, the
@@ -15,7 +15,7 @@ from typing import Dict, List
 
 import pytest
 
-from engine_runs import run_game
+from tools.engine_runs import run_game
 from pathing_py.godot.text import parse_file
 from test_engine_editor import DRAW_REFUSED, refused_draw_calls
 from test_engine_units import cell, chebyshev

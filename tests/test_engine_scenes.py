@@ -1,7 +1,7 @@
 """Every scene under scenes/ played for 30 s of game time by the real engine with pythonscript, as a player runs it.
 
 ``tests/engine/play_scene.gd`` instances the scene, watches its PathUnits
-frame by frame and prints what they did (tests/engine_runs.py). Each scene
+frame by frame and prints what they did (tools/engine_runs.py). Each scene
 must run clean (no crash, traceback or engine error), and its units must end
 as the scene intends: a scene listed in ``INTENTS`` says what that is; any
 other unit must end where it stood (never ordered) or arrived. Every example
@@ -15,9 +15,9 @@ from typing import Callable, Dict, List, Set, Tuple
 
 import pytest
 
-from engine_runs import FPS, GameRun, run_game
+from tools.engine_runs import FPS, GameRun, run_game
+from pathing_py.godot.scene_files import grid_from_tscn
 from pathing_py.godot.text import parse_file
-from pathing_py.grid import Grid
 from pathing_py.islands import label_islands
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,7 +121,7 @@ def units_demo_intent(play: Play) -> None:
     assert sorted(units) == sorted(play.ends) and len(units) == len(targets)
     assert set(play.tiles) == walls and {after for _, after in play.tiles.values()} == {"wall"}, play.tiles
 
-    grid = Grid.from_tscn(ROOT / "scenes" / "demo.tscn", blocking=["forest"])  # the map the demo instances
+    grid = grid_from_tscn(ROOT / "scenes" / "demo.tscn", blocking=["forest"])  # the map the demo instances
     passable = grid.passable.copy()
     ox, oy = grid.origin
     for x, y in walls:

@@ -1,7 +1,7 @@
 """PathUnits in the real engine with pythonscript, ordered and heard by a GDScript game, frame by frame.
 
 ``tests/engine/unit_game.gd`` plays one scenario a run on the demo map at
-``--fixed-fps 60`` (tests/engine_runs.py): it adds PathUnits (instances of
+``--fixed-fps 60`` (tools/engine_runs.py): it adds PathUnits (instances of
 ``tests/engine/path_unit.tscn``), orders them with ``move_to``, edits the map,
 frees and re-adds units, and prints every signal with its arguments, every
 state change, each cell a unit entered and how each unit ended; ``play_four``
@@ -15,7 +15,7 @@ from typing import Dict, List, Tuple
 
 import pytest
 
-from engine_runs import FPS, GameRun, run_game
+from tools.engine_runs import FPS, GameRun, run_game
 
 Cell = Tuple[int, int]
 #: Where the scenarios send units: open ground south-east of the demo's western base.

@@ -27,6 +27,7 @@ from pathing_py.godot.bridge import (
 )
 from pathing_py import Grid, KeyPointGraph, Navigator, find_path, smooth_path
 from pathing_py.grid import MapFormatError
+from pathing_py.godot.scene_files import grid_from_tscn
 from pathing_py.godot.tile_data import CellRect
 from pathing_py.godot.tile_geometry import MODE_ISOMETRIC, WORLD_TO_MAP_EPSILON, TileGeometry
 from pathing_py.status import Status
@@ -480,7 +481,7 @@ def test_load_graph_refuses_a_cluster_size_the_bake_refuses():
 
 def test_the_demo_scene_ships_a_fresh_graph():
     """scenes/demo.kpg fits the demo's map as its NavGrid reads it (blocking_tiles = forest)."""
-    grid = Grid.from_tscn(ROOT / "scenes" / "demo.tscn", blocking=["forest"])
+    grid = grid_from_tscn(ROOT / "scenes" / "demo.tscn", blocking=["forest"])
     data = (ROOT / "scenes" / "demo.kpg").read_bytes()
     loaded = load_graph("res://scenes/demo.kpg", data, grid, rebake=False)
     assert loaded.warning == "", f"{loaded.warning}: run `pathing-py bake scenes/demo.tscn`"

@@ -21,7 +21,7 @@ from pathing_py.godot.groups import (
 from pathing_py.godot.units import UnitDriver
 from pathing_py.groups import Cohesion
 from pathing_py.status import Status
-from test_godot_units import CELL_SIZE, TILEMAP_TO_WORLD, FakeTileMap, add, make_driver, run, tile_cell_of, world_centre, world_of
+from test_godot_units import CELL_SIZE, FakeTileMap, add, make_driver, tile_cell_of, world_centre, world_of
 
 #: Open ground with a wall in the way: TileMap cells (-4, -2) to (11, 4), the wall at x = 2.
 FIELD = [

@@ -7,9 +7,10 @@ import numpy as np
 
 import pytest
 
-from pathing_py import Grid, KeyPointGraph, scenarios
+from pathing_py import Grid, KeyPointGraph
 from pathing_py.godot.scene_files import read_tilemap
 from pathing_py.groups import Cohesion, Groups, GroupState, gathering_cells
+from pathing_py.tools import scenarios
 from pathing_py.units import Navigator, RouteKind, UnitState
 from conftest import ROOT
 from test_navigator import HAIRPIN, check_world, most_seconds_no_closer

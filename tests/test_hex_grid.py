@@ -4,7 +4,7 @@ neighbours from the cells' own shapes; cell layouts, outlines and the reader's h
 import heapq
 import math
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, Tuple
 
 import numpy as np
 import pytest
@@ -56,7 +56,8 @@ def centre(layout: CellLayout, origin: Cell, cell: Cell) -> np.ndarray:
 
 
 def dijkstra(passable: np.ndarray, layout: CellLayout, origin: Cell, start: Cell) -> Dict[Cell, float]:
-    """Every reachable cell's distance from ``start``: any two touching cells are joined, at the distance of their centres."""
+    """Every reachable cell's distance from ``start``: any two touching cells are joined, at the distance of their
+    centres."""
     height, width = passable.shape
     distance = {start: 0.0}
     queue = [(0.0, start)]
@@ -67,7 +68,11 @@ def dijkstra(passable: np.ndarray, layout: CellLayout, origin: Cell, start: Cell
         for dy in (-1, 0, 1):
             for dx in (-1, 0, 1):
                 other = (cell[0] + dx, cell[1] + dy)
-                if other == cell or not (0 <= other[0] < width and 0 <= other[1] < height) or not passable[other[1], other[0]]:
+                if (
+                    other == cell
+                    or not (0 <= other[0] < width and 0 <= other[1] < height)
+                    or not passable[other[1], other[0]]
+                ):
                     continue
                 if not touching(layout, origin, cell, other):
                     continue
@@ -85,7 +90,9 @@ def layouts(draw) -> CellLayout:
         ((1.0, 0.0), (0.0, 1.0)), ((82.0, 0.0), (0.0, 94.0)), ((20.0, 0.0), (0.0, 16.0)),
         ((24.0, 12.0), (-24.0, 12.0)), ((24.0, 4.0), (-6.0, 20.0)), ((10.0, -3.0), (7.0, 30.0)),
     ]))  # fmt: skip
-    return CellLayout(*axes, (3.0, -5.0), offset_axis=draw(st.sampled_from((0, 1))), shift=draw(st.sampled_from((0.5, -0.5))))
+    return CellLayout(
+        *axes, (3.0, -5.0), offset_axis=draw(st.sampled_from((0, 1))), shift=draw(st.sampled_from((0.5, -0.5)))
+    )
 
 
 origins = st.tuples(st.integers(-3, 3), st.integers(-3, 3))
@@ -102,17 +109,33 @@ def test_the_six_steps_are_the_cells_whose_sides_meet(layout, origin, cell):
     found = {(cell[0] + dx, cell[1] + dy): cost for dx, dy, cost in steps.steps(cell)}
     assert set(found) == expected and len(found) == 6
     for other, cost in found.items():
-        assert cost == pytest.approx(float(np.linalg.norm(centre(layout, origin, other) - centre(layout, origin, cell))))
+        assert cost == pytest.approx(
+            float(np.linalg.norm(centre(layout, origin, other) - centre(layout, origin, cell)))
+        )
 
 
 def test_neighbours_of_a_cell_on_a_moved_row_and_on_a_still_one():
     grid = Grid.from_ascii("...\n...\n...")
     steps = HexSteps(CellLayout(offset_axis=0, shift=0.5))
-    assert sorted(cell for cell, _ in hex_neighbours(grid, steps, (1, 1))) == [(0, 1), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)]
+    assert sorted(cell for cell, _ in hex_neighbours(grid, steps, (1, 1))) == [
+        (0, 1),
+        (1, 0),
+        (1, 2),
+        (2, 0),
+        (2, 1),
+        (2, 2),
+    ]
     assert sorted(cell for cell, _ in hex_neighbours(grid, steps, (1, 0))) == [(0, 0), (0, 1), (1, 1), (2, 0)]
     # the same map one TileMap row down: row 1 of the grid is even now, its neighbours lie behind it
     steps = HexSteps(CellLayout(offset_axis=0, shift=0.5), origin=(0, -1))
-    assert sorted(cell for cell, _ in hex_neighbours(grid, steps, (1, 1))) == [(0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 1)]
+    assert sorted(cell for cell, _ in hex_neighbours(grid, steps, (1, 1))) == [
+        (0, 0),
+        (0, 1),
+        (0, 2),
+        (1, 0),
+        (1, 2),
+        (2, 1),
+    ]
 
 
 def test_square_layouts_have_no_hex_steps():
@@ -145,7 +168,9 @@ def test_paths_are_as_short_as_dijkstra_finds_and_step_between_neighbours(data, 
     assert cells[0] == start and cells[-1] == goal
     assert all(passable[y, x] for x, y in cells)
     assert all(touching(layout, origin, a, b) for a, b in zip(cells, cells[1:]))
-    walked = sum(float(np.linalg.norm(centre(layout, origin, b) - centre(layout, origin, a))) for a, b in zip(cells, cells[1:]))
+    walked = sum(
+        float(np.linalg.norm(centre(layout, origin, b) - centre(layout, origin, a))) for a, b in zip(cells, cells[1:])
+    )
     assert walked == pytest.approx(result.cost)
 
 
@@ -202,7 +227,9 @@ def test_a_rectangle_outline_follows_the_moved_lines(layout, x, y, width, height
     area = 0.5 * abs(np.dot(cells[:, 0], np.roll(cells[:, 1], -1)) - np.dot(cells[:, 1], np.roll(cells[:, 0], -1)))
     assert area == pytest.approx(width * height)
     corners = layout.outlines([(cx, cy) for cy in range(y, y + height) for cx in range(x, x + width)])
-    assert np.allclose(np.sort(np.unique(np.round(corners.reshape(-1, 2), 6), axis=0), axis=0).min(axis=0), polygon.min(axis=0))
+    assert np.allclose(
+        np.sort(np.unique(np.round(corners.reshape(-1, 2), 6), axis=0), axis=0).min(axis=0), polygon.min(axis=0)
+    )
     assert np.allclose(corners.reshape(-1, 2).max(axis=0), polygon.max(axis=0))
 
 
@@ -241,7 +268,9 @@ def test_a_square_tilemap_is_no_hex_map():
 @pytest.mark.parametrize("mode", [0, MODE_ISOMETRIC, MODE_CUSTOM])
 @pytest.mark.parametrize("half_offset", [0, 1, 3, 4])
 def test_world_to_map_finds_the_cell_of_every_point_inside_a_moved_cell(mode, half_offset):
-    geometry = TileGeometry(mode=mode, cell_size=(30, 20), custom_transform=((24, 4), (-6, 20), (3, -5)), half_offset=half_offset)
+    geometry = TileGeometry(
+        mode=mode, cell_size=(30, 20), custom_transform=((24, 4), (-6, 20), (3, -5)), half_offset=half_offset
+    )
     layout = geometry.layout()
     rng = np.random.default_rng(half_offset * 3 + mode)
     cells = rng.integers(-9, 9, (200, 2))

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from pathing_py import Grid, GraphFileError, KeyPointGraph, PathStatus, StaleGraphError, find_path, smooth_path
 from pathing_py.hierarchy.entrances import border_key_points
 from pathing_py.hierarchy.partition import Clusters, default_cluster_size
-from pathing_py.movingai import read_scenarios
+from pathing_py.tools.movingai import read_scenarios
 from pathing_py.search import grid_distance
 from reference import dijkstra, path_cost
 from strategies import cells, connectivities, costs, edits, maps

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from pathing_py.grid import Cell, Grid
 from pathing_py.units.jams.untangling import Untangling, _cutting_detours, _distances_to, _finished, _Search, _side_neighbours, _walk_ticks, cell_turns, untangle
 from pathing_py.units.jams.push_and_swap import push_and_swap
-from pathing_py.scenarios import head_on_corridor, two_cell_corridor
+from pathing_py.tools.scenarios import head_on_corridor, two_cell_corridor
 
 from strategies import maps
 

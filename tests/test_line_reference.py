@@ -137,7 +137,7 @@ def test_path_lengths_agree_with_the_reference_to_the_last_bit(passable, weighte
 def test_smoothing_agrees_with_the_reference_on_benchmark_maps(movingai_dir):
     """Graph paths before smoothing, long ones on real maps: the same cells out, forwards and backwards."""
     from pathing_py import KeyPointGraph
-    from pathing_py.movingai import read_scenarios
+    from pathing_py.tools.movingai import read_scenarios
 
     for name in ("den520d", "AR0011SR"):
         grid = Grid.from_movingai(movingai_dir / f"{name}.map")

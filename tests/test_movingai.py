@@ -1,6 +1,6 @@
 """Where the Moving AI maps are looked for: the environment variable, else ``shared/`` beside the checkout."""
 
-from pathing_py.movingai import BENCHMARKS_VARIABLE, find_benchmarks
+from pathing_py.tools.movingai import BENCHMARKS_VARIABLE, find_benchmarks
 
 
 def maps_folder(root):

@@ -4,9 +4,10 @@ import random
 import numpy as np
 import pytest
 
-from pathing_py import Grid, KeyPointGraph, scenarios
+from pathing_py import Grid, KeyPointGraph
 from pathing_py.crowd_checks import overlapping_pairs, units_in_walls
-from pathing_py.crowd_runs import CrowdRun
+from pathing_py.tools import scenarios
+from pathing_py.tools.crowd_runs import CrowdRun
 from pathing_py.units.jams.untangling import MAX_SEQUENTIAL_MOVES, MOVE_WORK
 from pathing_py.search import find_path
 from pathing_py.units import navigator as navigator_module

@@ -2,17 +2,16 @@
 the node really emits, so that a scene written from the page works."""
 
 import ast
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import node_docs  # noqa: E402
+from tools import node_docs
 
-from pathing_py.godot.groups import GROUP_SIGNALS  # noqa: E402
-from pathing_py.godot.units import REASON_SIGNALS, UNIT_SIGNALS  # noqa: E402
+from pathing_py.godot.groups import GROUP_SIGNALS
+from pathing_py.godot.units import REASON_SIGNALS, UNIT_SIGNALS
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def scripts():

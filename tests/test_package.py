@@ -27,6 +27,13 @@ def test_a_plain_import_leaves_the_godot_half_out():
     assert not [name for name in loaded if name.startswith("pathing_py.godot")], loaded
 
 
+def test_a_plain_import_leaves_the_tooling_out():
+    """The library stands without its tooling (the command, scenarios, pictures): ``import pathing_py`` does not
+    load ``pathing_py.tools``."""
+    done = subprocess.run([sys.executable, "-c", LOADED_MODULES], capture_output=True, text=True, check=True)
+    assert not [name for name in done.stdout.split() if name.startswith("pathing_py.tools")], done.stdout
+
+
 @pytest.mark.parametrize(
     "old, new",
     [
@@ -35,9 +42,10 @@ def test_a_plain_import_leaves_the_godot_half_out():
         ("spacetime", "units.spacetime"),
         ("dynamic", "units.dynamic"),
         ("local", "units.local"),
+        ("movingai", "tools.movingai"),
     ],
 )
-def test_a_module_that_moved_into_the_units_package_still_answers_to_its_old_name_and_says_so(old, new):
+def test_a_module_that_moved_still_answers_to_its_old_name_and_says_so(old, new):
     sys.modules.pop(f"pathing_py.{old}", None)
     with pytest.warns(DeprecationWarning, match=f"pathing_py.{old} moved to pathing_py.{new}"):
         moved = importlib.import_module(f"pathing_py.{old}")

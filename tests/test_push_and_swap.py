@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from pathing_py.grid import Cell
 from pathing_py.units.jams.untangling import _distances_to, _side_neighbours, untangle
 from pathing_py.units.jams.push_and_swap import push_and_swap
-from pathing_py.scenarios import head_on_corridor, two_cell_corridor
+from pathing_py.tools.scenarios import head_on_corridor, two_cell_corridor
 
 from strategies import maps
 from test_jams import check_moves

@@ -19,6 +19,7 @@ def test_readme_starts_with_the_demo_and_test_commands():
     demo, tests = first_commands()
     assert "pathing-py demo" in demo
     assert "pytest" in tests
+    assert "ruff check" in tests  # the lint, configured in pyproject.toml
 
 
 def test_ci_runs_exactly_the_readme_test_command():

@@ -3,16 +3,15 @@ Godot's asset installer installs it; a dirty tree or mismatched versions stop th
 
 import shutil
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
 import pytest
 
+from tools import release
+from tools.release import ReleaseError
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import release  # noqa: E402
-from release import ReleaseError  # noqa: E402
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

@@ -5,7 +5,7 @@ import pytest
 
 from pathing_py import Grid, find_path
 from pathing_py.crowd_checks import overlapping_pairs, units_in_walls
-from pathing_py.scenarios import (
+from pathing_py.tools.scenarios import (
     SCENARIOS,
     CrowdScenario,
     circle_swap,

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathing_py import Grid, PathStatus, find_path
-from pathing_py.movingai import read_scenarios
+from pathing_py.tools.movingai import read_scenarios
 from pathing_py.search import grid_distances
 from reference import dijkstra, path_cost
 from strategies import cells, cells_of, connectivities, costs, edits, maps

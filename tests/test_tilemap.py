@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from pathing_py import Grid, MapFormatError
-from pathing_py.godot.scene_files import list_tilemaps, nav_grid_settings, read_tilemap
+from pathing_py.godot.scene_files import grid_from_tscn, list_tilemaps, nav_grid_settings, read_tilemap
 from pathing_py.godot.text import Constructor, ResourceRef, parse_file, parse_text
 from pathing_py.godot.tile_data import BOUNDS_MAX_CELLS, CellRect, cell_rect, decode_tile_data, grid_from_tile_data
 
@@ -233,13 +233,13 @@ def test_a_missing_tile_fixture_is_refused_or_read_as_the_engine_does():
     scene = FIXTURES / "missing_tiles.tscn"
     with pytest.raises(MapFormatError, match=r"unknown tile id 0 at cell \(4, 0\); the TileSet has ids 1, 2 \(unknown_tiles=\"open\""):
         read_tilemap(scene)
-    grid = Grid.from_tscn(scene, unknown_tiles="open")
+    grid = grid_from_tscn(scene, unknown_tiles="open")
     assert grid.origin == (-3, -2)
     assert grid.is_passable((4 + 3, 0 + 2)) and not grid.is_passable((4 + 3, 1 + 2))  # the doorway in the wall
 
 
 def test_grid_from_tscn_takes_bounds():
-    grid = Grid.from_tscn(FIXTURES / "obstacles_only.tscn", bounds=(-6, -4, 24, 14))
+    grid = grid_from_tscn(FIXTURES / "obstacles_only.tscn", bounds=(-6, -4, 24, 14))
     assert grid.origin == (-6, -4) and (grid.width, grid.height) == (24, 14)
     assert not grid.is_passable((3 + 6, 0 + 4)) and grid.is_passable((0 + 6, 0 + 4))
 
@@ -361,11 +361,18 @@ def test_blocking_by_name_in_a_scene():
 
 
 def test_grid_from_tscn_uses_the_reader():
-    grid = Grid.from_tscn(LEVEL, blocking=["water"], empty_passable=False)
+    grid = grid_from_tscn(LEVEL, blocking=["water"], empty_passable=False)
     assert grid.origin == (-5, -3)
     assert np.array_equal(
         grid.passable, read_tilemap(LEVEL, blocking=["water"]).passable(empty_passable=False)
     )
+
+
+def test_grid_from_tscn_still_answers_to_its_old_name_and_says_so():
+    with pytest.warns(DeprecationWarning, match="Grid.from_tscn moved to pathing_py.godot.scene_files.grid_from_tscn"):
+        grid = Grid.from_tscn(LEVEL, "Terrain", ["water"], empty_passable=False, bounds=(-5, -3, 4, 4))
+    expected = grid_from_tscn(LEVEL, "Terrain", ["water"], empty_passable=False, bounds=(-5, -3, 4, 4))
+    assert grid.origin == expected.origin and np.array_equal(grid.passable, expected.passable)
 
 
 def test_old_format_scene_with_legacy_shape_property():

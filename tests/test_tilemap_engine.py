@@ -21,8 +21,8 @@ from typing import Dict, Iterable, List, Set, Tuple
 import numpy as np
 import pytest
 
-from pathing_py import Grid, PathStatus, find_path
-from pathing_py.godot.scene_files import TileMapData, list_tilemaps, read_tilemap
+from pathing_py import PathStatus, find_path
+from pathing_py.godot.scene_files import grid_from_tscn, list_tilemaps, read_tilemap, TileMapData
 from pathing_py.godot.text import ResourceRef, parse_file
 from pathing_py.grid import MapFormatError
 
@@ -229,7 +229,7 @@ def _engine_astar(godot, scene: str, node: str, bounds, blocking, pairs) -> Tupl
 
 @pytest.mark.parametrize("scene, node, bounds, blocking, unknown_tiles", BOUNDED_MAPS)
 def test_bounded_maps_agree_with_the_engines_astar(godot, scene, node, bounds, blocking, unknown_tiles):
-    grid = Grid.from_tscn(FIXTURES / scene, tilemap=node, blocking=list(blocking), bounds=bounds, unknown_tiles=unknown_tiles)
+    grid = grid_from_tscn(FIXTURES / scene, tilemap=node, blocking=list(blocking), bounds=bounds, unknown_tiles=unknown_tiles)
     x0, y0, width, height = bounds
     assert grid.origin == (x0, y0) and (grid.width, grid.height) == (width, height)
     ours_open = {(x + x0, y + y0) for y, x in zip(*np.nonzero(grid.passable))}

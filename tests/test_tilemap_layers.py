@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from pathing_py import Grid, find_path
-from pathing_py.cli import load_map, main
+from pathing_py import find_path
+from pathing_py.tools.cli import load_map, main
 from pathing_py.godot.bridge import TileInfo, TileMapNavigator
-from pathing_py.godot.scene_files import nav_grid_settings, read_tilemap
+from pathing_py.godot.scene_files import grid_from_tscn, nav_grid_settings, read_tilemap
 from pathing_py.godot.tile_data import CellRect, grid_from_tile_data, layer_blocking_ids
 from pathing_py.godot.tile_geometry import MODE_ISOMETRIC, TileGeometry
 from pathing_py.godot.tile_layers import IDENTITY, layer_difference, layer_node_problem, node_transform_points
@@ -138,27 +138,27 @@ def test_the_dungeon_floor_and_walls_read_together():
         cells = {(x, y): index for index, (x, y) in enumerate(zip(data.cells.x.tolist(), data.cells.y.tolist()))}
         layers.append((cells, dict(enumerate(data.blocked.tolist()))))
     for empty_passable in (True, False):
-        grid = Grid.from_tscn(DUNGEON, tilemap="Floor", layers=["Walls"], empty_passable=empty_passable)
+        grid = grid_from_tscn(DUNGEON, tilemap="Floor", layers=["Walls"], empty_passable=empty_passable)
         xs = np.concatenate([floor.cells.x, walls.cells.x])
         ys = np.concatenate([floor.cells.y, walls.cells.y])
         rect = (int(xs.min()), int(ys.min()), int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1))
         assert grid.origin == rect[:2] and (grid.width, grid.height) == rect[2:]
         np.testing.assert_array_equal(grid.passable, expected_passable(layers, empty_passable, rect))
     # Read alone, the walls' map lacks the floor beyond them (row 7), and with empty cells blocked it has no floor at all.
-    assert Grid.from_tscn(DUNGEON, tilemap="Walls").height == 9
+    assert grid_from_tscn(DUNGEON, tilemap="Walls").height == 9
     with pytest.raises(MapFormatError, match="no passable cell"):
-        Grid.from_tscn(DUNGEON, tilemap="Walls", empty_passable=False)
+        grid_from_tscn(DUNGEON, tilemap="Walls", empty_passable=False)
 
 
 def test_the_stack_reads_the_same_from_either_layer():
-    one = Grid.from_tscn(DUNGEON, tilemap="Floor", layers=["Walls"], empty_passable=False)
-    other = Grid.from_tscn(DUNGEON, tilemap="Walls", layers=["Dungeon/Floor"], empty_passable=False)
+    one = grid_from_tscn(DUNGEON, tilemap="Floor", layers=["Walls"], empty_passable=False)
+    other = grid_from_tscn(DUNGEON, tilemap="Walls", layers=["Dungeon/Floor"], empty_passable=False)
     assert one.origin == other.origin
     np.testing.assert_array_equal(one.passable, other.passable)
 
 
 def test_paths_between_floor_cells_stay_on_the_floor():
-    grid = Grid.from_tscn(DUNGEON, tilemap="Floor", layers=["Walls"], empty_passable=False)
+    grid = grid_from_tscn(DUNGEON, tilemap="Floor", layers=["Walls"], empty_passable=False)
     walls = read_tilemap(DUNGEON, tilemap="Walls")
     wall_cells = {(x, y) for x, y, blocked in zip(walls.cells.x.tolist(), walls.cells.y.tolist(), walls.blocked.tolist()) if blocked}
     floor = read_tilemap(DUNGEON, tilemap="Floor")
@@ -243,7 +243,7 @@ def test_navgrid_settings_name_the_layers(tmp_path):
     [settings] = nav_grid_settings(path)
     assert settings.tilemap == "Dungeon/Floor" and settings.layers == ("Dungeon/Walls",) and not settings.empty_passable
     loaded = load_map(path)
-    expected = Grid.from_tscn(DUNGEON, tilemap="Floor", layers=["Walls"], empty_passable=False)
+    expected = grid_from_tscn(DUNGEON, tilemap="Floor", layers=["Walls"], empty_passable=False)
     np.testing.assert_array_equal(loaded.grid.passable, expected.passable)
     assert any("layers ['Dungeon/Walls']" in note for note in loaded.notes), loaded.notes
     assert load_map(path, layers=[]).grid.passable.sum() > expected.passable.sum()  # --layer given: it replaces them
@@ -262,7 +262,7 @@ def test_the_cli_reads_layers(capsys, tmp_path):
     printed = capsys.readouterr().out
     assert "layers stacked on it: 'Dungeon/Walls'" in printed
     assert "'Wall' (44 cells in 'Dungeon/Walls', collision shape)" in printed
-    expected = Grid.from_tscn(DUNGEON, tilemap="Floor", layers=["Walls"])
+    expected = grid_from_tscn(DUNGEON, tilemap="Floor", layers=["Walls"])
     assert f"{expected.width}x{expected.height} cells, {int(expected.passable.sum())} passable" in printed
 
 

@@ -49,7 +49,7 @@ from godot import (
 )
 
 from pathing_py import Grid, KeyPointGraph
-from pathing_py.movingai import Scenario, read_scenarios
+from pathing_py.tools.movingai import Scenario, read_scenarios
 from pathing_py.status import Status
 
 SETTINGS_PREFIX = "--bench-settings="

@@ -7,11 +7,11 @@ anything malformed.
 
 Quick start::
 
-    from pathing_py import Grid
-    grid = Grid.from_tscn("res/level.tscn", tilemap="World/Ground", blocking=["water"])
+    from pathing_py.godot.scene_files import grid_from_tscn
+    grid = grid_from_tscn("res/level.tscn", tilemap="World/Ground", blocking=["water"])
     grid.origin            # the TileMap cell of grid cell (0, 0)
-    arena = Grid.from_tscn("res/arena.tscn", bounds=(-10, -10, 64, 48))  # x, y, width, height
-    dungeon = Grid.from_tscn("res/dungeon.tscn", tilemap="Floor", layers=["Walls"])  # stacked TileMaps
+    arena = grid_from_tscn("res/arena.tscn", bounds=(-10, -10, 64, 48))  # x, y, width, height
+    dungeon = grid_from_tscn("res/dungeon.tscn", tilemap="Floor", layers=["Walls"])  # stacked TileMaps
     hexes = read_tilemap("res/hexagonal.tscn").hex_map()  # half-offset cells: six neighbours
 """
 
@@ -43,6 +43,7 @@ from .tile_layers import TransformPoints, layer_difference, layer_node_problem, 
 __all__ = [
     "NavGridSettings",
     "TileMapData",
+    "grid_from_tscn",
     "list_tilemaps",
     "nav_grid_settings",
     "navgrid_bounds",
@@ -174,6 +175,29 @@ def read_tilemap(
     ]
     return dataclasses.replace(stack[0], layers=tuple(stack[1:]))
 
+
+
+def grid_from_tscn(
+    path: Union[str, Path],
+    tilemap: Optional[str] = None,
+    blocking: Optional[Iterable[Union[int, str]]] = None,
+    *,
+    empty_passable: bool = True,
+    bounds: Optional[Iterable[int]] = None,
+    unknown_tiles: str = "error",
+    connectivity: int = 8,
+    layers: Iterable[str] = (),
+) -> Grid:
+    """The :class:`~pathing_py.Grid` of a Godot 3 scene's TileMap, read as :func:`read_tilemap` reads it.
+
+    ``bounds`` ``(x, y, width, height)`` in TileMap cells sets the map's area
+    (games that paint only obstacles); by default it is the painted (used) rectangle.
+    ``layers`` names more TileMaps stacked on the same cells (a floor and its
+    walls): a cell blocks where any of them blocks.
+    """
+    data = read_tilemap(path, tilemap=tilemap, blocking=blocking, unknown_tiles=unknown_tiles, layers=layers)
+    area = cell_rect(bounds) if bounds is not None else None
+    return data.grid(empty_passable=empty_passable, bounds=area, connectivity=connectivity)
 
 class _ReadNode(NamedTuple):
     """A TileMap node of a scene read, before its blocking cells are known."""

@@ -4,7 +4,7 @@ Runs inside Godot (``tests/test_engine.py``). NavGrids are made as a game
 would make them (the script set on a Node2D next to a TileMap) or come with a
 scene, and are asked through ``call()``. The engine is the judge: its
 ``world_to_map`` / ``map_to_world``, its cells and TileSet, and the reader
-``Grid.from_tscn`` that tests/test_tilemap_engine.py holds to the engine.
+``grid_from_tscn`` that tests/test_tilemap_engine.py holds to the engine.
 """
 
 import math
@@ -33,7 +33,7 @@ from godot import (
 
 from pathing_py import Grid, KeyPointGraph
 from pathing_py.godot.bridge import signed_int
-from pathing_py.godot.scene_files import read_tilemap
+from pathing_py.godot.scene_files import grid_from_tscn, read_tilemap
 from pathing_py.grid import MapFormatError
 from tests.engine.conftest import physics_frames, scene_paths
 
@@ -272,7 +272,7 @@ def test_the_demo_navgrid_reads_its_map_with_its_own_settings(root, capsys):
     demo = instance(root, DEMO)
     navgrid = demo.get_node("NavGrid")
     assert [str(name) for name in navgrid.get("blocking_tiles")] == ["forest"]
-    check_cells(navgrid, Grid.from_tscn("scenes/demo.tscn", blocking=["forest"]), DEMO)
+    check_cells(navgrid, grid_from_tscn("scenes/demo.tscn", blocking=["forest"]), DEMO)
     assert errors(capsys) == []
 
 
@@ -564,7 +564,7 @@ def test_four_connected_paths_are_as_long_as_the_engines_four_neighbour_astar(ro
     settings = {"smooth_paths": smooth, "connectivity": 4}
     if graph:  # baked from the scene by the reader, as the editor's bake does, and loaded by the NavGrid
         graph_file = fixture_copy / "connectivity" / "four_connected.kpg"
-        graph_file.write_bytes(KeyPointGraph.bake(Grid.from_tscn(FIXTURES / FOUR_CONNECTED, connectivity=4)).to_bytes())
+        graph_file.write_bytes(KeyPointGraph.bake(grid_from_tscn(FIXTURES / FOUR_CONNECTED, connectivity=4)).to_bytes())
         settings["graph_path"] = str(graph_file)
     navgrid = new_navgrid(scene, "../Maze", **settings)
     engine = EngineCells(tilemap)

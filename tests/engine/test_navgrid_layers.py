@@ -9,7 +9,7 @@ configuration warning and, at run time, no grid and one error line.
 
 import random
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterable, List, Sequence, Set, Tuple
 
 import pytest
 from godot import Array, AStar2D, Node, NodePath, PoolVector2Array, TileMap, TileSet, Vector2

@@ -20,7 +20,7 @@ import subprocess
 from pathlib import Path
 from typing import Iterable, List, Optional, Sequence
 
-from godot_headless import Godot, GodotRunError
+from .godot_headless import Godot, GodotRunError
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHONSCRIPT_VARIABLE = "PYTHONSCRIPT_DIST"
@@ -44,8 +44,9 @@ FAILURE_MARKERS = (
     "Got exception loading",
 )
 
-#: What a project copy holds of this checkout (no caches, venvs, builds or VCS data).
-PROJECT_ENTRIES = ("project.godot", "export_presets.cfg", "addons", "pathing_py", "scenes", "tests")
+#: What a project copy holds of this checkout (no caches, venvs, builds or VCS data); ``tools`` for the engine
+#: runners that tests/conftest.py imports, in the engine's pytest too.
+PROJECT_ENTRIES = ("project.godot", "export_presets.cfg", "addons", "pathing_py", "scenes", "tests", "tools")
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".import", ".pytest_cache", ".hypothesis", "pythonscript")
 
 

@@ -2,12 +2,12 @@
 
 ``pathing-py demo --scenario armies`` (or ``crossroads``) draws and prints
 these runs: the scenario's units added to a navigator as
-:mod:`pathing_py.scenarios` describes them, the ordered ones sent to their
+:mod:`pathing_py.tools.scenarios` describes them, the ordered ones sent to their
 goals, and after every update the pairs of units that overlap and the units
 whose circle reaches into a wall counted (both must stay 0)::
 
-    >>> from pathing_py.crowd_runs import CrowdRun
-    >>> from pathing_py.scenarios import armies
+    >>> from pathing_py.tools.crowd_runs import CrowdRun
+    >>> from pathing_py.tools.scenarios import armies
     >>> run = CrowdRun(armies(units=12, gates=2))
     >>> while not run.done:
     ...     run.update(0.05)
@@ -23,10 +23,10 @@ from typing import List, Optional
 
 import numpy as np
 
-from .crowd_checks import overlapping_pairs, units_in_walls
+from ..crowd_checks import overlapping_pairs, units_in_walls
 from .scenarios import CrowdScenario
-from .units import Navigator, Unit, UnitState
-from .units.unit import FINAL_STATES
+from ..units import Navigator, Unit, UnitState
+from ..units.unit import FINAL_STATES
 
 __all__ = ["CrowdRun"]
 

@@ -6,7 +6,7 @@ forming again where its route bends, a box parting around a lake. Each scenario 
 that starts scattered over the map's start cells (the seed picks where) and
 the orders it is given, each once it arrived from the one before::
 
-    >>> from pathing_py.formation_scenarios import SCENARIOS, FormationRun
+    >>> from pathing_py.tools.formation_scenarios import SCENARIOS, FormationRun
     >>> run = FormationRun(SCENARIOS["gap"], seed=1)
     >>> while not run.done:
     ...     run.update(0.05)
@@ -25,10 +25,10 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from .crowd_checks import overlapping_pairs
-from .grid import Cell, Grid
-from .groups import Group, Groups
-from .units import Navigator, Unit, UnitState
+from ..crowd_checks import overlapping_pairs
+from ..grid import Cell, Grid
+from ..groups import Group, Groups
+from ..units import Navigator, Unit, UnitState
 
 __all__ = ["SCENARIOS", "FormationRun", "FormationScenario", "OrderRecord"]
 

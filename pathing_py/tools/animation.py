@@ -4,7 +4,7 @@ Quick start::
 
     >>> import io
     >>> import numpy as np
-    >>> from pathing_py.animation import GifWriter
+    >>> from pathing_py.tools.animation import GifWriter
     >>> stream = io.BytesIO()
     >>> with GifWriter(stream) as gif:
     ...     for shade in (0, 128, 255, 255):
@@ -27,7 +27,7 @@ from typing import Any, BinaryIO, List, Optional, Tuple, Union
 
 import numpy as np
 
-from .pillow import pillow_image
+from ..pillow import pillow_image
 
 __all__ = ["GifWriter"]
 

@@ -37,7 +37,9 @@ class Godot:
                 [self.binary, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
             )
         except subprocess.TimeoutExpired as error:
-            raise GodotRunError(f"godot {' '.join(args)} did not finish in {timeout} s:\n{error.stdout}") from None
+            caught = error.stdout  # bytes even with text=True
+            said = caught.decode(errors="replace") if isinstance(caught, bytes) else caught
+            raise GodotRunError(f"godot {' '.join(args)} did not finish in {timeout} s:\n{said}") from None
         output = done.stdout + done.stderr + _exit_line(done.returncode)
         for marker in ERROR_MARKERS if check_markers else ():
             if marker in output:

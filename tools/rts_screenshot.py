@@ -3,10 +3,10 @@
 
 Usage (from the checkout; ``--out`` defaults to docs/rts_demo.png)::
 
-    python3 tests/rts_screenshot.py [--out PATH]
+    python3 -m tools.rts_screenshot [--out PATH]
 
 It copies the project with pythonscript 0.50 into a temporary folder (as the
-in-engine tests do: tests/godot_python.py, ``$PYTHONSCRIPT_DIST`` or what
+in-engine tests do: tools/godot_python.py, ``$PYTHONSCRIPT_DIST`` or what
 ``../shared/pythonscript/build.sh`` prints; godot3-server imports its assets)
 and runs, under a virtual X display::
 
@@ -28,9 +28,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from engine_runs import FPS, json_lines
-from godot_headless import GODOT_BINARY, Godot
-from godot_python import GodotPython, failures, find_pythonscript
+from .engine_runs import FPS, json_lines
+from .godot_headless import GODOT_BINARY, Godot
+from .godot_python import GodotPython, failures, find_pythonscript
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The screen of the virtual display: larger than the game's 1024x600 window.
@@ -52,7 +52,7 @@ def main() -> int:
     out = parser.parse_args().out.resolve()
     pythonscript = find_pythonscript()
     if pythonscript is None:
-        print("pythonscript 0.50 not found: set PYTHONSCRIPT_DIST (see tests/godot_python.py)", file=sys.stderr)
+        print("pythonscript 0.50 not found: set PYTHONSCRIPT_DIST (see tools/godot_python.py)", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="rts-screenshot-") as folder:
         home = Path(folder) / "home"

@@ -4,7 +4,7 @@ The same scenarios drive the crowd benchmark (``bench/bench_crowd.py``), the
 tests and the demo, so each is made by one function with its sizes as
 parameters (the cases of issue 12)::
 
-    >>> from pathing_py.scenarios import gate
+    >>> from pathing_py.tools.scenarios import gate
     >>> scenario = gate(units=9)
     >>> scenario.count, scenario.grid.width, scenario.grid.height
     (9, 15, 7)
@@ -30,9 +30,9 @@ from typing import Callable, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from .clearance import size_class
-from .crowd_checks import overlapping_pairs, units_in_walls
-from .grid import Grid
+from ..clearance import size_class
+from ..crowd_checks import overlapping_pairs, units_in_walls
+from ..grid import Grid
 from .movingai import BENCHMARKS_VARIABLE, find_benchmarks
 
 __all__ = [

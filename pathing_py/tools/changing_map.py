@@ -7,7 +7,7 @@ a few steps in front of walking units, then how each order ended::
     >>> import random
     >>> import numpy as np
     >>> from pathing_py import Grid, Navigator
-    >>> from pathing_py.changing_map import FINAL_STATES, drop_wall, give_orders
+    >>> from pathing_py.tools.changing_map import FINAL_STATES, drop_wall, give_orders
     >>> navigator = Navigator(Grid(np.ones((5, 12), dtype=bool)))
     >>> orders = give_orders(navigator, 2, seed=3, speed=4.0)
     >>> [(order.start, order.goal) for order in orders]
@@ -27,11 +27,11 @@ from typing import List, NamedTuple, Optional, Tuple
 
 import numpy as np
 
-from .grid import Cell, Grid
-from .search import find_path
-from .units import Navigator, Unit, UnitState
-from .units import unit as unit_module
-from .units.prediction import route_cells
+from ..grid import Cell, Grid
+from ..search import find_path
+from ..units import Navigator, Unit, UnitState
+from ..units import unit as unit_module
+from ..units.prediction import route_cells
 
 __all__ = ["FINAL_STATES", "Order", "Wall", "drop_wall", "free_cells", "give_orders", "update_ms"]
 

@@ -20,7 +20,7 @@ searches per order and how many pairs of units overlapped (checked after
 every update).
 
 ``pathing-py demo --scenario armies`` (or ``crossroads``) runs a crowd of
-:mod:`pathing_py.scenarios` instead: two armies crossing a wall through its
+:mod:`pathing_py.tools.scenarios` instead: two armies crossing a wall through its
 gates (two streams crossing at a crossroads), drawn the same way; it prints how
 the units ended (and why, for each that did not arrive), the pairs of units
 that overlapped and the circles in walls (checked after every update: both
@@ -64,25 +64,25 @@ import numpy as np
 from .animation import GifWriter
 from .changing_map import FINAL_STATES, Order, Wall, drop_wall, free_cells, give_orders, update_ms
 from .crowd_runs import CrowdRun
-from .debug import draw_commander, draw_grid, paths_picture, side_by_side, units_picture, write_png
+from ..debug import draw_commander, draw_grid, paths_picture, side_by_side, units_picture, write_png
 from .formation_scenarios import SCENARIOS, FormationRun
-from .godot.bridge import load_graph
-from .godot.scene_files import TileMapData, nav_grid_settings, read_tilemap
-from .godot.tile_data import UNKNOWN_TILES, CellRect, cell_rect, tiles_that_cannot_block
-from .cell_layout import SQUARE_CELLS, CellLayout
-from .grid import CONNECTIVITIES, Cell, Grid, MapFormatError
-from .hex_grid import find_hex_path
-from .hierarchy import KeyPointGraph
-from .line import smooth_path
-from .map_pictures import MAX_SIDE, MIN_CELL_EDGE, MIN_WIDTH, MapPicture
-from .pillow import PillowMissing, pillow_image
+from ..godot.bridge import load_graph
+from ..godot.scene_files import TileMapData, nav_grid_settings, read_tilemap
+from ..godot.tile_data import UNKNOWN_TILES, CellRect, cell_rect, tiles_that_cannot_block
+from ..cell_layout import SQUARE_CELLS, CellLayout
+from ..grid import CONNECTIVITIES, Cell, Grid, MapFormatError
+from ..hex_grid import find_hex_path
+from ..hierarchy import KeyPointGraph
+from ..line import smooth_path
+from ..map_pictures import MAX_SIDE, MIN_CELL_EDGE, MIN_WIDTH, MapPicture
+from ..pillow import PillowMissing, pillow_image
 from .scenarios import CrowdScenario, armies, crossroads
-from .search import PathResult, find_path, prepare
-from .units import CollisionState, Navigator, Resolution, UnitState
+from ..search import PathResult, find_path, prepare
+from ..units import CollisionState, Navigator, Resolution, UnitState
 
 __all__ = ["main", "LoadedMap", "load_map"]
 
-DEMO_SCENE = Path(__file__).resolve().parent.parent / "scenes" / "demo.tscn"
+DEMO_SCENE = Path(__file__).resolve().parents[2] / "scenes" / "demo.tscn"
 #: The commands that write pictures (PNG, GIF): they need Pillow, the extra ``pictures``.
 PICTURE_COMMANDS = ("demo", "paths", "render")
 #: ``render`` picks a scale that keeps the picture's longer side at most this many pixels.
@@ -456,7 +456,7 @@ def run_formations(args: argparse.Namespace) -> int:
 
 # -- the crowds demo ----------------------------------------------------------------
 
-#: The crowds ``demo --scenario`` runs (issue 12 item 10), by name: scenarios of pathing_py.scenarios at their sizes.
+#: The crowds ``demo --scenario`` runs (issue 12 item 10), by name: scenarios of pathing_py.tools.scenarios at their sizes.
 CROWDS: Dict[str, Callable[[], CrowdScenario]] = {"armies": armies, "crossroads": crossroads}
 
 

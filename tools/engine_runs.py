@@ -10,8 +10,8 @@ import json
 from dataclasses import dataclass
 from typing import Dict, List, Sequence
 
-from godot_headless import GodotRunError
-from godot_python import GodotPython
+from .godot_headless import GodotRunError
+from .godot_python import GodotPython
 
 #: Physics frames per second of every run: ``--fixed-fps`` makes them as fast as the CPU allows, and repeatable.
 FPS = 60

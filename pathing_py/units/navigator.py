@@ -53,19 +53,18 @@ import numpy as np
 
 from ..arguments import as_flag, as_int, as_point, finite_or_none
 from ..clearance import block_at, block_centre, size_class
-from .dynamic import MapWatcher, SpliceStatus, first_blocked, splice_path
+from .dynamic import MapWatcher
 from ..grid import Cell, Grid
-from .local import WalkStatus, walk_line
-from ..search import as_cell, find_path, grid_distance, grid_distances
+from ..search import as_cell
 from ..sized_grids import SizedGrids
 from .agents import AgentArrays
 from .collisions import Collisions
+from .corridor import Corridor, nearest_reachable
 from .jams.plans import JamPlans
 from .moves import Round, move_on, sub_step, sub_steps
 from .narrows import Claim, Narrows, Stretch, hold_for_next_turn, mark_narrows
 from .occupancy import Occupancy, block_cells, step_cells
 from .path_stack import Route, RouteKind
-from .prediction import route_cells
 from .requests import PathRequestQueue
 from .traffic import REROUTES_PER_TRIP, Blocked, Traffic
 from .unit import FINAL_STATES, STANDING_STATES, STATE_CODES, Unit, UnitState, unit_settings_problem
@@ -75,8 +74,6 @@ __all__ = ["UPDATE_PARTS", "Navigator", "NavigatorStats", "Steerer"]
 
 #: Update times kept in NavigatorStats: minutes of a game at 60 updates a second, without growing forever.
 UPDATES_KEPT = 20_000
-#: Encounters with new obstacles in one trip after which a unit re-plans from scratch (seed 001, H6).
-ENCOUNTERS_BEFORE_REPLAN = 3
 #: Cells around a unit moved off its goal in which every unit stands before it walks back (not into a stream).
 SEND_BACK_CLEARANCE = 2
 #: Times an order goes on after its unit stopped HELD_UP, once every unit around it stands (see Navigator._go_on).
@@ -98,8 +95,6 @@ MAX_UPDATE_SECONDS = 1.0
 #: that only move on (array passes), the units' events in Python (cells taken and let go, arrivals), the traffic
 #: rules of units whose way is held (waits, detours, pushes), jams' plans, and the checks that end or resume orders.
 UPDATE_PARTS = ("map changes", "plans", "steering", "array moves", "events", "traffic", "jams", "order checks")
-#: A unit under way plans again when a way through newly opened cells could be this fraction of its way left (D1).
-SHORTCUT_RATIO = 0.75
 
 
 class NavigatorStats:
@@ -196,6 +191,8 @@ class Navigator:
         self.requests: PathRequestQueue[int, Optional[Cell]] = PathRequestQueue(time_budget, clock=clock)
         self.watcher: MapWatcher[int] = MapWatcher(grid.width, grid.height, region_size)
         self.stats = NavigatorStats()
+        #: The units' routes and their repair (see :mod:`.corridor`).
+        self.corridor = Corridor(self)
         self.occupancy = Occupancy()
         self._sizes: Optional[SizedGrids] = None  #: the grids of units larger than a cell, once one is added
         #: The units' collisions (SPEC U5): the open ones, and counts of how those that ended were settled.
@@ -291,7 +288,7 @@ class Navigator:
             self._sizes = SizedGrids(self.grid, graph=self.graph)
         return self._sizes.grid(unit.size)
 
-    def _graph_of(self, unit: Unit):
+    def graph_of(self, unit: Unit):
         """The key-point graph of :meth:`grid_of` ``(unit)``, None without a graph (baked at first use for a size)."""
         if self.graph is None or unit.size == 1:
             return self.graph
@@ -379,7 +376,7 @@ class Navigator:
             unit = self.units.get(unit_id)
             if unit is not None:
                 self.stats.notified += 1
-                self._check_route(unit)
+                self.corridor.check(unit)
         self._take_openings()
         started = self._part_done("map changes", started)
         self.time += delta
@@ -671,12 +668,7 @@ class Navigator:
         unit.announced = False
         unit.trip_encounters = 0
         unit.reroutes = 0
-        self._request_plan(unit)
-
-    def _request_plan(self, unit: Unit) -> None:
-        self.set_state(unit, UnitState.FIND_PATH)
-        unit.forget_routes()
-        self.requests.submit(unit.id, unit.goal, self.time)
+        self.corridor.replan(unit)
 
     def _serve(self, unit_id: int, goal: Optional[Cell]) -> None:
         unit = self.units.get(unit_id)
@@ -687,7 +679,7 @@ class Navigator:
         target, arrival, reason = goal, UnitState.ARRIVED, ""
         unit.cut_off = not grid.same_island(start, goal)
         if unit.cut_off:
-            target = self._nearest_reachable(grid, start, goal)
+            target = nearest_reachable(grid, start, goal)
             arrival = UnitState.UNREACHABLE
             named = self.cell_label(goal)
             if not self.grid.is_passable(goal):
@@ -697,7 +689,7 @@ class Navigator:
             else:
                 reason = f"goal {named} cannot be reached from {self.cell_label(start)}"
         unit.arrival_state, unit.reason = arrival, reason
-        waypoints = self._high_level_route(unit, start, target)
+        waypoints = self.corridor.high_level_route(unit, start, target)
         unit.forget_routes()
         high = self._route_taking_turns(unit, start, waypoints)
         unit.stack.push(high)
@@ -707,7 +699,7 @@ class Navigator:
         # The first leg is searched here, within the planning budget (without a graph it is the whole path); a
         # unit between two cells, or a leg that cannot be planned now, gets it at its next step, as later legs.
         holds = high.wait_while is not None and high.wait_at == high.index  # (its turn first: see _route_taking_turns)
-        if unit.next_cell is not None or holds or high.reached(unit.cell) or not self._plan_next_leg(unit, high):
+        if unit.next_cell is not None or holds or high.reached(unit.cell) or not self.corridor.next_leg(unit, high):
             self.watch_route(unit)
 
     def _route_taking_turns(self, unit: Unit, start: Cell, waypoints: Tuple[Cell, ...]) -> Route:
@@ -718,7 +710,7 @@ class Navigator:
         a passage keeps its turn there until it has left it."""
         kept = self._leave_turns(unit)
         stretches: List[Stretch] = []
-        if unit.squad is None and self._graph_of(unit) is not None:
+        if unit.squad is None and self.graph_of(unit) is not None:
             marked, stretches = mark_narrows(self.grid_of(unit), start, waypoints[:-1], waypoints[-1], depth=unit.size, hold_at_start=True)
             waypoints = marked + waypoints[-1:]
         route = Route(RouteKind.HIGH_LEVEL, waypoints)
@@ -760,69 +752,10 @@ class Navigator:
         if self._turns.pop(unit.id, None) is not None:
             self.narrows.release_all(unit)
 
-    def _high_level_route(self, unit: Unit, start: Cell, target: Cell) -> Tuple[Cell, ...]:
-        """The key points to pass and the target (just the target without a graph)."""
-        graph = self._graph_of(unit)
-        if graph is None or start == target:
-            return (target,)
-        result = graph.find_path(start, target, link=self.link, smooth=False)
-        self.stats.plan_work += result.expanded
-        return tuple(result.route[1:]) if result else (target,)
-
-    @staticmethod
-    def _nearest_reachable(grid: Grid, start: Cell, goal: Cell) -> Cell:
-        """The cell of ``start``'s island on ``grid`` nearest to ``goal`` (Euclidean; ties to the lowest (y, x))."""
-        ys, xs = np.nonzero(grid.islands == grid.island_of(start))
-        nearest = int(np.argmin((xs - goal[0]) ** 2 + (ys - goal[1]) ** 2))
-        return int(xs[nearest]), int(ys[nearest])
-
-    def _farthest_waypoint(self, cell: Cell, route: Route) -> int:
-        """The index of the farthest of the next few key points within two clusters of ``cell``, but not past
-        the one after which the route is to hold (``Route.wait_at``: a group before a narrow passage).
-
-        Legs are planned by exact search (but for the walked first and last legs in "fast" mode),
-        so going straight for a later key point is never longer than passing the ones before it; the path then does not zigzag through key
-        points, and units crossing a border do not all funnel through the same cells.
-        """
-        reach = 2 * self.graph.cluster_size if self.graph is not None else 0
-        chosen, end = route.index, min(route.index + 4, len(route.waypoints))
-        if route.wait_while is not None and route.index < route.wait_at:  # a key point to hold at is not passed by
-            end = min(end, route.wait_at)
-        for index in range(route.index + 1, end):
-            if grid_distance(cell, route.waypoints[index], self.grid.connectivity) > reach:
-                break
-            chosen = index
-        return chosen
-
-    def _plan_next_leg(self, unit: Unit, route: Route) -> bool:
-        """Push the cell route from the unit's cell to the farthest of its next key points (and watch it)."""
-        first = route.index == 0
-        route.advance(self._farthest_waypoint(unit.cell, route) - route.index)
-        if not self._plan_leg(unit, route.aim, first, route.index == len(route.waypoints) - 1):
-            return False
-        self.watch_route(unit)
-        return True
-
-    def _plan_leg(self, unit: Unit, waypoint: Cell, first: bool, last: bool) -> bool:
-        """Push the cell route to the next high-level waypoint; False if there is none."""
-        grid = self.grid_of(unit)
-        if self.link == "fast" and self.graph is not None and (first or last):
-            walked = walk_line(grid, unit.cell, waypoint)
-            if walked.status is WalkStatus.ARRIVED:
-                unit.stats.walks += 1
-                unit.stack.push(Route(RouteKind.LOW_LEVEL, walked.cells[1:]))
-                return True
-        found = find_path(grid, unit.cell, waypoint)
-        self.stats.plan_work += found.expanded
-        if not found:
-            return False
-        unit.stack.push(Route(RouteKind.LOW_LEVEL, found.cells[1:]))
-        return True
-
     def watch_route(self, unit: Unit) -> None:
-        """Watch the regions the unit's remaining route crosses (D3): its cell routes in the order
-        it will walk them (top of the stack first), and the key points still to reach."""
-        self.watcher.subscribe(unit.id, *_route_ahead(unit))
+        """The unit's routes changed: watch the map along the new ones (D3, :meth:`Corridor.watch`). Here for
+        the collaborators that change routes and see the navigator as their host (traffic rules, jams' plans)."""
+        self.corridor.watch(unit)
 
     # -- changing maps ------------------------------------------------------------------
 
@@ -830,7 +763,7 @@ class Navigator:
         """Cells opened since the last update (D1): a unit whose goal was cut off goes on once the
         goal is reachable (one that stopped short, within ``retry_time`` of stopping), and a unit
         under way plans again when a route through an opened cell could be much shorter than the
-        route it has left."""
+        route it has left (:meth:`Corridor.take_shortcut`)."""
         if not self._opened:
             return
         opened = np.array(self._opened)
@@ -842,58 +775,8 @@ class Navigator:
                 on_its_way = unit.retry_until is None  # not stopped yet
                 if (on_its_way or self.retrying(unit)) and self.grid_of(unit).same_island(unit.anchor, unit.goal):
                     self._start_trip(unit)
-            elif unit.state not in FINAL_STATES and _shortcut_possible(unit, opened, self.grid.connectivity):
-                unit.stats.shortcuts += 1
-                self._request_plan(unit)
-
-    def _check_route(self, unit: Unit) -> None:
-        """A change on the unit's route: splice around it, walk around it, or plan again (D2, H6)."""
-        if unit.state in FINAL_STATES or unit.state is UnitState.IDLE or unit.state is UnitState.FIND_PATH:
-            return
-        grid = self.grid_of(unit)
-        highs = [route for route in unit.stack if route.kind is RouteKind.HIGH_LEVEL]
-        if any(not grid.is_passable(cell) for high in highs for cell in high.remaining):
-            self._request_plan(unit)  # a key point or the goal itself is gone
-            return
-        position = unit.anchor  # where the unit will be when it takes up each route, top down
-        for route in reversed(list(unit.stack)):
-            if route.kind is RouteKind.HIGH_LEVEL:
-                return
-            if first_blocked(grid, [position, *route.remaining]) is not None:
-                self._route_cut(unit, route)
-                return
-            position = route.waypoints[-1] if route.waypoints else position
-
-    def _route_cut(self, unit: Unit, route: Route) -> None:
-        """The route ahead is cut: splice the route being walked around the obstacle (D2); for a
-        route further down the stack, drop the cell routes and plan the leg to the next key point
-        again from here (H6); after three encounters in one trip, plan the whole trip again."""
-        unit.stats.encounters += 1
-        unit.trip_encounters += 1
-        if unit.trip_encounters >= ENCOUNTERS_BEFORE_REPLAN:
-            unit.trip_encounters = 0
-            self._request_plan(unit)
-            return
-        if route is not unit.stack.top:
-            while unit.stack.top is not None and unit.stack.top.kind is not RouteKind.HIGH_LEVEL:
-                unit.stack.pop()
-            return
-        cells = [unit.anchor, *route.remaining]
-        spliced = splice_path(self.grid_of(unit), cells, 0)
-        self.stats.splice_work += spliced.work
-        if spliced.status is SpliceStatus.SPLICED:
-            unit.stats.splices += 1
-            self._replace_route(unit, route, spliced.cells[1:])
-        else:
-            self._request_plan(unit)
-
-    def _replace_route(self, unit: Unit, route: Route, cells: Sequence[Cell]) -> None:
-        """Swap a cell route of the unit's stack (and whatever lies above it) for ``cells``."""
-        while unit.stack.top is not route:
-            unit.stack.pop()
-        unit.stack.pop()
-        unit.stack.push(Route(route.kind, cells))
-        self.watch_route(unit)
+            elif unit.state not in FINAL_STATES:
+                self.corridor.take_shortcut(unit, opened)
 
     # -- moving -------------------------------------------------------------------------
 
@@ -998,10 +881,10 @@ class Navigator:
                 continue
             if route.kind is RouteKind.HIGH_LEVEL:
                 started = time.perf_counter()
-                planned = self._plan_next_leg(unit, route)
+                planned = self.corridor.next_leg(unit, route)
                 self._leg_seconds += time.perf_counter() - started
                 if not planned:
-                    self._request_plan(unit)
+                    self.corridor.replan(unit)
                     return False
                 continue
             if self.traffic.still_passing(unit, route, dt):
@@ -1025,7 +908,7 @@ class Navigator:
 
     def _step_onto(self, unit: Unit, route: Route, cell: Cell, dt: float) -> bool:
         if not self.grid_of(unit).step_open(unit.cell, cell):
-            self._route_cut(unit, route)
+            self.corridor.route_cut(unit, route)
             return False
         cells = step_cells(unit.cell, cell, unit.size)
         blockers = self.occupancy.holders_of(cells, unit)
@@ -1100,30 +983,3 @@ def _reach_clear_of(unit: Unit, target: Tuple[float, float], distance: float, ra
     if along >= 0 or along * along < apart:  # moving away, or passing clear of it
         return distance
     return max(0.0, -along - math.sqrt(max(0.0, along * along - apart)))
-
-
-def _route_ahead(unit: Unit) -> Tuple[List[Cell], List[Cell]]:
-    """The cells the unit will walk, in order from where it is (its cell routes, top of the stack
-    first), and the key points still to reach after them."""
-    points = [cell for route in reversed(list(unit.stack)) if route.kind is RouteKind.HIGH_LEVEL for cell in route.remaining]
-    return [unit.anchor] + route_cells(unit), points
-
-
-def _shortcut_possible(unit: Unit, opened: np.ndarray, connectivity: int) -> bool:
-    """Whether a way through one of the ``opened`` cells (an (n, 2) array of x, y) could be at most
-    SHORTCUT_RATIO of the way the unit has left to its target.
-
-    Both are measured as on an empty grid of this connectivity, ignoring walls and terrain costs, which
-    only lengthens ways: the way left is at least as long as measured, a way through an opened cell no
-    shorter than measured.
-    """
-    destination = unit.stack.destination()
-    if destination is None:  # only making way for another unit
-        return False
-    cells, points = _route_ahead(unit)
-    ahead = np.array(cells + points)
-    left = grid_distances(ahead[:-1], ahead[1:], connectivity).sum()
-    here, target = ahead[0], np.array(destination)
-    through = (grid_distances(opened, here, connectivity) + grid_distances(opened, target, connectivity)).min()
-    return bool(through <= SHORTCUT_RATIO * left)
-

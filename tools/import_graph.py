@@ -43,6 +43,7 @@ LAYERS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
             "movingai",
             "crowd_checks",
             "scenarios",
+            "crowd_bounds",
             "crowd_runs",
             "changing_map",
             "formation_scenarios",

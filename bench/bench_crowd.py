@@ -3,14 +3,14 @@
 
 Each scenario of :mod:`pathing_py.scenarios` runs at 30 updates a second
 (delta 1/30 s) until every ordered unit is in a final state (ARRIVED,
-HELD_UP, UNREACHABLE) and idle units are back at their places, or a tick
-limit (twice the longest trip at the unit's speed, plus four minutes: long
+HELD_UP, UNREACHABLE) and idle units are back at their places, or, for a
+navigator that tells when the world rests (``Navigator.at_rest``: no unit
+left to move, none walking back to its goal), until it rests; or up to a tick
+limit (twice the scenario's lower bound, below, plus four minutes: long
 enough for the slowest scenarios we know to end, so that their rows say when
 all arrived: random orders on den520d, all 1,000 by 380 s; 20 against 20 in
-a two-cell corridor, 198 s); a navigator that tells when the world rests
-(``Navigator.at_rest``: no unit left to move, none walking back to its goal)
-runs on until it does. Three
-runs, each in a subprocess of its own:
+a two-cell corridor, 198 s; the gate of 100 rests at 248 s). Three runs,
+each in a subprocess of its own:
 
 * ours: the navigator of this working tree (``bench/crowd_runner.py``);
   with --pythonscript, again under pythonscript 0.50's embedded CPython 3.8
@@ -57,9 +57,11 @@ ten updates, a third of a second here), their ratio (the issue's
 target: at most 2; the scenarios that meet it are named under the table),
 and how many times arrived units started a step off their goals (pushed
 aside, or by a jam's plan), in all and the most for one unit. Navigators
-only: RVO2 has no world at rest, and its agents no goal to be pushed off. The machine's other work shows in the
-figures: compare runs of one invocation. Exits with 1 when our navigator let
-units overlap or enter walls (the issue's invariants).
+only: RVO2 has no world at rest, and its agents no goal to be pushed off.
+
+The machine's other work shows in the figures: compare runs of one
+invocation. Exits with 1 when our navigator let units overlap or enter walls
+(the issue's invariants).
 
 Usage::
 
@@ -90,8 +92,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # benchmark the checkout, installed or not
 
 import rvo2_peer  # noqa: E402
-from pathing_py.clearance import size_class  # noqa: E402
 from pathing_py import PathResult  # noqa: E402
+from pathing_py.clearance import size_class  # noqa: E402
 from pathing_py.crowd_bounds import Bound, lower_bound, solo_paths  # noqa: E402
 from pathing_py.crowd_checks import overlapping_pairs, units_in_walls  # noqa: E402
 from pathing_py.scenarios import (  # noqa: E402
@@ -114,7 +116,7 @@ BASELINE_COMMIT = "3da9bb7"
 RUNNER = Path(__file__).resolve().parent / "crowd_runner.py"
 #: The run of our navigator under pythonscript's interpreter (--pythonscript).
 PYTHONSCRIPT_LABEL = "ours, pythonscript's CPython 3.8"
-#: Tick limit: this many times the longest trip (route length / speed), plus LIMIT_SLACK seconds.
+#: Tick limit: this many times the scenario's lower bound (at least the longest trip), plus LIMIT_SLACK seconds.
 LIMIT_FACTOR = 2.0
 LIMIT_SLACK = 240.0
 #: Seconds after the last order ended for idle units to get back to their places.
@@ -192,7 +194,7 @@ def prepare(scenario: CrowdScenario, folder: Path, max_seconds: Optional[float])
     )  # fmt: skip
     paths = solo_paths(scenario)
     bound = lower_bound(scenario, paths)
-    seconds = max_seconds if max_seconds is not None else LIMIT_FACTOR * bound.trip + LIMIT_SLACK
+    seconds = max_seconds if max_seconds is not None else LIMIT_FACTOR * bound.seconds + LIMIT_SLACK
     return Setting(scenario, plan_routes(scenario, paths), bound, math.ceil(seconds / DELTA), folder)
 
 
@@ -452,7 +454,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             rvo2 = next((o for o in outcomes if o.label == "RVO2"), None)
             ordered = int(scenario.ordered.sum())
             rows += [row(name, outcome, ordered, rvo2, setting.bound) for outcome in outcomes]
-            ratios += [(name, outcome.label, rest_ratio(outcome, setting.bound)) for outcome in outcomes if outcome.label != "RVO2" and not outcome.unsupported]
+            navigators = [outcome for outcome in outcomes if outcome.label != "RVO2" and not outcome.unsupported]
+            ratios += [(name, outcome.label, rest_ratio(outcome, setting.bound)) for outcome in navigators]
             notes += [f"{name}: {o.label} does not take these units: {o.unsupported}" for o in outcomes if o.unsupported]
             violations += sum(o.overlapping_pairs + o.in_walls for o in outcomes if o.label in ("ours", PYTHONSCRIPT_LABEL))
     print(f"Crowds at {1 / DELTA:.0f} updates a second (ms per tick of the update alone; RVO2: preferred velocities and doStep, "

@@ -15,7 +15,8 @@ Two bounds, and the larger counts:
 
 **Trip.** No unit arrives before its trip alone: the shortest path from its start cell to its goal on the
 empty map (no other unit), through the cells its circle fits in, at its speed; the longest of these is
-``trip``. (A unit that does not fit at its start counts the straight line.)
+``trip``. Units step between neighbouring cells, so that path's length (straight steps 1, diagonal ones
+sqrt(2)) is the least they can walk. (A unit that does not fit at its start counts the straight line.)
 
 **Passage.** Take a column ``X`` of the map (and likewise every row). A unit whose block starts wholly on one
 side of it and ends wholly on the other must cross it: its centre passes the column's middle line,

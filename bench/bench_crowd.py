@@ -94,7 +94,7 @@ sys.path.insert(0, str(ROOT))  # benchmark the checkout, installed or not
 import rvo2_peer  # noqa: E402
 from pathing_py import PathResult  # noqa: E402
 from pathing_py.clearance import size_class  # noqa: E402
-from pathing_py.crowd_bounds import Bound, lower_bound, solo_paths  # noqa: E402
+from pathing_py.crowd_bounds import TARGET_RATIO, Bound, lower_bound, solo_paths  # noqa: E402
 from pathing_py.crowd_checks import overlapping_pairs, units_in_walls  # noqa: E402
 from pathing_py.scenarios import (  # noqa: E402
     CrowdScenario,
@@ -299,10 +299,6 @@ def extract_baseline(folder: Path) -> Tuple[Optional[Path], str]:
 
 
 # -- reporting ----------------------------------------------------------------------------------
-
-
-#: The issue's target: the world at rest within this many times the scenario's lower bound.
-TARGET_RATIO = 2.0
 
 
 def rest_ratio(outcome: Outcome, bound: Bound) -> Optional[float]:

@@ -31,7 +31,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pathing_py import scenarios  # noqa: E402
-from pathing_py.crowd_bounds import lower_bound  # noqa: E402
+from pathing_py.crowd_bounds import TARGET_RATIO, lower_bound  # noqa: E402
 from pathing_py.crowd_runs import CrowdRun  # noqa: E402
 from pathing_py.scenarios import CrowdScenario  # noqa: E402
 from pathing_py.units import UnitState  # noqa: E402
@@ -58,8 +58,6 @@ RUNS: List[Tuple[str, Callable[[], CrowdScenario]]] = [
 #: Counts, added up over the runs in the last row.
 COUNTS = ["ordered", "ARRIVED", "at goal", "HELD_UP", "UNREACHABLE", "under way", "pushed off"]
 COLUMNS = ["run", "delta s"] + COUNTS[:-1] + ["at rest s", "bound s", "rest/bound", "pushed off", "most pushed"]
-#: The issue's target: the world at rest within this many times the scenario's lower bound.
-TARGET_RATIO = 2.0
 
 
 class Outcome(NamedTuple):

@@ -67,7 +67,10 @@ from .grid import Grid
 from .scenarios import CrowdScenario, fitting_cells
 from .search import PathResult, find_path
 
-__all__ = ["Bound", "lower_bound", "passage_bound", "solo_paths", "trip_seconds"]
+__all__ = ["TARGET_RATIO", "Bound", "lower_bound", "passage_bound", "solo_paths", "trip_seconds"]
+
+#: Issue 42's target: every crowd at rest within this many times its lower bound.
+TARGET_RATIO = 2.0
 
 
 class Bound(NamedTuple):

@@ -3,12 +3,14 @@
 
 Each scenario of :mod:`pathing_py.tools.scenarios` runs at 30 updates a second
 (delta 1/30 s) until every ordered unit is in a final state (ARRIVED,
-HELD_UP, UNREACHABLE) and idle units are back at their places, or a tick
-limit (twice the longest trip at the unit's speed, plus four minutes: long
+HELD_UP, UNREACHABLE) and idle units are back at their places, or, for a
+navigator that tells when the world rests (``Navigator.at_rest``: no unit
+left to move, none walking back to its goal), until it rests; or up to a tick
+limit (twice the scenario's lower bound, below, plus four minutes: long
 enough for the slowest scenarios we know to end, so that their rows say when
 all arrived: random orders on den520d, all 1,000 by 380 s; 20 against 20 in
-a two-cell corridor, 198 s). Three
-runs, each in a subprocess of its own:
+a two-cell corridor, 198 s; the gate of 100 rests at 248 s). Three runs,
+each in a subprocess of its own:
 
 * ours: the navigator of this working tree (``bench/crowd_runner.py``);
   with --pythonscript, again under pythonscript 0.50's embedded CPython 3.8
@@ -41,11 +43,25 @@ walk back later; navigators only, as RVO2's agents arrive within
 ARRIVAL_TOLERANCE of it), ended
 HELD_UP / UNREACHABLE or were still under way, distinct overlapping pairs
 and the most in one tick, units ever in a wall, idle units not back at their
-place at the end (given SETTLE_SECONDS after the last order ended; in
-occupied_spot the idle unit cannot be: the mover stands there), and the
-median ms per tick over RVO2's. The machine's other work shows in the
-figures: compare runs of one invocation. Exits with 1 when our navigator let
-units overlap or enter walls (the issue's invariants).
+place at the end (given SETTLE_SECONDS after the last order ended, where the
+navigator cannot tell when the world rests; in occupied_spot the idle unit
+cannot be: the mover stands there), and the median ms per tick over RVO2's.
+
+And how close a run came to the best any could do (issue 42): the scenario's
+lower bound (``pathing_py.tools.crowd_bounds``: the longest trip any unit would
+take alone, or the time its bottleneck, a gate or a corridor, needs to pass
+every unit that must cross it, whichever is larger), the game time at which
+the world came to rest (after the last order ended, units pushed off their
+goals walk back: "all arrived at" is earlier; the navigator finds it within
+ten updates, a third of a second here), their ratio (the issue's
+target: at most 2; the scenarios that meet it are named under the table),
+and how many times arrived units started a step off their goals (pushed
+aside, or by a jam's plan), in all and the most for one unit. Navigators
+only: RVO2 has no world at rest, and its agents no goal to be pushed off.
+
+The machine's other work shows in the figures: compare runs of one
+invocation. Exits with 1 when our navigator let units overlap or enter walls
+(the issue's invariants).
 
 Usage::
 
@@ -73,15 +89,15 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 import numpy as np
 
 from bench import rvo2_peer
-from pathing_py import Grid, find_path
+from pathing_py import PathResult
 from pathing_py.clearance import size_class
 from pathing_py.crowd_checks import overlapping_pairs, units_in_walls
+from pathing_py.tools.crowd_bounds import TARGET_RATIO, Bound, lower_bound, solo_paths
 from pathing_py.tools.scenarios import (
     CrowdScenario,
     circle_swap,
     crossing_blocks,
     crossroads,
-    fitting_cells,
     gate,
     head_on_corridor,
     mixed_radii,
@@ -99,7 +115,7 @@ BASELINE_COMMIT = "3da9bb7"
 RUNNER = Path(__file__).resolve().parent / "crowd_runner.py"
 #: The run of our navigator under pythonscript's interpreter (--pythonscript).
 PYTHONSCRIPT_LABEL = "ours, pythonscript's CPython 3.8"
-#: Tick limit: this many times the longest trip (route length / speed), plus LIMIT_SLACK seconds.
+#: Tick limit: this many times the scenario's lower bound (at least the longest trip), plus LIMIT_SLACK seconds.
 LIMIT_FACTOR = 2.0
 LIMIT_SLACK = 240.0
 #: Seconds after the last order ended for idle units to get back to their places.
@@ -151,48 +167,45 @@ class Outcome(NamedTuple):
     in_walls: int = 0  #: distinct units whose circle was ever in a wall
     idle_away: int = 0  #: idle units not back at their place at the end
     off_goal: Optional[int] = None  #: navigators: units ARRIVED farther than ARRIVAL_TOLERANCE from their goal at the end
+    rest_tick: Optional[int] = None  #: navigators with Navigator.at_rest: the tick since which the world rests, if it came
+    moved_off_goal: Optional[np.ndarray] = None  #: navigators that count it: steps each ordered unit started off its goal after it arrived
 
 
 # -- running ------------------------------------------------------------------------------------
 
 
 class Setting(NamedTuple):
-    """What every run of one scenario shares: the scenario file, routes, limits and a scratch folder."""
+    """What every run of one scenario shares: the scenario file, routes, lower bound, limits and a scratch folder."""
 
     scenario: CrowdScenario
     routes: List[np.ndarray]
+    bound: Bound
     max_ticks: int
     folder: Path
 
 
 def prepare(scenario: CrowdScenario, folder: Path, max_seconds: Optional[float]) -> Setting:
-    """Write the scenario for the runners, plan every unit's route (for RVO2 and the tick limit)."""
+    """Write the scenario for the runners, plan every unit's route (for RVO2, the tick limit and the bound)."""
     np.savez(
         folder / "scenario.npz",
         passable=scenario.grid.passable, starts=scenario.starts, goals=scenario.goals, radii=scenario.radii,
         speeds=scenario.speeds, priorities=scenario.priorities, idle=scenario.idle,
     )  # fmt: skip
-    routes, longest = plan_routes(scenario)
-    seconds = max_seconds if max_seconds is not None else LIMIT_FACTOR * longest + LIMIT_SLACK
-    return Setting(scenario, routes, math.ceil(seconds / DELTA), folder)
+    paths = solo_paths(scenario)
+    bound = lower_bound(scenario, paths)
+    seconds = max_seconds if max_seconds is not None else LIMIT_FACTOR * bound.seconds + LIMIT_SLACK
+    return Setting(scenario, plan_routes(scenario, paths), bound, math.ceil(seconds / DELTA), folder)
 
 
-def plan_routes(scenario: CrowdScenario) -> Tuple[List[np.ndarray], float]:
-    """Each unit's route as cell centres after its start ((k, 2) floats; an idle unit's is its place), planned
-    through cells its circle fits in; and the longest trip in seconds."""
+def plan_routes(scenario: CrowdScenario, paths: List[Optional[PathResult]]) -> List[np.ndarray]:
+    """Each unit's route as cell centres after its start ((k, 2) floats; an idle unit's is its place), from its
+    path through cells its circle fits in (``paths``: :func:`~pathing_py.tools.crowd_bounds.solo_paths`); a unit
+    that does not fit at its start steers straight for its goal."""
     routes = [np.array([centre]) for centre in scenario.goal_positions]
-    longest = 0.0
-    for radius in np.unique(scenario.radii):
-        fits = Grid(fitting_cells(scenario.grid.passable, radius))
-        for unit in np.flatnonzero(scenario.ordered & (scenario.radii == radius)).tolist():
-            start, goal = tuple(scenario.start_cells[unit].tolist()), tuple(scenario.goals[unit].tolist())
-            found = find_path(fits, start, goal)
-            if found:
-                routes[unit] = np.array(found.cells[1:] or [goal], dtype=np.float64) + 0.5
-                longest = max(longest, found.cost / scenario.speeds[unit])
-            else:  # it does not fit at its start: steer straight for the goal
-                longest = max(longest, float(np.hypot(*(scenario.goal_positions[unit] - scenario.starts[unit]))) / scenario.speeds[unit])
-    return routes, longest
+    for unit, found in enumerate(paths):
+        if found is not None:
+            routes[unit] = np.array(found.cells[1:] or [found.cells[-1]], dtype=np.float64) + 0.5
+    return routes
 
 
 def run_navigator(label: str, setting: Setting, package_root: Path, python: str = sys.executable) -> Outcome:
@@ -219,7 +232,8 @@ def run_navigator(label: str, setting: Setting, package_root: Path, python: str 
         held_up=int((states == "HELD_UP").sum()), unreachable=int((states == "UNREACHABLE").sum()),
         under_way=int((~np.isin(states, ["ARRIVED", "HELD_UP", "UNREACHABLE"])).sum()),
         overlapping_pairs=overlaps, worst_tick=worst, in_walls=walled, idle_away=idle_away(setting.scenario, final),
-        off_goal=off_goal(setting.scenario, states, final),
+        off_goal=off_goal(setting.scenario, states, final), rest_tick=result.get("rest_tick"),
+        moved_off_goal=None if result.get("moved_off_goal") is None else np.array(result["moved_off_goal"], dtype=np.int64),
     )  # fmt: skip
 
 
@@ -286,13 +300,50 @@ def extract_baseline(folder: Path) -> Tuple[Optional[Path], str]:
 # -- reporting ----------------------------------------------------------------------------------
 
 
-def row(name: str, outcome: Outcome, ordered: int, rvo2: Optional[Outcome]) -> List[str]:
+def rest_ratio(outcome: Outcome, bound: Bound) -> Optional[float]:
+    """The game time at which the world came to rest over the scenario's lower bound, or None (it did not, or
+    the run cannot tell)."""
+    if outcome.rest_tick is None:
+        return None
+    return outcome.rest_tick * DELTA / bound.seconds if bound.seconds > 0 else math.inf
+
+
+def pushed_off(moved_off_goal: Optional[np.ndarray]) -> str:
+    """Steps arrived units started off their goals: in all, and (in brackets) the most for one unit."""
+    if moved_off_goal is None:
+        return "-"
+    return f"{int(moved_off_goal.sum())} ({int(moved_off_goal.max(initial=0))})"
+
+
+def bound_text(bound: Bound) -> str:
+    """The scenario's lower bound and what it comes from, for its description line."""
+    text = f"lower bound {bound.seconds:.1f} s (longest trip alone {bound.trip:.1f} s"
+    return text + (f"; {bound.passage_at}: {bound.passage:.1f} s)" if bound.passage_at else ")")
+
+
+def verdict(ratios: Sequence[Tuple[str, str, Optional[float]]]) -> str:
+    """Which runs (scenario, run, rest/bound) came to rest within TARGET_RATIO x their bound, which later, which never."""
+    lines = [f"At rest within {TARGET_RATIO:g}x the lower bound (issue 42's target), per run:"]
+    for label in dict.fromkeys(label for _, label, _ in ratios):
+        runs = [(name, ratio) for name, run, ratio in ratios if run == label]
+        met = [name for name, ratio in runs if ratio is not None and ratio <= TARGET_RATIO]
+        missed = [f"{name} {ratio:.1f}x" for name, ratio in runs if ratio is not None and ratio > TARGET_RATIO]
+        never = [name for name, ratio in runs if ratio is None]
+        parts = [f"meet it: {', '.join(met) or 'none'}", f"miss it: {', '.join(missed) or 'none'}"]
+        if never:
+            parts.append(f"no rest seen: {', '.join(never)}")
+        lines.append(f"- {label}: " + "; ".join(parts))
+    return "\n".join(lines)
+
+
+def row(name: str, outcome: Outcome, ordered: int, rvo2: Optional[Outcome], bound: Bound) -> List[str]:
     if outcome.unsupported:
-        return [name, outcome.label, "not supported"] + ["-"] * 12
+        return [name, outcome.label, "not supported"] + ["-"] * (len(COLUMNS) - 3)
     median = float(np.median(outcome.tick_ms)) if len(outcome.tick_ms) else math.nan
     p99 = float(np.percentile(outcome.tick_ms, 99)) if len(outcome.tick_ms) else math.nan
     rvo2_median = float(np.median(rvo2.tick_ms)) if rvo2 is not None and len(rvo2.tick_ms) else 0.0
     is_rvo2 = outcome.label == "RVO2"
+    ratio = rest_ratio(outcome, bound)
     return [
         name,
         outcome.label,
@@ -300,8 +351,12 @@ def row(name: str, outcome: Outcome, ordered: int, rvo2: Optional[Outcome]) -> L
         f"{p99:.3f}",
         str(len(outcome.tick_ms)),
         "-" if outcome.all_arrived_tick is None else str(outcome.all_arrived_tick),
+        "-" if outcome.rest_tick is None else f"{outcome.rest_tick * DELTA:.1f}",
+        f"{bound.seconds:.1f}",
+        "-" if ratio is None else f"{ratio:.1f}",
         f"{outcome.arrived}/{ordered}",
         "-" if outcome.off_goal is None else str(outcome.off_goal),
+        pushed_off(outcome.moved_off_goal),
         "-" if is_rvo2 else f"{outcome.held_up}/{outcome.unreachable}",
         f"{outcome.under_way}" + (" stuck" if outcome.stuck else ""),
         str(outcome.overlapping_pairs),
@@ -313,8 +368,9 @@ def row(name: str, outcome: Outcome, ordered: int, rvo2: Optional[Outcome]) -> L
 
 
 COLUMNS = [
-    "scenario", "run", "median ms", "p99 ms", "ticks", "all arrived at", "arrived", "off goal", "held up/unreach.", "under way",
-    "overlapping pairs", "worst tick", "in walls", "idle away", "x RVO2",
+    "scenario", "run", "median ms", "p99 ms", "ticks", "all arrived at", "at rest s", "bound s", "rest/bound", "arrived",
+    "off goal", "pushed off (most)", "held up/unreach.", "under way", "overlapping pairs", "worst tick", "in walls",
+    "idle away", "x RVO2",
 ]  # fmt: skip
 
 
@@ -356,6 +412,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     pythonscript = str(pythonscript_python()) if args.pythonscript else None
     rows: List[List[str]] = []
     descriptions: List[str] = []
+    ratios: List[Tuple[str, str, Optional[float]]] = []
     violations = 0
     with tempfile.TemporaryDirectory(prefix="bench_crowd_") as scratch:
         baseline, problem = (None, "baseline skipped (--no-baseline)") if args.no_baseline else extract_baseline(Path(scratch) / "baseline")
@@ -375,7 +432,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             folder.mkdir()
             setting = prepare(scenario, folder, args.max_seconds)
             descriptions.append(f"{name}: {scenario.description}; {scenario.count} units, map {scenario.grid.width}x{scenario.grid.height}, "
-                                f"at most {setting.max_ticks} ticks")  # fmt: skip
+                                f"at most {setting.max_ticks} ticks; {bound_text(setting.bound)}")  # fmt: skip
             outcomes = []
             runs: List[Tuple[str, Callable[[], Outcome]]] = [("ours", lambda: run_navigator("ours", setting, ROOT))]
             if pythonscript is not None:
@@ -391,13 +448,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 print(f"{name}: {label} done in {time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
             rvo2 = next((o for o in outcomes if o.label == "RVO2"), None)
             ordered = int(scenario.ordered.sum())
-            rows += [row(name, outcome, ordered, rvo2) for outcome in outcomes]
+            rows += [row(name, outcome, ordered, rvo2, setting.bound) for outcome in outcomes]
+            navigators = [outcome for outcome in outcomes if outcome.label != "RVO2" and not outcome.unsupported]
+            ratios += [(name, outcome.label, rest_ratio(outcome, setting.bound)) for outcome in navigators]
             notes += [f"{name}: {o.label} does not take these units: {o.unsupported}" for o in outcomes if o.unsupported]
             violations += sum(o.overlapping_pairs + o.in_walls for o in outcomes if o.label in ("ours", PYTHONSCRIPT_LABEL))
     print(f"Crowds at {1 / DELTA:.0f} updates a second (ms per tick of the update alone; RVO2: preferred velocities and doStep, "
           f"one thread, g++ {' '.join(rvo2_peer.COMPILE_FLAGS)}; RVO2 arrives within {ARRIVAL_TOLERANCE} cell of its goal)\n")  # fmt: skip
     print("\n".join(descriptions) + "\n")
     print(render(COLUMNS, rows, args.markdown))
+    print("\n" + verdict(ratios))
     if notes:
         print("\n" + "\n".join(notes))
     print(f"\nCommand: {command_line('bench_crowd.py', argv)}")

@@ -4,8 +4,10 @@
 The benchmark starts this script once for the working tree's navigator and
 once for an older commit's (PYTHONPATH picks which), so it uses only what both
 have: Grid(passable), Navigator(grid), add_unit, move_to, update, and a unit's
-position and state (and, where the navigator has it, ``goes_on_later``: a unit
-held up that goes on by itself later has not ended its order). The scenario
+position and state (and, where the navigator has them, ``goes_on_later``: a unit
+held up that goes on by itself later has not ended its order; ``at_rest``: a
+navigator that has it runs until the world rests, not only until the orders
+ended; and a unit's ``stats.moved_off_goal``). The scenario
 comes as an .npz file (the arrays of a pathing_py.tools.scenarios.CrowdScenario,
 with ``passable``); every unit's position after every update goes to a file of
 float32 (x, y) rows, and the figures come out on stdout as one JSON object.
@@ -44,7 +46,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("positions", help="file to write float32 positions to, one row per unit, update after update")
     parser.add_argument("--delta", type=float, required=True, help="seconds per update")
     parser.add_argument("--max-ticks", type=int, required=True, help="updates before giving up")
-    parser.add_argument("--settle-ticks", type=int, required=True, help="updates after every order ended for idle units to get back")
+    parser.add_argument("--settle-ticks", type=int, required=True, help="updates after every order ended for idle units to get back (a navigator without at_rest)")
     args = parser.parse_args(argv)
 
     import pathing_py  # whichever PYTHONPATH names: the working tree or the baseline commit
@@ -67,8 +69,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     standing = [unit for unit, idle in zip(units, data["idle"]) if idle]
 
     tick_ms: List[float] = []
-    all_arrived_tick = all_final_tick = None
+    all_arrived_tick = all_final_tick = rest_tick = None
     goes_on_later = getattr(navigator, "goes_on_later", lambda unit: False)  # (the baseline's units never go on once held up)
+    rests = hasattr(navigator, "at_rest")
     with open(args.positions, "wb") as positions:
         while len(tick_ms) < args.max_ticks:
             started = time.perf_counter()
@@ -80,7 +83,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 all_arrived_tick = len(tick_ms)
             if all_final_tick is None and all(state in FINAL and not goes_on_later(unit) for state, unit in zip(states, ordered)):
                 all_final_tick = len(tick_ms)
-            if all_final_tick is not None and (home(standing, homes) or len(tick_ms) - all_final_tick >= args.settle_ticks):
+            if rests:
+                if not navigator.at_rest:
+                    rest_tick = None
+                elif rest_tick is None:
+                    rest_tick = len(tick_ms)
+                if all_final_tick is not None and rest_tick is not None:
+                    break
+            elif all_final_tick is not None and (home(standing, homes) or len(tick_ms) - all_final_tick >= args.settle_ticks):
                 break
     print(json.dumps({
         "package": pathing_py.__file__,
@@ -88,6 +98,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "states": [state_name(unit) for unit in units],
         "all_arrived_tick": all_arrived_tick,
         "all_final_tick": all_final_tick,
+        "rest_tick": rest_tick,
+        "moved_off_goal": [unit.stats.moved_off_goal for unit in ordered] if hasattr(units[0].stats, "moved_off_goal") else None,
     }))  # fmt: skip
     return 0
 

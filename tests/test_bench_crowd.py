@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from pathing_py.tools.scenarios import head_on_corridor, mixed_radii
+from pathing_py.grid import Grid
+from pathing_py.tools.crowd_bounds import Bound, lower_bound
+from pathing_py.tools.scenarios import CrowdScenario, head_on_corridor, mixed_radii
 from strategies import maps
 
 from bench import bench_crowd, rvo2_peer
@@ -46,6 +48,12 @@ def test_the_quick_run_prints_every_figure():
     assert row["all arrived at"] == "-" or int(row["all arrived at"]) <= ticks
     for column in ("off goal", "overlapping pairs", "worst tick", "in walls", "idle away"):
         assert int(row[column]) >= 0
+    bound = lower_bound(head_on_corridor(4)).seconds
+    rest = float(row["at rest s"])
+    assert row["bound s"] == f"{bound:.1f}" and 0 < rest <= ticks * bench_crowd.DELTA + 0.05
+    assert float(row["rest/bound"]) == pytest.approx(rest / bound, abs=0.06)  # (the time at rest is printed rounded)
+    pushed, most = row["pushed off (most)"].replace("(", "").replace(")", "").split()
+    assert int(pushed) >= int(most) >= 0
     assert row["x RVO2"] == "-"
     assert "RVO2 skipped (--no-rvo2)" in text and "baseline skipped (--no-baseline)" in text
     assert "Command: python3 -m bench.bench_crowd --markdown --quick --no-rvo2 --no-baseline --scenario head_on_corridor" in text
@@ -61,6 +69,35 @@ def test_off_goal_counts_units_that_arrived_and_stand_away_from_their_goal_at_th
     final[[large, *small]] += (1.0, 0.0)
     states[small[1]] = "HELD_UP"  # stopped on its way: not off a goal it reached
     assert bench_crowd.off_goal(scenario, states, final) == 2
+
+
+def test_the_ratio_is_the_time_at_rest_over_the_bound_and_the_runs_within_twice_it_are_named():
+    bound = Bound(trip=2.0, passage=5.0, passage_at="column 3: 9 units through 1 cell")
+    rested = bench_crowd.Outcome("ours", rest_tick=round(7.5 / bench_crowd.DELTA))
+    assert bench_crowd.rest_ratio(rested, bound) == pytest.approx(7.5 / 5.0)
+    assert bench_crowd.rest_ratio(bench_crowd.Outcome("ours"), bound) is None  # never at rest, or it cannot tell
+    cells = dict(zip(bench_crowd.COLUMNS, bench_crowd.row("gate", rested, 9, None, bound)))
+    assert (cells["at rest s"], cells["bound s"], cells["rest/bound"]) == ("7.5", "5.0", "1.5")
+    verdict = bench_crowd.verdict([("gate", "ours", 1.5), ("crossroads", "ours", 5.5), ("armies", "ours", None), ("gate", "baseline", None)])
+    assert "- ours: meet it: gate; miss it: crossroads 5.5x; no rest seen: armies" in verdict
+    assert "- baseline: meet it: none; miss it: none; no rest seen: gate" in verdict
+
+
+def test_the_runner_reports_when_the_world_rests_and_each_push_of_an_arrived_unit_off_its_goal(tmp_path):
+    """A unit stands on its goal in a one-cell corridor beside a pocket; another passes it: it is pushed off its
+    goal once (into the pocket), the passer never; the world rests after both stand on their goals."""
+    passable = np.zeros((3, 9), dtype=bool)
+    passable[1, 1:8] = True
+    passable[0, 4] = True
+    scenario = CrowdScenario(
+        "pass", "one unit passes another on its goal", Grid(passable), np.array([[4.5, 1.5], [1.5, 1.5]]), np.array([[4, 1], [7, 1]]),
+        np.full(2, 0.5), np.full(2, 4.0), np.zeros(2, dtype=int), np.zeros(2, dtype=bool),
+    )  # fmt: skip
+    outcome = bench_crowd.run_navigator("ours", bench_crowd.prepare(scenario, tmp_path, 30.0), ROOT)
+    assert outcome.arrived == 2 and outcome.off_goal == 0
+    assert outcome.moved_off_goal is not None and outcome.moved_off_goal.tolist() == [1, 0]
+    assert bench_crowd.pushed_off(outcome.moved_off_goal) == "1 (1)"
+    assert outcome.rest_tick is not None and outcome.rest_tick == len(outcome.tick_ms)  # it runs until the world rests
 
 
 def test_the_baseline_runs_from_its_commit_and_refuses_large_units():

@@ -51,10 +51,17 @@ class CrowdRun:
         self.in_walls = 0  #: units whose circle reached into a wall, summed over the updates
         self.update_ms: List[float] = []  #: wall-clock milliseconds of each navigator update
         self.all_arrived_at: Optional[float] = None  #: game time when every ordered unit was ARRIVED, if it came
+        #: game time since which the world rests (:attr:`Navigator.at_rest`), None while it does not
+        self.rested_at: Optional[float] = None
 
     @property
     def arrived(self) -> int:
         return sum(unit.state is UnitState.ARRIVED for unit in self.ordered)
+
+    @property
+    def moved_off_goal(self) -> List[int]:
+        """How many times each ordered unit was moved off its goal after it arrived (``UnitStats.moved_off_goal``)."""
+        return [unit.stats.moved_off_goal for unit in self.ordered]
 
     @property
     def done(self) -> bool:
@@ -73,3 +80,7 @@ class CrowdRun:
         self.in_walls += len(units_in_walls(self.scenario.grid.passable, positions, radii))
         if self.all_arrived_at is None and self.arrived == len(self.ordered):
             self.all_arrived_at = self.navigator.time
+        if not self.navigator.at_rest:
+            self.rested_at = None
+        elif self.rested_at is None:
+            self.rested_at = self.navigator.time

@@ -928,6 +928,8 @@ class Navigator:
         if unit.size == 1 and (not unit.making_way or route.may_take is not None and self.jams.lets_follow(unit)):
             # the next unit of a file (or of a jam's plan) may take its cell now and follow (see Occupancy)
             self.occupancy.leave(unit, unit.cell)
+        if unit.announced and unit.arrival_state is UnitState.ARRIVED and unit.cell == unit.goal:  # an arrived unit leaves its goal
+            unit.stats.moved_off_goal += 1
         if self.step_log is not None:
             self.step_log.append((unit.id, unit.cell, cell))
         unit.next_cell, unit.step_from = cell, unit.position

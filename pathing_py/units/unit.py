@@ -84,7 +84,7 @@ def unit_settings_problem(speed, radius) -> str:
 class UnitStats:
     """What one unit did: for games that show it and for benchmarks."""
 
-    __slots__ = ("plans", "splices", "walks", "detours", "encounters", "shortcuts", "waited", "distance")
+    __slots__ = ("plans", "splices", "walks", "detours", "encounters", "shortcuts", "waited", "distance", "moved_off_goal")
 
     def __init__(self) -> None:
         self.plans = 0  #: full path searches (the first one included)
@@ -95,6 +95,7 @@ class UnitStats:
         self.shortcuts = 0  #: plans made again because cells opened near a much shorter way (D1)
         self.waited = 0.0  #: seconds spent waiting for other units
         self.distance = 0.0  #: cells walked, counted as each step ends
+        self.moved_off_goal = 0  #: steps started off its goal after it arrived there (pushed aside, or by a jam's plan)
 
     def __repr__(self) -> str:
         return (

@@ -1,6 +1,7 @@
 """What a map edit costs: island labels and search tables kept up to date vs rebuilt.
 
     python3 -m bench.bench_edits [--maps a,b] [--edits N] [--growth 10,100,1000,10000] [--graph] [--markdown]
+    python3 -m bench.bench_edits --maps maze512-1-0 --edits 10 --growth '' --graph   # a short run
     python3 -m bench.bench_edits --growth '' --markdown     # docs/benchmarks.md's table
 
 For each map, N seeded edits (single cells, then 8x8 blocks) are made and
@@ -8,8 +9,11 @@ undone; each edit is followed by the query-time catch-up of the JPS+ tables
 and the island labels. Printed: median ms per edit, and the same work done
 from scratch (a new Grid's islands and tables) for comparison. With --graph,
 a key-point graph is baked for each map too and the single-cell edits are
-timed again with its patch (graph.update) included: what a game keeping a
-graph pays for one edited cell.
+timed again with its patch (graph.update, then graph.refresh: the work the
+update leaves for the next query) included: what a game keeping a graph
+pays for one edited cell. Then the same cells are edited FRAME at a time,
+as a frame's edits (each blocked and passed to graph.update, then one
+catch-up and one refresh), and undone: ms per edited cell.
 
 Then the growth table: n random passable cells blocked in one edit, then
 freed in one edit (each followed by the catch-up), and the same cells edited
@@ -19,6 +23,7 @@ microseconds per cell; a batch should never cost more per cell than separate edi
 """
 
 import argparse
+import math
 import statistics
 import time
 from typing import Optional, Sequence, Tuple
@@ -35,6 +40,8 @@ DEFAULT_MAPS = "den520d,AR0011SR,maze512-1-0,random512-10-0,Paris_0_1024"
 DEFAULT_GROWTH = "10,100,1000,10000"
 #: Cells edited one at a time per row of the growth table (each costs a full catch-up).
 SEPARATE_SAMPLE = 100
+#: One-cell edits made in one frame, in the batched column of --graph.
+FRAME = 10
 
 
 def edit_cost(grid: Grid, cells: np.ndarray, graph: Optional[KeyPointGraph] = None) -> float:
@@ -45,12 +52,32 @@ def edit_cost(grid: Grid, cells: np.ndarray, graph: Optional[KeyPointGraph] = No
     prepare(grid)
     if graph is not None:
         graph.update(cells.tolist())
+        graph.refresh()
     elapsed = time.perf_counter() - started
     grid.set_blocked(cells, blocked=False)
     prepare(grid)
     if graph is not None:
         graph.update(cells.tolist())
+        graph.refresh()
     return elapsed * 1000
+
+
+def frame_cost(grid: Grid, cells: np.ndarray, graph: KeyPointGraph) -> float:
+    """ms per cell to block ``cells`` as one frame's edits (see :func:`edit_frame`), then unblock them alike (not timed)."""
+    started = time.perf_counter()
+    edit_frame(grid, cells, graph, blocked=True)
+    elapsed = time.perf_counter() - started
+    edit_frame(grid, cells, graph, blocked=False)
+    return elapsed * 1000 / len(cells)
+
+
+def edit_frame(grid: Grid, cells: np.ndarray, graph: KeyPointGraph, blocked: bool) -> None:
+    """Edit ``cells`` one set_blocked and graph.update each, then bring islands, tables and graph up to date once."""
+    for cell in cells:
+        grid.set_blocked(cell[None, :], blocked)
+        graph.update([cell.tolist()])
+    prepare(grid)
+    graph.refresh()
 
 
 def rebuild_cost(grid: Grid) -> float:
@@ -129,8 +156,10 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
         if args.graph:
             graph = KeyPointGraph.bake(grid)
             timings.append([edit_cost(grid, pick[None, :], graph) for pick in picks])
+            timings.append([frame_cost(grid, picks[i : i + FRAME], graph) for i in range(0, len(picks) - FRAME + 1, FRAME)] or [math.nan])
         rows.append([name, f"{grid.width}x{grid.height}", *(f"{statistics.median(ms):.1f}" for ms in timings)])
-    columns = ("map", "size", "1 cell ms", "8x8 block ms", "full rebuild ms") + (("1 cell + graph ms",) if args.graph else ())
+    columns = ("map", "size", "1 cell ms", "8x8 block ms", "full rebuild ms")
+    columns += ("1 cell + graph ms", f"{FRAME} cells a frame + graph, ms a cell") if args.graph else ()
     print(render(columns, rows, args.markdown))
     if not args.growth:
         return

@@ -112,6 +112,30 @@ def test_the_unedited_files_load_and_answer_rightly(name):
     assert_answers_rightly(graph, GRIDS[name], [(FREE[i], FREE[-1 - i]) for i in range(0, len(FREE) // 2, 7)])
 
 
+@pytest.mark.parametrize("name", sorted(GRIDS))
+def test_a_loaded_graph_answers_as_a_fresh_bake_from_tables_filled_as_read(name):
+    graph, fresh = load(name, FILES[name]), KeyPointGraph.bake(GRIDS[name], cluster_size=5)
+    assert all(not table.built() for table in (graph.entrances, graph.members, graph.fields))  # nothing built at load
+    for start, goal in [(FREE[i], FREE[-1 - 3 * i]) for i in range(0, len(FREE) // 3, 5)]:
+        for link in ("exact", "fast"):
+            ours, theirs = graph.find_path(start, goal, link=link), fresh.find_path(start, goal, link=link)
+            assert (ours.status, ours.cells, ours.cost, ours.route, ours.expanded) == (theirs.status, theirs.cells, theirs.cost, theirs.route, theirs.expanded)
+
+
+@pytest.mark.parametrize(
+    "grid, message",
+    [
+        (Grid(GRIDS["plain"].passable & (np.arange(24) != 3)[None, :]), "cells differ from this grid's"),  # the map edited since
+        (Grid(np.ones((10, 24), dtype=bool)), "cells differ from this grid's"),  # another map of the same size
+        (Grid(np.ones((10, 25), dtype=bool)), "baked for a 24x10 map, the grid is 25x10: bake again"),
+        (Grid(GRIDS["plain"].passable, np.ones((10, 24))), "cells differ"),  # the same cells, with terrain costs
+    ],
+)
+def test_a_stale_or_foreign_file_is_refused_by_name(grid, message):
+    with pytest.raises(StaleGraphError, match=message):
+        KeyPointGraph.from_bytes(FILES["plain"], grid, "level.kpg")
+
+
 def test_the_test_files_rebuild_byte_for_byte():
     """split and join are faithful: an edit made through them is the only change."""
     for data in FILES.values():

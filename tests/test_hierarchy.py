@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathing_py import Grid, GraphFileError, KeyPointGraph, PathStatus, StaleGraphError, find_path, smooth_path
+from pathing_py.hierarchy import graph as graph_module
 from pathing_py.hierarchy.entrances import border_key_points
 from pathing_py.hierarchy.partition import Clusters, default_cluster_size
 from pathing_py.tools.movingai import read_scenarios
@@ -107,6 +108,60 @@ def test_updated_graphs_answer_as_fresh_bakes(grid, cluster_size, data):
     cell = cells(grid.width, grid.height)
     pairs = data.draw(st.lists(st.tuples(cell, cell), min_size=1, max_size=8))
     assert_same_answers(graph, KeyPointGraph.bake(grid, cluster_size=cluster_size), pairs)
+
+
+@settings(max_examples=60, deadline=None)
+@given(graph_maps(), st.integers(2, 7), st.booleans(), st.data())
+def test_cells_passed_to_update_one_at_a_time_with_queries_between_some_answer_as_a_fresh_bake(grid, cluster_size, loaded, data):
+    """Updates leave their work for the next read; however edits and queries interleave, a baked or a
+    loaded graph (tables filled as read) answers as a fresh bake of the edited map does."""
+    graph = KeyPointGraph.bake(grid, cluster_size=cluster_size)
+    if loaded:
+        graph = KeyPointGraph.from_bytes(graph.to_bytes(), grid)
+    cell = cells(grid.width, grid.height)
+    for batch, blocked in data.draw(edits(grid.width, grid.height, max_edits=6)):
+        for one in batch:
+            grid.set_blocked([one], blocked)
+            graph.update([one])
+        if data.draw(st.booleans(), label="query now"):
+            assert_same_answers(graph, KeyPointGraph.bake(grid, cluster_size=cluster_size), [data.draw(st.tuples(cell, cell))])
+    fresh = KeyPointGraph.bake(grid, cluster_size=cluster_size)
+    assert_same_answers(graph, fresh, data.draw(st.lists(st.tuples(cell, cell), min_size=1, max_size=6)))
+    assert graph == fresh
+
+
+def test_the_updates_between_two_queries_cost_one_refresh(monkeypatch):
+    grid = Grid(np.ones((20, 20), dtype=bool))
+    graph = KeyPointGraph.bake(grid, cluster_size=5)
+    relaxed = []
+    relax = graph_module.cluster_fields
+    monkeypatch.setattr(graph_module, "cluster_fields", lambda passable, cost, jobs, connectivity: relaxed.append(len(jobs)) or relax(passable, cost, jobs, connectivity))
+    for cell in [(1, 1), (2, 2), (3, 1), (12, 12)]:  # inside clusters 0 and 12: no key point moves
+        grid.set_blocked([cell])
+        graph.update([cell])
+    assert relaxed == []
+    graph.find_path((0, 0), (19, 19))
+    assert relaxed == [2]  # both clusters, in one stack
+    graph.find_path((0, 19), (19, 0))
+    assert relaxed == [2]
+    grid.set_blocked([(7, 7)], blocked=True)
+    graph.update([(7, 7)])
+    graph.refresh()
+    assert relaxed == [2, 1]
+    monkeypatch.undo()
+    assert graph == KeyPointGraph.bake(grid, cluster_size=5)
+
+
+def test_a_grid_edited_after_an_update_is_stale_until_that_edit_is_passed_too():
+    grid = Grid(np.ones((12, 12), dtype=bool))
+    graph = KeyPointGraph.bake(grid, cluster_size=4)
+    grid.set_blocked([(5, 5)])
+    graph.update([(5, 5)])
+    grid.set_blocked([(6, 6)])
+    with pytest.raises(StaleGraphError, match="graph.update"):
+        graph.find_path((0, 0), (11, 11))
+    graph.update([(6, 6)])
+    assert_same_answers(graph, KeyPointGraph.bake(grid, cluster_size=4), [((0, 0), (11, 11)), ((11, 0), (0, 11))])
 
 
 def test_update_on_a_benchmark_map(movingai_dir):

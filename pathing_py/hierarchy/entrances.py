@@ -19,7 +19,7 @@ import numpy as np
 
 from .partition import Clusters
 
-__all__ = ["DEFAULT_LONG_RUN", "border_key_points", "key_point_cells", "key_point_pairs"]
+__all__ = ["DEFAULT_LONG_RUN", "border_key_points", "borders_key_points", "key_point_cells", "key_point_pairs"]
 
 #: Runs longer than this many cells get two key points. Chosen with bench/bench_long_run.py: 8 keeps
 #: the mean path within 0.5% of optimal (12 or one key point per run reach 7-8% worst cases)
@@ -33,8 +33,17 @@ def border_key_points(
     passable: np.ndarray, clusters: Clusters, a: int, b: int, long_run: int, cost: Optional[np.ndarray] = None
 ) -> List[Tuple[Cell, Cell]]:
     """Pairs (cell in a, cell in b) facing each other across the border of clusters a and b."""
-    _, pairs = key_point_pairs(passable, clusters, [(a, b)], long_run, cost)
-    return [((ax, ay), (bx, by)) for ax, ay, bx, by in pairs.tolist()]
+    return borders_key_points(passable, clusters, [(a, b)], long_run, cost)[0]
+
+
+def borders_key_points(
+    passable: np.ndarray, clusters: Clusters, borders: Sequence[Tuple[int, int]], long_run: int, cost: Optional[np.ndarray] = None
+) -> List[List[Tuple[Cell, Cell]]]:
+    """:func:`border_key_points` of many borders, in one pass of array operations: a list per border."""
+    counts, pairs = key_point_pairs(passable, clusters, borders, long_run, cost)
+    rows = pairs.tolist()
+    ends = np.cumsum(counts).tolist()
+    return [[((ax, ay), (bx, by)) for ax, ay, bx, by in rows[end - count : end]] for end, count in zip(ends, counts.tolist())]
 
 
 def key_point_pairs(

@@ -188,8 +188,16 @@ def _relax(distance: np.ndarray, direction: np.ndarray, steps: Dict[int, np.ndar
     """
     live = np.arange(len(distance))
     work_distance, work_direction, work_steps = distance, direction, steps
+    relaxations = _relaxations(work_distance, work_direction, work_steps, moves)
     while True:
-        moved = _sweep_round(work_distance, work_direction, work_steps, moves)
+        before = work_distance.copy()
+        for here, came, step, marks, d in relaxations:
+            candidate = came + step
+            better = candidate < here
+            if np.count_nonzero(better):
+                np.copyto(here, candidate, where=better)
+                np.copyto(marks, d, where=better)
+        moved = (work_distance != before).reshape(len(before), -1).any(axis=1)  # distances only fall: changed is moved
         if not moved.any():
             break
         if moved.sum() < 0.6 * len(live):
@@ -198,38 +206,31 @@ def _relax(distance: np.ndarray, direction: np.ndarray, steps: Dict[int, np.ndar
             live = live[moved]
             work_distance, work_direction = distance[live], direction[live]
             work_steps = {d: step[live] for d, step in steps.items()}
+            relaxations = _relaxations(work_distance, work_direction, work_steps, moves)
     if work_distance is not distance:
         distance[live], direction[live] = work_distance, work_direction
 
 
-def _sweep_round(
+def _relaxations(
     distance: np.ndarray, direction: np.ndarray, steps: Dict[int, np.ndarray], moves: Sequence[int]
-) -> np.ndarray:
-    """One round of the four sweeps over ``moves``; which fields changed."""
+) -> List[Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]]:
+    """A round of the four sweeps over ``moves``, in order: for each line and move along it, views of
+    (distances of the line, distances the move comes from, its step costs, directions of the line, the move).
+
+    Views of the stack, made once for all the rounds over it: a round only reads and writes through them.
+    """
     side = distance.shape[-1]
     inner = slice(1, side - 1)
-    moved = np.zeros(len(distance), dtype=bool)
+    relaxations = []
     for swept, lines, along_rows in _sweeps(side, moves):
         for line in lines:
             for d in swept:
                 dx, dy = DIRECTIONS[d]
                 if along_rows:  # into row `line` from row line - dy, columns shifted by dx
-                    here = distance[:, line, inner]
-                    came = distance[:, line - dy, 1 - dx : side - 1 - dx]
-                    step = steps[d][:, line, inner]
-                    marks = direction[:, line, inner]
+                    relaxations.append((distance[:, line, inner], distance[:, line - dy, 1 - dx : side - 1 - dx], steps[d][:, line, inner], direction[:, line, inner], d))
                 else:  # into column `line` from column line - dx, rows shifted by dy
-                    here = distance[:, inner, line]
-                    came = distance[:, 1 - dy : side - 1 - dy, line - dx]
-                    step = steps[d][:, inner, line]
-                    marks = direction[:, inner, line]
-                candidate = came + step
-                better = candidate < here
-                if better.any():
-                    np.copyto(here, candidate, where=better)
-                    np.copyto(marks, d, where=better)
-                    moved |= better.any(axis=1)
-    return moved
+                    relaxations.append((distance[:, inner, line], distance[:, 1 - dy : side - 1 - dy, line - dx], steps[d][:, inner, line], direction[:, inner, line], d))
+    return relaxations
 
 
 def _sweeps(side: int, moves: Sequence[int]):

@@ -39,7 +39,7 @@ from .landmarks import LANDMARK_COUNT
 from .partition import Clusters
 
 __all__ = [
-    "InvalidGraphData", "check_fields", "check_graph_arrays", "check_key_points", "check_landmarks", "cost_entries", "field_layout",
+    "CostEntries", "InvalidGraphData", "check_fields", "check_graph_arrays", "check_key_points", "check_landmarks", "field_layout",
 ]  # fmt: skip
 
 #: Stored costs are sums of the same steps added in another order: this much relative slack.
@@ -65,8 +65,9 @@ class InvalidGraphData(ValueError):
 def check_graph_arrays(grid: Grid, clusters: Clusters, long_run: int, arrays: Dict[str, np.ndarray]) -> None:
     """All the checks, in the order they rely on each other."""
     check_key_points(grid, clusters, long_run, arrays)
-    check_fields(grid, clusters, arrays)
-    check_landmarks(grid, arrays)
+    entries = CostEntries(arrays["member_counts"])
+    check_fields(grid, clusters, arrays, entries)
+    check_landmarks(grid, arrays, entries)
 
 
 def check_key_points(grid: Grid, clusters: Clusters, long_run: int, arrays: Dict[str, np.ndarray]) -> None:
@@ -87,10 +88,11 @@ def field_layout(clusters: Clusters, member_counts: np.ndarray) -> Tuple[np.ndar
     return rects, counts * counts, counts * rects[:, 2] * rects[:, 3]
 
 
-def check_fields(grid: Grid, clusters: Clusters, arrays: Dict[str, np.ndarray]) -> None:
+def check_fields(grid: Grid, clusters: Clusters, arrays: Dict[str, np.ndarray], entries: "CostEntries") -> None:
     """The stored costs and directions must give legal, complete paths of the stated costs.
 
-    Call after :func:`check_key_points`: the key points are trusted here.
+    Call after :func:`check_key_points`: the key points are trusted here;
+    ``entries`` are those of the stored key points.
     """
     rects, cost_sizes, direction_sizes = field_layout(clusters, arrays["member_counts"])
     costs, directions = arrays["costs"], arrays["directions"]
@@ -104,7 +106,7 @@ def check_fields(grid: Grid, clusters: Clusters, arrays: Dict[str, np.ndarray]) 
     fields = _Fields(rects, arrays["member_counts"], arrays["members"], direction_sizes)
     legal = _legal_moves_into(grid.passable, clusters.size, grid.connectivity)
     fields.check_steps(_cluster_tiles(legal, clusters), directions)
-    fields.check_paths(grid.cost, costs, directions)
+    fields.check_paths(grid.cost, costs, directions, entries)
 
 
 class _Fields:
@@ -152,9 +154,9 @@ class _Fields:
             moves = directions[self.first[first] : self.first[first] + (end - first) * area]
             _check_run(legal, moves, source + np.arange(end - first) * area, width)
 
-    def check_paths(self, cost: Optional[np.ndarray], costs: np.ndarray, directions: np.ndarray) -> None:
+    def check_paths(self, cost: Optional[np.ndarray], costs: np.ndarray, directions: np.ndarray, entries: "CostEntries") -> None:
         """Walk back every path the cost table says exists: it must end at its source and cost the table's figure."""
-        field, target = cost_entries(self.counts)
+        field, target = entries.source, entries.target
         # Key point k is the source of field k; where it lies within a field of its cluster:
         local = (self.source[:, 1] - self.rect[:, 1]) * self.rect[:, 2] + self.source[:, 0] - self.rect[:, 0]
         start = np.take(self.first, field)
@@ -241,7 +243,7 @@ def _legal_moves_into(passable: np.ndarray, size: int, connectivity: int) -> np.
 
     Legal: a move of the grid's connectivity (:func:`~pathing_py.grid.is_move`), onto a free cell from a free
     cell, cutting no corner (:func:`~pathing_py.grid.corner_offsets`). Computed once for the map, then cut into
-    clusters by :func:`_cluster_tiles`.
+    clusters by :func:`_cluster_tiles`; each move on views of the map where it starts and ends inside it.
     """
     height, width = passable.shape
     column, row = np.arange(width) % size, np.arange(height) % size  # within the cluster
@@ -249,12 +251,20 @@ def _legal_moves_into(passable: np.ndarray, size: int, connectivity: int) -> np.
     for d, (dx, dy) in enumerate(DIRECTIONS):
         if not is_move(dx, dy, connectivity):
             continue
-        move = passable & _shift(passable, dx, dy)
+        into = (slice(max(dy, 0), height + min(dy, 0)), slice(max(dx, 0), width + min(dx, 0)))
+        move = passable[into] & _moved(passable, dx, dy, 0, 0)
         for cx, cy in corner_offsets(dx, dy):  # relative to the cell left, (x - dx, y - dy)
-            move &= _shift(passable, dx - cx, dy - cy)
-        move &= ((column - dx >= 0) & (column - dx < size))[None, :] & ((row - dy >= 0) & (row - dy < size))[:, None]
-        legal |= move.view(np.uint8) << np.uint8(d)
+            move &= _moved(passable, dx, dy, cx, cy)
+        move &= ((column - dx >= 0) & (column - dx < size))[None, into[1]] & ((row - dy >= 0) & (row - dy < size))[into[0], None]
+        legal[into] |= move.view(np.uint8) << np.uint8(d)
     return legal
+
+
+def _moved(array: np.ndarray, dx: int, dy: int, cx: int, cy: int) -> np.ndarray:
+    """The view of ``array`` at (x - dx + cx, y - dy + cy) for every (x, y) a move by (dx, dy) enters from inside."""
+    height, width = array.shape
+    top, left = max(-dy, 0) + cy, max(-dx, 0) + cx
+    return array[top : top + height - abs(dy), left : left + width - abs(dx)]
 
 
 def _cluster_tiles(per_cell: np.ndarray, clusters: Clusters) -> np.ndarray:
@@ -265,30 +275,24 @@ def _cluster_tiles(per_cell: np.ndarray, clusters: Clusters) -> np.ndarray:
     return padded.reshape(clusters.rows, size, clusters.columns, size).transpose(0, 2, 1, 3).reshape(-1, size, size)
 
 
-def _shift(array: np.ndarray, dx: int, dy: int) -> np.ndarray:
-    """``out[..., y, x] = array[..., y - dy, x - dx]``, False where that lies outside."""
-    out = np.zeros_like(array)
-    height, width = array.shape[-2:]
-    out[..., max(dy, 0) : height + min(dy, 0), max(dx, 0) : width + min(dx, 0)] = array[
-        ..., max(-dy, 0) : height + min(-dy, 0), max(-dx, 0) : width + min(-dx, 0)
-    ]
-    return out
-
-
-def cost_entries(member_counts: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """For each stored cost, in file order: (its source, its target), as indices into the key points.
+class CostEntries:
+    """For each stored cost, in file order: its source and its target, as indices into the key points;
+    and where each key point's row of costs starts. Computed once for the checks that read them.
 
     The costs of a cluster of n key points are an n x n table, row by row.
     """
-    counts = member_counts.astype(np.int64)
-    per_source = np.repeat(counts, counts)  # costs of each key point's row: its cluster's count
-    source = np.repeat(np.arange(len(per_source)), per_source)
-    row_start = np.cumsum(per_source) - per_source
-    cluster_start = np.repeat(np.cumsum(counts) - counts, counts)  # of each key point's cluster
-    return source, np.arange(int(per_source.sum())) - np.repeat(row_start - cluster_start, per_source)
+
+    def __init__(self, member_counts: np.ndarray):
+        counts = member_counts.astype(np.int64)
+        per_source = np.repeat(counts, counts)  # costs of each key point's row: its cluster's count
+        self.source = np.repeat(np.arange(len(per_source)), per_source)
+        self.row_start = np.cumsum(per_source) - per_source
+        #: The index of the first key point of each key point's cluster.
+        self.cluster_start = np.repeat(np.cumsum(counts) - counts, counts)
+        self.target = np.arange(int(per_source.sum())) - np.repeat(self.row_start - self.cluster_start, per_source)
 
 
-def check_landmarks(grid: Grid, arrays: Dict[str, np.ndarray]) -> None:
+def check_landmarks(grid: Grid, arrays: Dict[str, np.ndarray], entries: CostEntries) -> None:
     """Landmarks must be those the bake picks, at the graph's shortest distances, bit for bit.
 
     A lower bound of the distances would keep the search right until the first
@@ -309,11 +313,11 @@ def check_landmarks(grid: Grid, arrays: Dict[str, np.ndarray]) -> None:
         return
     key_point_index = _KeyPointIndex(grid, members)
     index = key_point_index(nodes)
-    if (index < 0).any() or len(np.unique(nodes)) != len(nodes):
+    if (index < 0).any() or len(set(nodes.tolist())) != len(nodes):
         raise InvalidGraphData("a landmark is not a key point, or is named twice")
     if np.isnan(table).any() or (table < 0).any() or (table[np.arange(len(nodes)), index] != 0).any():
         raise InvalidGraphData("a landmark distance is negative or not a number, or a landmark is not at 0 from itself")
-    least = _least_through_edges(arrays, key_point_index, grid.width, table)
+    least = _least_through_edges(arrays, entries, key_point_index, grid.width, table)
     least[np.arange(len(nodes)), index] = 0.0
     if not np.array_equal(least, table):
         raise InvalidGraphData("the landmark distances are not the graph's shortest distances (one overestimates or is not reached)")
@@ -321,7 +325,9 @@ def check_landmarks(grid: Grid, arrays: Dict[str, np.ndarray]) -> None:
         raise InvalidGraphData("the landmarks are not those the bake picks (farthest first from the first key point)")
 
 
-def _least_through_edges(arrays: Dict[str, np.ndarray], key_point_index: "_KeyPointIndex", width: int, table: np.ndarray) -> np.ndarray:
+def _least_through_edges(
+    arrays: Dict[str, np.ndarray], entries: CostEntries, key_point_index: "_KeyPointIndex", width: int, table: np.ndarray
+) -> np.ndarray:
     """Per row of ``table`` (a value per key point) and key point, the least over the edges into it of
     the value at the edge's other end plus the edge's cost (inf for none).
 
@@ -329,12 +335,8 @@ def _least_through_edges(arrays: Dict[str, np.ndarray], key_point_index: "_KeyPo
     cluster the smaller of the two stored costs, both ways, so a key point's
     row of costs lists the edges into it; across borders cost 1, both ways.
     """
-    counts = arrays["member_counts"].astype(np.int64)
     costs = arrays["costs"]
-    source, target = cost_entries(counts)
-    per_source = np.repeat(counts, counts)
-    row_start = np.cumsum(per_source) - per_source  # where each key point's row of costs starts
-    cluster_start = np.repeat(np.cumsum(counts) - counts, counts)
+    source, target, row_start, cluster_start = entries.source, entries.target, entries.row_start, entries.cluster_start
     both_ways = np.minimum(costs, costs[row_start[target] + source - cluster_start[source]])
     both_ways[source == target] = np.inf  # no edge from a key point to itself
     least = np.array([np.minimum.reduceat(np.take(row, target) + both_ways, row_start) for row in table])
@@ -347,7 +349,8 @@ def _least_through_edges(arrays: Dict[str, np.ndarray], key_point_index: "_KeyPo
         into, out = into[order], out[order]
         first = np.flatnonzero(np.diff(into, prepend=-1))
         across = np.minimum.reduceat(table[:, out] + 1.0, first, axis=1)
-        least[:, into[first]] = np.minimum(least[:, into[first]], across)
+        ends = into[first]
+        least[:, ends] = np.minimum(least[:, ends], across)
     return least
 
 

@@ -36,7 +36,7 @@ import numpy as np
 from ..grid import Cell, Grid
 from ..line import clear_cells, line_cells, line_of_sight, path_cost, smooth_path
 from ..search import TIE_BREAK, PathResult, PathStatus, answer_without_search, as_cell, diagonal_saving, find_path, grid_distance
-from .entrances import DEFAULT_LONG_RUN, border_key_points
+from .entrances import DEFAULT_LONG_RUN, borders_key_points
 from .fields import ClusterFields, cluster_fields, single_field, walk_back
 from .landmarks import Landmarks
 from .partition import Clusters, default_cluster_size
@@ -76,18 +76,47 @@ class KeyPointGraph:
         self.clusters = clusters
         self.unit_size = unit_size
         self.long_run = long_run
-        #: Key-point pairs facing each other across each border (a, b) of clusters.
-        self.entrances: MutableMapping[Tuple[int, int], List[Tuple[Cell, Cell]]] = {}
-        #: The key points of each cluster, sorted by (y, x), and the fields from each of them. A
-        #: loaded graph's tables fill as they are read (see :class:`.LazyTable`).
-        self.members: MutableMapping[int, List[Cell]] = {}
-        self.fields: MutableMapping[int, ClusterFields] = {}
+        # The tables below, read through properties that first do the work :meth:`update` left (:meth:`refresh`).
+        self._entrances: MutableMapping[Tuple[int, int], List[Tuple[Cell, Cell]]] = {}
+        self._members: MutableMapping[int, List[Cell]] = {}
+        self._fields: MutableMapping[int, ClusterFields] = {}
+        self._landmarks: Optional[Landmarks] = None
         #: Edges out of each key point, filled in as searches reach them.
         self._neighbours: Dict[int, Tuple[tuple, tuple]] = {}
-        #: The search's landmark heuristic; None on weighted grids. :meth:`update` repairs it and picks
-        #: the landmarks again as :meth:`bake` would.
-        self.landmarks: Optional[Landmarks] = None
+        #: Clusters holding cells edited since the last :meth:`refresh`.
+        self._edited: Set[int] = set()
         self.version = grid.version
+
+    @property
+    def entrances(self) -> MutableMapping[Tuple[int, int], List[Tuple[Cell, Cell]]]:
+        """Key-point pairs facing each other across each border (a, b) of clusters."""
+        self.refresh()
+        return self._entrances
+
+    @property
+    def members(self) -> MutableMapping[int, List[Cell]]:
+        """The key points of each cluster, sorted by (y, x). A loaded graph's tables (these, the entrances
+        and the fields) fill as they are read (see :class:`.LazyTable`)."""
+        self.refresh()
+        return self._members
+
+    @property
+    def fields(self) -> MutableMapping[int, ClusterFields]:
+        """The fields from each key point of each cluster."""
+        self.refresh()
+        return self._fields
+
+    @property
+    def landmarks(self) -> Optional[Landmarks]:
+        """The search's landmark heuristic; None on weighted grids. Updates repair it and pick the
+        landmarks again as :meth:`bake` would."""
+        self.refresh()
+        return self._landmarks
+
+    @landmarks.setter
+    def landmarks(self, landmarks: Optional[Landmarks]) -> None:
+        self.refresh()
+        self._landmarks = landmarks
 
     @property
     def cluster_size(self) -> int:
@@ -135,20 +164,30 @@ class KeyPointGraph:
     def _choose_landmarks(self) -> None:
         width = self.grid.width
         nodes = [y * width + x for x, y in self.key_points().tolist()]
-        self.landmarks = Landmarks.choose(nodes, self._all_edges)
+        self._landmarks = Landmarks.choose(nodes, self._all_edges)
 
     def update(self, changed_cells: Iterable[Cell]) -> None:
         """Follow edits already made to the grid: re-bake only what they can have changed.
 
         The clusters holding changed cells are connected again, with the borders
-        they share; a neighbour is connected again when its key points moved.
-        The result equals a fresh bake of the edited grid.
+        they share; a neighbour is connected again when its key points moved;
+        the landmarks are repaired. That work waits until the graph is next read
+        (a query, a save, or :meth:`refresh`), so that the updates of many edits
+        between two queries, say those of one frame, cost one refresh. The
+        result equals a fresh bake of the edited grid.
         """
         cells = [as_cell(cell, "changed cell") for cell in changed_cells]
         for cell in cells:
             if not self.grid.in_bounds(cell):
                 raise ValueError(f"changed cell {cell} lies outside the {self.grid.width}x{self.grid.height} grid")
-        clusters = {self.clusters.of(cell) for cell in cells}
+        self._edited.update(self.clusters.of(cell) for cell in cells)
+        self.version = self.grid.version
+
+    def refresh(self) -> None:
+        """Do now what :meth:`update` left for the graph's next read (say, at the end of a frame that edited the map)."""
+        if not self._edited:
+            return
+        clusters, self._edited = self._edited, set()  # first, so that reading the tables below does not come back here
         borders = {border for cluster in clusters for border in self.clusters.borders_of(cluster)}
         touched = clusters | {cluster for border in borders for cluster in border}
         before = self._nodes_of(touched)
@@ -158,7 +197,7 @@ class KeyPointGraph:
         if self.grid.cost is None:
             # Their bound holds only for the graph they were measured on: repaired, and chosen as a bake would.
             changed = {node for node in after if old_edges.get(node) != self._all_edges(node)}
-            landmarks = self.landmarks
+            landmarks = self._landmarks
             if landmarks is None or not landmarks.update(before - after, after - before, changed, self._all_edges):
                 self._choose_landmarks()
 
@@ -171,11 +210,11 @@ class KeyPointGraph:
         return self._edges(node)[0]
 
     def _rebake(self, clusters: Iterable[int], borders: Iterable[Tuple[int, int]], progress: Optional[Progress] = None) -> None:
-        passable = self.grid.passable
         touched: Set[int] = set(clusters)
-        for a, b in borders:
-            self.entrances[(a, b)] = border_key_points(passable, self.clusters, a, b, self.long_run, self.grid.cost)
-            touched |= {a, b}
+        borders = list(borders)
+        for border, pairs in zip(borders, borders_key_points(self.grid.passable, self.clusters, borders, self.long_run, self.grid.cost)):
+            self.entrances[border] = pairs
+            touched.update(border)
         stale = self._nodes_of(touched)  # the key points whose edges may be cached, before they move
         moved = []
         for cluster in sorted(touched):
@@ -189,7 +228,6 @@ class KeyPointGraph:
         self._connect(moved, progress)
         for node in stale:
             self._neighbours.pop(node, None)
-        self.version = self.grid.version
 
     def _connect(self, clusters: Sequence[int], progress: Optional[Progress]) -> None:
         """Relax the fields of ``clusters`` in batches of about FIELDS_PER_BATCH."""
@@ -558,7 +596,7 @@ class KeyPointGraph:
     @classmethod
     def _from_data(cls, grid: Grid, data: GraphData) -> "KeyPointGraph":
         graph = cls(grid, data.clusters, data.unit_size, data.long_run)
-        graph.entrances, graph.members, graph.fields, graph.landmarks = data.entrances, data.members, data.fields, data.landmarks
+        graph._entrances, graph._members, graph._fields, graph._landmarks = data.entrances, data.members, data.fields, data.landmarks
         return graph
 
 

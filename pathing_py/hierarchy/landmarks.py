@@ -108,15 +108,22 @@ class Landmarks:
         return self.row_count - 1
 
     def _choose_from(self, first: int, edges: Edges, count: int) -> None:
-        """Keep landmarks before ``first``; pick the rest farthest first and measure their distances."""
+        """Keep landmarks before ``first``; pick the rest farthest first and measure their distances.
+
+        A key point picked again keeps its column, exact (an update repairs every column before the choice is
+        made again): a Dijkstra over all the key points (0.1 to 0.4 s on the 512x512 maps) only for new ones.
+        """
+        kept = dict(zip(self.nodes[first:], self.columns[first:]))
         self._truncate(first)
         while len(self.nodes) < count:
             far = self._farthest(len(self.nodes)) if self.nodes else min(self.rows)
             if far is None:
                 break
-            column = [math.inf] * self.row_count
-            for node, distance in _distances_from(far, edges).items():
-                column[self.rows[node]] = distance
+            column = kept.get(far)
+            if column is None:
+                column = [math.inf] * self.row_count
+                for node, distance in _distances_from(far, edges).items():
+                    column[self.rows[node]] = distance
             self.nodes.append(far)
             self.columns.append(column)
 

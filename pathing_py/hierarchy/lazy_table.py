@@ -5,7 +5,7 @@ took most of the load time (Paris_0_1024: 4,096 clusters, 8,064 borders);
 a query reaches a few of them.
 """
 
-from typing import Callable, Dict, Iterable, Iterator, MutableMapping, Optional, TypeVar
+from typing import Callable, Dict, Iterable, Iterator, List, MutableMapping, Optional, TypeVar
 
 __all__ = ["LazyTable"]
 
@@ -40,3 +40,7 @@ class LazyTable(MutableMapping[K, V]):
 
     def __len__(self) -> int:
         return len(self._values)
+
+    def built(self) -> List[K]:
+        """The keys whose values have been built (bench/bench_hierarchy.py times what a first query builds)."""
+        return [key for key, value in self._values.items() if value is not None]

@@ -149,7 +149,7 @@ def _unpack(data: bytes, source: str) -> Tuple[dict, Dict[str, np.ndarray]]:
         raise GraphFileError(f"{source}: not a pathing_py key-point graph file")
     if len(data) < len(MAGIC) + 4 + _CHECKSUM_SIZE:
         raise GraphFileError(f"{source}: the file is truncated")
-    body, checksum = data[:-_CHECKSUM_SIZE], data[-_CHECKSUM_SIZE:]
+    body, checksum = memoryview(data)[:-_CHECKSUM_SIZE], data[-_CHECKSUM_SIZE:]  # a view: no copy of the arrays
     if hashlib.sha1(body).digest() != checksum:
         raise GraphFileError(f"{source}: the file is damaged (checksum mismatch)")
     (header_length,) = struct.unpack_from("<I", data, len(MAGIC))
@@ -157,7 +157,7 @@ def _unpack(data: bytes, source: str) -> Tuple[dict, Dict[str, np.ndarray]]:
     if start + header_length > len(body):
         raise GraphFileError(f"{source}: a header of {header_length} bytes in a file of {len(data)}")
     try:
-        header = json.loads(body[start : start + header_length].decode("utf-8"))
+        header = json.loads(bytes(body[start : start + header_length]).decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise GraphFileError(f"{source}: the header is not valid JSON") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT_VERSION:

@@ -43,7 +43,8 @@ most are blocked within a few cells::
 """
 
 import math
-from typing import Dict, Iterable, Iterator, List, Sequence, Tuple
+from itertools import chain
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -235,19 +236,20 @@ def smooth_path(grid: Grid, cells: Sequence[Cell]) -> List[Cell]:
     i = 0
     last = len(cells) - 1
     run_end = _straight_runs(sees.points)
-    fetched: Dict[int, Dict[int, bool]] = {}  # the verdicts fetched ahead, by the run start they are from
+    fetched: Dict[int, Optional[Dict[int, bool]]] = {}  # the verdicts fetched ahead, by the run start they are from
     ahead = _FIRST_AHEAD
     while i < last:
         # A straight run of the path is its own line: seen without a check.
         best_j = run_end[i]
         reach = 2 * (best_j - i)
-        seen = fetched.pop(i, None)
-        if seen is None:
-            seen = {}
-            if reach <= _LONG:
-                fetched.update(sees.ahead(_run_starts(i, run_end, ahead), run_end))
-                seen = fetched.pop(i)
-                ahead *= 2
+        if reach <= _LONG and i not in fetched:
+            fetched.update(sees.ahead(_run_starts(i, run_end, ahead), run_end))
+            ahead *= 2
+        seen = fetched.pop(i, {})
+        if seen is None:  # every line the walk could try from i is blocked: the run stays
+            result.extend(cells[i + 1 : best_j + 1])
+            i = best_j
+            continue
         while i + reach <= last:  # double the look-ahead while lines stay clear
             if i + reach not in seen:
                 tried = _doubling_look_aheads(i, reach, last)
@@ -290,7 +292,7 @@ class _Shortcuts:
     def __init__(self, grid: Grid, cells: List[Cell]):
         self.passable, self.cost, self.connectivity = grid.passable, grid.cost, grid.connectivity
         self.cells = cells
-        self.points = np.array(cells, dtype=np.int64)
+        self.points = np.fromiter(chain.from_iterable(cells), dtype=np.int64, count=2 * len(cells)).reshape(-1, 2)
         self.prefix = prefix_costs(cells, self.cost) if self.cost is not None else []
 
     def __call__(self, i: int, later: List[int]) -> List[bool]:
@@ -311,23 +313,29 @@ class _Shortcuts:
             clear &= _row_costs(self.cost, xs, ys) <= np.array([prefix[j] - prefix[i] for j in later]) + 1e-9
         return clear.tolist()
 
-    def ahead(self, starts: List[int], run_end: List[int]) -> Dict[int, Dict[int, bool]]:
+    def ahead(self, starts: List[int], run_end: List[int]) -> Dict[int, Optional[Dict[int, bool]]]:
         """For each index i of ``starts``, the verdicts on every line the walk may try first from i, all in one
         batch: those past i's straight run, up to twice its length (the doubling's first look-ahead and the
-        bisection below it), when that is at most :data:`_LONG` steps."""
+        bisection below it), when that is at most :data:`_LONG` steps; None when all are blocked (a maze's turns)."""
         last = len(self.cells) - 1
-        pairs = [(i, j) for i in starts if 2 * (run_end[i] - i) <= _LONG for j in range(run_end[i] + 1, min(2 * run_end[i] - i, last) + 1)]
-        verdicts: Dict[int, Dict[int, bool]] = {i: {} for i in starts if 2 * (run_end[i] - i) <= _LONG}
-        if pairs:
-            prefix = self.prefix
-            froms, tos = np.array(pairs, dtype=np.int64).T
-            xs, ys = line_arrays(self.points[froms], self.points[tos], self.connectivity)
-            clear = _clear_rows(self.passable, xs, ys)
-            if self.cost is not None:
-                clear &= _row_costs(self.cost, xs, ys) <= np.array([prefix[j] - prefix[i] for i, j in pairs]) + 1e-9
-            for (i, j), verdict in zip(pairs, clear.tolist()):
-                verdicts[i][j] = verdict
-        return verdicts
+        froms = np.array([i for i in starts if 2 * (run_end[i] - i) <= _LONG], dtype=np.int64)
+        firsts = np.array([run_end[i] + 1 for i in froms.tolist()], dtype=np.int64)  # past the run
+        counts = np.minimum(2 * firsts - froms - 2, last) - firsts + 1  # up to twice the run, within the path
+        lines = np.repeat(np.arange(len(froms)), counts)
+        tos = firsts[lines] + np.arange(len(lines)) - np.repeat(np.cumsum(counts) - counts, counts)
+        xs, ys = line_arrays(self.points[froms[lines]], self.points[tos], self.connectivity)
+        clear = _clear_rows(self.passable, xs, ys)
+        if self.cost is not None:
+            prefix = np.array(self.prefix)
+            clear &= _row_costs(self.cost, xs, ys) <= prefix[tos] - prefix[froms[lines]] + 1e-9
+        ends = np.cumsum(counts)
+        cleared = np.concatenate(([0], np.cumsum(clear)))
+        any_clear = (cleared[ends] > cleared[ends - counts]).tolist()
+        verdicts = clear.tolist()
+        return {
+            i: dict(zip(range(first, first + count), verdicts[end - count : end])) if some else None
+            for i, first, count, end, some in zip(froms.tolist(), firsts.tolist(), counts.tolist(), ends.tolist(), any_clear)
+        }
 
 
 def _run_starts(i: int, run_end: List[int], count: int) -> List[int]:

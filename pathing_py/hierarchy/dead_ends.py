@@ -21,7 +21,7 @@ cost found is the same, over far fewer key points.
 """
 
 import sys
-from typing import Dict, Iterable, List, Set
+from typing import Dict, Iterable, List, Sequence, Set
 
 import numpy as np
 
@@ -30,7 +30,7 @@ __all__ = ["CORE", "DeadEnds", "NARROW_SHARE", "narrow_share"]
 #: The rank of a key point that is not a dead end: above all dead ends.
 CORE = sys.maxsize
 
-#: Finding the dead ends takes a pass over every key point (maze512-1-0: 0.25 s), worth it on maps of
+#: Finding the dead ends takes a pass over every key point (maze512-1-0: 60 ms), worth it on maps of
 #: narrow corridors only: those where at least this share of the free cells has two free sides or fewer
 #: (maze512-1-0: 0.91; the other benchmark maps 0.09 at most, and 5% of their key points dead ends or fewer).
 NARROW_SHARE = 0.5
@@ -45,47 +45,56 @@ def narrow_share(passable: np.ndarray) -> float:
 
 
 class DeadEnds:
-    """The rank of each dead end (key points as flat cell indices; the others are :data:`CORE`), and its
-    neighbours of higher rank."""
+    """The rank of each dead end (key points as flat cell indices; the others are :data:`CORE`)."""
 
-    def __init__(self, ranks: Dict[int, int], rising: Dict[int, List[int]]):
+    def __init__(self, ranks: Dict[int, int], groups: Sequence[List[int]], across: Dict[int, List[int]]):
         self.ranks = ranks
-        self.rising = rising
+        self._groups = groups
+        self._group_of = {node: group for group, nodes in enumerate(groups) for node in nodes}
+        self._across = across
 
     @classmethod
-    def find(cls, inside: Dict[int, List[int]], across: Dict[int, List[int]]) -> "DeadEnds":
-        """Number the dead ends of a graph given, for each key point, the key points of its cluster it
-        reaches inside the cluster and those across its borders."""
-        left_inside = {node: len(others) for node, others in inside.items()}
-        left_across = {node: len(across[node]) for node in inside}
+    def find(cls, groups: Sequence[List[int]], across: Dict[int, List[int]]) -> "DeadEnds":
+        """Number the dead ends of a graph given its key points in groups, those of a cluster that reach each
+        other inside it (each key point in one group), and for each key point those across its borders.
+
+        A key point's neighbours inside its cluster are its group: counting those left in each group, rather
+        than each key point's, keeps the pass linear in the key points.
+        """
+        group_of = {node: group for group, nodes in enumerate(groups) for node in nodes}
+        left_in_group = [len(nodes) for nodes in groups]
+        left_across = {node: len(across[node]) for node in group_of}
         ranks: Dict[int, int] = {}
-        rising: Dict[int, List[int]] = {}
-        waiting = list(inside)
+        waiting = list(group_of)
         while waiting:
             node = waiting.pop()
-            if node in ranks or (left_across[node] and left_across[node] + left_inside[node] > 1):
+            group = group_of[node]
+            if node in ranks or (left_across[node] and left_across[node] + left_in_group[group] - 1 > 1):
                 continue
             ranks[node] = len(ranks)
-            rising[node] = []
-            for others, left in ((inside[node], left_inside), (across[node], left_across)):
-                for other in others:
-                    if other not in ranks:
-                        left[other] -= 1
-                        rising[node].append(other)
-                        waiting.append(other)
-        return cls(ranks, rising)
+            left_in_group[group] -= 1
+            if left_in_group[group] == 1:  # the last of its group may now have one neighbour left
+                waiting.extend(other for other in groups[group] if other not in ranks)
+            for other in across[node]:
+                if other not in ranks:
+                    left_across[other] -= 1
+                    waiting.append(other)
+        return cls(ranks, groups, across)
 
     def rank(self, node: int) -> int:
         return self.ranks.get(node, CORE)
 
     def climb(self, nodes: Iterable[int]) -> Set[int]:
         """The dead ends among ``nodes`` and all those above them: where the search may fall into, towards the goal."""
-        ranks, rising = self.ranks, self.rising
+        ranks = self.ranks
         reached = {node for node in nodes if node in ranks}
         waiting = list(reached)
         while waiting:
-            for other in rising[waiting.pop()]:
-                if other in ranks and other not in reached:
-                    reached.add(other)
-                    waiting.append(other)
+            node = waiting.pop()
+            own = ranks[node]
+            for others in (self._groups[self._group_of[node]], self._across[node]):
+                for other in others:
+                    if ranks.get(other, -1) > own and other not in reached:
+                        reached.add(other)
+                        waiting.append(other)
         return reached

@@ -552,7 +552,7 @@ class KeyPointGraph:
         """The dead ends of the graph as it is now (found again after an update)."""
         if self._dead_ends is None or self._dead_ends[0] != self.version:
             width = self.grid.width
-            inside: Dict[int, List[int]] = {}
+            groups: List[List[int]] = []
             across: Dict[int, List[int]] = {}
             for cluster in sorted(self.members):  # in an order of their own, so that a loaded or updated graph finds the same
                 members = self.members[cluster]
@@ -561,15 +561,17 @@ class KeyPointGraph:
                 nodes = [y * width + x for x, y in members]
                 costs = self.fields[cluster].costs
                 joined = np.isfinite(costs) & np.isfinite(costs.T)
-                np.fill_diagonal(joined, False)
-                for node, row in zip(nodes, joined.tolist()):
-                    inside[node] = [other for other, linked in zip(nodes, row) if linked]
+                np.fill_diagonal(joined, True)
+                group_of: Dict[int, List[int]] = {}  # named by the first key point each reaches
+                for node, first in zip(nodes, np.argmax(joined, axis=1).tolist()):
+                    group_of.setdefault(first, []).append(node)
                     across[node] = []
+                groups += group_of.values()
             for border in sorted(self.entrances):
                 for (ax, ay), (bx, by) in self.entrances[border]:
                     across[ay * width + ax].append(by * width + bx)
                     across[by * width + bx].append(ay * width + ax)
-            self._dead_ends = (self.version, DeadEnds.find(inside, across), {})
+            self._dead_ends = (self.version, DeadEnds.find(groups, across), {})
         return self._dead_ends[1]
 
     def _split_edges(self) -> Optional[Dict[int, Tuple[tuple, tuple, tuple, tuple]]]:

@@ -34,7 +34,7 @@ from typing import Callable, Dict, Iterable, List, MutableMapping, Optional, Seq
 import numpy as np
 
 from ..grid import Cell, Grid
-from ..line import clear_cells, line_cells, line_of_sight, path_cost, smooth_path
+from ..line import clear_lines, line_cells, line_of_sight, path_cost, smooth_path
 from ..search import TIE_BREAK, PathResult, PathStatus, answer_without_search, as_cell, diagonal_saving, find_path, grid_distance
 from .entrances import DEFAULT_LONG_RUN, border_key_points
 from .dead_ends import CORE, NARROW_SHARE, DeadEnds, narrow_share
@@ -430,12 +430,11 @@ class KeyPointGraph:
         members = self.members[cluster]
         connectivity = self.grid.connectivity
         if link == "exact":
-            if self.grid.cost is None:
+            if self.grid.cost is None and clear_lines(self.grid.passable, cell, members, connectivity).all():
+                # Straight lines to every key point (a line and its reverse take the same cells, tested at once):
+                # each is a shortest path, no search needed.
                 ends = [(member, cell) if reverse else (cell, member) for member in members]
-                lines = [line_cells(a, b, connectivity) for a, b in ends]
-                if all(clear_cells(self.grid.passable, line) for line in lines):
-                    # Straight lines to every key point: each is a shortest path, no search needed.
-                    return {member: (grid_distance(cell, member, connectivity), line) for member, line in zip(members, lines)}
+                return {member: (grid_distance(cell, member, connectivity), line_cells(a, b, connectivity)) for member, (a, b) in zip(members, ends)}
             fields = single_field(self.grid.passable, self.grid.cost, rect, cell, members, connectivity)
             links = {}
             for member, cost in zip(members, fields.costs[0].tolist()):

@@ -43,7 +43,8 @@ most are blocked within a few cells::
 """
 
 import math
-from typing import Dict, Iterable, Iterator, List, Sequence, Tuple
+from itertools import chain, islice
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -160,10 +161,19 @@ def _as_points(cells, name: str) -> np.ndarray:
 
 
 def line_of_sight(grid: Grid, a: Cell, b: Cell) -> bool:
-    """Whether the line from ``a`` to ``b`` (rook moves on a 4-connected grid) is clear (see the module docstring)."""
+    """Whether the line from ``a`` to ``b`` (rook moves on a 4-connected grid) is clear (see the module docstring).
+
+    Its first :data:`_LONG` cells are walked one by one (a blocked line mostly stops there); a longer line that
+    is clear so far is tested whole in one array, many times cheaper than walking hundreds of cells.
+    """
     if not (grid.in_bounds(a) and grid.in_bounds(b)):
         return False
-    return clear_cells(grid.passable, _walk(a, b, grid.connectivity))
+    if not clear_cells(grid.passable, islice(_walk(a, b, grid.connectivity), _LONG + 1)):
+        return False
+    across, down = abs(b[0] - a[0]), abs(b[1] - a[1])
+    if (across + down if grid.connectivity == 4 else max(across, down)) <= _LONG:
+        return True  # walked whole
+    return bool(clear_lines(grid.passable, a, b, grid.connectivity)[0])
 
 
 def clear_lines(passable: np.ndarray, starts, ends, connectivity: int = 8) -> np.ndarray:
@@ -234,12 +244,21 @@ def smooth_path(grid: Grid, cells: Sequence[Cell]) -> List[Cell]:
     result = [cells[0]]
     i = 0
     last = len(cells) - 1
-    run_end = _straight_runs(cells)
+    run_end = _straight_runs(sees.points)
+    fetched: Dict[int, Optional[Dict[int, bool]]] = {}  # the verdicts fetched ahead, by the run start they are from
+    ahead = _FIRST_AHEAD
     while i < last:
         # A straight run of the path is its own line: seen without a check.
         best_j = run_end[i]
         reach = 2 * (best_j - i)
-        seen: Dict[int, bool] = {}
+        if reach <= _LONG and i not in fetched:
+            fetched.update(sees.ahead(_run_starts(i, run_end, ahead), run_end))
+            ahead *= 2
+        seen = fetched.pop(i, {})
+        if seen is None:  # every line the walk could try from i is blocked: the run stays
+            result.extend(cells[i + 1 : best_j + 1])
+            i = best_j
+            continue
         while i + reach <= last:  # double the look-ahead while lines stay clear
             if i + reach not in seen:
                 tried = _doubling_look_aheads(i, reach, last)
@@ -259,6 +278,8 @@ def smooth_path(grid: Grid, cells: Sequence[Cell]) -> List[Cell]:
             else:
                 high = middle
         shortcut = best_j != run_end[i]
+        if shortcut:  # off the run starts fetched: fetch few again
+            ahead = _FIRST_AHEAD
         result.extend(line_cells(cells[i], cells[best_j], grid.connectivity)[1:] if shortcut else cells[i + 1 : best_j + 1])
         i = best_j
     return result
@@ -268,6 +289,9 @@ def smooth_path(grid: Grid, cells: Sequence[Cell]) -> List[Cell]:
 _LONG = 64
 #: About how many cells one batch of lines holds (more levels of the bisection for shorter lines).
 _BATCH_CELLS = 1024
+#: How many run starts the first batch fetched ahead covers; each next batch covers twice as many, until a line
+#: clears (maze512-1-0: a path of thousands of cells and hardly a line clear, smoothed in a few batches).
+_FIRST_AHEAD = 4
 
 
 class _Shortcuts:
@@ -277,6 +301,7 @@ class _Shortcuts:
     def __init__(self, grid: Grid, cells: List[Cell]):
         self.passable, self.cost, self.connectivity = grid.passable, grid.cost, grid.connectivity
         self.cells = cells
+        self.points = np.fromiter(chain.from_iterable(cells), dtype=np.int64, count=2 * len(cells)).reshape(-1, 2)
         self.prefix = prefix_costs(cells, self.cost) if self.cost is not None else []
 
     def __call__(self, i: int, later: List[int]) -> List[bool]:
@@ -291,11 +316,44 @@ class _Shortcuts:
                 return [True]
             line = line_cells(cells[i], cells[j], self.connectivity)
             return [prefix_costs(line, self.cost)[-1] <= prefix[j] - prefix[i] + 1e-9]
-        xs, ys = line_arrays(cells[i], [cells[j] for j in later], self.connectivity)
+        xs, ys = line_arrays(self.points[i], self.points[later], self.connectivity)
         clear = _clear_rows(self.passable, xs, ys)
         if self.cost is not None:
             clear &= _row_costs(self.cost, xs, ys) <= np.array([prefix[j] - prefix[i] for j in later]) + 1e-9
         return clear.tolist()
+
+    def ahead(self, starts: List[int], run_end: List[int]) -> Dict[int, Optional[Dict[int, bool]]]:
+        """For each index i of ``starts``, the verdicts on every line the walk may try first from i, all in one
+        batch: those past i's straight run, up to twice its length (the doubling's first look-ahead and the
+        bisection below it), when that is at most :data:`_LONG` steps; None when all are blocked (a maze's turns)."""
+        last = len(self.cells) - 1
+        froms = np.array([i for i in starts if 2 * (run_end[i] - i) <= _LONG], dtype=np.int64)
+        firsts = np.array([run_end[i] + 1 for i in froms.tolist()], dtype=np.int64)  # past the run
+        counts = np.minimum(2 * firsts - froms - 2, last) - firsts + 1  # up to twice the run, within the path
+        lines = np.repeat(np.arange(len(froms)), counts)
+        tos = firsts[lines] + np.arange(len(lines)) - np.repeat(np.cumsum(counts) - counts, counts)
+        xs, ys = line_arrays(self.points[froms[lines]], self.points[tos], self.connectivity)
+        clear = _clear_rows(self.passable, xs, ys)
+        if self.cost is not None:
+            prefix = np.array(self.prefix)
+            clear &= _row_costs(self.cost, xs, ys) <= prefix[tos] - prefix[froms[lines]] + 1e-9
+        ends = np.cumsum(counts)
+        cleared = np.concatenate(([0], np.cumsum(clear)))
+        any_clear = (cleared[ends] > cleared[ends - counts]).tolist()
+        verdicts = clear.tolist()
+        return {
+            i: dict(zip(range(first, first + count), verdicts[end - count : end])) if some else None
+            for i, first, count, end, some in zip(froms.tolist(), firsts.tolist(), counts.tolist(), ends.tolist(), any_clear)
+        }
+
+
+def _run_starts(i: int, run_end: List[int], count: int) -> List[int]:
+    """``i`` and the starts of the runs after it, ``count`` in all (fewer at the end of the path)."""
+    starts = [i]
+    last = len(run_end) - 1
+    while len(starts) < count and run_end[starts[-1]] < last:
+        starts.append(run_end[starts[-1]])
+    return starts
 
 
 def _doubling_look_aheads(i: int, reach: int, last: int) -> List[int]:
@@ -322,20 +380,28 @@ def _bisection_middles(low: int, high: int, lines: int) -> List[int]:
     return middles
 
 
-def _straight_runs(cells: Sequence[Cell]) -> List[int]:
-    """For each index i, the last index j such that cells[i..j] take the same step all along."""
-    last = len(cells) - 1
-    run_end = list(range(1, last + 2))
-    steps = [(b[0] - a[0], b[1] - a[1]) for a, b in zip(cells, cells[1:])]
-    for k in range(last - 2, -1, -1):
-        if steps[k] == steps[k + 1]:
-            run_end[k] = run_end[k + 1]
-    return run_end
+def _straight_runs(points: np.ndarray) -> List[int]:
+    """For each index i of the path ``points`` (n, 2), the last index j such that points[i..j] take the same
+    step all along (past the end for the last one)."""
+    last = len(points) - 1
+    steps = np.diff(points, axis=0)
+    # The run from i ends after the first step k >= i that the next step differs from (the last step at the latest).
+    ends = np.append(np.flatnonzero((steps[1:] != steps[:-1]).any(axis=1)), last - 1)
+    run_end = ends[np.searchsorted(ends, np.arange(last))] + 1
+    return run_end.tolist() + [last + 1]
 
 
 def path_cost(grid: Grid, cells: Sequence[Cell]) -> float:
-    """The length of a cell path: 1 per straight step, sqrt(2) per diagonal, times the cost of each cell entered."""
-    return prefix_costs(cells, grid.cost)[-1]
+    """The length of a cell path: 1 per straight step, sqrt(2) per diagonal, times the cost of each cell entered.
+
+    A long path is summed in numpy, in order (np.cumsum): the same float as :func:`prefix_costs`."""
+    if len(cells) <= _LONG:
+        return prefix_costs(cells, grid.cost)[-1]
+    points = np.array(cells, dtype=np.int64)
+    steps = np.where((points[1:] != points[:-1]).all(axis=1), math.sqrt(2.0), 1.0)
+    if grid.cost is not None:
+        steps *= grid.cost[points[1:, 1], points[1:, 0]]
+    return float(np.cumsum(steps)[-1])
 
 
 def prefix_costs(cells: Sequence[Cell], cost) -> List[float]:

@@ -77,7 +77,7 @@ def assert_answers_rightly(graph: KeyPointGraph, grid: Grid, pairs) -> None:
     for start, goal in pairs:
         exact = find_path(grid, start, goal)
         for link in ("exact", "fast"):
-            result = graph.find_path(start, goal, link=link)
+            result = graph.find_path(start, goal, link=link, exact_first=0.0)  # through the key points
             assert result.status is exact.status, (start, goal, link)
             if result.status is not PathStatus.FOUND:
                 continue

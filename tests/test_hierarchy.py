@@ -7,7 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathing_py import Grid, GraphFileError, KeyPointGraph, PathStatus, StaleGraphError, find_path, smooth_path
+from pathing_py import (
+    Grid, GraphFileError, KeyPointGraph, PathStatus, StaleGraphError, find_path, line_of_sight, smooth_path,
+)
 from pathing_py.hierarchy import graph as graph_module
 from pathing_py.hierarchy.entrances import border_key_points
 from pathing_py.hierarchy.partition import Clusters, default_cluster_size
@@ -18,10 +20,10 @@ from strategies import cells, connectivities, costs, edits, maps
 from test_search import MAPS, sample_scenarios
 
 
-def check_against_exact(graph, start, goal, link):
+def check_against_exact(graph, start, goal, link, exact_first=0.0):
     """The graph finds a path exactly when the exact search does, and its path is legal (straight steps only
-    on a 4-connected grid)."""
-    result = graph.find_path(start, goal, link=link)
+    on a 4-connected grid). Through the key points unless ``exact_first`` is given."""
+    result = graph.find_path(start, goal, link=link, exact_first=exact_first)
     exact = find_path(graph.grid, start, goal)
     assert result.status is exact.status, (start, goal, link)
     if result:
@@ -39,12 +41,14 @@ def test_movingai_paths_are_found_and_valid(movingai_dir, name):
     graph = KeyPointGraph.bake(grid)
     scenarios = sample_scenarios(grid, read_scenarios(movingai_dir / f"{name}.map.scen"), count=8)
     ratios = {}
-    for link in ("exact", "fast"):
-        results = [check_against_exact(graph, scenario.start, scenario.goal, link)[0] for scenario in scenarios]
-        ratios[link] = [result.cost / scenario.optimal_length for result, scenario in zip(results, scenarios)]
+    for link, exact_first in (("exact", 0.0), ("fast", 0.0), ("exact", None)):  # None: the default, exact search first on open maps
+        results = [check_against_exact(graph, scenario.start, scenario.goal, link, exact_first)[0] for scenario in scenarios]
+        ratios[link, exact_first] = [result.cost / scenario.optimal_length for result, scenario in zip(results, scenarios)]
     # The quality targets of bench/bench_hierarchy.py: exact mean within 1% and none beyond 5%, fast mean within 5%.
-    assert np.mean(ratios["exact"]) <= 1.01 and max(ratios["exact"]) <= 1.05, ratios["exact"]
-    assert np.mean(ratios["fast"]) <= 1.05, ratios["fast"]
+    for exact_first in (0.0, None):
+        exact = ratios["exact", exact_first]
+        assert np.mean(exact) <= 1.01 and max(exact) <= 1.05, exact
+    assert np.mean(ratios["fast", 0.0]) <= 1.05, ratios["fast", 0.0]
 
 
 def test_four_connected_paths_on_a_benchmark_map_are_within_the_quality_bound(movingai_dir):
@@ -78,6 +82,23 @@ def test_found_iff_reachable_on_random_maps(grid, cluster_size, data):
     for start, goal in data.draw(st.lists(st.tuples(cell, cell), min_size=1, max_size=8)):
         for link in ("exact", "fast"):
             check_against_exact(graph, start, goal, link)
+
+
+@settings(max_examples=100, deadline=None)
+@given(maps(min_side=2, max_walls=0.5), connectivities(), st.integers(2, 6), st.data())
+def test_skipping_dead_ends_keeps_the_cost_of_a_search_over_every_key_point(passable, connectivity, cluster_size, data):
+    """Dead ends (hierarchy/dead_ends.py) cut the key points searched, not the cost found. A grid of terrain cost 1
+    everywhere is searched over every key point, with no dead end skipped: the same costs, but where the line
+    is clear (a uniform grid answers with the line, shorter than any way through key points)."""
+    uniform = Grid(passable, connectivity=connectivity)
+    graph = KeyPointGraph.bake(uniform, cluster_size=cluster_size)
+    every = KeyPointGraph.bake(Grid(passable, np.ones(passable.shape), connectivity=connectivity), cluster_size=cluster_size)
+    cell = cells(uniform.width, uniform.height)
+    for start, goal in data.draw(st.lists(st.tuples(cell, cell), min_size=1, max_size=8)):
+        ours, theirs = graph.find_path(start, goal, smooth=False), every.find_path(start, goal, smooth=False)
+        assert ours.status is theirs.status
+        if ours and not line_of_sight(uniform, start, goal):
+            assert ours.cost == pytest.approx(theirs.cost, abs=1e-9), (start, goal)
 
 
 @settings(max_examples=120, deadline=None)
@@ -140,9 +161,9 @@ def test_the_updates_between_two_queries_cost_one_refresh(monkeypatch):
         grid.set_blocked([cell])
         graph.update([cell])
     assert relaxed == []
-    graph.find_path((0, 0), (19, 19))
+    graph.find_path((0, 0), (19, 19), exact_first=0.0)  # (through the key points: the exact search reads no table)
     assert relaxed == [2]  # both clusters, in one stack
-    graph.find_path((0, 19), (19, 0))
+    graph.find_path((0, 19), (19, 0), exact_first=0.0)
     assert relaxed == [2]
     grid.set_blocked([(7, 7)], blocked=True)
     graph.update([(7, 7)])
@@ -299,9 +320,9 @@ def test_landmarks_are_saved_repaired_by_updates_and_cut_the_search(movingai_dir
     loaded = KeyPointGraph.from_bytes(graph.to_bytes(), grid)
     assert loaded.landmarks == graph.landmarks
     scenarios = sample_scenarios(grid, read_scenarios(movingai_dir / "BlackLotus.map.scen"), count=8)
-    with_landmarks = [graph.find_path(s.start, s.goal) for s in scenarios]
+    with_landmarks = [graph.find_path(s.start, s.goal, exact_first=0.0) for s in scenarios]
     graph.landmarks = None
-    without = [graph.find_path(s.start, s.goal) for s in scenarios]
+    without = [graph.find_path(s.start, s.goal, exact_first=0.0) for s in scenarios]
     assert sum(r.expanded for r in with_landmarks) < 0.7 * sum(r.expanded for r in without)
     for a, b in zip(with_landmarks, without):  # both optimal over the same key-point graph
         assert a.status is b.status
@@ -461,16 +482,16 @@ def test_smoothing_backwards_after_forwards_shortens_paths_on_a_random_map(movin
     graph = KeyPointGraph.bake(grid)
     gained = 0.0
     for scenario in sample_scenarios(grid, read_scenarios(movingai_dir / "random512-10-0.map.scen"), count=24):
-        result = graph.find_path(scenario.start, scenario.goal)
-        forwards = smooth_path(grid, graph.find_path(scenario.start, scenario.goal, smooth=False).cells)
+        result = graph.find_path(scenario.start, scenario.goal, exact_first=0.0)
+        forwards = smooth_path(grid, graph.find_path(scenario.start, scenario.goal, smooth=False, exact_first=0.0).cells)
         assert result.cost <= path_cost(grid.passable, forwards) + 1e-9
         gained += path_cost(grid.passable, forwards) - result.cost
     assert gained > 1.0, gained
 
 
 def test_exact_first_answers_with_the_shortest_path_where_the_exact_search_ends_within_its_nodes(movingai_dir):
-    """den520d: with room enough the answer is the exact search's (optimal, no key point); with none (0, the
-    default) or too little, the key points' as before, the nodes tried counted in ``expanded``."""
+    """den520d: with room enough the answer is the exact search's (optimal, no key point); with none (0) or
+    too little, the key points' as before, the nodes tried counted in ``expanded``."""
     grid = Grid.from_movingai(movingai_dir / "den520d.map")
     graph = KeyPointGraph.bake(grid)
     scenarios = sample_scenarios(grid, read_scenarios(movingai_dir / "den520d.map.scen"), count=8, seed=3)
@@ -478,8 +499,13 @@ def test_exact_first_answers_with_the_shortest_path_where_the_exact_search_ends_
     for scenario in scenarios:
         exact = find_path(grid, scenario.start, scenario.goal)
         first = graph.find_path(scenario.start, scenario.goal, exact_first=1000.0)
-        assert first.cost == pytest.approx(exact.cost) and first.route == [scenario.start, scenario.goal]  # (or the line)
-        plain = graph.find_path(scenario.start, scenario.goal)
+        assert first.cost == pytest.approx(exact.cost)  # (or the line)
+        # The route: the ends, and the cells on either side of each border crossed, in path order (units aim for them).
+        cells, last = first.cells, len(first.cells) - 1
+        crossed = [i for i in range(last) if graph.clusters.of(cells[i]) != graph.clusters.of(cells[i + 1])]
+        if not line_of_sight(grid, scenario.start, scenario.goal):  # the line's route is its ends
+            assert first.route == [cells[0], *(cells[j] for i in crossed for j in (i, i + 1) if 0 < j < last), cells[-1]]
+        plain = graph.find_path(scenario.start, scenario.goal, exact_first=0.0)
         starved = graph.find_path(scenario.start, scenario.goal, exact_first=1e-9)  # one node: a search with a turn gives up
         assert starved.cells == plain.cells and starved.route == plain.route
         if len(plain.route) > 2:

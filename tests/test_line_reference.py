@@ -69,6 +69,19 @@ def test_line_of_sight_and_batches_agree_with_the_reference(passable, connectivi
     assert clear_lines(passable, [a for a, _ in pairs], [b for _, b in pairs], connectivity).tolist() == expected
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 99), st.integers(0, 79)), max_size=40), connectivities(), st.data())
+def test_long_lines_of_sight_agree_with_the_reference(walls, connectivity, data):
+    """Lines longer than the cells line_of_sight walks one by one (the rest it tests in one array), on a 100x80
+    map with few walls: clear ones, and ones blocked early or late."""
+    passable = np.ones((80, 100), dtype=bool)
+    for x, y in walls:
+        passable[y, x] = False
+    grid = Grid(passable, connectivity=connectivity)
+    pairs = data.draw(st.lists(st.tuples(near_map(passable), near_map(passable)), min_size=1, max_size=8))
+    assert [line_of_sight(grid, a, b) for a, b in pairs] == [reference.line_of_sight(passable, a, b, connectivity) for a, b in pairs]
+
+
 def test_lines_touching_corners():
     """A line between two walls that meet at a corner is blocked; one that only passes a wall's corner is clear."""
     passable = Grid.from_ascii(
@@ -143,7 +156,7 @@ def test_smoothing_agrees_with_the_reference_on_benchmark_maps(movingai_dir):
         grid = Grid.from_movingai(movingai_dir / f"{name}.map")
         graph = KeyPointGraph.bake(grid)
         for scenario in read_scenarios(movingai_dir / f"{name}.map.scen")[::97]:
-            path = graph.find_path(scenario.start, scenario.goal, smooth=False).cells
+            path = graph.find_path(scenario.start, scenario.goal, smooth=False, exact_first=0.0).cells
             for cells in (path, path[::-1]):
                 assert smooth_path(grid, cells) == reference.smooth_path(grid.passable, cells), (name, scenario)
 

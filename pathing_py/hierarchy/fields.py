@@ -143,15 +143,15 @@ def single_field(
 def walk_back(fields: ClusterFields, source: int, target: Cell) -> List[Cell]:
     """The cells from the ``source``-th source to ``target`` (grid coordinates), both included."""
     x0, y0 = fields.rect[:2]
-    directions = fields.direction[source]
+    directions = fields.direction[source].tolist()  # a cluster's few hundred cells: cheaper than numpy's scalar reads
     x, y = target[0] - x0, target[1] - y0
     cells = [(x + x0, y + y0)]
-    step = int(directions[y, x])
+    step = directions[y][x]
     while step != NO_DIRECTION:
         dx, dy = DIRECTIONS[step]
         x, y = x - dx, y - dy
         cells.append((x + x0, y + y0))
-        step = int(directions[y, x])
+        step = directions[y][x]
     cells.reverse()
     return cells
 

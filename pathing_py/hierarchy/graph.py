@@ -34,21 +34,28 @@ from typing import Callable, Dict, Iterable, List, MutableMapping, Optional, Seq
 import numpy as np
 
 from ..grid import Cell, Grid
-from ..line import clear_cells, line_cells, line_of_sight, path_cost, smooth_path
+from ..line import clear_lines, line_cells, line_of_sight, path_cost, smooth_path
 from ..search import TIE_BREAK, PathResult, PathStatus, answer_without_search, as_cell, diagonal_saving, find_path, grid_distance
 from .entrances import DEFAULT_LONG_RUN, borders_key_points
+from .dead_ends import CORE, NARROW_SHARE, DeadEnds, narrow_share
 from .fields import ClusterFields, cluster_fields, single_field, walk_back
 from .landmarks import Landmarks
 from .partition import Clusters, default_cluster_size
 from .storage import GraphData, StaleGraphError, graph_bytes, graph_from_bytes, read_graph, write_graph
 
-__all__ = ["GraphPathResult", "KeyPointGraph", "LINK_MODES"]
+__all__ = ["EXACT_FIRST", "GraphPathResult", "KeyPointGraph", "LINK_MODES"]
 
 Progress = Callable[[int, int], None]
 
 #: How start and goal join the graph: "exact" to every key point of their cluster with
 #: real costs (the quality mode), "fast" to the nearest key point only (the seed's way).
 LINK_MODES = ("exact", "fast")
+
+#: ``find_path``'s exact_first on maps of few narrow corridors, in expanded nodes a cell of distance: there the
+#: exact search ends within it on nearly every query and beats the key points (bench/bench_hierarchy.py
+#: --exact-first; random512-10-0, the most it needs: 4.5 a cell on the median query, 25 at most). On maps of
+#: narrow corridors (:data:`.NARROW_SHARE`) its jumps are short and it gives up: 0 there.
+EXACT_FIRST = 20.0
 
 #: Fields relaxed together in one numpy stack: bounds memory and gives the progress
 #: callback its steps. Measured: 1024 bakes faster than 256 or 4096 (stacks that fit caches).
@@ -85,6 +92,10 @@ class KeyPointGraph:
         self._neighbours: Dict[int, Tuple[tuple, tuple]] = {}
         #: Clusters holding cells edited since the last :meth:`refresh`.
         self._edited: Set[int] = set()
+        #: The dead ends (:mod:`.dead_ends`) of the graph at version ``[0]``, and the edges of each key point split by them;
+        #: whether the map at version ``[0]`` is narrow enough for them to pay.
+        self._dead_ends: Optional[Tuple[int, DeadEnds, Dict[int, Tuple[tuple, tuple, tuple, tuple]]]] = None
+        self._narrow: Optional[Tuple[int, bool]] = None
         self.version = grid.version
 
     @property
@@ -318,7 +329,7 @@ class KeyPointGraph:
     # -- query --------------------------------------------------------------------
 
     def find_path(
-        self, start: Cell, goal: Cell, *, link: str = "exact", smooth: bool = True, exact_first: float = 0.0
+        self, start: Cell, goal: Cell, *, link: str = "exact", smooth: bool = True, exact_first: Optional[float] = None
     ) -> GraphPathResult:
         """A path from ``start`` to ``goal`` through the key points (SPEC H4).
 
@@ -331,16 +342,17 @@ class KeyPointGraph:
         smooth : bool
             Pull the refined path straight where lines are clear
             (:func:`~pathing_py.smooth_path`); the path stays valid.
-        exact_first : float
+        exact_first : float, optional
             Try the exact search (:func:`~pathing_py.find_path`) first, up to
             this many expanded nodes per cell of octile (Manhattan when
             4-connected) distance between start and goal, and answer with its
             shortest path if it ends within them; else go on through the key
-            points. 0 (the default) never tries. Where start and goal are
-            close or the ground between is open the exact search ends within a
-            few nodes per cell, faster than the key-point search; in a maze it
-            gives up having spent a small part of its full cost
-            (bench/bench_hierarchy.py ``--exact-first``).
+            points. 0 never tries. Where start and goal are close or the
+            ground between is open the exact search ends within a few nodes
+            per cell, faster than the key-point search; in a maze it gives up
+            having spent a part of its full cost (bench/bench_hierarchy.py
+            ``--exact-first``). By default :data:`EXACT_FIRST`, 0 on maps of
+            narrow corridors.
 
         Returns
         -------
@@ -362,6 +374,8 @@ class KeyPointGraph:
         start, goal = as_cell(start, "start"), as_cell(goal, "goal")
         if link not in LINK_MODES:
             raise ValueError(f"link must be one of {LINK_MODES}, got {link!r}")
+        if exact_first is None:
+            exact_first = 0.0 if self._narrow_map() else EXACT_FIRST
         if isinstance(exact_first, bool) or not isinstance(exact_first, numbers.Real) or not 0.0 <= exact_first < math.inf:
             raise ValueError(f"exact_first must be a number of nodes per cell, 0 or more and finite, got {exact_first!r}")
         self._check_fresh()
@@ -378,7 +392,7 @@ class KeyPointGraph:
             budget = max(1, int(exact_first * grid_distance(start, goal, connectivity)))
             exact = find_path(self.grid, start, goal, max_nodes=budget)
             if exact:
-                return self._result(exact.cells, exact.expanded, [start, goal], smooth=False)  # shortest already
+                return self._result(exact.cells, exact.expanded, self._crossings(exact.cells), smooth=False)  # shortest already
             tried = exact.expanded
         direct = self._direct(start, goal)
         if direct and direct.cost <= grid_distance(start, goal, connectivity) + 1e-9:
@@ -394,6 +408,16 @@ class KeyPointGraph:
         cells = direct.cells if len(route) == 2 else self._refine(route, start_links, goal_links)
         key_points = [cell for cell in route[1:-1] if cell not in (start, goal)]
         return self._result(cells, expanded, [start, *key_points, goal], smooth)
+
+    def _crossings(self, cells: List[Cell]) -> List[Cell]:
+        """The route of a path found without the key points: its ends, and between them the cells on either side of
+        each border it crosses, where a route through the graph has its key points (units aim for them in turn)."""
+        size, columns = self.clusters.size, self.clusters.columns
+        points = np.array(cells, dtype=np.int64)
+        cluster = points[:, 1] // size * columns + points[:, 0] // size
+        crossed = np.flatnonzero(cluster[1:] != cluster[:-1])
+        inner = np.stack([crossed, crossed + 1], axis=1).ravel()
+        return [cells[0], *(cells[i] for i in inner.tolist() if 0 < i < len(cells) - 1), cells[-1]]
 
     def _direct(self, start: Cell, goal: Cell) -> PathResult:
         """The shortest path from ``start`` to ``goal`` that stays inside their cluster, when they share one.
@@ -444,12 +468,11 @@ class KeyPointGraph:
         members = self.members[cluster]
         connectivity = self.grid.connectivity
         if link == "exact":
-            if self.grid.cost is None:
+            if self.grid.cost is None and clear_lines(self.grid.passable, cell, members, connectivity).all():
+                # Straight lines to every key point (a line and its reverse take the same cells, tested at once):
+                # each is a shortest path, no search needed.
                 ends = [(member, cell) if reverse else (cell, member) for member in members]
-                lines = [line_cells(a, b, connectivity) for a, b in ends]
-                if all(clear_cells(self.grid.passable, line) for line in lines):
-                    # Straight lines to every key point: each is a shortest path, no search needed.
-                    return {member: (grid_distance(cell, member, connectivity), line) for member, line in zip(members, lines)}
+                return {member: (grid_distance(cell, member, connectivity), line_cells(a, b, connectivity)) for member, (a, b) in zip(members, ends)}
             fields = single_field(self.grid.passable, self.grid.cost, rect, cell, members, connectivity)
             links = {}
             for member, cost in zip(members, fields.costs[0].tolist()):
@@ -501,6 +524,10 @@ class KeyPointGraph:
         if math.isfinite(direct_cost):
             from_start += ((_GOAL, direct_cost, goal_x, goal_y, False),)
         neighbours = self._neighbours
+        split = self._split_edges()
+        falling: Set[int] = set()
+        if split is not None:
+            falling = self._dead_end_ranks().climb(to_goal)
         landmarks = self.landmarks
         landmarks_to_goal = landmarks.to_goal({node: edge[1] for node, edge in to_goal.items()}) if landmarks else None
         # Landmarks that reach the goal, as (distance to the goal, distances column): a landmark on
@@ -527,11 +554,17 @@ class KeyPointGraph:
             expanded += 1
             if node == _START:
                 edges = from_start
-            else:
+            elif split is None:
                 every, across = neighbours.get(node) or self._edges(node)
                 edges = across if entered_inside[node] else every
-                if node in to_goal:
-                    edges = edges + (to_goal[node],)
+            else:
+                up_every, up_across, down_every, down_across = split.get(node) or self._split(node)
+                edges = up_across if entered_inside[node] else up_every
+                down = down_across if entered_inside[node] else down_every
+                if down and falling:
+                    edges = edges + tuple(edge for edge in down if edge[0] in falling)
+            if node in to_goal:
+                edges = edges + (to_goal[node],)
             for other, cost, x, y, inside in edges:
                 candidate = reached + cost
                 if candidate < best.get(other, math.inf):
@@ -551,6 +584,65 @@ class KeyPointGraph:
                                 estimate = bound
                     heappush(heap, (candidate + estimate * TIE_BREAK, candidate, other))
         return None, expanded
+
+    def _dead_end_ranks(self) -> DeadEnds:
+        """The dead ends of the graph as it is now (found again after an update)."""
+        if self._dead_ends is None or self._dead_ends[0] != self.version:
+            width = self.grid.width
+            groups: List[List[int]] = []
+            across: Dict[int, List[int]] = {}
+            for cluster in sorted(self.members):  # in an order of their own, so that a loaded or updated graph finds the same
+                members = self.members[cluster]
+                if not members:
+                    continue
+                nodes = [y * width + x for x, y in members]
+                costs = self.fields[cluster].costs
+                joined = np.isfinite(costs) & np.isfinite(costs.T)
+                np.fill_diagonal(joined, True)
+                group_of: Dict[int, List[int]] = {}  # named by the first key point each reaches
+                for node, first in zip(nodes, np.argmax(joined, axis=1).tolist()):
+                    group_of.setdefault(first, []).append(node)
+                    across[node] = []
+                groups += group_of.values()
+            for border in sorted(self.entrances):
+                for (ax, ay), (bx, by) in self.entrances[border]:
+                    across[ay * width + ax].append(by * width + bx)
+                    across[by * width + bx].append(ay * width + ax)
+            self._dead_ends = (self.version, DeadEnds.find(groups, across), {})
+        return self._dead_ends[1]
+
+    def _split_edges(self) -> Optional[Dict[int, Tuple[tuple, tuple, tuple, tuple]]]:
+        """The cache of :meth:`_split`; None where the search keeps every edge: on weighted grids (whose edges
+        cost more one way than the other) and on maps of few narrow corridors (:data:`.NARROW_SHARE`)."""
+        if self.grid.cost is not None or not self._narrow_map():
+            return None
+        self._dead_end_ranks()
+        assert self._dead_ends is not None
+        return self._dead_ends[2]
+
+    def _narrow_map(self) -> bool:
+        """Whether the map is one of narrow corridors (:data:`.NARROW_SHARE`), measured again after an update."""
+        if self._narrow is None or self._narrow[0] != self.version:
+            self._narrow = (self.version, narrow_share(self.grid.passable) >= NARROW_SHARE)
+        return self._narrow[1]
+
+    def _split(self, node: int) -> Tuple[tuple, tuple, tuple, tuple]:
+        """Edges out of a key point as :meth:`_edges` has them, split by :mod:`.dead_ends`: (rising, rising
+        across borders, falling, falling across borders); between core key points an edge rises."""
+        dead_ends = self._dead_end_ranks()
+        cache = self._split_edges()
+        assert cache is not None
+        split = cache.get(node)
+        if split is None:
+            rank = dead_ends.rank
+            own = rank(node)
+            every, _ = self._neighbours.get(node) or self._edges(node)
+            rising = tuple(edge for edge in every if rank(edge[0]) > own or rank(edge[0]) == own == CORE)
+            falling = tuple(edge for edge in every if rank(edge[0]) < own)
+            split = cache[node] = (
+                rising, tuple(edge for edge in rising if not edge[4]), falling, tuple(edge for edge in falling if not edge[4])
+            )
+        return split
 
     def _refine(self, route: List[Cell], start_links, goal_links) -> List[Cell]:
         """Cells of a route (start, key points, goal): the links at both ends, kept paths and border steps between."""

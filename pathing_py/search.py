@@ -42,58 +42,23 @@ Both keep their per-cell markers between queries and reset them by bumping a
 generation counter, so a query costs nothing for the cells it does not touch.
 """
 
-import enum
 import math
 from heapq import heappop, heappush
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Tuple
 
 import numpy as np
 
 from .grid import Cell, Grid, corner_offsets, is_move
 from .jump_tables import DIRECTIONS, JumpTables, pad
-from .status import Status
+from .dead_ends import DeadEnds
+from .rook_jumps import RookJumpSearch
+from .search_state import SQRT2, TIE_BREAK, Markers, PathResult, PathStatus, Searcher, straight_runs
 
 __all__ = [
     "PathStatus", "PathResult", "diagonal_saving", "find_path", "grid_distance", "grid_distances", "octile_distance", "prepare",
 ]  # fmt: skip
 
-SQRT2 = math.sqrt(2.0)
 _OCTILE_SAVING = SQRT2 - 2.0  #: diagonal_saving(8)
-TIE_BREAK = 1.0 + 1e-9
-
-
-class PathStatus(enum.Enum):
-    """How a search ended, in the names of :class:`~pathing_py.status.Status`."""
-
-    FOUND = Status.FOUND.value
-    START_BLOCKED = Status.START_BLOCKED.value
-    GOAL_BLOCKED = Status.GOAL_BLOCKED.value
-    UNREACHABLE = Status.UNREACHABLE.value
-    OUT_OF_BOUNDS = Status.OUT_OF_BOUNDS.value
-    LIMIT_REACHED = Status.LIMIT_REACHED.value
-
-
-class PathResult:
-    """The answer to one query; truthy only when a path was found.
-
-    ``cells`` runs from start to goal inclusive (empty unless FOUND), ``cost``
-    is its length (``inf`` unless FOUND), ``expanded`` the nodes the search
-    expanded (jump points for JPS).
-    """
-
-    __slots__ = ("status", "cells", "cost", "expanded")
-
-    def __init__(self, status: PathStatus, cells: Sequence[Cell] = (), cost: float = math.inf, expanded: int = 0):
-        self.status = status
-        self.cells: List[Cell] = list(cells)
-        self.cost = cost
-        self.expanded = expanded
-
-    def __bool__(self) -> bool:
-        return self.status is PathStatus.FOUND
-
-    def __repr__(self) -> str:
-        return f"PathResult({self.status.name}, {len(self.cells)} cells, cost={self.cost:.3f}, expanded={self.expanded})"
 
 
 def octile_distance(a: Cell, b: Cell) -> float:
@@ -166,8 +131,7 @@ def find_path(
     if early is not None:
         return early
     if region == (0, 0, grid.width, grid.height) and not once:
-        prepare(grid)
-        searcher = grid._search_cache["jps" if _jump_points(grid) else "astar"]
+        searcher = _searcher(grid)
     else:
         sub_cost = None if grid.cost is None else grid.cost[y0:y1, x0:x1]
         searcher = _AStar(grid.passable[y0:y1, x0:x1], sub_cost, grid.connectivity)
@@ -180,18 +144,25 @@ def find_path(
 def prepare(grid: Grid) -> None:
     """Build the grid's islands and search tables now rather than at the first query.
 
-    A game calls this while loading a level, so that no frame pays for it.
+    A game calls this while loading a level, so that no frame pays for it, and again after
+    editing a maze-like grid: edits drop its dead-end trees (:mod:`pathing_py.dead_ends`), and
+    its queries are searched without them until this peels it again.
     """
     grid.prepare_islands()
-    if _jump_points(grid):
-        _cached(grid, "jps", lambda: _JumpPointSearch(grid))
-    else:
-        _cached(grid, "astar", lambda: _AStar(grid.passable, grid.cost, grid.connectivity))
+    searcher = _searcher(grid)
+    if isinstance(searcher, DeadEnds) and searcher.stale:
+        searcher.rebuild(grid.passable)
 
 
-def _jump_points(grid: Grid) -> bool:
-    """Whether JPS+ searches the grid: uniform costs, 8-connected (its jump points are those of king moves)."""
-    return grid.cost is None and grid.connectivity == 8
+def _searcher(grid: Grid) -> Searcher:
+    """The grid's search, built at its first query: A* on a weighted grid; on a uniform one, the
+    jump point search of its connectivity (:class:`_JumpPointSearch`, JPS+ for king moves;
+    :class:`~pathing_py.rook_jumps.RookJumpSearch` for straight ones) behind the dead-end
+    pruning, which peels the grid if it is maze-like."""
+    if grid.cost is not None:
+        return _cached(grid, "astar", lambda: _AStar(grid.passable, grid.cost, grid.connectivity))
+    inner = _JumpPointSearch if grid.connectivity == 8 else RookJumpSearch
+    return _cached(grid, "dead_ends", lambda: DeadEnds(grid.passable, grid.connectivity, inner(grid)))
 
 
 def answer_without_search(
@@ -247,36 +218,6 @@ def _cached(grid: Grid, key: str, build):
     return searcher
 
 
-class _Markers:
-    """Per-cell search state in flat lists, reset between queries by a generation counter."""
-
-    def __init__(self, size: int):
-        self.generation = 0
-        self.seen = [0] * size
-        self.closed = [0] * size
-        self.g = [0.0] * size
-        self.parent = [0] * size
-
-    def begin(self, source: int) -> int:
-        """Start a new query from ``source``; returns its generation."""
-        self.generation += 1
-        self.seen[source] = self.generation
-        self.g[source] = 0.0
-        self.parent[source] = -1
-        return self.generation
-
-    def trace(self, target: int, stride: int) -> List[Cell]:
-        """The grid cells of the parent chain from the source to ``target``."""
-        cells = []
-        node = target
-        while node != -1:
-            y, x = divmod(node, stride)
-            cells.append((x - 1, y - 1))
-            node = self.parent[node]
-        cells.reverse()
-        return cells
-
-
 class _AStar:
     """A* over a padded flat grid; for weighted or 4-connected grids and bounded searches."""
 
@@ -284,7 +225,7 @@ class _AStar:
         self.height, self.width = passable.shape
         self.connectivity = connectivity
         self._load(passable, cost)
-        self.markers = _Markers(len(self.passable))
+        self.markers = Markers(len(self.passable))
 
     def _load(self, passable: np.ndarray, cost: Optional[np.ndarray]) -> None:
         padded = pad(passable)
@@ -388,7 +329,7 @@ class _JumpPointSearch:
         self.tables = JumpTables(grid.passable)
         self.stride = self.tables.width
         size = len(self.tables.tables[0])
-        self.markers = _Markers(size)
+        self.markers = Markers(size)
         self.arrival = [8] * size
         self.edited: List[Tuple[np.ndarray, np.ndarray]] = []
 
@@ -493,15 +434,4 @@ class _JumpPointSearch:
                     heappush(heap, (g_new + (h_x + h_y + diagonal_extra * (h_x if h_x < h_y else h_y)) * TIE_BREAK, neighbour))
         else:
             return PathResult(PathStatus.UNREACHABLE, expanded=expanded)
-        return PathResult(PathStatus.FOUND, self._cells(target), g[target], expanded)
-
-    def _cells(self, target: int) -> List[Cell]:
-        """Every cell of the path: the straight runs between consecutive jump points."""
-        points = self.markers.trace(target, self.stride)
-        cells = [points[0]]
-        for (x0, y0), (x1, y1) in zip(points, points[1:]):
-            steps = max(abs(x1 - x0), abs(y1 - y0))
-            step_x = (x1 > x0) - (x1 < x0)
-            step_y = (y1 > y0) - (y1 < y0)
-            cells.extend((x0 + i * step_x, y0 + i * step_y) for i in range(1, steps + 1))
-        return cells
+        return PathResult(PathStatus.FOUND, straight_runs(markers.trace(target, stride)), g[target], expanded)

@@ -32,7 +32,10 @@ END = "<!-- end generated import graph -->"
 LAYERS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
     (
         "grid and search",
-        ("status", "arguments", "grid", "islands", "jump_tables", "search", "line", "clearance", "hierarchy", "sized_grids"),
+        (
+            "status", "arguments", "grid", "islands", "jump_tables", "search_state", "dead_ends", "rook_jumps", "search",
+            "line", "clearance", "hierarchy", "sized_grids",
+        ),  # fmt: skip
     ),
     ("movement", ("local", "dynamic", "spacetime", "push_and_swap", "jams", "units", "groups")),
     ("package", ("__init__",)),

@@ -21,7 +21,10 @@ elsewhere :class:`DeadEnds` hands every query to the search it wraps.
 
 Edits: the trees are dropped at the first edit (queries fall back to the
 wrapped search, which follows edits locally) and peeled again by
-:func:`pathing_py.search.prepare`.
+:func:`pathing_py.search.prepare`, or once the searches since the edit have
+expanded as many nodes as :data:`REPEEL_SHARE` of the free cells (about what a
+peel costs: a game that keeps asking gets the trees back for the price of the
+searches it already paid, one that edits all the time keeps searching).
 """
 
 from typing import List, Optional
@@ -32,12 +35,16 @@ from .grid import Cell, corner_offsets, is_move
 from .jump_tables import DIRECTIONS, pad
 from .search_state import SQRT2, PathResult, PathStatus, Searcher
 
-__all__ = ["CORRIDOR_SHARE", "DeadEnds", "move_counts", "worth_peeling"]
+__all__ = ["CORRIDOR_SHARE", "DeadEnds", "REPEEL_SHARE", "move_counts", "worth_peeling"]
 
 #: The peel runs when at least this share of the free cells have at most two moves. A maze has
 #: all of them; open maps a few percent (random512-10-0 2%, den520d 0.3%), whose cores keep nearly
 #: every cell, so that peeling them would cost a bake and save no query anything.
 CORRIDOR_SHARE = 0.5
+
+#: After an edit, the grid is peeled again once the searches without the trees have expanded this
+#: share of its free cells (an expansion costs a few times what the peel spends on a cell).
+REPEEL_SHARE = 0.5
 
 _CORE = -2  #: parent of a core cell
 _ROOT = -1  #: parent of the root of a tree that hangs from no core cell
@@ -152,7 +159,9 @@ class DeadEnds:
         self.connectivity = connectivity
         self.stride = passable.shape[1] + 2
         self.forest: Optional[_Forest] = None
-        self.stale = False
+        self.stale = False  #: peeled, then edited: peel again (prepare(), or after searches enough)
+        self.expanded_since_edit = 0
+        self.repeel_after = 0.0
         self.rebuild(passable)
 
     def rebuild(self, passable: np.ndarray) -> None:
@@ -160,6 +169,8 @@ class DeadEnds:
         padded = pad(passable)
         self.forest = _Forest(padded, self.connectivity) if worth_peeling(padded, self.connectivity) else None
         self.stale = False
+        self.expanded_since_edit = 0
+        self.repeel_after = REPEEL_SHARE * int(np.count_nonzero(padded))
 
     @property
     def peeled(self) -> int:
@@ -167,18 +178,24 @@ class DeadEnds:
         return 0 if self.forest is None else self.forest.peeled
 
     def sync(self, grid) -> None:
+        """Catch up with edits: the inner search at once, the trees when the searches since have paid for them."""
         self.inner.sync(grid)
+        if self.stale and self.expanded_since_edit >= self.repeel_after:
+            self.rebuild(grid.passable)
 
     def cells_changed(self, xs: np.ndarray, ys: np.ndarray) -> None:
-        """Pass the edit on to the inner search and drop the trees: it may cut one or close a cycle."""
+        """Pass the edit on to the inner search and drop the trees, if any: it may cut one or close a cycle."""
         self.inner.cells_changed(xs, ys)
-        self.forest = None
-        self.stale = True
+        if self.forest is not None:
+            self.forest = None
+            self.stale = True
 
     def search(self, start: Cell, goal: Cell, max_nodes: Optional[int]) -> PathResult:
         forest = self.forest
         if forest is None:
-            return self.inner.search(start, goal, max_nodes)
+            result = self.inner.search(start, goal, max_nodes)
+            self.expanded_since_edit += result.expanded
+            return result
         stride = self.stride
         source = (start[1] + 1) * stride + start[0] + 1
         target = (goal[1] + 1) * stride + goal[0] + 1

@@ -36,9 +36,11 @@ are moves, and the estimate is the Manhattan distance::
     6.0
 
 Uniform-cost 8-connected grids are searched with Jump Point Search over precomputed jump
-distances (JPS+, see :mod:`pathing_py.jump_tables`); weighted or 4-connected grids and
-searches bounded to a rectangle use A* over the same padded flat layout.
-Both keep their per-cell markers between queries and reset them by bumping a
+distances (JPS+, see :mod:`pathing_py.jump_tables`), 4-connected ones with a jump point search
+of straight steps (:mod:`pathing_py.rook_jumps`); on maze-like grids both search only the core
+left after peeling the dead-end trees, whose paths are climbed (:mod:`pathing_py.dead_ends`).
+Weighted grids and searches bounded to a rectangle use A* over the same padded flat layout.
+All keep their per-cell markers between queries and reset them by bumping a
 generation counter, so a query costs nothing for the cells it does not touch.
 """
 
@@ -219,7 +221,7 @@ def _cached(grid: Grid, key: str, build):
 
 
 class _AStar:
-    """A* over a padded flat grid; for weighted or 4-connected grids and bounded searches."""
+    """A* over a padded flat grid; for weighted grids, bounded searches and grids searched once."""
 
     def __init__(self, passable: np.ndarray, cost: Optional[np.ndarray], connectivity: int):
         self.height, self.width = passable.shape

@@ -99,3 +99,18 @@ def test_move_counts_follow_the_corner_rule():
     assert counts[1, 1] == 6
     assert counts[0, 2] == 0 and counts[0, 0] == 3
     assert dead_ends.move_counts(pad(passable), 4)[1:-1, 1:-1][1, 1] == 4
+
+
+def test_searches_after_an_edit_pay_for_peeling_again():
+    """Without prepare(), the trees come back once the searches since the edit have expanded
+    REPEEL_SHARE of the free cells: at once with a share of 0, never with an endless one."""
+    passable = np.zeros((9, 9), dtype=bool)
+    passable[1::2, 1:-1] = True
+    passable[1:-1, 1] = True  # a comb: one tree
+    for share, climbed in ((0.0, True), (float("inf"), False)):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(dead_ends, "REPEEL_SHARE", share)
+            grid = Grid(passable)
+            assert check_optimal(grid, (7, 1), (7, 7)).expanded == 0
+            grid.set_blocked([(7, 3)])
+            assert (check_optimal(grid, (7, 1), (7, 7)).expanded == 0) is climbed

@@ -52,7 +52,8 @@ import numpy as np
 
 from .grid import Cell, Grid, corner_offsets, is_move
 from .jump_tables import DIRECTIONS, JumpTables, pad
-from .dead_ends import DeadEnds
+from .dead_ends import DeadEnds, worth_peeling
+from .differential import LANDMARK_REPAY, MARGIN, Landmarks, worth_landmarks
 from .rook_jumps import RookJumpSearch
 from .search_state import SQRT2, TIE_BREAK, Markers, PathResult, PathStatus, Searcher, straight_runs
 
@@ -147,13 +148,12 @@ def prepare(grid: Grid) -> None:
     """Build the grid's islands and search tables now rather than at the first query.
 
     A game calls this while loading a level, so that no frame pays for it, and again after
-    editing a maze-like grid: edits drop its dead-end trees (:mod:`pathing_py.dead_ends`), and
-    its queries are searched without them until this peels it again.
+    editing a maze-like or cluttered grid: edits drop its dead-end trees (:mod:`pathing_py.dead_ends`)
+    and landmarks (:mod:`pathing_py.differential`), and its queries are searched without them
+    until this builds them again (the trees also come back by themselves, see ``dead_ends``).
     """
     grid.prepare_islands()
-    searcher = _searcher(grid)
-    if isinstance(searcher, DeadEnds) and searcher.stale:
-        searcher.rebuild(grid.passable)
+    _searcher(grid).prepare(grid.passable)
 
 
 def _searcher(grid: Grid) -> Searcher:
@@ -257,6 +257,9 @@ class _AStar:
     def cells_changed(self, xs, ys) -> None:
         self.stale = True
 
+    def prepare(self, passable: np.ndarray) -> None:
+        """Nothing to build again: :meth:`sync` reloads the grid after edits."""
+
     def search(self, start: Cell, goal: Cell, max_nodes: Optional[int]) -> PathResult:
         stride = self.stride
         passable, cost, moves = self.passable, self.cost, self.moves
@@ -325,7 +328,8 @@ _SUCCESSOR_DIRECTIONS = _successor_directions()
 
 
 class _JumpPointSearch:
-    """JPS+ on a uniform-cost grid: A* whose edges are jumps read from the tables."""
+    """JPS+ on a uniform-cost grid: A* whose edges are jumps read from the tables, its estimate
+    raised by landmarks on cluttered maps (:mod:`pathing_py.differential`)."""
 
     def __init__(self, grid: Grid):
         self.tables = JumpTables(grid.passable)
@@ -334,6 +338,19 @@ class _JumpPointSearch:
         self.markers = Markers(size)
         self.arrival = [8] * size
         self.edited: List[Tuple[np.ndarray, np.ndarray]] = []
+        self.landmarks: Optional[Landmarks] = None
+        self.landmarks_stale = worth_landmarks(self.tables.padded) and not worth_peeling(self.tables.padded, 8)
+        # After an edit, the searches without landmarks pay for computing them again (as dead_ends does).
+        self.expanded_since_edit = 0
+        self.repay_after = LANDMARK_REPAY * int(np.count_nonzero(self.tables.padded))
+        self.prepare(grid.passable)
+
+    def prepare(self, passable: np.ndarray) -> None:
+        """Compute the landmarks' distances if the grid wants them and has none (at the start, after edits)."""
+        if self.landmarks_stale:
+            self.landmarks = Landmarks(pad(passable))
+            self.landmarks_stale = False
+            self.expanded_since_edit = 0
 
     def sync(self, grid: Grid) -> None:
         """Catch up with edits made since the last query: one refresh around all of them."""
@@ -342,9 +359,16 @@ class _JumpPointSearch:
             ys = np.concatenate([ys for _, ys in self.edited])
             self.tables.refresh(grid.passable, xs, ys)
             self.edited = []
+        if self.landmarks_stale and self.expanded_since_edit >= self.repay_after:
+            self.prepare(grid.passable)
 
     def cells_changed(self, xs: np.ndarray, ys: np.ndarray) -> None:
+        """Note the edit for the next sync; drop the landmarks, whose distances it may change."""
         self.edited.append((xs, ys))
+        if self.landmarks is not None:
+            self.landmarks = None
+            self.landmarks_stale = True
+            self.expanded_since_edit = 0
 
     def search(self, start: Cell, goal: Cell, max_nodes: Optional[int]) -> PathResult:
         stride = self.stride
@@ -354,6 +378,7 @@ class _JumpPointSearch:
         goal_x, goal_y = goal[0] + 1, goal[1] + 1
         source = (start[1] + 1) * stride + start[0] + 1
         target = goal_y * stride + goal_x
+        bounds = [] if self.landmarks is None else self.landmarks.for_query(source, target, octile_distance(start, goal))
         limit = max_nodes or -1
         generation = markers.begin(source)
         arrival[source] = 8
@@ -433,7 +458,16 @@ class _JumpPointSearch:
                         h_x = -h_x
                     if h_y < 0:
                         h_y = -h_y
-                    heappush(heap, (g_new + (h_x + h_y + diagonal_extra * (h_x if h_x < h_y else h_y)) * TIE_BREAK, neighbour))
+                    h = h_x + h_y + diagonal_extra * (h_x if h_x < h_y else h_y)
+                    for row, at_target in bounds:
+                        bound = row[neighbour] - at_target
+                        if bound < 0.0:
+                            bound = -bound
+                        if bound - MARGIN > h:
+                            h = bound - MARGIN
+                    heappush(heap, (g_new + h * TIE_BREAK, neighbour))
         else:
+            self.expanded_since_edit += expanded
             return PathResult(PathStatus.UNREACHABLE, expanded=expanded)
+        self.expanded_since_edit += expanded
         return PathResult(PathStatus.FOUND, straight_runs(markers.trace(target, stride)), g[target], expanded)

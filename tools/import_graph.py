@@ -33,7 +33,8 @@ LAYERS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
     (
         "grid and search",
         (
-            "status", "arguments", "grid", "islands", "jump_tables", "search_state", "dead_ends", "rook_jumps", "search",
+            "status", "arguments", "grid", "islands", "jump_tables", "search_state", "dead_ends", "differential", "rook_jumps",
+            "search",
             "line", "clearance", "hierarchy", "sized_grids",
         ),  # fmt: skip
     ),

@@ -1,0 +1,143 @@
+"""Differential heuristics for the exact search on cluttered grids (landmark distances in numpy).
+
+On a map strewn with small obstacles (random512-10-0) every shortest path is a
+few percent longer than the octile distance, and A* (JPS+ as well) expands
+every node whose octile estimate hides that: a wide band around long paths.
+The distance ``d(L, n)`` from a landmark ``L`` bounds the distance between
+any two cells from below, ``d(n, goal) >= |d(L, goal) - d(L, n)|`` (the
+triangle inequality), and that bound is nearly exact where the path runs
+away from or towards the landmark. The search takes the larger of the octile
+distance and the bounds of the two or three landmarks that bound this query
+best, an admissible and consistent estimate, so paths stay optimal.
+
+Landmarks are the free cells nearest to the corners and the middles of the
+map's sides; their distance maps are computed with numpy by sweeps over the
+rows, down and up, until nothing changes (a few sweeps: rows in numpy, the
+pull along each row by a prefix minimum). They are worth it only on cluttered
+maps (:func:`worth_landmarks`); edits make them stale, and the search goes on
+with the octile distance alone until they are computed again (by ``prepare``, or
+once its searches have paid for them: :data:`LANDMARK_REPAY`).
+"""
+
+import math
+from typing import List, Tuple
+
+import numpy as np
+
+__all__ = ["CORNER_SHARE", "LANDMARK_REPAY", "MARGIN", "Landmarks", "PER_QUERY", "distance_map", "worth_landmarks"]
+
+SQRT2 = math.sqrt(2.0)
+
+#: Landmarks are computed where at least this share of the free cells sit diagonally off an obstacle's
+#: convex corner (random512-10-0 over 0.2, 8room_000 0.05 to 0.1; the other benchmark maps under 0.05).
+CORNER_SHARE = 0.05
+
+#: The bounds are lowered by this much: the distances are kept as float32 (a quarter of the memory of
+#: float64, rounded by at most 5e-4 up to 8,000 steps), and an estimate must never exceed the true distance.
+MARGIN = 1e-3
+
+#: After an edit drops them, the landmarks are computed again once the searches since have expanded
+#: this many nodes per free cell (about what the sweeps cost), or at ``prepare``.
+LANDMARK_REPAY = 2.0
+
+#: Landmarks a query reads: those that bound its start-goal distance best.
+PER_QUERY = 3
+
+
+def worth_landmarks(padded: np.ndarray) -> bool:
+    """Whether a padded grid is cluttered: :data:`CORNER_SHARE` of its free cells next to a convex corner."""
+    free = padded[1:-1, 1:-1]
+    height, width = free.shape
+    corners = np.zeros(free.shape, dtype=bool)
+    for dx in (-1, 1):
+        for dy in (-1, 1):
+            diagonal = padded[1 + dy : 1 + dy + height, 1 + dx : 1 + dx + width]
+            beside = padded[1 : 1 + height, 1 + dx : 1 + dx + width] & padded[1 + dy : 1 + dy + height, 1 : 1 + width]
+            corners |= free & ~diagonal & beside
+    count = int(np.count_nonzero(free))
+    return count > 0 and int(np.count_nonzero(corners)) >= CORNER_SHARE * count
+
+
+def distance_map(padded: np.ndarray, source: Tuple[int, int]) -> np.ndarray:
+    """Shortest-path lengths from padded cell ``source`` (row, column) to every cell of a padded grid,
+    under the corner rule; ``inf`` on blocked and unreachable cells."""
+    height, width = padded.shape
+    far = 4.0 * (height + width)  # more than any distance: stands for "not reached yet" in the sweeps
+    inf = math.inf
+    # Steps into row y from row y - 1 (cost, inf where the step is not allowed), index y - 1.
+    above, below = padded[:-1], padded[1:]
+    straight = np.where(above & below, 1.0, inf)
+    both = above & below
+    from_left = np.where(both[:, 1:] & both[:, :-1] & above[:, :-1] & below[:, 1:], SQRT2, inf)  # (y-1, x-1) <-> (y, x), at [y-1, x-1]
+    from_right = np.where(both[:, :-1] & both[:, 1:] & above[:, 1:] & below[:, :-1], SQRT2, inf)  # (y-1, x+1) <-> (y, x), at [y-1, x]
+    blocked = ~padded
+    columns = np.arange(width, dtype=np.float64)
+    span = far + 2.0 * width + 1.0
+    segments = np.cumsum(blocked, axis=1) * span  # cells apart by a blocked cell never pull each other
+    forward = -columns - segments  # row + forward: the prefix minimum pulls along a free run, one per step
+    backward = columns + segments
+    distance = np.full(padded.shape, far)
+    distance[source] = 0.0
+
+    def settle(row: np.ndarray, y: int) -> None:
+        """Pull along row y both ways, then put blocked cells back to ``far``."""
+        np.minimum(row, np.minimum.accumulate(row + forward[y]) - forward[y], out=row)
+        np.minimum(row, np.minimum.accumulate((row + backward[y])[::-1])[::-1] - backward[y], out=row)
+        np.copyto(row, far, where=blocked[y])
+
+    for _ in range(4 * (height + width)):  # far more sweeps than any map needs
+        before = distance.copy()
+        settle(distance[source[0]], source[0])
+        for y in range(1, height):
+            row, previous = distance[y], distance[y - 1]
+            np.minimum(row, previous + straight[y - 1], out=row)
+            np.minimum(row[1:], previous[:-1] + from_left[y - 1], out=row[1:])
+            np.minimum(row[:-1], previous[1:] + from_right[y - 1], out=row[:-1])
+            settle(row, y)
+        for y in range(height - 2, -1, -1):
+            row, previous = distance[y], distance[y + 1]
+            np.minimum(row, previous + straight[y], out=row)
+            np.minimum(row[:-1], previous[1:] + from_left[y], out=row[:-1])
+            np.minimum(row[1:], previous[:-1] + from_right[y], out=row[1:])
+            settle(row, y)
+        if np.array_equal(before, distance):
+            break
+    distance[distance >= far] = inf
+    return distance
+
+
+class Landmarks:
+    """The distance maps of a padded grid's landmarks (float32), read one entry at a time through memoryviews."""
+
+    def __init__(self, padded: np.ndarray):
+        self.maps: List[np.ndarray] = [distance_map(padded, cell).astype(np.float32) for cell in self._places(padded)]
+        self.rows = [array.reshape(-1).data for array in self.maps]
+
+    @staticmethod
+    def _places(padded: np.ndarray) -> List[Tuple[int, int]]:
+        """The free cells nearest to the corners and the middles of the sides (row, column), without repeats
+        (none when no cell is free)."""
+        ys, xs = np.nonzero(padded)
+        height, width = padded.shape
+        places: List[Tuple[int, int]] = []
+        if len(ys) == 0:
+            return places
+        for y in (0, height // 2, height - 1):
+            for x in (0, width // 2, width - 1):
+                if (y, x) != (height // 2, width // 2):
+                    nearest = int(np.argmin(np.abs(ys - y) + np.abs(xs - x)))
+                    places.append((int(ys[nearest]), int(xs[nearest])))
+        return sorted(set(places))
+
+    def for_query(self, source: int, target: int, estimate: float) -> List[Tuple[memoryview, float]]:
+        """The rows that bound the distance from ``source`` to ``target`` (flat padded indices) better than
+        ``estimate`` (the octile distance) does, best first, at most :data:`PER_QUERY`, each with its
+        distance at the target: none where they would only cost the search their reads."""
+        bounds = []
+        for row in self.rows:
+            at_target = row[target]
+            bound = abs(row[source] - at_target) - MARGIN
+            if bound > estimate:
+                bounds.append((bound, row, at_target))
+        bounds.sort(key=lambda entry: -entry[0])
+        return [(row, at_target) for _, row, at_target in bounds[:PER_QUERY]]

@@ -12,8 +12,8 @@ best, an admissible and consistent estimate, so paths stay optimal.
 
 Landmarks are the free cells nearest to the corners and the middles of the
 map's sides; their distance maps are computed with numpy by sweeps over the
-rows, down and up, until nothing changes (a few sweeps: rows in numpy, the
-pull along each row by a prefix minimum). They are worth it only on cluttered
+rows and the columns, down and up, until nothing changes (a few sweeps: rows
+in numpy, the pull along each row by a prefix minimum). They are worth it only on cluttered
 maps (:func:`worth_landmarks`); edits make them stale, and the search goes on
 with the octile distance alone until they are computed again (by ``prepare``, or
 once its searches have paid for them: :data:`LANDMARK_REPAY`).
@@ -40,6 +40,9 @@ MARGIN = 1e-3
 #: this many nodes per free cell (about what the sweeps cost), or at ``prepare``.
 LANDMARK_REPAY = 2.0
 
+#: A sweep that lowers no distance by more than this ends the sweeps (rounding, not a shorter path).
+SETTLED = 1e-6
+
 #: Landmarks a query reads: those that bound its start-goal distance best.
 PER_QUERY = 3
 
@@ -58,51 +61,70 @@ def worth_landmarks(padded: np.ndarray) -> bool:
     return count > 0 and int(np.count_nonzero(corners)) >= CORNER_SHARE * count
 
 
-def distance_map(padded: np.ndarray, source: Tuple[int, int]) -> np.ndarray:
-    """Shortest-path lengths from padded cell ``source`` (row, column) to every cell of a padded grid,
-    under the corner rule; ``inf`` on blocked and unreachable cells."""
-    height, width = padded.shape
-    far = 4.0 * (height + width)  # more than any distance: stands for "not reached yet" in the sweeps
-    inf = math.inf
-    # Steps into row y from row y - 1 (cost, inf where the step is not allowed), index y - 1.
-    above, below = padded[:-1], padded[1:]
-    straight = np.where(above & below, 1.0, inf)
-    both = above & below
-    from_left = np.where(both[:, 1:] & both[:, :-1] & above[:, :-1] & below[:, 1:], SQRT2, inf)  # (y-1, x-1) <-> (y, x), at [y-1, x-1]
-    from_right = np.where(both[:, :-1] & both[:, 1:] & above[:, 1:] & below[:, :-1], SQRT2, inf)  # (y-1, x+1) <-> (y, x), at [y-1, x]
-    blocked = ~padded
-    columns = np.arange(width, dtype=np.float64)
-    span = far + 2.0 * width + 1.0
-    segments = np.cumsum(blocked, axis=1) * span  # cells apart by a blocked cell never pull each other
-    forward = -columns - segments  # row + forward: the prefix minimum pulls along a free run, one per step
-    backward = columns + segments
-    distance = np.full(padded.shape, far)
-    distance[source] = 0.0
+class _Sweeps:
+    """Passes over the rows of a padded grid, down then up, each row pulling from the row before it
+    (straight and diagonal steps under the corner rule) and then along itself both ways."""
 
-    def settle(row: np.ndarray, y: int) -> None:
-        """Pull along row y both ways, then put blocked cells back to ``far``."""
-        np.minimum(row, np.minimum.accumulate(row + forward[y]) - forward[y], out=row)
-        np.minimum(row, np.minimum.accumulate((row + backward[y])[::-1])[::-1] - backward[y], out=row)
-        np.copyto(row, far, where=blocked[y])
+    def __init__(self, padded: np.ndarray, far: float):
+        inf = math.inf
+        above, below = padded[:-1], padded[1:]
+        both = above & below
+        # Steps between rows y - 1 and y (their cost, inf where not allowed), at index y - 1: straight, and
+        # diagonal between (y - 1, x - 1) and (y, x) (at [y - 1, x - 1]) or (y - 1, x + 1) and (y, x) (at [y - 1, x]).
+        self.straight = np.where(both, 1.0, inf)
+        self.falling = np.where(both[:, 1:] & both[:, :-1], SQRT2, inf)
+        self.blocked = ~padded
+        height, width = padded.shape
+        columns = np.arange(width, dtype=np.float64)
+        # Cells apart by a blocked cell must not pull each other: each run of free cells sits in its own
+        # band of values, far enough apart for the prefix minimum never to reach across.
+        runs = np.cumsum(self.blocked, axis=1) * (far + 2.0 * width + 1.0)
+        self.forward = -columns - runs
+        self.backward = columns + runs
+        self.far = far
 
-    for _ in range(4 * (height + width)):  # far more sweeps than any map needs
-        before = distance.copy()
-        settle(distance[source[0]], source[0])
+    def run(self, distance: np.ndarray) -> None:
+        """One pass down and one up over ``distance`` (in place)."""
+        height = distance.shape[0]
+        straight, falling = self.straight, self.falling
         for y in range(1, height):
             row, previous = distance[y], distance[y - 1]
             np.minimum(row, previous + straight[y - 1], out=row)
-            np.minimum(row[1:], previous[:-1] + from_left[y - 1], out=row[1:])
-            np.minimum(row[:-1], previous[1:] + from_right[y - 1], out=row[:-1])
-            settle(row, y)
+            np.minimum(row[1:], previous[:-1] + falling[y - 1], out=row[1:])
+            np.minimum(row[:-1], previous[1:] + falling[y - 1], out=row[:-1])
+            self._along(row, y)
         for y in range(height - 2, -1, -1):
             row, previous = distance[y], distance[y + 1]
             np.minimum(row, previous + straight[y], out=row)
-            np.minimum(row[:-1], previous[1:] + from_left[y], out=row[:-1])
-            np.minimum(row[1:], previous[:-1] + from_right[y], out=row[1:])
-            settle(row, y)
-        if np.array_equal(before, distance):
+            np.minimum(row[:-1], previous[1:] + falling[y], out=row[:-1])
+            np.minimum(row[1:], previous[:-1] + falling[y], out=row[1:])
+            self._along(row, y)
+
+    def _along(self, row: np.ndarray, y: int) -> None:
+        """Pull along row y both ways (one step costs 1), then put its blocked cells back to ``far``."""
+        forward, backward = self.forward[y], self.backward[y]
+        np.minimum(row, np.minimum.accumulate(row + forward) - forward, out=row)
+        np.minimum(row, np.minimum.accumulate((row + backward)[::-1])[::-1] - backward, out=row)
+        np.copyto(row, self.far, where=self.blocked[y])
+
+
+def distance_map(padded: np.ndarray, source: Tuple[int, int]) -> np.ndarray:
+    """Shortest-path lengths from padded cell ``source`` (row, column) to every cell of a padded grid,
+    under the corner rule; ``inf`` on blocked and unreachable cells. Sweeps over the rows and over
+    the columns in turn until nothing changes (a path that winds needs a few)."""
+    far = 4.0 * sum(padded.shape)  # more than any distance: stands for "not reached yet" in the sweeps
+    by_rows, by_columns = _Sweeps(padded, far), _Sweeps(np.ascontiguousarray(padded.T), far)
+    distance = np.full(padded.shape, far)
+    distance[source] = 0.0
+    while True:
+        before = distance.copy()
+        by_rows.run(distance)
+        turned = np.ascontiguousarray(distance.T)
+        by_columns.run(turned)
+        distance = np.ascontiguousarray(turned.T)
+        if np.max(before - distance) <= SETTLED:  # only rounding left (the pulls along rows add and take back)
             break
-    distance[distance >= far] = inf
+    distance[distance >= far] = math.inf
     return distance
 
 

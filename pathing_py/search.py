@@ -38,7 +38,8 @@ are moves, and the estimate is the Manhattan distance::
 Uniform-cost 8-connected grids are searched with Jump Point Search over precomputed jump
 distances (JPS+, see :mod:`pathing_py.jump_tables`), 4-connected ones with a jump point search
 of straight steps (:mod:`pathing_py.rook_jumps`); on maze-like grids both search only the core
-left after peeling the dead-end trees, whose paths are climbed (:mod:`pathing_py.dead_ends`).
+left after peeling the dead-end trees, whose paths are climbed (:mod:`pathing_py.dead_ends`), and
+on cluttered ones JPS+ raises its estimate with landmarks' distances (:mod:`pathing_py.differential`).
 Weighted grids and searches bounded to a rectangle use A* over the same padded flat layout.
 All keep their per-cell markers between queries and reset them by bumping a
 generation counter, so a query costs nothing for the cells it does not touch.
@@ -158,9 +159,9 @@ def prepare(grid: Grid) -> None:
 
 def _searcher(grid: Grid) -> Searcher:
     """The grid's search, built at its first query: A* on a weighted grid; on a uniform one, the
-    jump point search of its connectivity (:class:`_JumpPointSearch`, JPS+ for king moves;
-    :class:`~pathing_py.rook_jumps.RookJumpSearch` for straight ones) behind the dead-end
-    pruning, which peels the grid if it is maze-like."""
+    jump point search of its connectivity (:class:`_JumpPointSearch`, JPS+ for king moves, with
+    landmarks if the grid is cluttered; :class:`~pathing_py.rook_jumps.RookJumpSearch` for straight
+    ones) behind the dead-end pruning, which peels the grid if it is maze-like."""
     if grid.cost is not None:
         return _cached(grid, "astar", lambda: _AStar(grid.passable, grid.cost, grid.connectivity))
     inner = _JumpPointSearch if grid.connectivity == 8 else RookJumpSearch

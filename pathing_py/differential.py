@@ -8,10 +8,10 @@ any two cells from below, ``d(n, goal) >= |d(L, goal) - d(L, n)|`` (the
 triangle inequality), and that bound is nearly exact where the path runs
 away from or towards the landmark. The search takes the larger of the octile
 distance and the bounds of the two or three landmarks that bound this query
-best, an admissible and consistent estimate, so paths stay optimal.
+best (those better than most of the octile distance at the start), an
+admissible and consistent estimate, so paths stay optimal.
 
-Landmarks are the free cells nearest to the corners and the middles of the
-map's sides; their distance maps are computed with numpy by sweeps over the
+Landmarks are the free cells nearest to 16 points around the map's border; their distance maps are computed with numpy by sweeps over the
 rows and the columns, down and up, until nothing changes (a few sweeps: rows
 in numpy, the pull along each row by a prefix minimum). They are worth it only on cluttered
 maps (:func:`worth_landmarks`); edits make them stale, and the search goes on
@@ -24,7 +24,10 @@ from typing import List, Tuple
 
 import numpy as np
 
-__all__ = ["CORNER_SHARE", "LANDMARK_REPAY", "MARGIN", "Landmarks", "PER_QUERY", "distance_map", "worth_landmarks"]
+__all__ = [
+    "CORNER_SHARE", "LANDMARK_REPAY", "MARGIN", "Landmarks", "PER_QUERY", "STEP", "UNREACHED", "USEFUL_SHARE", "distance_map",
+    "worth_landmarks",
+]  # fmt: skip
 
 SQRT2 = math.sqrt(2.0)
 
@@ -32,9 +35,18 @@ SQRT2 = math.sqrt(2.0)
 #: convex corner (random512-10-0 over 0.2, 8room_000 0.05 to 0.1; the other benchmark maps under 0.05).
 CORNER_SHARE = 0.05
 
-#: The bounds are lowered by this much: the distances are kept as float32 (a quarter of the memory of
-#: float64, rounded by at most 5e-4 up to 8,000 steps), and an estimate must never exceed the true distance.
-MARGIN = 1e-3
+#: Distances are kept in steps of this much, rounded down, as uint16 (a quarter of the memory of
+#: float64): up to 65,534 steps, 8,191 cells. A landmark whose distances reach further is left out.
+STEP = 0.125
+UNREACHED = 65535  #: the stored distance of cells the landmark cannot reach
+
+#: The bounds are lowered by this much: one step for rounding the two distances down, and more than
+#: the sweeps' rounding (an estimate must never exceed the true distance).
+MARGIN = STEP + 1e-3
+
+#: A landmark is read for a query when it bounds its distance at the start better than this share of
+#: the octile distance: it then bounds the distance better than the octile distance at many nodes.
+USEFUL_SHARE = 0.9
 
 #: After an edit drops them, the landmarks are computed again once the searches since have expanded
 #: this many nodes per free cell (about what the sweeps cost), or at ``prepare``.
@@ -129,37 +141,49 @@ def distance_map(padded: np.ndarray, source: Tuple[int, int]) -> np.ndarray:
 
 
 class Landmarks:
-    """The distance maps of a padded grid's landmarks (float32), read one entry at a time through memoryviews."""
+    """The distance maps of a padded grid's landmarks (in :data:`STEP` units, uint16), read one entry at a
+    time through memoryviews."""
 
     def __init__(self, padded: np.ndarray):
-        self.maps: List[np.ndarray] = [distance_map(padded, cell).astype(np.float32) for cell in self._places(padded)]
+        self.maps: List[np.ndarray] = []
+        for cell in self._places(padded):
+            distance = distance_map(padded, cell)
+            reached = np.isfinite(distance)
+            steps = np.floor((distance[reached] - 1e-6) / STEP)
+            if len(steps) and steps.max() < UNREACHED:
+                stored = np.full(padded.shape, UNREACHED, dtype=np.uint16)
+                stored[reached] = np.maximum(steps, 0)
+                self.maps.append(stored)
         self.rows = [array.reshape(-1).data for array in self.maps]
 
     @staticmethod
     def _places(padded: np.ndarray) -> List[Tuple[int, int]]:
-        """The free cells nearest to the corners and the middles of the sides (row, column), without repeats
-        (none when no cell is free)."""
+        """The free cells nearest to 16 points around the border: the corners and the quarters of the
+        sides (row, column), without repeats (none when no cell is free)."""
         ys, xs = np.nonzero(padded)
         height, width = padded.shape
         places: List[Tuple[int, int]] = []
         if len(ys) == 0:
             return places
-        for y in (0, height // 2, height - 1):
-            for x in (0, width // 2, width - 1):
-                if (y, x) != (height // 2, width // 2):
+        rows = [height * i // 4 for i in range(4)] + [height - 1]
+        columns = [width * i // 4 for i in range(4)] + [width - 1]
+        for y in rows:
+            for x in columns:
+                if y in (0, height - 1) or x in (0, width - 1):
                     nearest = int(np.argmin(np.abs(ys - y) + np.abs(xs - x)))
                     places.append((int(ys[nearest]), int(xs[nearest])))
         return sorted(set(places))
 
-    def for_query(self, source: int, target: int, estimate: float) -> List[Tuple[memoryview, float]]:
+    def for_query(self, source: int, target: int, estimate: float) -> List[Tuple[memoryview, int]]:
         """The rows that bound the distance from ``source`` to ``target`` (flat padded indices) better than
-        ``estimate`` (the octile distance) does, best first, at most :data:`PER_QUERY`, each with its
-        distance at the target: none where they would only cost the search their reads."""
+        :data:`USEFUL_SHARE` of ``estimate`` (the octile distance), best first, at most :data:`PER_QUERY`,
+        each with its stored distance at the target: none where they would only cost the search their reads.
+        A row's bound at a cell is ``abs(row[cell] - at_target) * STEP - MARGIN``."""
         bounds = []
         for row in self.rows:
             at_target = row[target]
-            bound = abs(row[source] - at_target) - MARGIN
-            if bound > estimate:
+            bound = abs(row[source] - at_target) * STEP - MARGIN
+            if at_target != UNREACHED and bound > USEFUL_SHARE * estimate:
                 bounds.append((bound, row, at_target))
         bounds.sort(key=lambda entry: -entry[0])
         return [(row, at_target) for _, row, at_target in bounds[:PER_QUERY]]

@@ -55,6 +55,7 @@ from .grid import Cell, Grid, corner_offsets, is_move
 from .jump_tables import DIRECTIONS, JumpTables, pad
 from .dead_ends import DeadEnds, worth_peeling
 from .differential import LANDMARK_REPAY, MARGIN, Landmarks, worth_landmarks
+from .differential import STEP as LANDMARK_STEP  # the unit of the landmarks' distances
 from .rook_jumps import RookJumpSearch
 from .search_state import SQRT2, TIE_BREAK, Markers, PathResult, PathStatus, Searcher, straight_runs
 
@@ -461,11 +462,10 @@ class _JumpPointSearch:
                         h_y = -h_y
                     h = h_x + h_y + diagonal_extra * (h_x if h_x < h_y else h_y)
                     for row, at_target in bounds:
-                        bound = row[neighbour] - at_target
-                        if bound < 0.0:
-                            bound = -bound
-                        if bound - MARGIN > h:
-                            h = bound - MARGIN
+                        steps = row[neighbour] - at_target
+                        bound = (steps if steps > 0 else -steps) * LANDMARK_STEP - MARGIN
+                        if bound > h:
+                            h = bound
                     heappush(heap, (g_new + h * TIE_BREAK, neighbour))
         else:
             self.expanded_since_edit += expanded

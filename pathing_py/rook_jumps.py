@@ -58,7 +58,7 @@ def _scan_east(passable: np.ndarray, stops: np.ndarray) -> np.ndarray:
 class RookJumpTables:
     """The four jump tables of one padded 4-connected grid, kept as memoryviews for the search."""
 
-    #: Past this share of the columns, an edit rebuilds the tables rather than rewriting columns.
+    #: An edit touching more than 1/REBUILD_SHARE of the columns rebuilds the tables rather than rewriting columns.
     REBUILD_SHARE = 8
 
     def __init__(self, passable: np.ndarray):
@@ -69,7 +69,8 @@ class RookJumpTables:
 
     def _build(self) -> None:
         padded = self.padded
-        north, south = straight_jumps(padded, _NORTH).astype(np.int32), straight_jumps(padded, _SOUTH).astype(np.int32)
+        # C-ordered, so that the memoryviews below are views of the arrays that refresh() rewrites.
+        north, south = (np.ascontiguousarray(straight_jumps(padded, d), dtype=np.int32) for d in (_NORTH, _SOUTH))
         self.stops = (north > 0) | (south > 0)
         self.arrays = {
             _NORTH: north,

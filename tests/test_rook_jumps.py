@@ -5,9 +5,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathing_py import Grid, find_path
+from pathing_py import Grid, PathStatus, find_path
 from pathing_py.rook_jumps import RookJumpTables
-from strategies import batches, maps
+from reference import dijkstra, path_cost
+from strategies import batches, cells_of, edits, maps
 
 
 @settings(max_examples=200, deadline=None)
@@ -33,6 +34,28 @@ def test_refresh_after_edits_equals_a_fresh_build(passable, one_refresh_for_all,
     fresh = RookJumpTables(passable)
     for direction, built in fresh.arrays.items():
         assert np.array_equal(tables.arrays[direction], built), direction
+        # What the search reads: views of the same arrays, not copies left behind.
+        assert np.array_equal(np.frombuffer(tables.tables[direction], dtype=np.int32), built.ravel()), direction
+
+
+@settings(max_examples=150, deadline=None)
+@given(maps(max_side=24), st.data())
+def test_search_after_local_refreshes_matches_dijkstra(passable, data):
+    """Queries between edits refreshed column by column (as on a large map) find the shortest paths."""
+    height, width = passable.shape
+    start, goal = data.draw(cells_of(passable)), data.draw(cells_of(passable))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(RookJumpTables, "REBUILD_SHARE", 0)
+        grid = Grid(passable, connectivity=4)
+        for batch, blocked in [([], True)] + data.draw(edits(width, height)):
+            grid.set_blocked(batch, blocked)
+            result = find_path(grid, start, goal)
+            expected = dijkstra(grid.passable, start, goal, connectivity=4)
+            if expected is None or not (grid.is_passable(start) and grid.is_passable(goal)):
+                assert result.status is not PathStatus.FOUND
+            else:
+                assert result.cost == pytest.approx(expected)
+                assert path_cost(grid.passable, result.cells, connectivity=4) == pytest.approx(expected)
 
 
 def test_distances_on_a_small_map():

@@ -26,7 +26,7 @@ import numpy as np
 
 __all__ = [
     "CORNER_SHARE", "LANDMARK_REPAY", "MARGIN", "Landmarks", "PER_QUERY", "STEP", "UNREACHED", "USEFUL_SHARE", "distance_map",
-    "worth_landmarks",
+    "distance_maps", "worth_landmarks",
 ]  # fmt: skip
 
 SQRT2 = math.sqrt(2.0)
@@ -55,6 +55,9 @@ LANDMARK_REPAY = 2.0
 #: A sweep that lowers no distance by more than this ends the sweeps (rounding, not a shorter path).
 SETTLED = 1e-6
 
+#: Distance maps computed together (each numpy call of the sweeps does their rows at once).
+SOURCES_AT_ONCE = 4
+
 #: Landmarks a query reads: those that bound its start-goal distance best.
 PER_QUERY = 3
 
@@ -75,7 +78,8 @@ def worth_landmarks(padded: np.ndarray) -> bool:
 
 class _Sweeps:
     """Passes over the rows of a padded grid, down then up, each row pulling from the row before it
-    (straight and diagonal steps under the corner rule) and then along itself both ways."""
+    (straight and diagonal steps under the corner rule) and then along itself both ways; for the
+    distances from several sources at once (axis 0), so that each numpy call does all of them."""
 
     def __init__(self, padded: np.ndarray, far: float):
         inf = math.inf
@@ -84,9 +88,9 @@ class _Sweeps:
         # Steps between rows y - 1 and y (their cost, inf where not allowed), at index y - 1: straight, and
         # diagonal between (y - 1, x - 1) and (y, x) (at [y - 1, x - 1]) or (y - 1, x + 1) and (y, x) (at [y - 1, x]).
         self.straight = np.where(both, 1.0, inf)
-        self.falling = np.where(both[:, 1:] & both[:, :-1], SQRT2, inf)
+        self.diagonal = np.where(both[:, 1:] & both[:, :-1], SQRT2, inf)
         self.blocked = ~padded
-        height, width = padded.shape
+        width = padded.shape[1]
         columns = np.arange(width, dtype=np.float64)
         # Cells apart by a blocked cell must not pull each other: each run of free cells sits in its own
         # band of values, far enough apart for the prefix minimum never to reach across.
@@ -96,48 +100,55 @@ class _Sweeps:
         self.far = far
 
     def run(self, distance: np.ndarray) -> None:
-        """One pass down and one up over ``distance`` (in place)."""
-        height = distance.shape[0]
-        straight, falling = self.straight, self.falling
+        """One pass down and one up over ``distance`` (sources, rows, columns; in place)."""
+        height = distance.shape[1]
+        straight, diagonal = self.straight, self.diagonal
         for y in range(1, height):
-            row, previous = distance[y], distance[y - 1]
+            row, previous = distance[:, y], distance[:, y - 1]
             np.minimum(row, previous + straight[y - 1], out=row)
-            np.minimum(row[1:], previous[:-1] + falling[y - 1], out=row[1:])
-            np.minimum(row[:-1], previous[1:] + falling[y - 1], out=row[:-1])
+            np.minimum(row[:, 1:], previous[:, :-1] + diagonal[y - 1], out=row[:, 1:])
+            np.minimum(row[:, :-1], previous[:, 1:] + diagonal[y - 1], out=row[:, :-1])
             self._along(row, y)
         for y in range(height - 2, -1, -1):
-            row, previous = distance[y], distance[y + 1]
+            row, previous = distance[:, y], distance[:, y + 1]
             np.minimum(row, previous + straight[y], out=row)
-            np.minimum(row[:-1], previous[1:] + falling[y], out=row[:-1])
-            np.minimum(row[1:], previous[:-1] + falling[y], out=row[1:])
+            np.minimum(row[:, :-1], previous[:, 1:] + diagonal[y], out=row[:, :-1])
+            np.minimum(row[:, 1:], previous[:, :-1] + diagonal[y], out=row[:, 1:])
             self._along(row, y)
 
     def _along(self, row: np.ndarray, y: int) -> None:
         """Pull along row y both ways (one step costs 1), then put its blocked cells back to ``far``."""
         forward, backward = self.forward[y], self.backward[y]
-        np.minimum(row, np.minimum.accumulate(row + forward) - forward, out=row)
-        np.minimum(row, np.minimum.accumulate((row + backward)[::-1])[::-1] - backward, out=row)
+        np.minimum(row, np.minimum.accumulate(row + forward, axis=1) - forward, out=row)
+        np.minimum(row, np.minimum.accumulate((row + backward)[:, ::-1], axis=1)[:, ::-1] - backward, out=row)
         np.copyto(row, self.far, where=self.blocked[y])
 
 
-def distance_map(padded: np.ndarray, source: Tuple[int, int]) -> np.ndarray:
-    """Shortest-path lengths from padded cell ``source`` (row, column) to every cell of a padded grid,
-    under the corner rule; ``inf`` on blocked and unreachable cells. Sweeps over the rows and over
-    the columns in turn until nothing changes (a path that winds needs a few)."""
+def distance_maps(padded: np.ndarray, sources: List[Tuple[int, int]]) -> np.ndarray:
+    """Shortest-path lengths from each padded cell of ``sources`` (row, column) to every cell of a padded
+    grid, under the corner rule, as an array (source, row, column); ``inf`` on blocked and unreachable
+    cells. Sweeps over the rows and over the columns in turn until nothing changes (a path that winds
+    needs a few)."""
     far = 4.0 * sum(padded.shape)  # more than any distance: stands for "not reached yet" in the sweeps
     by_rows, by_columns = _Sweeps(padded, far), _Sweeps(np.ascontiguousarray(padded.T), far)
-    distance = np.full(padded.shape, far)
-    distance[source] = 0.0
-    while True:
+    distance = np.full((len(sources),) + padded.shape, far)
+    for i, (y, x) in enumerate(sources):
+        distance[i, y, x] = 0.0
+    while len(sources):
         before = distance.copy()
         by_rows.run(distance)
-        turned = np.ascontiguousarray(distance.T)
+        turned = np.ascontiguousarray(distance.transpose(0, 2, 1))
         by_columns.run(turned)
-        distance = np.ascontiguousarray(turned.T)
+        distance = np.ascontiguousarray(turned.transpose(0, 2, 1))
         if np.max(before - distance) <= SETTLED:  # only rounding left (the pulls along rows add and take back)
             break
     distance[distance >= far] = math.inf
     return distance
+
+
+def distance_map(padded: np.ndarray, source: Tuple[int, int]) -> np.ndarray:
+    """:func:`distance_maps` from one source."""
+    return distance_maps(padded, [source])[0]
 
 
 class Landmarks:
@@ -146,14 +157,15 @@ class Landmarks:
 
     def __init__(self, padded: np.ndarray):
         self.maps: List[np.ndarray] = []
-        for cell in self._places(padded):
-            distance = distance_map(padded, cell)
-            reached = np.isfinite(distance)
-            steps = np.floor((distance[reached] - 1e-6) / STEP)
-            if len(steps) and steps.max() < UNREACHED:
-                stored = np.full(padded.shape, UNREACHED, dtype=np.uint16)
-                stored[reached] = np.maximum(steps, 0)
-                self.maps.append(stored)
+        places = self._places(padded)
+        for first in range(0, len(places), SOURCES_AT_ONCE):  # a few at a time: not all of them in float64
+            for distance in distance_maps(padded, places[first : first + SOURCES_AT_ONCE]):
+                reached = np.isfinite(distance)
+                steps = np.floor((distance[reached] - 1e-6) / STEP)
+                if len(steps) and steps.max() < UNREACHED:  # else too far for uint16: left out
+                    stored = np.full(padded.shape, UNREACHED, dtype=np.uint16)
+                    stored[reached] = np.maximum(steps, 0)
+                    self.maps.append(stored)
         self.rows = [array.reshape(-1).data for array in self.maps]
 
     @staticmethod

@@ -28,6 +28,11 @@ def test_distance_maps_are_the_shortest_path_lengths(passable, data):
                 assert distances[y, x] == math.inf, (x, y)
             else:
                 assert distances[y, x] == pytest.approx(expected, abs=1e-9), (x, y)
+    # Several sources swept together give each its own map.
+    other = data.draw(cells_of(passable))
+    together = differential.distance_maps(pad(passable), [(other[1] + 1, other[0] + 1), (source[1] + 1, source[0] + 1)])
+    assert np.allclose(together[1][1:-1, 1:-1], distances, rtol=0, atol=1e-6)
+    assert np.allclose(together[0], differential.distance_map(pad(passable), (other[1] + 1, other[0] + 1)), rtol=0, atol=1e-6)
 
 
 @settings(max_examples=100, deadline=None)

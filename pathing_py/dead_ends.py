@@ -20,8 +20,8 @@ run where it pays: when most free cells have at most two moves (corridors);
 elsewhere :class:`DeadEnds` hands every query to the search it wraps.
 
 Edits: the trees are dropped at the first edit (queries fall back to the
-wrapped search, which follows edits locally) and peeled again by
-:func:`pathing_py.search.prepare`, or once the searches since the edit have
+wrapped search, which follows edits locally, so that an edit costs what the
+cells near it need) and peeled again once the searches since the edit have
 expanded as many nodes as :data:`REPEEL_SHARE` of the free cells (about what a
 peel costs: a game that keeps asking gets the trees back for the price of the
 searches it already paid, one that edits all the time keeps searching).
@@ -164,7 +164,7 @@ class DeadEnds:
         self.connectivity = connectivity
         self.stride = passable.shape[1] + 2
         self.forest: Optional[_Forest] = None
-        self.stale = False  #: peeled, then edited: peel again (prepare(), or after searches enough)
+        self.stale = False  #: peeled, then edited: peel again once the searches since have paid for it
         self.expanded_since_edit = 0
         self.repeel_after = 0.0
         self.rebuild(passable)
@@ -187,12 +187,6 @@ class DeadEnds:
         self.inner.sync(grid)
         if self.stale and self.expanded_since_edit >= self.repeel_after:
             self.rebuild(grid.passable)
-
-    def prepare(self, passable: np.ndarray) -> None:
-        """Let the inner search build what edits dropped, and peel the grid again if they dropped the trees."""
-        self.inner.prepare(passable)
-        if self.stale:
-            self.rebuild(passable)
 
     def cells_changed(self, xs: np.ndarray, ys: np.ndarray) -> None:
         """Pass the edit on to the inner search and drop the trees, if any: it may cut one or close a cycle."""

@@ -15,8 +15,8 @@ Landmarks are the free cells nearest to 16 points around the map's border; their
 rows and the columns, down and up, until nothing changes (a few sweeps: rows
 in numpy, the pull along each row by a prefix minimum). They are worth it only on cluttered
 maps (:func:`worth_landmarks`); edits make them stale, and the search goes on
-with the octile distance alone until they are computed again (by ``prepare``, or
-once its searches have paid for them: :data:`LANDMARK_REPAY`).
+with the octile distance alone until they are computed again, once its searches
+have paid for them (:data:`LANDMARK_REPAY`).
 """
 
 import math
@@ -50,7 +50,7 @@ MARGIN = STEP + 1e-3
 USEFUL_SHARE = 1.0
 
 #: After an edit drops them, the landmarks are computed again once the searches since have expanded
-#: this many nodes per free cell (about what the sweeps cost), or at ``prepare``.
+#: this many nodes per free cell (about what the sweeps cost).
 LANDMARK_REPAY = 2.0
 
 #: A sweep that lowers no distance by more than this ends the sweeps (rounding, not a shorter path).

@@ -145,9 +145,6 @@ class RookJumpSearch:
     def cells_changed(self, xs: np.ndarray, ys: np.ndarray) -> None:
         self.edited.append((xs, ys))
 
-    def prepare(self, passable: np.ndarray) -> None:
-        """Nothing to build again: :meth:`sync` refreshes the tables after edits."""
-
     def search(self, start: Cell, goal: Cell, max_nodes: Optional[int]) -> PathResult:
         stride = self.stride
         tables = self.tables.tables

@@ -149,13 +149,14 @@ def find_path(
 def prepare(grid: Grid) -> None:
     """Build the grid's islands and search tables now rather than at the first query.
 
-    A game calls this while loading a level, so that no frame pays for it, and again after
-    editing a maze-like or cluttered grid: edits drop its dead-end trees (:mod:`pathing_py.dead_ends`)
-    and landmarks (:mod:`pathing_py.differential`), and its queries are searched without them
-    until this builds them again (the trees also come back by themselves, see ``dead_ends``).
+    A game calls this while loading a level, so that no frame pays for it. After edits it only
+    catches up (islands and jump tables, locally); what edits drop, the dead-end trees of a
+    maze-like grid (:mod:`pathing_py.dead_ends`) and the landmarks of a cluttered one
+    (:mod:`pathing_py.differential`), comes back once the searches without them have cost
+    about what building them again does.
     """
     grid.prepare_islands()
-    _searcher(grid).prepare(grid.passable)
+    _searcher(grid)
 
 
 def _searcher(grid: Grid) -> Searcher:
@@ -259,9 +260,6 @@ class _AStar:
     def cells_changed(self, xs, ys) -> None:
         self.stale = True
 
-    def prepare(self, passable: np.ndarray) -> None:
-        """Nothing to build again: :meth:`sync` reloads the grid after edits."""
-
     def search(self, start: Cell, goal: Cell, max_nodes: Optional[int]) -> PathResult:
         stride = self.stride
         passable, cost, moves = self.passable, self.cost, self.moves
@@ -345,9 +343,9 @@ class _JumpPointSearch:
         # After an edit, the searches without landmarks pay for computing them again (as dead_ends does).
         self.expanded_since_edit = 0
         self.repay_after = LANDMARK_REPAY * int(np.count_nonzero(self.tables.padded))
-        self.prepare(grid.passable)
+        self._compute_landmarks(grid.passable)
 
-    def prepare(self, passable: np.ndarray) -> None:
+    def _compute_landmarks(self, passable: np.ndarray) -> None:
         """Compute the landmarks' distances if the grid wants them and has none (at the start, after edits)."""
         if self.landmarks_stale:
             self.landmarks = Landmarks(pad(passable))
@@ -362,7 +360,7 @@ class _JumpPointSearch:
             self.tables.refresh(grid.passable, xs, ys)
             self.edited = []
         if self.landmarks_stale and self.expanded_since_edit >= self.repay_after:
-            self.prepare(grid.passable)
+            self._compute_landmarks(grid.passable)
 
     def cells_changed(self, xs: np.ndarray, ys: np.ndarray) -> None:
         """Note the edit for the next sync; drop the landmarks, whose distances it may change."""

@@ -62,9 +62,6 @@ class Searcher(Protocol):
     def search(self, start: Cell, goal: Cell, max_nodes: Optional[int]) -> PathResult:
         """A shortest path from ``start`` to ``goal`` (grid cells)."""
 
-    def prepare(self, passable: np.ndarray) -> None:
-        """Build again what edits dropped (dead-end trees, landmarks): what :func:`pathing_py.search.prepare` asks."""
-
 
 class Markers:
     """Per-cell search state in flat lists, reset between queries by a generation counter."""

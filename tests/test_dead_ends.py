@@ -1,5 +1,5 @@
 """Dead-end pruning (pathing_py.dead_ends): the same shortest paths as the plain search, on mazes
-and on noise, through edits (searched without the trees) and after prepare() peels the grid again."""
+and on noise, through edits (searched without the trees) and once the trees are peeled again."""
 
 import numpy as np
 import pytest
@@ -39,20 +39,19 @@ def peeled_cases(draw):
 
 
 @settings(max_examples=150, deadline=None)
-@given(peeled_cases())
-def test_peeled_search_matches_dijkstra_through_edits(case):
+@given(peeled_cases(), st.sampled_from([0.0, float("inf")]))
+def test_peeled_search_matches_dijkstra_through_edits(case, repeel_share):
     """Every map peeled (the corridor share test switched off): trees climbed, cores searched, edits
-    answered without the trees, then with the trees peeled again by prepare()."""
+    answered without the trees, or with the trees peeled again at once."""
     passable, connectivity, queries, batches = case
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(dead_ends, "CORRIDOR_SHARE", 0.0)
+        patch.setattr(dead_ends, "REPEEL_SHARE", repeel_share)
         grid = Grid(passable, connectivity=connectivity)
         for start, goal in queries:
             check_optimal(grid, start, goal)
         for batch, blocked in batches:
             grid.set_blocked(batch, blocked)
-            for start, goal in queries:
-                check_optimal(grid, start, goal)
             prepare(grid)
             for start, goal in queries:
                 check_optimal(grid, start, goal)
@@ -62,7 +61,7 @@ def test_peeled_search_matches_dijkstra_through_edits(case):
 @given(mazes(), connectivities(), st.data())
 def test_a_perfect_maze_is_climbed_without_search(passable, connectivity, data):
     """A perfect maze is one tree: every query is answered by climbing it (nothing expanded), until an
-    edit drops the tree (searched then) and prepare() peels it again."""
+    edit drops the tree: searched then, prepare() (an edit's catch-up) not peeling it again."""
     grid = Grid(passable, connectivity=connectivity)
     start, goal = data.draw(cells_of(passable)), data.draw(cells_of(passable))
     if not (grid.is_passable(start) and grid.is_passable(goal)) or start == goal:
@@ -73,10 +72,9 @@ def test_a_perfect_maze_is_climbed_without_search(passable, connectivity, data):
     assert check_optimal(grid, start, goal).expanded == 0
     if far_corner not in (start, goal) and grid.width > 1:
         grid.set_blocked([far_corner])
+        prepare(grid)
         searched = check_optimal(grid, start, goal)
         assert searched.expanded > 0 or not searched
-        prepare(grid)
-        assert check_optimal(grid, start, goal).expanded == 0
 
 
 def test_only_maze_like_grids_are_peeled():
@@ -102,7 +100,7 @@ def test_move_counts_follow_the_corner_rule():
 
 
 def test_searches_after_an_edit_pay_for_peeling_again():
-    """Without prepare(), the trees come back once the searches since the edit have expanded
+    """The trees come back once the searches since the edit have expanded
     REPEEL_SHARE of the free cells: at once with a share of 0, never with an endless one."""
     passable = np.zeros((9, 9), dtype=bool)
     passable[1::2, 1:-1] = True

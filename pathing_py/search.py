@@ -449,6 +449,7 @@ class _JumpPointSearch:
                 neighbour = node + steps * offset
                 if seen[neighbour] != generation or g_new < g[neighbour]:
                     seen[neighbour] = generation
+                    closed[neighbour] = 0  # opened again if closed: the landmarks' rounded bounds are not consistent
                     g[neighbour] = g_new
                     parent[neighbour] = node
                     arrival[neighbour] = direction

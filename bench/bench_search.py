@@ -228,8 +228,8 @@ ours / tcod <= {tt:g}. The 'all' row pools every query of every map."""
 
 
 NOTES_4 = """\
-4-connected run: every solver takes straight steps only (ours: Grid(..., connectivity=4), A* with the
-Manhattan estimate; tcod: cardinal edges, estimate with diagonal 2000 = Manhattan; pf: DiagonalMovement.never);
+4-connected run: every solver takes straight steps only (ours: Grid(..., connectivity=4), a jump point
+search of straight steps with the Manhattan estimate, pathing_py/rook_jumps.py; tcod: cardinal edges, estimate with diagonal 2000 = Manhattan; pf: DiagonalMovement.never);
 "optimum" is each query's shortest straight-step length by tcod.path.dijkstra2d, computed untimed."""
 
 

@@ -21,7 +21,7 @@ from typing import List, Tuple
 
 import numpy as np
 
-__all__ = ["DIRECTIONS", "JumpTables", "pad", "WALK_SHARE"]
+__all__ = ["DIRECTIONS", "JumpTables", "pad", "straight_jumps", "WALK_SHARE"]
 
 #: (dx, dy) of each direction; even numbers are straight, odd diagonal.
 DIRECTIONS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
@@ -295,3 +295,9 @@ class JumpTables:
             incoming = new[going, -1]
             left = left[going] - length
             length *= 2
+
+
+def straight_jumps(padded: np.ndarray, d: int) -> np.ndarray:
+    """The jump distances of straight direction ``d`` (0, 2, 4 or 6) for every cell of a padded grid."""
+    dx, dy = DIRECTIONS[d]
+    return _unframe(_straight_east(_frame(padded, dx, dy)), dx, dy)

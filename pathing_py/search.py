@@ -36,64 +36,33 @@ are moves, and the estimate is the Manhattan distance::
     6.0
 
 Uniform-cost 8-connected grids are searched with Jump Point Search over precomputed jump
-distances (JPS+, see :mod:`pathing_py.jump_tables`); weighted or 4-connected grids and
-searches bounded to a rectangle use A* over the same padded flat layout.
-Both keep their per-cell markers between queries and reset them by bumping a
+distances (JPS+, see :mod:`pathing_py.jump_tables`), 4-connected ones with a jump point search
+of straight steps (:mod:`pathing_py.rook_jumps`); on maze-like grids both search only the core
+left after peeling the dead-end trees, whose paths are climbed (:mod:`pathing_py.dead_ends`), and
+on cluttered ones JPS+ raises its estimate with landmarks' distances (:mod:`pathing_py.differential`).
+Weighted grids and searches bounded to a rectangle use A* over the same padded flat layout.
+All keep their per-cell markers between queries and reset them by bumping a
 generation counter, so a query costs nothing for the cells it does not touch.
 """
 
-import enum
-import math
 from heapq import heappop, heappush
-from typing import List, Optional, Sequence, Tuple, Union
+from typing import List, Optional, Tuple
 
 import numpy as np
 
 from .grid import Cell, Grid, corner_offsets, is_move
 from .jump_tables import DIRECTIONS, JumpTables, pad
-from .status import Status
+from .dead_ends import DeadEnds, worth_peeling
+from .differential import LANDMARK_REPAY, MARGIN, Landmarks, worth_landmarks
+from .differential import STEP as LANDMARK_STEP  # the unit of the landmarks' distances
+from .rook_jumps import RookJumpSearch
+from .search_state import SQRT2, TIE_BREAK, Markers, PathResult, PathStatus, Searcher, straight_runs
 
 __all__ = [
     "PathStatus", "PathResult", "diagonal_saving", "find_path", "grid_distance", "grid_distances", "octile_distance", "prepare",
 ]  # fmt: skip
 
-SQRT2 = math.sqrt(2.0)
 _OCTILE_SAVING = SQRT2 - 2.0  #: diagonal_saving(8)
-TIE_BREAK = 1.0 + 1e-9
-
-
-class PathStatus(enum.Enum):
-    """How a search ended, in the names of :class:`~pathing_py.status.Status`."""
-
-    FOUND = Status.FOUND.value
-    START_BLOCKED = Status.START_BLOCKED.value
-    GOAL_BLOCKED = Status.GOAL_BLOCKED.value
-    UNREACHABLE = Status.UNREACHABLE.value
-    OUT_OF_BOUNDS = Status.OUT_OF_BOUNDS.value
-    LIMIT_REACHED = Status.LIMIT_REACHED.value
-
-
-class PathResult:
-    """The answer to one query; truthy only when a path was found.
-
-    ``cells`` runs from start to goal inclusive (empty unless FOUND), ``cost``
-    is its length (``inf`` unless FOUND), ``expanded`` the nodes the search
-    expanded (jump points for JPS).
-    """
-
-    __slots__ = ("status", "cells", "cost", "expanded")
-
-    def __init__(self, status: PathStatus, cells: Sequence[Cell] = (), cost: float = math.inf, expanded: int = 0):
-        self.status = status
-        self.cells: List[Cell] = list(cells)
-        self.cost = cost
-        self.expanded = expanded
-
-    def __bool__(self) -> bool:
-        return self.status is PathStatus.FOUND
-
-    def __repr__(self) -> str:
-        return f"PathResult({self.status.name}, {len(self.cells)} cells, cost={self.cost:.3f}, expanded={self.expanded})"
 
 
 def octile_distance(a: Cell, b: Cell) -> float:
@@ -166,8 +135,7 @@ def find_path(
     if early is not None:
         return early
     if region == (0, 0, grid.width, grid.height) and not once:
-        grid.prepare_islands()
-        searcher = _whole_grid_searcher(grid)
+        searcher = _searcher(grid)
     else:
         sub_cost = None if grid.cost is None else grid.cost[y0:y1, x0:x1]
         searcher = _AStar(grid.passable[y0:y1, x0:x1], sub_cost, grid.connectivity)
@@ -180,22 +148,25 @@ def find_path(
 def prepare(grid: Grid) -> None:
     """Build the grid's islands and search tables now rather than at the first query.
 
-    A game calls this while loading a level, so that no frame pays for it.
+    A game calls this while loading a level, so that no frame pays for it. After edits it only
+    catches up (islands and jump tables, locally); what edits drop, the dead-end trees of a
+    maze-like grid (:mod:`pathing_py.dead_ends`) and the landmarks of a cluttered one
+    (:mod:`pathing_py.differential`), comes back once the searches without them have cost
+    about what building them again does.
     """
     grid.prepare_islands()
-    _whole_grid_searcher(grid)
+    _searcher(grid)
 
 
-def _whole_grid_searcher(grid: Grid) -> "Union[_JumpPointSearch, _AStar]":
-    """The grid's searcher over all of it, made once and kept in step with its edits."""
-    if _jump_points(grid):
-        return _cached(grid, "jps", lambda: _JumpPointSearch(grid))
-    return _cached(grid, "astar", lambda: _AStar(grid.passable, grid.cost, grid.connectivity))
-
-
-def _jump_points(grid: Grid) -> bool:
-    """Whether JPS+ searches the grid: uniform costs, 8-connected (its jump points are those of king moves)."""
-    return grid.cost is None and grid.connectivity == 8
+def _searcher(grid: Grid) -> Searcher:
+    """The grid's search, built at its first query: A* on a weighted grid; on a uniform one, the
+    jump point search of its connectivity (:class:`_JumpPointSearch`, JPS+ for king moves, with
+    landmarks if the grid is cluttered; :class:`~pathing_py.rook_jumps.RookJumpSearch` for straight
+    ones) behind the dead-end pruning, which peels the grid if it is maze-like."""
+    if grid.cost is not None:
+        return _cached(grid, "astar", lambda: _AStar(grid.passable, grid.cost, grid.connectivity))
+    inner = _JumpPointSearch if grid.connectivity == 8 else RookJumpSearch
+    return _cached(grid, "dead_ends", lambda: DeadEnds(grid.passable, grid.connectivity, inner(grid)))
 
 
 def answer_without_search(
@@ -249,44 +220,14 @@ def _cached(grid: Grid, key: str, build):
     return searcher
 
 
-class _Markers:
-    """Per-cell search state in flat lists, reset between queries by a generation counter."""
-
-    def __init__(self, size: int):
-        self.generation = 0
-        self.seen = [0] * size
-        self.closed = [0] * size
-        self.g = [0.0] * size
-        self.parent = [0] * size
-
-    def begin(self, source: int) -> int:
-        """Start a new query from ``source``; returns its generation."""
-        self.generation += 1
-        self.seen[source] = self.generation
-        self.g[source] = 0.0
-        self.parent[source] = -1
-        return self.generation
-
-    def trace(self, target: int, stride: int) -> List[Cell]:
-        """The grid cells of the parent chain from the source to ``target``."""
-        cells = []
-        node = target
-        while node != -1:
-            y, x = divmod(node, stride)
-            cells.append((x - 1, y - 1))
-            node = self.parent[node]
-        cells.reverse()
-        return cells
-
-
 class _AStar:
-    """A* over a padded flat grid; for weighted or 4-connected grids and bounded searches."""
+    """A* over a padded flat grid; for weighted grids, bounded searches and grids searched once."""
 
     def __init__(self, passable: np.ndarray, cost: Optional[np.ndarray], connectivity: int):
         self.height, self.width = passable.shape
         self.connectivity = connectivity
         self._load(passable, cost)
-        self.markers = _Markers(len(self.passable))
+        self.markers = Markers(len(self.passable))
 
     def _load(self, passable: np.ndarray, cost: Optional[np.ndarray]) -> None:
         padded = pad(passable)
@@ -384,15 +325,29 @@ _SUCCESSOR_DIRECTIONS = _successor_directions()
 
 
 class _JumpPointSearch:
-    """JPS+ on a uniform-cost grid: A* whose edges are jumps read from the tables."""
+    """JPS+ on a uniform-cost grid: A* whose edges are jumps read from the tables, its estimate
+    raised by landmarks on cluttered maps (:mod:`pathing_py.differential`)."""
 
     def __init__(self, grid: Grid):
         self.tables = JumpTables(grid.passable)
         self.stride = self.tables.width
         size = len(self.tables.tables[0])
-        self.markers = _Markers(size)
+        self.markers = Markers(size)
         self.arrival = [8] * size
         self.edited: List[Tuple[np.ndarray, np.ndarray]] = []
+        self.landmarks: Optional[Landmarks] = None
+        self.landmarks_stale = worth_landmarks(self.tables.padded) and not worth_peeling(self.tables.padded, 8)
+        # After an edit, the searches without landmarks pay for computing them again (as dead_ends does).
+        self.expanded_since_edit = 0
+        self.repay_after = LANDMARK_REPAY * int(np.count_nonzero(self.tables.padded))
+        self._compute_landmarks(grid.passable)
+
+    def _compute_landmarks(self, passable: np.ndarray) -> None:
+        """Compute the landmarks' distances if the grid wants them and has none (at the start, after edits)."""
+        if self.landmarks_stale:
+            self.landmarks = Landmarks(pad(passable))
+            self.landmarks_stale = False
+            self.expanded_since_edit = 0
 
     def sync(self, grid: Grid) -> None:
         """Catch up with edits made since the last query: one refresh around all of them."""
@@ -401,9 +356,16 @@ class _JumpPointSearch:
             ys = np.concatenate([ys for _, ys in self.edited])
             self.tables.refresh(grid.passable, xs, ys)
             self.edited = []
+        if self.landmarks_stale and self.expanded_since_edit >= self.repay_after:
+            self._compute_landmarks(grid.passable)
 
     def cells_changed(self, xs: np.ndarray, ys: np.ndarray) -> None:
+        """Note the edit for the next sync; drop the landmarks, whose distances it may change."""
         self.edited.append((xs, ys))
+        if self.landmarks is not None:
+            self.landmarks = None
+            self.landmarks_stale = True
+            self.expanded_since_edit = 0
 
     def search(self, start: Cell, goal: Cell, max_nodes: Optional[int]) -> PathResult:
         stride = self.stride
@@ -413,6 +375,7 @@ class _JumpPointSearch:
         goal_x, goal_y = goal[0] + 1, goal[1] + 1
         source = (start[1] + 1) * stride + start[0] + 1
         target = goal_y * stride + goal_x
+        bounds = [] if self.landmarks is None else self.landmarks.for_query(source, target, octile_distance(start, goal))
         limit = max_nodes or -1
         generation = markers.begin(source)
         arrival[source] = 8
@@ -483,6 +446,7 @@ class _JumpPointSearch:
                 neighbour = node + steps * offset
                 if seen[neighbour] != generation or g_new < g[neighbour]:
                     seen[neighbour] = generation
+                    closed[neighbour] = 0  # opened again if closed: the landmarks' rounded bounds are not consistent
                     g[neighbour] = g_new
                     parent[neighbour] = node
                     arrival[neighbour] = direction
@@ -492,18 +456,15 @@ class _JumpPointSearch:
                         h_x = -h_x
                     if h_y < 0:
                         h_y = -h_y
-                    heappush(heap, (g_new + (h_x + h_y + diagonal_extra * (h_x if h_x < h_y else h_y)) * TIE_BREAK, neighbour))
+                    h = h_x + h_y + diagonal_extra * (h_x if h_x < h_y else h_y)
+                    for row, at_target in bounds:
+                        steps = row[neighbour] - at_target
+                        bound = (steps if steps > 0 else -steps) * LANDMARK_STEP - MARGIN
+                        if bound > h:
+                            h = bound
+                    heappush(heap, (g_new + h * TIE_BREAK, neighbour))
         else:
+            self.expanded_since_edit += expanded
             return PathResult(PathStatus.UNREACHABLE, expanded=expanded)
-        return PathResult(PathStatus.FOUND, self._cells(target), g[target], expanded)
-
-    def _cells(self, target: int) -> List[Cell]:
-        """Every cell of the path: the straight runs between consecutive jump points."""
-        points = self.markers.trace(target, self.stride)
-        cells = [points[0]]
-        for (x0, y0), (x1, y1) in zip(points, points[1:]):
-            steps = max(abs(x1 - x0), abs(y1 - y0))
-            step_x = (x1 > x0) - (x1 < x0)
-            step_y = (y1 > y0) - (y1 < y0)
-            cells.extend((x0 + i * step_x, y0 + i * step_y) for i in range(1, steps + 1))
-        return cells
+        self.expanded_since_edit += expanded
+        return PathResult(PathStatus.FOUND, straight_runs(markers.trace(target, stride)), g[target], expanded)

@@ -34,8 +34,8 @@ LAYERS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
     (
         "grid and search",
         (
-            "status", "arguments", "grid", "islands", "jump_tables", "search", "line", "clearance", "hierarchy",
-            "sized_grids", "cell_layout", "hex_grid",
+            "status", "arguments", "grid", "islands", "jump_tables", "search_state", "dead_ends", "differential",
+            "rook_jumps", "search", "line", "clearance", "hierarchy", "sized_grids", "cell_layout", "hex_grid",
         ),
     ),
     ("movement", ("local", "dynamic", "spacetime", "push_and_swap", "jams", "crowd_checks", "units", "groups")),

@@ -51,7 +51,7 @@ from typing import Callable, Deque, Dict, Iterable, List, Optional, Protocol, Se
 
 import numpy as np
 
-from ..arguments import as_flag, as_int, as_point, finite_or_none
+from ..arguments import as_flag, as_int, as_point, as_seconds, finite_or_none
 from ..clearance import block_at, block_centre, size_class
 from .dynamic import MapWatcher, SpliceStatus, first_blocked, splice_path
 from ..grid import Cell, Grid
@@ -167,16 +167,20 @@ class Navigator:
         retry_time: float = 30.0,
         clock: Callable[[], float] = time.perf_counter,
     ):
+        if not isinstance(grid, Grid):
+            raise TypeError(f"grid must be a Grid, got {type(grid).__name__}")
         if graph is not None and graph.grid is not grid:
             raise ValueError("the graph was baked for another Grid object")
         if link not in ("exact", "fast"):
             raise ValueError(f"link must be 'exact' or 'fast', got {link!r}")
-        if not (isinstance(retry_time, (int, float)) and math.isfinite(retry_time) and retry_time >= 0):
-            raise ValueError(f"retry_time must be a finite number of seconds >= 0, got {retry_time!r}")
+        if not callable(clock):
+            raise TypeError(f"clock must be a function of no arguments giving seconds, got {clock!r}")
+        time_budget = None if time_budget is None else as_seconds(time_budget, "time_budget")
+        region_size = as_int(region_size, "region_size")
         self.grid = grid
         self.graph = graph
         self.link = link
-        self.retry_time = float(retry_time)
+        self.retry_time = as_seconds(retry_time, "retry_time", zero=True)
         self.time = 0.0
         self.units: Dict[int, Unit] = {}
         #: The units' positions, step targets, speeds and state codes (see :mod:`.agents`).
@@ -194,7 +198,7 @@ class Navigator:
         #: The units' collisions (SPEC U5): the open ones, and counts of how those that ended were settled.
         self.collisions: Collisions[Unit] = Collisions()
         self.traffic = Traffic(self, wait_limit=wait_limit, give_up=give_up)
-        self.jams = JamPlans(self, patience=2 * wait_limit)
+        self.jams = JamPlans(self, patience=2 * self.traffic.wait_limit)
         #: Turns at long narrow passages (see :mod:`.narrows`), of the units on their own and of groups.
         self.narrows = Narrows(lambda: self.time)
         self._turns: Dict[int, Tuple[Route, List[Claim]]] = {}  #: unit id -> its high-level route and its claims on it

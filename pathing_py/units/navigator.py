@@ -506,16 +506,16 @@ class Navigator:
         way instead, members of groups crossing at the mouths of two corridors stood in a knot of 150 units
         until they stopped HELD_UP: 1,000 units in 50 groups on AR0011SR, seed 3, 912 arrived by 600 s; now
         all 1,000 by 611 s.) Whatever a unit does, its order ends HELD_UP once it came no closer for BUSY_STALL_FACTOR
-        stall limits (but while it holds for its turn at a narrow passage): in dense traffic, units kept busy making way,
+        stall limits (but while it holds for its turn at a narrow passage or walks a jam's plan): in dense traffic, units kept busy making way,
         waiting aside, walking jams' plans and pushed, shuffling between a few cells, never stalled (in a world of 69
-        units, tests/test_soak.py's seed 172, an order went 224 s without coming closer); stopped in a step, it ends
+        units, tests/test_soak.py's seed 161, an order went 199 s without coming closer); stopped in a step, it ends
         the step first."""
         limit = STALL_FACTOR * self.traffic.give_up
         for unit in units:
             busy = unit.state not in FINAL_STATES and unit.state not in (UnitState.IDLE, UnitState.FIND_PATH)
             if not busy:
                 continue
-            if self.time - unit.closer_time > BUSY_STALL_FACTOR * limit and self._stop_kept_busy(unit, BUSY_STALL_FACTOR * limit):
+            if self.time - max(unit.closer_time, unit.planned_time) > BUSY_STALL_FACTOR * limit and self._stop_kept_busy(unit, BUSY_STALL_FACTOR * limit):
                 continue
             if unit.next_cell is not None or self.time - unit.progress_time <= limit:
                 continue
@@ -536,11 +536,12 @@ class Navigator:
                 self.finish(unit, UnitState.HELD_UP, f"came no closer to {target} for {limit:.0f} s among other units")
 
     def _stop_kept_busy(self, unit: Unit, seconds: float) -> bool:
-        """Stop ``unit`` HELD_UP, its order having come no closer for ``seconds`` (see :meth:`_stop_stalled`), unless the
-        order ended already (it tidies up: making way, walking back to its goal) or it holds for its turn at a narrow
-        passage; whether it stopped."""
+        """Stop ``unit`` HELD_UP, its order having come no closer for ``seconds`` since it last walked a jam's plan (see
+        :meth:`_stop_stalled`), unless the order ended already (it tidies up: making way, walking back to its goal), it
+        holds for its turn at a narrow passage or walks a jam's plan (which sorts a jam out: in a corridor two cells wide,
+        20 units a side walked one for over a minute); whether it stopped."""
         destination = unit.stack.destination()
-        if destination is None or unit.announced or unit.taking_turns:
+        if destination is None or unit.announced or unit.taking_turns or self.jams.planned(unit):
             return False
         self.finish(unit, UnitState.HELD_UP, f"came no closer to {self.cell_label(destination)} for {seconds:.0f} s, kept busy by other units")
         return True

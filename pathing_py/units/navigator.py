@@ -508,7 +508,7 @@ class Navigator:
         all 1,000 by 611 s.) Whatever a unit does, its order ends HELD_UP once it came no closer for BUSY_STALL_FACTOR
         stall limits (but while it holds for its turn at a narrow passage or walks a jam's plan): in dense traffic, units kept busy making way,
         waiting aside, walking jams' plans and pushed, shuffling between a few cells, never stalled (in a world of 69
-        units, tests/test_soak.py's seed 161, an order went 199 s without coming closer); stopped in a step, it ends
+        units, tests/test_soak.py's world 161, an order went 199 s without coming closer); stopped in a step, it ends
         the step first."""
         limit = STALL_FACTOR * self.traffic.give_up
         for unit in units:
@@ -536,10 +536,10 @@ class Navigator:
                 self.finish(unit, UnitState.HELD_UP, f"came no closer to {target} for {limit:.0f} s among other units")
 
     def _stop_kept_busy(self, unit: Unit, seconds: float) -> bool:
-        """Stop ``unit`` HELD_UP, its order having come no closer for ``seconds`` since it last walked a jam's plan (see
+        """Stop ``unit`` HELD_UP, its order having come no closer for ``seconds`` since it last set off on a jam's plan (see
         :meth:`_stop_stalled`), unless the order ended already (it tidies up: making way, walking back to its goal), it
-        holds for its turn at a narrow passage or walks a jam's plan (which sorts a jam out: in a corridor two cells wide,
-        20 units a side walked one for over a minute); whether it stopped."""
+        holds for its turn at a narrow passage or walks a jam's plan (which sorts a jam out: stopped on it, 20 units a side
+        in a corridor two cells wide did not all arrive by 250 s); whether it stopped."""
         destination = unit.stack.destination()
         if destination is None or unit.announced or unit.taking_turns or self.jams.planned(unit):
             return False

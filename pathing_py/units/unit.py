@@ -153,7 +153,7 @@ class Unit:
         self.best_distance = math.inf  #: least distance to go through its key points this trip (:meth:`PathStack.distance_to_go`)
         self.progress_time = 0.0  #: simulated time it last came closer (or was busy on purpose: making way, a jam's plan)
         self.closer_time = 0.0  #: simulated time it, or the queue it waits in, last came closer to its target
-        self.planned_time = -math.inf  #: simulated time it last set off on a jam's plan or that plan ended (see JamPlans)
+        self.planned_time = -math.inf  #: simulated time it last set off on a jam's plan (see JamPlans)
         #: The unit's collision: open while it waits for the units holding its next step, or a rule settles
         #: it; the last one, ended, if it gave up; None once it took a step (see :mod:`.collisions`).
         self.collision: Optional[Collision["Unit"]] = None

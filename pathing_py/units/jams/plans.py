@@ -383,7 +383,6 @@ class JamPlans:
         self.plans.remove(plan)
         for member in plan.members:
             unit = member.unit
-            unit.planned_time = self.host.time  # (its order's stall clock starts again: see Navigator._stop_stalled)
             if self._planned.get(unit) is plan:
                 del self._planned[unit]
             if member.route is None or member.route not in unit.stack:

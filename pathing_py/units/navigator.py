@@ -88,8 +88,8 @@ SETTLED_CLEARANCE = 20
 #: Seconds without coming closer to its target, in units of ``give_up``, after which a unit stops HELD_UP.
 STALL_FACTOR = 3
 #: Stall limits (STALL_FACTOR x ``give_up``) after which a unit whose order came no closer to its goal stops HELD_UP
-#: whatever it is doing meanwhile (making way, waiting aside, walking jams' plans, being pushed: each counts as progress
-#: for the stall limit, and dense crowds kept units so busy for good). Two: a push holds a unit aside for up to one.
+#: whatever it is doing meanwhile (making way, waiting aside, being pushed: each counts as progress for the stall
+#: limit, and dense crowds kept units so busy for good). Two: a push holds a unit aside for up to one.
 BUSY_STALL_FACTOR = 2
 #: The stall check reads every STALL_SLICES-th unit an update, in turn (a stall lasts STALL_FACTOR x give_up
 #: seconds: found a few updates late, it is as good).
@@ -506,8 +506,8 @@ class Navigator:
         way instead, members of groups crossing at the mouths of two corridors stood in a knot of 150 units
         until they stopped HELD_UP: 1,000 units in 50 groups on AR0011SR, seed 3, 912 arrived by 600 s; now
         all 1,000 by 611 s.) Whatever a unit does, its order ends HELD_UP once it came no closer for BUSY_STALL_FACTOR
-        stall limits (but while it holds for its turn at a narrow passage or walks a jam's plan): in dense traffic, units kept busy making way,
-        waiting aside, walking jams' plans and pushed, shuffling between a few cells, never stalled (in a world of 69
+        stall limits (but while it holds for its turn at a narrow passage or walks a jam's plan): in dense traffic, units
+        kept busy making way, waiting aside and pushed, shuffling between a few cells, never stalled (in a world of 76
         units, tests/test_soak.py's world 161, an order went 199 s without coming closer); stopped in a step, it ends
         the step first."""
         limit = STALL_FACTOR * self.traffic.give_up

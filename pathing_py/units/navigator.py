@@ -89,8 +89,9 @@ SETTLED_CLEARANCE = 20
 STALL_FACTOR = 3
 #: Stall limits (STALL_FACTOR x ``give_up``) after which a unit whose order came no closer to its goal stops HELD_UP
 #: whatever it is doing meanwhile (making way, waiting aside, being pushed: each counts as progress for the stall
-#: limit, and dense crowds kept units so busy for good). Two: a push holds a unit aside for up to one.
-BUSY_STALL_FACTOR = 2
+#: limit, and dense crowds kept units so busy for good). A push holds a unit aside for up to one; with two, 1,000 units
+#: of random orders on den520d (bench_crowd.py's movingai_orders) all arrived by tick 11463, not 9627; with three, by 9627.
+BUSY_STALL_FACTOR = 3
 #: The stall check reads every STALL_SLICES-th unit an update, in turn (a stall lasts STALL_FACTOR x give_up
 #: seconds: found a few updates late, it is as good).
 STALL_SLICES = 10

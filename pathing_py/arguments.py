@@ -20,7 +20,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-__all__ = ["INT64", "as_flag", "as_float", "as_int", "as_point", "finite_or_none", "is_real"]
+__all__ = ["INT64", "as_flag", "as_float", "as_int", "as_point", "as_seconds", "finite_or_none", "is_real"]
 
 #: Whole numbers beyond these do not fit numpy's int64 (nor Godot's int): refused.
 INT64 = (-(2**63), 2**63 - 1)
@@ -65,6 +65,17 @@ def as_int(value, name: str) -> int:
     if not INT64[0] <= number <= INT64[1]:
         raise ValueError(f"{name} {_shown(number)} is beyond a 64-bit int")
     return number
+
+
+def as_seconds(value, name: str, *, zero: bool = False) -> float:
+    """``value`` as a finite Python float of seconds, > 0 (>= 0 with ``zero``); TypeError for what is no number,
+    ValueError for NaN, an infinity, a number below that or one too large for a float."""
+    if not is_real(value):
+        raise TypeError(f"{name} must be a number of seconds, got {value!r}")
+    seconds = finite_or_none(value)
+    if seconds is None or seconds < 0 or seconds == 0 and not zero:
+        raise ValueError(f"{name} must be a finite number of seconds {'>= 0' if zero else '> 0'}, got {_shown(value)}")
+    return seconds
 
 
 def as_flag(value, name: str) -> bool:

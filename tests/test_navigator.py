@@ -1199,3 +1199,49 @@ def test_an_update_says_where_its_time_went():
     navigator.update(0.1)
     navigator.update(0.1)
     assert navigator.at_rest and set(navigator.stats.part_seconds.values()) == {0.0}
+
+
+@pytest.mark.parametrize(
+    "arguments, error, message",
+    [
+        ({"retry_time": 10**400}, ValueError, "retry_time must be a finite number of seconds >= 0"),
+        ({"retry_time": float("nan")}, ValueError, "retry_time"),
+        ({"retry_time": float("inf")}, ValueError, "retry_time"),
+        ({"retry_time": -1.0}, ValueError, "retry_time"),
+        ({"retry_time": "30"}, TypeError, "retry_time must be a number"),
+        ({"wait_limit": 10**400}, ValueError, "wait_limit must be a finite number of seconds > 0"),
+        ({"wait_limit": 0.0}, ValueError, "wait_limit"),
+        ({"wait_limit": float("nan")}, ValueError, "wait_limit"),
+        ({"wait_limit": None}, TypeError, "wait_limit"),
+        ({"give_up": float("inf")}, ValueError, "give_up"),
+        ({"give_up": -10}, ValueError, "give_up"),
+        ({"give_up": True}, TypeError, "give_up"),
+        ({"time_budget": 10**400}, ValueError, "time_budget"),
+        ({"time_budget": float("inf")}, ValueError, "time_budget"),
+        ({"time_budget": 0}, ValueError, "time_budget"),
+        ({"time_budget": "0.002"}, TypeError, "time_budget"),
+        ({"region_size": 10**400}, ValueError, "region_size"),
+        ({"region_size": 0}, ValueError, "region_size"),
+        ({"region_size": 16.0}, TypeError, "region_size"),
+        ({"clock": 0.0}, TypeError, "clock"),
+        ({"link": "slow"}, ValueError, "link"),
+    ],
+)
+def test_bad_constructor_arguments_are_refused_naming_the_argument(arguments, error, message):
+    """``Navigator(grid, retry_time=10**400)`` gave a stray OverflowError (issue 43), NaN and infinities slipped through."""
+    with pytest.raises(error, match=message):
+        Navigator(Grid.from_ascii("...."), **arguments)
+
+
+def test_a_grid_that_is_no_grid_is_refused():
+    with pytest.raises(TypeError, match="grid must be a Grid"):
+        Navigator(np.ones((3, 3), dtype=bool))
+
+
+@pytest.mark.parametrize("number", [np.float32, np.float64, np.int64, np.int32])
+def test_numpy_numbers_are_taken_by_the_constructor(number):
+    navigator = Navigator(Grid.from_ascii("...."), time_budget=number(1), wait_limit=number(2), give_up=number(4), region_size=np.int64(8),
+                          retry_time=number(0))  # fmt: skip
+    assert navigator.retry_time == 0.0 and type(navigator.retry_time) is float
+    assert navigator.traffic.wait_limit == 2.0 and navigator.traffic.give_up == 4.0 and type(navigator.traffic.give_up) is float
+    assert navigator.requests.budget == 1.0 and navigator.watcher.region_size == 8

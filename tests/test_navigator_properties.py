@@ -110,9 +110,21 @@ TWO_LEAVING_ONE_CELL = (
     np.array([0.375]),
 )
 
+#: Found by a clean checkout's run: unit 3 ended ARRIVED on unit 5's goal, and unit 5, standing on unit 3's goal,
+#: waited for it for good: an order that never ended (issue 43 item 2).
+EACH_ON_THE_OTHERS_GOAL = (
+    np.array([[True] * 5 + [False], [True] * 6, [True] * 6]),
+    np.array([[0, 2], [2, 2], [3, 0], [4, 1], [3, 1], [5, 2], [3, 2], [1, 0]]),
+    [(2, 2), (2, 2), (3, 0), (0, 2), (4, 0), (0, 0), (0, 0), (4, 1)],
+    np.array([2.5, 2.5, 2.5, 2.5, 1.0, 8.0, 4.0, 8.0]),
+    np.array([0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 1.0]),
+    np.array([0.13766102, 0.11699236, 0.5, 0.30728914, 0.20412057, 0.38842177]),
+)
+
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(crowds())
+@example(EACH_ON_THE_OTHERS_GOAL)
 @example(PUSHED_ONTO_ITS_GOAL)
 @example(JAM_ROUND_A_TANK)
 @example(TWO_LEAVING_ONE_CELL)

@@ -51,7 +51,7 @@ from typing import Callable, Deque, Dict, Iterable, List, Optional, Protocol, Se
 
 import numpy as np
 
-from ..arguments import as_flag, as_int, as_point, finite_or_none
+from ..arguments import as_flag, as_int, as_point, as_seconds, finite_or_none
 from ..clearance import block_at, block_centre, size_class
 from .dynamic import MapWatcher
 from ..grid import Cell, Grid
@@ -78,10 +78,17 @@ UPDATES_KEPT = 20_000
 SEND_BACK_CLEARANCE = 2
 #: Times an order goes on after its unit stopped HELD_UP, once every unit around it stands (see Navigator._go_on).
 HELD_UP_RESUMES = 2
+#: Times a unit walks back to its goal after it was moved off it, an order (see Navigator._send_back).
+WALKS_BACK = 4
 #: Cells around a unit stopped HELD_UP in which every unit stands before it goes on after only ``give_up`` seconds.
 SETTLED_CLEARANCE = 20
 #: Seconds without coming closer to its target, in units of ``give_up``, after which a unit stops HELD_UP.
 STALL_FACTOR = 3
+#: Stall limits (STALL_FACTOR x ``give_up``) after which a unit whose order came no closer to its goal stops HELD_UP
+#: whatever it is doing meanwhile (making way, waiting aside, being pushed: each counts as progress for the stall
+#: limit, and dense crowds kept units so busy for good). A push holds a unit aside for up to one; with two, 1,000 units
+#: of random orders on den520d (bench_crowd.py's movingai_orders) all arrived by tick 11463, not 9627; with three, by 9627.
+BUSY_STALL_FACTOR = 3
 #: The stall check reads every STALL_SLICES-th unit an update, in turn (a stall lasts STALL_FACTOR x give_up
 #: seconds: found a few updates late, it is as good).
 STALL_SLICES = 10
@@ -169,16 +176,20 @@ class Navigator:
         retry_time: float = 30.0,
         clock: Callable[[], float] = time.perf_counter,
     ):
+        if not isinstance(grid, Grid):
+            raise TypeError(f"grid must be a Grid, got {type(grid).__name__}")
         if graph is not None and graph.grid is not grid:
             raise ValueError("the graph was baked for another Grid object")
         if link not in ("exact", "fast"):
             raise ValueError(f"link must be 'exact' or 'fast', got {link!r}")
-        if not (isinstance(retry_time, (int, float)) and math.isfinite(retry_time) and retry_time >= 0):
-            raise ValueError(f"retry_time must be a finite number of seconds >= 0, got {retry_time!r}")
+        if not callable(clock):
+            raise TypeError(f"clock must be a function of no arguments giving seconds, got {clock!r}")
+        time_budget = None if time_budget is None else as_seconds(time_budget, "time_budget")
+        region_size = as_int(region_size, "region_size")
         self.grid = grid
         self.graph = graph
         self.link = link
-        self.retry_time = float(retry_time)
+        self.retry_time = as_seconds(retry_time, "retry_time", zero=True)
         self.time = 0.0
         self.units: Dict[int, Unit] = {}
         #: The units' positions, step targets, speeds and state codes (see :mod:`.agents`).
@@ -198,7 +209,7 @@ class Navigator:
         #: The units' collisions (SPEC U5): the open ones, and counts of how those that ended were settled.
         self.collisions: Collisions[Unit] = Collisions()
         self.traffic = Traffic(self, wait_limit=wait_limit, give_up=give_up)
-        self.jams = JamPlans(self, patience=2 * wait_limit)
+        self.jams = JamPlans(self, patience=2 * self.traffic.wait_limit)
         #: Turns at long narrow passages (see :mod:`.narrows`), of the units on their own and of groups.
         self.narrows = Narrows(lambda: self.time)
         self._turns: Dict[int, Tuple[Route, List[Claim]]] = {}  #: unit id -> its high-level route and its claims on it
@@ -509,7 +520,7 @@ class Navigator:
         standing there for good): only another unit's move can let it back, and that wakes the world."""
         return (
             unit.state in STANDING_STATES and unit.next_cell is None and not len(unit.stack)
-            and not (unit.off_goal and unit.goal is not None and self._goal_left_for(unit, unit.goal))
+            and not (unit.off_goal and unit.walked_back < WALKS_BACK and unit.goal is not None and self._goal_left_for(unit, unit.goal))
             and not self.goes_on_later(unit)
         )  # fmt: skip
 
@@ -525,11 +536,19 @@ class Navigator:
         one another. A group's member leaves the route its group shares so, too. (Waiting on for the group's
         way instead, members of groups crossing at the mouths of two corridors stood in a knot of 150 units
         until they stopped HELD_UP: 1,000 units in 50 groups on AR0011SR, seed 3, 912 arrived by 600 s; now
-        all 1,000 by 611 s.)"""
+        all 1,000 by 611 s.) Whatever a unit does, its order ends HELD_UP once it came no closer for BUSY_STALL_FACTOR
+        stall limits (but while it holds for its turn at a narrow passage or walks a jam's plan): in dense traffic, units
+        kept busy making way, waiting aside and pushed, shuffling between a few cells, never stalled (in a world of 76
+        units, tests/test_soak.py's world 161, an order went 199 s without coming closer); stopped in a step, it ends
+        the step first."""
         limit = STALL_FACTOR * self.traffic.give_up
         for unit in units:
             busy = unit.state not in FINAL_STATES and unit.state not in (UnitState.IDLE, UnitState.FIND_PATH)
-            if not busy or unit.next_cell is not None or self.time - unit.progress_time <= limit:
+            if not busy:
+                continue
+            if self.time - max(unit.closer_time, unit.planned_time) > BUSY_STALL_FACTOR * limit and self._stop_kept_busy(unit, BUSY_STALL_FACTOR * limit):
+                continue
+            if unit.next_cell is not None or self.time - unit.progress_time <= limit:
                 continue
             destination = unit.stack.destination()
             if destination is None:  # only making way: stand still again
@@ -547,15 +566,28 @@ class Navigator:
                 target = self.cell_label(destination)  # what progress is measured against
                 self.finish(unit, UnitState.HELD_UP, f"came no closer to {target} for {limit:.0f} s among other units")
 
+    def _stop_kept_busy(self, unit: Unit, seconds: float) -> bool:
+        """Stop ``unit`` HELD_UP, its order having come no closer for ``seconds`` since it last set off on a jam's plan (see
+        :meth:`_stop_stalled`), unless the order ended already (it tidies up: making way, walking back to its goal), it
+        holds for its turn at a narrow passage or walks a jam's plan (which sorts a jam out: stopped on it, 20 units a side
+        in a corridor two cells wide did not all arrive by 250 s); whether it stopped."""
+        destination = unit.stack.destination()
+        if destination is None or unit.announced or unit.taking_turns or self.jams.planned(unit):
+            return False
+        self.finish(unit, UnitState.HELD_UP, f"came no closer to {self.cell_label(destination)} for {seconds:.0f} s, kept busy by other units")
+        return True
+
     def _send_back(self, units: Iterable[Unit]) -> None:
         """Units that arrived and were moved off their goal since (pushed aside for units that could not
         get by otherwise, or by a jam's plan that overran) walk back once the goal cell is free, or held only by
         units off their own goals too (units each on another's goal would stand so for good), pushing
         standing units aside as an order does: a unit stays where it was sent. The game heard how the
-        order ended: a unit that cannot get back stands again where it is, ARRIVED (see :meth:`finish`)."""
+        order ended: a unit that cannot get back stands again where it is, ARRIVED (see :meth:`finish`). Up to
+        WALKS_BACK times an order: units walking back pushed one another off their goals in turn for good (in a
+        corner, three units that had arrived so for 1,500 s after the last order)."""
         for unit in units:
             goal = unit.goal
-            if not (unit.off_goal and goal is not None and unit.next_cell is None and not len(unit.stack)):
+            if not (unit.off_goal and goal is not None and unit.next_cell is None and not len(unit.stack)) or unit.walked_back >= WALKS_BACK:
                 continue
             if not self._goal_left_for(unit, goal) or self.time - unit.progress_time < self.traffic.give_up:
                 continue
@@ -563,6 +595,7 @@ class Navigator:
                 unit.stack.push(Route(RouteKind.HIGH_LEVEL, (goal,)))  # its leg is planned as it takes its next cell
                 unit.best_distance, unit.progress_time, unit.closer_time = math.inf, self.time, self.time
                 unit.reroutes = 0
+                unit.walked_back += 1
                 self.set_state(unit, UnitState.RUN)
 
     def _go_on(self, units: Iterable[Unit]) -> None:
@@ -615,7 +648,7 @@ class Navigator:
         if not self.grid.in_bounds(goal):
             raise ValueError(f"goal {goal} is outside the {self.grid.width}x{self.grid.height} map")
         unit.goal = goal
-        unit.retry_until, unit.following, unit.resumed = None, False, 0
+        unit.retry_until, unit.following, unit.resumed, unit.walked_back = None, False, 0, 0
         self._at_rest = False
         self._start_trip(unit)
 
@@ -643,7 +676,7 @@ class Navigator:
         if self.units.get(unit.id) is not unit:
             raise ValueError(f"unit {unit.id} was removed")
         shared = Route(RouteKind.HIGH_LEVEL, key_points, aims=aims) if key_points else None  # checks the aims first
-        unit.goal, unit.retry_until, unit.cut_off, unit.following, unit.resumed = goal, None, False, True, 0
+        unit.goal, unit.retry_until, unit.cut_off, unit.following, unit.resumed, unit.walked_back = goal, None, False, True, 0, 0
         unit.reason, unit.announced, unit.trip_encounters, unit.reroutes = "", False, 0, 0
         unit.arrival_state = UnitState.ARRIVED
         self._at_rest = False

@@ -24,6 +24,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, List, NamedTuple, Option
 
 import numpy as np
 
+from ..arguments import as_seconds
 from ..clearance import ClearanceMap
 from ..grid import Cell, Grid
 from ..search import find_path
@@ -202,12 +203,9 @@ class Traffic:
     """
 
     def __init__(self, host: TrafficHost, *, wait_limit: float, give_up: float):
-        for name, value in (("wait_limit", wait_limit), ("give_up", give_up)):
-            if not (math.isfinite(value) and value > 0):
-                raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
         self.host = host
-        self.wait_limit = wait_limit
-        self.give_up = give_up
+        self.wait_limit = as_seconds(wait_limit, "wait_limit")
+        self.give_up = as_seconds(give_up, "give_up")
         self._rerouted_at = -REROUTE_INTERVAL  #: the update of the last route around a jam
         self._pushes: List[Push] = []  #: pushes not yet undone, oldest first
 

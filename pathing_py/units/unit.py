@@ -113,7 +113,7 @@ class Unit:
         "navigator", "id", "agents", "slot", "speed", "radius", "size", "priority", "_pace", "squad", "following", "cell",
         "next_cell", "step_from", "step_leavers", "held", "goal", "state", "reason", "stack", "stats", "waiting_for",
         "next_detour", "best_distance", "progress_time", "closer_time", "planned_time", "collision", "trip_encounters",
-        "reroutes", "arrival_state", "stopped_time", "resumed", "announced", "cut_off", "retry_until",
+        "reroutes", "arrival_state", "stopped_time", "resumed", "walked_back", "announced", "cut_off", "retry_until",
     )
 
     def __init__(
@@ -163,6 +163,7 @@ class Unit:
         self.arrival_state = UnitState.ARRIVED  #: the final state once the route is walked
         self.stopped_time = 0.0  #: simulated time the unit last stopped
         self.resumed = 0  #: times the current order went on after the unit stopped HELD_UP
+        self.walked_back = 0  #: times the unit walked back to the goal of its current order after it was moved off it
         self.announced = False  #: whether the game heard how the current order ended
         #: Whether the last plan found the goal cut off by the map (the unit heads for the reachable cell nearest it).
         self.cut_off = False

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from pathing_py import Grid, PathStatus
 from pathing_py.cell_layout import CellLayout
-from pathing_py.godot.scene_files import read_tilemap
+from pathing_py.godot.scene_files import grid_from_tscn, read_tilemap
 from pathing_py.godot.tile_geometry import MODE_CUSTOM, MODE_ISOMETRIC, TileGeometry
 from pathing_py.grid import MapFormatError
 from pathing_py.hex_grid import HexMap, HexSteps, find_hex_path, hex_neighbours
@@ -254,7 +254,7 @@ def test_the_reader_gives_half_offset_tilemaps_as_hex_maps(name, axis, shift):
     with pytest.raises(MapFormatError, match="six neighbours, not eight or four; read it with hex_map"):
         data.grid()
     with pytest.raises(MapFormatError, match="six neighbours"):
-        Grid.from_tscn(HEX_MAZE, tilemap=name)
+        grid_from_tscn(HEX_MAZE, tilemap=name)
     wall_gap = hexes.find_path((0, 0), (16, 0))  # TileMap (-7, -5) to (9, -5): round the wall at x == 2
     assert wall_gap and (2 - (-7), 6 - (-5)) in wall_gap.cells
 

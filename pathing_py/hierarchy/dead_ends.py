@@ -23,26 +23,11 @@ cost found is the same, over far fewer key points.
 import sys
 from typing import Dict, Iterable, List, Sequence, Set
 
-import numpy as np
 
-__all__ = ["CORE", "DeadEnds", "NARROW_SHARE", "narrow_share"]
+__all__ = ["CORE", "DeadEnds"]
 
 #: The rank of a key point that is not a dead end: above all dead ends.
 CORE = sys.maxsize
-
-#: Finding the dead ends takes a pass over every key point (maze512-1-0: 60 ms), worth it on maps of
-#: narrow corridors only: those where at least this share of the free cells has two free sides or fewer
-#: (maze512-1-0: 0.91; the other benchmark maps 0.09 at most, and 5% of their key points dead ends or fewer).
-NARROW_SHARE = 0.5
-
-
-def narrow_share(passable: np.ndarray) -> float:
-    """The share of the free cells with at most two free cells beside them (up, down, left, right)."""
-    free = np.pad(passable, 1)
-    sides = free[:-2, 1:-1].astype(np.int8) + free[2:, 1:-1] + free[1:-1, :-2] + free[1:-1, 2:]
-    count = int(passable.sum())
-    return float((passable & (sides <= 2)).sum()) / count if count else 0.0
-
 
 class DeadEnds:
     """The rank of each dead end (key points as flat cell indices; the others are :data:`CORE`)."""

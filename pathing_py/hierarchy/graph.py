@@ -33,11 +33,13 @@ from typing import Callable, Dict, Iterable, List, MutableMapping, Optional, Seq
 
 import numpy as np
 
+from ..dead_ends import worth_peeling
+from ..jump_tables import pad
 from ..grid import Cell, Grid
 from ..line import clear_lines, line_cells, line_of_sight, path_cost, smooth_path
 from ..search import TIE_BREAK, PathResult, PathStatus, answer_without_search, as_cell, diagonal_saving, find_path, grid_distance
 from .entrances import DEFAULT_LONG_RUN, borders_key_points
-from .dead_ends import CORE, NARROW_SHARE, DeadEnds, narrow_share
+from .dead_ends import CORE, DeadEnds
 from .fields import ClusterFields, cluster_fields, single_field, walk_back
 from .landmarks import Landmarks
 from .partition import Clusters, default_cluster_size
@@ -54,7 +56,7 @@ LINK_MODES = ("exact", "fast")
 #: ``find_path``'s exact_first on maps of few narrow corridors, in expanded nodes a cell of distance: there the
 #: exact search ends within it on nearly every query and beats the key points (bench/bench_hierarchy.py
 #: --exact-first; random512-10-0, the most it needs: 4.5 a cell on the median query, 25 at most). On maps of
-#: narrow corridors (:data:`.NARROW_SHARE`) its jumps are short and it gives up: 0 there.
+#: narrow corridors (:func:`~pathing_py.dead_ends.worth_peeling`) its jumps are short and it gives up: 0 there.
 EXACT_FIRST = 20.0
 
 #: Fields relaxed together in one numpy stack: bounds memory and gives the progress
@@ -613,7 +615,7 @@ class KeyPointGraph:
 
     def _split_edges(self) -> Optional[Dict[int, Tuple[tuple, tuple, tuple, tuple]]]:
         """The cache of :meth:`_split`; None where the search keeps every edge: on weighted grids (whose edges
-        cost more one way than the other) and on maps of few narrow corridors (:data:`.NARROW_SHARE`)."""
+        cost more one way than the other) and on maps of few narrow corridors (see :meth:`_narrow_map`)."""
         if self.grid.cost is not None or not self._narrow_map():
             return None
         self._dead_end_ranks()
@@ -621,9 +623,11 @@ class KeyPointGraph:
         return self._dead_ends[2]
 
     def _narrow_map(self) -> bool:
-        """Whether the map is one of narrow corridors (:data:`.NARROW_SHARE`), measured again after an update."""
+        """Whether the map is one of narrow corridors, as the exact search measures it to peel its dead ends
+        (:func:`~pathing_py.dead_ends.worth_peeling`: maze512-1-0 is, the other benchmark maps are not; finding the
+        key points' dead ends, a pass over all of them, pays only there), measured again after an update."""
         if self._narrow is None or self._narrow[0] != self.version:
-            self._narrow = (self.version, narrow_share(self.grid.passable) >= NARROW_SHARE)
+            self._narrow = (self.version, worth_peeling(pad(self.grid.passable), self.grid.connectivity))
         return self._narrow[1]
 
     def _split(self, node: int) -> Tuple[tuple, tuple, tuple, tuple]:

@@ -106,8 +106,9 @@ class _Forest:
             up = _ROOT
             for offset, side_a, side_b in moves:
                 neighbour = cell + offset
-                cuts_corner = side_a and not (passable[cell + side_a] and passable[cell + side_b])
-                if removed[neighbour] or not passable[neighbour] or cuts_corner:
+                if removed[neighbour] or not passable[neighbour]:
+                    continue
+                if side_a and not (passable[cell + side_a] and passable[cell + side_b]):  # (a corner cut)
                     continue
                 up = neighbour
                 degree[neighbour] -= 1

@@ -226,10 +226,21 @@ LINE_LOSES_ITS_FIRST_SLOT = (
     [(60, "remove_unit", 0, 0, None), (61, "order", 0, 13, None)],
 )  # fmt: skip
 
+#: Found by CI: in one frame a group is ordered, a member is removed, and the commander is let go: the new
+#: commander must be a unit still there, and the members it plans for too.
+COMMANDER_LEAVES_AFTER_A_MEMBER_WAS_REMOVED = (
+    (np.ones((11, 10), dtype=bool), np.array([[x, 0] for x in range(7)]), np.full(7, 4.0), np.full(7, 0.5),
+     [(1, None, 1.0, Cohesion.SPEED, (0, 0)), (4, None, 1.0, Cohesion.ROUTE, (1, 1)), (2, "line", 1.0, Cohesion.SPEED, (0, 0))],
+     False, np.array([0.5, 0.5])),
+    [(0, "leave", 2, 0, None), (0, "leave", 0, 0, None), (0, "leave", 0, 0, None), (0, "remove_unit", 0, 1, None),
+     (0, "join", 0, 0, None), (254, "order", 1, 0, None), (254, "remove_unit", 0, 254, None), (254, "leave", 1, 0, None)],
+)  # fmt: skip
+
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(changing_groups())
 @example(LINE_LOSES_ITS_FIRST_SLOT)
+@example(COMMANDER_LEAVES_AFTER_A_MEMBER_WAS_REMOVED)
 def test_groups_that_lose_gain_and_are_ordered_again_at_any_moment_end_every_order_and_rest(changing):
     """Members removed, let go and taken in, groups ordered again and given other formations, at drawn moments
     (forming, formed, marching, passing obstacles, at rest), in the frame of an order too: no exception, no unit

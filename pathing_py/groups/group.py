@@ -205,6 +205,7 @@ class Group:
         navigator = self.groups.navigator
         if unit is self.commander:
             self.commander = None
+            self.groups.drop_lost(self)  # the new commander, and the members it plans for, are still here
             self._pick_commander()
             if self._sharing and self.target is not None and self.members:  # its plan will not come: the new commander plans
                 self._march()

@@ -1,8 +1,10 @@
 import json
+import os
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from tools.godot_headless import Godot, GodotRunError, find_godot, godot_required
 from tools.godot_python import GodotPython, find_pythonscript
@@ -13,6 +15,11 @@ ROOT = Path(__file__).resolve().parent.parent
 #: tests/engine/ runs inside Godot (tests/test_engine.py starts it there), not in this interpreter.
 collect_ignore = [] if "godot" in sys.modules else ["engine"]
 BENCHMARKS = find_benchmarks(ROOT)
+
+#: CI (.ci/run sets PATHING_PY_HYPOTHESIS=ci) draws the same examples at every run, so that whether a change lands
+#: depends on the change; a run elsewhere draws new ones each time, and what it finds is kept as an @example.
+settings.register_profile("ci", derandomize=True, database=None)
+settings.load_profile(os.environ.get("PATHING_PY_HYPOTHESIS", "default"))
 
 
 @pytest.fixture(scope="session")

@@ -232,6 +232,22 @@ def test_a_formation_passes_what_it_does_not_fit_and_arrives_in_shape(kind, choi
     assert sum(unit.stats.plans for unit in squad.members) == 1
 
 
+def test_a_line_formed_on_its_route_passes_a_gap_in_a_thin_wall_as_its_own_shape_fits_and_says_so():
+    """F5 without a graph: the route was planned before the line formed (facing the way it sets off), its
+    narrow points found for the members' places then. The line of twelve, thirteen cells wide, does not fit
+    the gap of four in a wall one cell thick: it passes it halved or broken, says so, and arrives in shape."""
+    rows = ["".join("#" if x == 20 and not 13 <= y <= 16 else "." for x in range(40)) for y in range(30)]
+    navigator, groups, squad = squad_on("\n".join(rows), "line", spacing=1.2, units=12, top=10)
+    squad.move_to((32, 15))
+    events = march(navigator, groups, squad)
+    names = [name for _, name in events]
+    assert names[:3] == ["group_ordered", "formation_forming", "formation_formed"] and names[-1] == "group_arrived", names
+    assert {"formation_scaled", "formation_halved", "formation_broken"} & set(names[3:]), names
+    assert all(unit.state is UnitState.ARRIVED for unit in squad.members)
+    commander = squad.commander
+    assert all(tuple(np.subtract(unit.cell, commander.cell)) == squad.offsets[unit.id] for unit in squad.members)
+
+
 def test_a_group_takes_another_formation_where_it_stands():
     navigator, groups, squad = squad_on(OPEN, None)
     squad.set_formation("line", spacing=2)

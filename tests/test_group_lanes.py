@@ -24,6 +24,10 @@ def test_a_key_point_moves_to_the_right_of_the_way_by_half_the_groups_width_and_
     assert keep_right(((10, 10),), start, goal, OPEN, ACROSS) == (moved,)
 
 
+def test_a_key_point_where_the_group_was_found_not_to_fit_stays_on_its_way():
+    assert keep_right(((10, 10), (14, 10)), (0, 10), (20, 10), OPEN, ACROSS, fixed={(10, 10)}) == ((10, 10), (14, 12))
+
+
 def test_a_key_point_moves_only_as_far_as_the_group_fits_beside_it():
     grid = Grid.from_ascii("\n".join(["." * 21] * 12 + ["#" * 21] + ["." * 21] * 8))  # a wall 3 cells right of (10, 9) going east
     assert keep_right(((10, 9),), (0, 9), (20, 9), grid, ACROSS) == ((10, 10),)

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathing_py import Grid
-from pathing_py.groups.passage import narrow_points, plan_passage
+from pathing_py.groups.passage import narrow_points, plan_passage, with_narrow_points
 from strategies import walled_maps
 
 #: A box of 3 x 3 at spacing 2, the commander in the middle.
@@ -74,6 +74,13 @@ def test_narrow_points_are_where_the_formation_begins_and_ends_not_fitting():
     assert [path[i] for i in ends] == [(8, 7), (10, 7), (12, 7)]  # into the gap, the wall's line, out of it
     assert narrow_points(BOX, [], grid.passable) == []
     assert narrow_points(np.zeros((0, 2), dtype=np.int64), path, grid.passable) == []  # the commander alone fits
+
+
+def test_narrow_points_are_added_on_the_straight_ways_between_key_points_planned_for_another_shape():
+    grid = wall_across(gap_rows=(6, 7, 8))
+    points, narrow = with_narrow_points(BOX, (2, 7), [(10, 7), (17, 7)], grid.passable)
+    assert narrow == {(8, 7), (10, 7), (12, 7)} and points == ((8, 7), (10, 7), (12, 7), (17, 7))  # (10, 7) both
+    assert with_narrow_points(BOX, (2, 2), [(17, 2)], Grid(np.ones((16, 20), dtype=bool)).passable) == (((17, 2),), set())
 
 
 @settings(max_examples=60, deadline=None)

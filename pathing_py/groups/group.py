@@ -52,7 +52,7 @@ from ..units.unit import FINAL_STATES, STANDING_STATES
 from .formations import FORWARD, Formation, checked_spacing, distinct_cells, needs_reforming, slot_cells
 from .forming import assign_slots
 from .lanes import keep_right
-from .passage import narrow_points, plan_passage
+from .passage import narrow_points, plan_passage, with_narrow_points
 
 __all__ = ["Cohesion", "Group", "GroupEvent", "GroupState", "Groups"]
 
@@ -330,21 +330,25 @@ class Group:
                    if unit is not commander and unit.state is UnitState.FIND_PATH and unit.id in self.offsets]
         offsets = np.array([self.offsets[unit.id] for unit in members], dtype=np.int64).reshape(-1, 2)
         grid, size = self._grid(), self.size
-        key_points = known if known is not None else _key_points(commander, offsets, grid.passable)
-        if key_points is None:  # the commander's goal was cut off: each plans its own way
+        planned = _key_points(commander, offsets, grid.passable) if known is None else (known, set())
+        if planned is None:  # the commander's goal was cut off: each plans its own way
             self._form_on_route = False
             for unit in members:
                 navigator.order(unit, self.goals[unit.id])
             return
+        key_points, narrow = planned
         turn = self._first_turn(commander.anchor, key_points, self.goals[commander.id], resumed=known is not None)
         if turn is not None:
-            key_points = self._halt_at_turn(commander, key_points, *turn)
-            if key_points is None:
+            halted = self._halt_at_turn(commander, key_points, *turn)
+            if halted is None:
                 return
+            key_points = halted
+        if known is not None and self.formation is not None and len(offsets):  # (planned for the shape it had then)
+            key_points, narrow = with_narrow_points(offsets, commander.anchor, key_points, grid.passable)
         places = np.array([self.offsets[unit.id] for unit in self.members if unit.id in self.offsets], dtype=np.int64)
         depth = int(np.abs(places).max(initial=0)) + size
         marked, stretches = mark_narrows(grid, commander.anchor, key_points, self.goals[commander.id], depth=depth)
-        kept = keep_right(marked, commander.anchor, self.goals[commander.id], grid, places, size=size)
+        kept = keep_right(marked, commander.anchor, self.goals[commander.id], grid, places, size=size, fixed=narrow)
         if kept != key_points:  # the commander walks them too: it leads
             key_points = kept
             navigator.follow(commander, self.goals[commander.id], key_points)
@@ -960,12 +964,12 @@ def _cell(values) -> Cell:
     return int(x), int(y)
 
 
-def _key_points(commander: Unit, offsets: np.ndarray, passable: np.ndarray) -> Optional[Tuple[Cell, ...]]:
-    """The key points of the commander's plan before its goal, one tuple for every member; None when
-    its goal was cut off (the members' goals may be too). Without a graph's key points (a plan that
-    is its goal alone), the turns of the path the commander planned to it, and where members standing
-    ``offsets`` from it begin or end not fitting (F5): members walking them aside keep level with it,
-    where paths of their own could take other turns."""
+def _key_points(commander: Unit, offsets: np.ndarray, passable: np.ndarray) -> Optional[Tuple[Tuple[Cell, ...], Set[Cell]]]:
+    """The key points of the commander's plan before its goal, one tuple for every member, and those of
+    them where the group does not fit; None when its goal was cut off (the members' goals may be too).
+    Without a graph's key points (a plan that is its goal alone), the turns of the path the commander
+    planned to it, and where members standing ``offsets`` from it begin or end not fitting (F5): members
+    walking them aside keep level with it, where paths of their own could take other turns."""
     routes = [route for route in commander.stack if route.kind is RouteKind.HIGH_LEVEL]
     if commander.cut_off or not routes:
         return None
@@ -975,8 +979,8 @@ def _key_points(commander: Unit, offsets: np.ndarray, passable: np.ndarray) -> O
         steps = [(b[0] - a[0], b[1] - a[1]) for a, b in zip(path, path[1:])]
         turns = {i + 1 for i in range(len(steps) - 1) if steps[i] != steps[i + 1]}
         narrow = set(narrow_points(offsets, path[:-1], passable)) - {0}
-        return tuple(path[i] for i in sorted(turns | narrow))
-    return high.waypoints[high.index : -1]
+        return tuple(path[i] for i in sorted(turns | narrow)), {path[i] for i in narrow}
+    return high.waypoints[high.index : -1], set()
 
 
 def _from_nearest(key_points: Tuple[Cell, ...], cell: Cell) -> Tuple[Cell, ...]:

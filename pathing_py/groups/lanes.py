@@ -32,7 +32,7 @@ Quick start::
 """
 
 import math
-from typing import Sequence, Tuple
+from typing import Collection, Sequence, Tuple
 
 import numpy as np
 
@@ -43,7 +43,9 @@ from .passage import fits_beside
 __all__ = ["keep_right"]
 
 
-def keep_right(key_points: Sequence[Cell], start: Cell, goal: Cell, grid: Grid, offsets: np.ndarray, *, size: int = 1) -> Tuple[Cell, ...]:
+def keep_right(
+    key_points: Sequence[Cell], start: Cell, goal: Cell, grid: Grid, offsets: np.ndarray, *, size: int = 1, fixed: Collection[Cell] = ()
+) -> Tuple[Cell, ...]:
     """``key_points`` of a route from ``start`` to ``goal``, each moved to the right of the way through it
     (from the point before it to the one after it, as the route was planned) along a straight line of free
     cells of ``grid``, by up to the group's half width across that way plus one cell: to the farthest cell
@@ -51,10 +53,13 @@ def keep_right(key_points: Sequence[Cell], start: Cell, goal: Cell, grid: Grid, 
     shape where it did, and one that did not fit beside a point by a wall may fit once moved out from it).
     A point stays where the group fits nowhere on that line (before a door, in a narrow passage).
     ``offsets``: the members' places around the commander (n x 2 cells), which walks the points; ``size``:
-    their blocks' side, on ``grid`` of that size."""
+    their blocks' side, on ``grid`` of that size. Points in ``fixed`` stay: where the group was found not to
+    fit on its way (:func:`~pathing_py.groups.passage.narrow_points`), the place it fits beside may lie
+    across a thin wall from the way, and moving there would take the check away from where it is needed."""
     places = np.asarray(offsets, dtype=np.int64).reshape(-1, 2)
     points = [start, *key_points, goal]
-    return tuple(_moved_right(point, before, after, grid, places, size) for before, point, after in zip(points, points[1:], points[2:]))
+    return tuple(point if point in fixed else _moved_right(point, before, after, grid, places, size)
+                 for before, point, after in zip(points, points[1:], points[2:]))  # fmt: skip
 
 
 def _moved_right(point: Cell, before: Cell, after: Cell, grid: Grid, places: np.ndarray, size: int) -> Cell:

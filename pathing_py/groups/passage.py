@@ -39,7 +39,7 @@ from ..grid import Cell, Grid, passable_at, step_corners
 from ..line import line_cells, line_of_sight
 from ..search import find_path
 
-__all__ = ["Passage", "fits_beside", "narrow_points", "plan_passage"]
+__all__ = ["Passage", "fits_beside", "narrow_points", "plan_passage", "with_narrow_points"]
 
 #: Scale factors tried on a formation's offsets, largest first, before it halves or breaks.
 SCALES = (0.75, 0.5, 0.25)
@@ -97,6 +97,20 @@ def narrow_points(offsets: np.ndarray, path: Sequence[Cell], passable: np.ndarra
     for first, after in zip(edges[::2].tolist(), edges[1::2].tolist()):  # each stretch: fits[first:after] all False
         points.update((first, (first + after - 1) // 2, after - 1))
     return sorted(points)
+
+
+def with_narrow_points(offsets: np.ndarray, start: Cell, key_points: Sequence[Cell], passable: np.ndarray) -> Tuple[Tuple[Cell, ...], Set[Cell]]:
+    """``key_points`` with the :func:`narrow_points` of the straight lines from ``start`` through them added,
+    and those narrow points: a route planned before the group formed (its narrow points found for the
+    members' places then) checked again for the formation's own shape, which may not fit where the unformed
+    group did (a wide line crossing a thin wall slantwise fits at every key point, not between them)."""
+    path = [start]
+    ends = []  # the index in ``path`` of each key point
+    for point in key_points:
+        path.extend(line_cells(path[-1], point)[1:])
+        ends.append(len(path) - 1)
+    narrow = set(narrow_points(offsets, path, passable)) - {0}
+    return tuple(path[i] for i in sorted(narrow | set(ends))), {path[i] for i in narrow}
 
 
 def _swept(offsets: np.ndarray) -> Set[Cell]:

@@ -28,9 +28,10 @@ that could join two cells, so the search is exact::
     >>> round(result.cost, 3)
     8.472
 
-The grid is only the obstacle table here: its islands, line of sight, key-point
-graph and units follow the square grid's eight (or four) neighbours, not these six.
-A half-offset TileMap read from a scene comes as a :class:`HexMap`, the two together::
+The grid is only the obstacle table here: its own islands, line of sight, key-point
+graph and units follow the square grid's eight (or four) neighbours, not these six;
+:func:`hex_islands` labels the islands of six neighbours, :mod:`pathing_py.hex_lines`
+draws lines between hex cells. A half-offset TileMap read from a scene comes as a :class:`HexMap`, the two together::
 
     hexes = read_tilemap("hexagonal_map/map.tscn").hex_map()   # pathing_py.godot.scene_files
     hexes.find_path((0, 0), (9, 4)).cells                      # grid cells; hexes.grid.origin is TileMap cell (0, 0)
@@ -40,11 +41,14 @@ import math
 from heapq import heappop, heappush
 from typing import List, NamedTuple, Optional, Tuple
 
+import numpy as np
+
 from .cell_layout import CellLayout
 from .grid import Cell, Grid
+from .islands import label_islands
 from .search import PathResult, PathStatus, answer_without_search, as_cell
 
-__all__ = ["HexMap", "HexSteps", "find_hex_path", "hex_neighbours"]
+__all__ = ["HexMap", "HexSteps", "find_hex_path", "hex_islands", "hex_neighbours"]
 
 #: A step to a neighbour: (dx, dy) in cells, and its cost.
 Step = Tuple[int, int, float]
@@ -109,6 +113,17 @@ class HexSteps:
         """The six (dx, dy, cost) steps out of a cell whose line lies ahead of its neighbour lines, or behind them."""
         return self._steps[ahead]
 
+    def touch(self, a: Cell, b: Cell) -> bool:
+        """Whether two grid cells are hex neighbours: their sides meet."""
+        return any(a[0] + dx == b[0] and a[1] + dy == b[1] for dx, dy, _ in self.steps(a))
+
+    def step_cost(self, a: Cell, b: Cell) -> float:
+        """The cost of the step between two neighbouring grid cells; ValueError if they do not touch."""
+        for dx, dy, cost in self.steps(a):
+            if a[0] + dx == b[0] and a[1] + dy == b[1]:
+                return cost
+        raise ValueError(f"cells {tuple(a)} and {tuple(b)} are not hex neighbours: no step joins them")
+
     def line_moves(self, first: int, count: int) -> List[int]:
         """How far the grid lines ``first`` on (``count`` of them) are moved, in half cells: 0, or 1 or -1."""
         unit = 1 if self.layout.shift > 0 else -1
@@ -132,6 +147,17 @@ def hex_neighbours(grid: Grid, steps: HexSteps, cell: Cell) -> List[Tuple[Cell, 
     """The passable hex neighbours of a grid cell on the grid, with the cost of the step to each."""
     x, y = cell
     return [((x + dx, y + dy), cost) for dx, dy, cost in steps.steps(cell) if grid.is_passable((x + dx, y + dy))]
+
+
+def hex_islands(grid: Grid, steps: "HexSteps") -> np.ndarray:
+    """``labels[y, x]``: 0 on blocked cells, elsewhere the number of the island of six neighbours the cell is on
+    (numbered line by line from the first)."""
+    lines = grid.height if steps.axis == 0 else grid.width
+    # From a line ahead of its neighbours, a cell touches cells 0 and +1 along the next line; from one behind, -1 and 0.
+    contacts = np.where(steps.lines_ahead(0, lines), 1, -1)
+    if steps.axis == 0:
+        return label_islands(grid.passable, contacts)[0]
+    return label_islands(grid.passable.T, contacts)[0].T
 
 
 def find_hex_path(

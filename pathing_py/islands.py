@@ -41,15 +41,21 @@ _STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _HALF_KING = ((1, 0), (-1, 1), (0, 1), (1, 1))
 
 
-def label_islands(passable: np.ndarray) -> Tuple[np.ndarray, int]:
+def label_islands(passable: np.ndarray, row_contacts: Optional[np.ndarray] = None) -> Tuple[np.ndarray, int]:
     """Label the 4-connected components of ``passable``.
 
     Returns ``(labels, count)``: ``labels[y, x]`` is 0 on blocked cells and
     1..count on passable ones, numbered in row-major order of each island's
     first cell, so the same map always gets the same labels.
+
+    ``row_contacts`` (one of -1 or +1 per row) joins each cell (x, y) to
+    (x + row_contacts[y], y + 1) as well: the rows of a half-offset map, each
+    touching two cells of the next row (:func:`pathing_py.hex_grid.hex_islands`).
     """
     passable = np.asarray(passable, dtype=bool)
     height, width = passable.shape
+    if row_contacts is not None and (np.shape(row_contacts) != (height,) or not np.isin(row_contacts, (-1, 1)).all()):
+        raise ValueError(f"row_contacts must hold -1 or +1 for each of the {height} rows, got {row_contacts!r}")
     labels = np.zeros((height, width), dtype=np.int32)
     if not passable.any():
         return labels, 0
@@ -63,7 +69,16 @@ def label_islands(passable: np.ndarray) -> Tuple[np.ndarray, int]:
 
     # Vertical contacts between runs of consecutive rows.
     below = flat[width:] & flat[:-width]
-    parent = _join(run_count, run_of_cell[:-width][below], run_of_cell[width:][below])
+    uppers, lowers = [np.flatnonzero(below)], [np.flatnonzero(below) + width]
+    if row_contacts is not None:
+        for offset in (-1, 1):
+            rows = np.flatnonzero(np.asarray(row_contacts[:-1]) == offset)
+            columns = np.arange(max(0, -offset), width - max(0, offset))
+            upper = (rows[:, None] * width + columns[None, :]).ravel()
+            upper = upper[flat[upper] & flat[upper + width + offset]]
+            uppers.append(upper)
+            lowers.append(upper + width + offset)
+    parent = _join(run_count, run_of_cell[np.concatenate(uppers)], run_of_cell[np.concatenate(lowers)])
 
     # Roots are the smallest run index of each island: number them in order.
     roots = np.unique(parent)

@@ -681,3 +681,31 @@ def test_empty_cells_passable_is_an_option(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["paths", "--help"])
     assert "--empty-cells-passable yes|no" in capsys.readouterr().out
+
+
+# -- random orders within one island -------------------------------------------------------------------
+
+#: Two islands of many cells and one of a single cell.
+SPLIT_MAP = "......#.....\n......#.....\n......#..#..\n......#.#.#.\n......#..#..\n"
+
+
+@pytest.mark.parametrize(
+    "map_name, options",
+    [
+        ("islands.txt", []),
+        ("islands.txt", ["--connectivity", "4"]),
+        (str(FIXTURES / "geometry" / "isometric.tscn"), ["--tilemap", "Diamonds"]),
+        (str(FIXTURES / "geometry" / "isometric.tscn"), ["--tilemap", "Skewed"]),
+        *[(str(HEX_MAZE), ["--tilemap", name, "--bounds", "-7", "-5", "17", "11"]) for name in ("Columns", "Rows", "BackRows", "Diamonds")],
+    ],
+)
+def test_random_orders_are_drawn_within_one_island_on_every_kind_of_map(tmp_path, capsys, map_name, options):
+    """The hex maze cut above the one gap of its wall (bounds), and the ASCII map, are two islands or more:
+    drawn from all free cells, half the orders were UNREACHABLE."""
+    (tmp_path / "islands.txt").write_text(SPLIT_MAP)
+    path = map_name if "/" in map_name else str(tmp_path / map_name)
+    assert main(["paths", path, *options, "--orders", "12", "--out", str(tmp_path / "p.png")]) == 0
+    rows = order_rows(capsys.readouterr().out)
+    assert len(rows) == 12 and all(status == "FOUND" for _, _, status, _ in rows), rows
+    assert all(start != goal for start, goal, _, _ in rows)
+    assert len({start for start, _, _, _ in rows}) > 6  # drawn, not one order over and over

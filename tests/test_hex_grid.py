@@ -16,7 +16,8 @@ from pathing_py.cell_layout import CellLayout
 from pathing_py.godot.scene_files import grid_from_tscn, read_tilemap
 from pathing_py.godot.tile_geometry import MODE_CUSTOM, MODE_ISOMETRIC, TileGeometry
 from pathing_py.grid import MapFormatError
-from pathing_py.hex_grid import HexMap, HexSteps, find_hex_path, hex_neighbours
+from pathing_py.hex_grid import HexMap, HexSteps, find_hex_path, hex_islands, hex_neighbours
+from pathing_py.islands import label_islands
 from tests.strategies import cells_of, maps
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -278,3 +279,26 @@ def test_world_to_map_finds_the_cell_of_every_point_inside_a_moved_cell(mode, ha
     points = layout.to_pixels(cells + layout.shifts(cells) + fractions)
     np.testing.assert_array_equal(geometry.cells_of(points), cells)
     np.testing.assert_allclose(geometry.corners_of(cells), layout.to_pixels(cells + layout.shifts(cells)), atol=1e-3)
+
+
+# -- islands of six neighbours --------------------------------------------------------------------------
+
+
+@settings(max_examples=150, deadline=None)
+@given(maps(max_side=12), layouts(), origins)
+def test_hex_islands_are_the_cells_dijkstra_reaches(passable, layout, origin):
+    grid = Grid(passable, origin=origin)
+    labels = hex_islands(grid, HexSteps(layout, origin))
+    assert ((labels > 0) == passable).all()
+    unlabelled = {(int(x), int(y)) for y, x in zip(*np.nonzero(passable))}
+    while unlabelled:
+        start = min(unlabelled)
+        island = set(dijkstra(passable, layout, origin, start))
+        assert {labels[y, x] for x, y in island} == {labels[start[1], start[0]]}
+        assert (labels == labels[start[1], start[0]]).sum() == len(island)
+        unlabelled -= island
+
+
+def test_row_contacts_are_checked():
+    with pytest.raises(ValueError, match="row_contacts must hold -1 or \\+1 for each of the 2 rows"):
+        label_islands(np.ones((2, 3), dtype=bool), np.array([1, 0]))

@@ -13,6 +13,7 @@ from pathing_py.godot.tile_data import CellRect
 from pathing_py.godot.tile_geometry import TileGeometry
 from pathing_py.godot.units import HEX_UNITS_REFUSED, UnitDriver
 from pathing_py.hex_grid import find_hex_path
+from pathing_py.hex_lines import hex_path_cost, smooth_hex_path
 from pathing_py.status import Status
 
 HEX_MAZE = Path(__file__).resolve().parent / "fixtures" / "geometry" / "hex_maze.tscn"
@@ -27,7 +28,7 @@ def hex_navigator(name: str = "Columns") -> TileMapNavigator:
 
 @pytest.mark.parametrize("name", ["Columns", "Rows", "BackRows", "Diamonds"])
 @pytest.mark.parametrize("smooth", [True, False])
-def test_paths_are_the_hex_search_s_cells_through_their_centres(name, smooth):
+def test_paths_are_the_hex_search_s_cells_through_their_centres_smoothed_along_hex_lines(name, smooth):
     navigator = hex_navigator(name)
     geometry = navigator.frame.geometry
     start, goal = (-7, -5), (9, 8)  # TileMap cells on either side of the wall with one gap
@@ -35,8 +36,11 @@ def test_paths_are_the_hex_search_s_cells_through_their_centres(name, smooth):
     assert answer.status == "FOUND"
     grid = navigator.grid
     expected = find_hex_path(grid, geometry.layout(), navigator.frame.to_grid(start), navigator.frame.to_grid(goal))
-    cells = [navigator.frame.from_grid(cell) for cell in expected.cells]
-    assert [navigator.cell_of(point) for point in answer.points] == cells  # every cell, not smoothed
+    walked = smooth_hex_path(grid, navigator.hex_steps, expected.cells) if smooth else expected.cells
+    assert smooth == (walked != expected.cells)  # this one is pulled straight where its lines are clear
+    assert hex_path_cost(navigator.hex_steps, walked) == pytest.approx(expected.cost)
+    cells = [navigator.frame.from_grid(cell) for cell in walked]
+    assert [navigator.cell_of(point) for point in answer.points] == cells  # every cell of the path
     np.testing.assert_allclose(answer.points, geometry.centres_of(cells))
     assert (2, 6) in cells  # through the gap
 

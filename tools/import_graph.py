@@ -36,6 +36,7 @@ LAYERS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
         (
             "status", "arguments", "grid", "islands", "jump_tables", "search_state", "dead_ends", "differential",
             "rook_jumps", "search", "line", "clearance", "hierarchy", "sized_grids", "cell_layout", "hex_grid",
+            "hex_lines",
         ),
     ),
     ("movement", ("local", "dynamic", "spacetime", "push_and_swap", "jams", "crowd_checks", "units", "groups")),

@@ -84,7 +84,7 @@ TileMap-local, as ``TileMap.map_to_world``; use ``tilemap.to_local()`` for
 global ones. Square, isometric and custom TileMaps are navigated (a cell's
 position is the centre of the cell ``world_to_map`` finds), and half-offset
 (hexagonal) ones too: their paths step between the six neighbours of each cell
-(never smoothed, no key-point graph), and PathUnits and GroupManagers cannot
+(smoothed along hex lines, no key-point graph), and PathUnits and GroupManagers cannot
 move on them yet (a unit joining one is refused, ``NOT_DRIVEN``, saying why).
 
 This script only reads Godot objects and converts Godot types; the work is

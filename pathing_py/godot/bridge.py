@@ -23,7 +23,8 @@ negative; a *grid cell* indexes the :class:`~pathing_py.Grid`, whose
 ``origin`` is the TileMap cell of grid cell ``(0, 0)``. Square, isometric and
 custom TileMaps convert as the engine does (:mod:`pathing_py.godot.tile_geometry`),
 and so do half-offset (hexagonal) ones, whose paths follow the six neighbours of
-their cells (:mod:`pathing_py.hex_grid`): no key-point graph, no smoothing, no units.
+their cells (:mod:`pathing_py.hex_grid`), smoothed along hex lines (:mod:`pathing_py.hex_lines`): no
+key-point graph, no units.
 
 A navigator answers from a baked key-point graph when it has one
 (:func:`load_graph` decides what to do with a missing or stale file), and
@@ -39,6 +40,7 @@ import numpy as np
 
 from ..grid import Cell, Grid
 from ..hex_grid import HexSteps, find_hex_path
+from ..hex_lines import smooth_hex_path
 from ..hierarchy import GraphFileError, KeyPointGraph
 from ..line import smooth_path
 from ..search import PathStatus, find_path
@@ -545,7 +547,7 @@ class TileMapNavigator:
         With ``smooth`` the cell path is pulled straight wherever a line is
         clear (:func:`pathing_py.smooth_path`), so units walking from centre to
         centre do not zigzag; it is never longer than the search's path. Paths on
-        a half-offset TileMap go through every cell's centre, never smoothed.
+        a half-offset TileMap are pulled straight along hex lines (:func:`pathing_py.hex_lines.smooth_hex_path`).
         """
         try:
             start_cell = self.frame.to_grid(self.frame.cell_of(start))
@@ -554,7 +556,6 @@ class TileMapNavigator:
             return PathAnswer(Status.INVALID_POSITION.value, [], str(error))
         if self.hex_steps is not None:
             result = find_hex_path(self.grid, self.hex_steps.layout, start_cell, goal_cell)
-            smooth = False  # line of sight follows square cells, not hex ones
         elif self._graph is None:
             result = find_path(self.grid, start_cell, goal_cell)
         else:  # smoothed below, as exact paths are
@@ -567,7 +568,10 @@ class TileMapNavigator:
                 outside = start_tile if not self.grid.in_bounds(start_cell) else goal_tile
                 message = f"{message}: {self.outside(outside)}"
             return PathAnswer(status, [], message)
-        cells = smooth_path(self.grid, result.cells) if smooth else result.cells
+        cells = result.cells
+        if smooth:
+            hexes = self.hex_steps
+            cells = smooth_path(self.grid, cells) if hexes is None else smooth_hex_path(self.grid, hexes, cells)
         return PathAnswer(status, self.frame.grid_centres(cells))
 
 

@@ -26,12 +26,13 @@ the units ended (and why, for each that did not arrive), the pairs of units
 that overlapped and the circles in walls (checked after every update: both
 must be 0) and the time per update.
 
-``pathing-py paths [MAP]`` answers a few seeded path orders on a map, prints
+``pathing-py paths [MAP]`` answers a few seeded path orders on a map (each
+between two cells of one island, so that a path joins them), prints
 what each cost, and draws the map with the paths into a PNG, each cell in its
 real shape (squares, isometric diamonds, custom parallelograms, half-offset
 rows or columns) at a size a person can read. Half-offset (hexagonal) TileMaps
 are searched over the six neighbours of each cell, their costs in TileMap
-pixels; the other commands refuse them (their units and graphs step between
+pixels, and smoothed along hex lines; the other commands refuse them (their units and graphs step between
 eight or four neighbours).
 
 ``pathing-py bake MAP [--out FILE] [--cluster-size N]`` bakes the map's
@@ -62,7 +63,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, TextIO,
 import numpy as np
 
 from .animation import GifWriter
-from .changing_map import FINAL_STATES, Order, Wall, drop_wall, free_cells, give_orders, update_ms
+from .changing_map import FINAL_STATES, Order, Wall, drop_wall, give_orders, update_ms
 from .crowd_runs import CrowdRun
 from ..debug import draw_commander, draw_grid, paths_picture, side_by_side, units_picture, write_png
 from .formation_scenarios import SCENARIOS, FormationRun
@@ -71,7 +72,8 @@ from ..godot.scene_files import TileMapData, nav_grid_settings, read_tilemap
 from ..godot.tile_data import UNKNOWN_TILES, CellRect, cell_rect, tiles_that_cannot_block
 from ..cell_layout import SQUARE_CELLS, CellLayout
 from ..grid import CONNECTIVITIES, Cell, Grid, MapFormatError
-from ..hex_grid import find_hex_path
+from ..hex_grid import HexSteps, find_hex_path, hex_islands
+from ..hex_lines import smooth_hex_path
 from ..hierarchy import KeyPointGraph
 from ..line import smooth_path
 from ..map_pictures import MAX_SIDE, MIN_CELL_EDGE, MIN_WIDTH, MapPicture
@@ -208,11 +210,25 @@ def grid_cell(grid: Grid, cell: Cell) -> Cell:
     return cell[0] - grid.origin[0], cell[1] - grid.origin[1]
 
 
-def random_orders(grid: Grid, count: int, seed: int) -> List[tuple]:
-    """``count`` (start, goal) pairs of passable cells, the same for the same seed."""
-    free = free_cells(grid)
+def random_orders(islands: np.ndarray, count: int, seed: int) -> List[Tuple[Cell, Cell]]:
+    """``count`` (start, goal) pairs of two cells on one island each (``islands``: labels, 0 blocked), so that a
+    path joins them: a start drawn from the cells of islands of two cells or more, its goal from the other cells
+    of its island; the same for the same seed (none when no island has two cells)."""
+    sizes = np.bincount(islands.ravel())
+    sizes[0] = 0
+    ys, xs = np.nonzero(sizes[islands] >= 2)
     rng = random.Random(seed)
-    return [(rng.choice(free), rng.choice(free)) for _ in range(count)]
+    members: Dict[int, List[Cell]] = {}
+    orders = []
+    for _ in range(count if len(xs) else 0):
+        drawn = rng.randrange(len(xs))
+        start = (int(xs[drawn]), int(ys[drawn]))
+        label = int(islands[start[1], start[0]])
+        if label not in members:
+            members[label] = [(int(x), int(y)) for y, x in zip(*np.nonzero(islands == label))]
+        goal = rng.choice(members[label][:-1])  # any other cell of the island: the last stands in for the start
+        orders.append((start, members[label][-1] if goal == start else goal))
+    return orders
 
 
 def read_map(path: Path, args: argparse.Namespace, *, six_neighbours: bool = False) -> LoadedMap:
@@ -270,22 +286,26 @@ def answer_orders(grid: Grid, orders: Sequence[Tuple[Cell, Cell]], find: Finder)
 def run_paths(args: argparse.Namespace) -> int:
     loaded = read_map(Path(args.map) if args.map else DEMO_SCENE, args, six_neighbours=True)
     grid, layout = loaded.grid, loaded.layout
-    if not layout.hexagonal:
-        started = time.perf_counter()
+    hexes = HexSteps(layout, grid.origin) if layout.hexagonal else None
+    started = time.perf_counter()
+    if hexes is None:
         prepare(grid)
-        print(f"islands and search tables built in {(time.perf_counter() - started) * 1000:.1f} ms")
+        islands = grid.islands
+    else:
+        islands = hex_islands(grid, hexes)
+    print(f"islands{'' if hexes else ' and search tables'} built in {(time.perf_counter() - started) * 1000:.1f} ms")
 
     def find(start: Cell, goal: Cell) -> Tuple[PathResult, List[Cell]]:
-        if layout.hexagonal:  # through every cell's centre: line of sight follows square cells
+        if hexes is not None:
             result = find_hex_path(grid, layout, start, goal)
-            return result, result.cells
+            return result, smooth_hex_path(grid, hexes, result.cells) if result else []
         result = find_path(grid, start, goal)
         return result, smooth_path(grid, result.cells) if result else []
 
     if args.order:  # TileMap cells, as the user sees them
         orders = [(grid_cell(grid, start), grid_cell(grid, goal)) for start, goal in args.order]
     else:
-        orders = random_orders(grid, args.orders, args.seed)
+        orders = random_orders(islands, args.orders, args.seed)
     paths = answer_orders(grid, orders, find)
     picture = MapPicture(grid, layout, args.scale, **loaded.terrain)
     write_png(args.out, picture.draw_paths(paths))
@@ -652,7 +672,7 @@ def run_render(args: argparse.Namespace) -> int:
         result = graph.find_path(start, goal)
         return result, result.cells
 
-    paths = answer_orders(grid, random_orders(grid, args.paths, args.seed), find)
+    paths = answer_orders(grid, random_orders(grid.islands, args.paths, args.seed), find)
     scale = args.scale or max(1, min(8, MAX_PICTURE_SIDE // max(grid.width, grid.height)))
     write_png(args.out, paths_picture(grid, paths, scale, graph=graph, **terrain))
     print(f"picture: {args.out} ({scale} pixels per cell)")

@@ -87,7 +87,7 @@ def test_found_iff_reachable_on_random_maps(grid, cluster_size, data):
 @settings(max_examples=100, deadline=None)
 @given(maps(min_side=2, max_walls=0.5), connectivities(), st.integers(2, 6), st.data())
 def test_skipping_dead_ends_keeps_the_cost_of_a_search_over_every_key_point(passable, connectivity, cluster_size, data):
-    """Dead ends (hierarchy/dead_ends.py) cut the key points searched, not the cost found. A grid of terrain cost 1
+    """Dead ends (hierarchy/contraction.py) cut the key points searched, not the cost found. A grid of terrain cost 1
     everywhere is searched over every key point, with no dead end skipped: the same costs, but where the line
     is clear (a uniform grid answers with the line, shorter than any way through key points)."""
     uniform = Grid(passable, connectivity=connectivity)

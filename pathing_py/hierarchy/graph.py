@@ -39,7 +39,7 @@ from ..grid import Cell, Grid
 from ..line import clear_lines, line_cells, line_of_sight, path_cost, smooth_path
 from ..search import TIE_BREAK, PathResult, PathStatus, answer_without_search, as_cell, diagonal_saving, find_path, grid_distance
 from .entrances import DEFAULT_LONG_RUN, borders_key_points
-from .dead_ends import CORE, DeadEnds
+from .contraction import CORE, Contraction
 from .fields import ClusterFields, cluster_fields, single_field, walk_back
 from .landmarks import Landmarks
 from .partition import Clusters, default_cluster_size
@@ -94,9 +94,9 @@ class KeyPointGraph:
         self._neighbours: Dict[int, Tuple[tuple, tuple]] = {}
         #: Clusters holding cells edited since the last :meth:`refresh`.
         self._edited: Set[int] = set()
-        #: The dead ends (:mod:`.dead_ends`) of the graph at version ``[0]``, and the edges of each key point split by them;
+        #: The dead ends (:mod:`.contraction`) of the graph at version ``[0]``, and the edges of each key point split by them;
         #: whether the map at version ``[0]`` is narrow enough for them to pay.
-        self._dead_ends: Optional[Tuple[int, DeadEnds, Dict[int, Tuple[tuple, tuple, tuple, tuple]]]] = None
+        self._contraction: Optional[Tuple[int, Contraction, Dict[int, Tuple[tuple, tuple, tuple, tuple]]]] = None
         self._narrow: Optional[Tuple[int, bool]] = None
         self.version = grid.version
 
@@ -587,9 +587,9 @@ class KeyPointGraph:
                     heappush(heap, (candidate + estimate * TIE_BREAK, candidate, other))
         return None, expanded
 
-    def _dead_end_ranks(self) -> DeadEnds:
+    def _dead_end_ranks(self) -> Contraction:
         """The dead ends of the graph as it is now (found again after an update)."""
-        if self._dead_ends is None or self._dead_ends[0] != self.version:
+        if self._contraction is None or self._contraction[0] != self.version:
             width = self.grid.width
             groups: List[List[int]] = []
             across: Dict[int, List[int]] = {}
@@ -610,8 +610,8 @@ class KeyPointGraph:
                 for (ax, ay), (bx, by) in self.entrances[border]:
                     across[ay * width + ax].append(by * width + bx)
                     across[by * width + bx].append(ay * width + ax)
-            self._dead_ends = (self.version, DeadEnds.find(groups, across), {})
-        return self._dead_ends[1]
+            self._contraction = (self.version, Contraction.find(groups, across), {})
+        return self._contraction[1]
 
     def _split_edges(self) -> Optional[Dict[int, Tuple[tuple, tuple, tuple, tuple]]]:
         """The cache of :meth:`_split`; None where the search keeps every edge: on weighted grids (whose edges
@@ -619,8 +619,8 @@ class KeyPointGraph:
         if self.grid.cost is not None or not self._narrow_map():
             return None
         self._dead_end_ranks()
-        assert self._dead_ends is not None
-        return self._dead_ends[2]
+        assert self._contraction is not None
+        return self._contraction[2]
 
     def _narrow_map(self) -> bool:
         """Whether the map is one of narrow corridors, as the exact search measures it to peel its dead ends
@@ -631,14 +631,14 @@ class KeyPointGraph:
         return self._narrow[1]
 
     def _split(self, node: int) -> Tuple[tuple, tuple, tuple, tuple]:
-        """Edges out of a key point as :meth:`_edges` has them, split by :mod:`.dead_ends`: (rising, rising
+        """Edges out of a key point as :meth:`_edges` has them, split by :mod:`.contraction`: (rising, rising
         across borders, falling, falling across borders); between core key points an edge rises."""
-        dead_ends = self._dead_end_ranks()
+        contraction = self._dead_end_ranks()
         cache = self._split_edges()
         assert cache is not None
         split = cache.get(node)
         if split is None:
-            rank = dead_ends.rank
+            rank = contraction.rank
             own = rank(node)
             every, _ = self._neighbours.get(node) or self._edges(node)
             rising = tuple(edge for edge in every if rank(edge[0]) > own or rank(edge[0]) == own == CORE)

@@ -4,7 +4,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
 
 from tools.godot_headless import Godot, GodotRunError, find_godot, godot_required
 from tools.godot_python import GodotPython, find_pythonscript
@@ -18,8 +17,12 @@ BENCHMARKS = find_benchmarks(ROOT)
 
 #: CI (.ci/run sets PATHING_PY_HYPOTHESIS=ci) draws the same examples at every run, so that whether a change lands
 #: depends on the change; a run elsewhere draws new ones each time, and what it finds is kept as an @example.
-settings.register_profile("ci", derandomize=True, database=None)
-settings.load_profile(os.environ.get("PATHING_PY_HYPOTHESIS", "default"))
+#: The engine's Python (tests/engine/ runs there) has no Hypothesis, and no property tests.
+if "godot" not in sys.modules:
+    from hypothesis import settings
+
+    settings.register_profile("ci", derandomize=True, database=None)
+    settings.load_profile(os.environ.get("PATHING_PY_HYPOTHESIS", "default"))
 
 
 @pytest.fixture(scope="session")

@@ -214,6 +214,14 @@ class KeyPointGraph:
             if landmarks is None or not landmarks.update(before - after, after - before, changed, self._all_edges):
                 self._choose_landmarks()
 
+    def prepare(self) -> None:
+        """Do now what the next query would do first: the work :meth:`update` left, and on a map of narrow
+        corridors the contraction of the key points' dead ends (a pass over every key point, which also
+        fills the tables a :meth:`load` left to fill as they are read). A game calls it while a level loads
+        (:func:`pathing_py.prepare` does the same for the exact search, which the graph's queries also use)."""
+        self.refresh()
+        self._split_edges()
+
     def _nodes_of(self, clusters: Iterable[int]) -> Set[int]:
         """The key points of ``clusters`` as flat cell indices."""
         width = self.grid.width

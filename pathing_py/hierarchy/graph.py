@@ -27,6 +27,7 @@ and refines the route into cells from the paths the bake kept.
 
 import math
 import numbers
+from itertools import chain
 from heapq import heappop, heappush
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, MutableMapping, Optional, Sequence, Set, Tuple, Union
@@ -53,10 +54,10 @@ Progress = Callable[[int, int], None]
 #: real costs (the quality mode), "fast" to the nearest key point only (the seed's way).
 LINK_MODES = ("exact", "fast")
 
-#: ``find_path``'s exact_first on maps of few narrow corridors, in expanded nodes a cell of distance: there the
-#: exact search ends within it on nearly every query and beats the key points (bench/bench_hierarchy.py
-#: --exact-first; random512-10-0, the most it needs: 4.5 a cell on the median query, 25 at most). On maps of
-#: narrow corridors (:func:`~pathing_py.dead_ends.worth_peeling`) its jumps are short and it gives up: 0 there.
+#: ``find_path``'s exact_first, in expanded nodes a cell of distance: where the exact search ends within it, it beats
+#: the key points (bench/bench_hierarchy.py --exact-first; random512-10-0, the most it needs: 4.5 a cell on the median
+#: query, 25 at most). On a maze it climbs the dead-end trees (:mod:`pathing_py.dead_ends`) with next to no search:
+#: maze512-1-0's graph queries 7.14 ms without it, 1.6 with it (0.76 the exact search alone).
 EXACT_FIRST = 20.0
 
 #: Fields relaxed together in one numpy stack: bounds memory and gives the progress
@@ -359,10 +360,9 @@ class KeyPointGraph:
             shortest path if it ends within them; else go on through the key
             points. 0 never tries. Where start and goal are close or the
             ground between is open the exact search ends within a few nodes
-            per cell, faster than the key-point search; in a maze it gives up
+            per cell, faster than the key-point search; where it must go far round walls (a maze with loops) it gives up
             having spent a part of its full cost (bench/bench_hierarchy.py
-            ``--exact-first``). By default :data:`EXACT_FIRST`, 0 on maps of
-            narrow corridors.
+            ``--exact-first``). By default :data:`EXACT_FIRST`.
 
         Returns
         -------
@@ -385,7 +385,7 @@ class KeyPointGraph:
         if link not in LINK_MODES:
             raise ValueError(f"link must be one of {LINK_MODES}, got {link!r}")
         if exact_first is None:
-            exact_first = 0.0 if self._narrow_map() else EXACT_FIRST
+            exact_first = EXACT_FIRST
         if isinstance(exact_first, bool) or not isinstance(exact_first, numbers.Real) or not 0.0 <= exact_first < math.inf:
             raise ValueError(f"exact_first must be a number of nodes per cell, 0 or more and finite, got {exact_first!r}")
         self._check_fresh()
@@ -402,7 +402,8 @@ class KeyPointGraph:
             budget = max(1, int(exact_first * grid_distance(start, goal, connectivity)))
             exact = find_path(self.grid, start, goal, max_nodes=budget)
             if exact:
-                return self._result(exact.cells, exact.expanded, self._crossings(exact.cells), smooth=False)  # shortest already
+                crossings = self._crossings(exact.cells)
+                return GraphPathResult(PathStatus.FOUND, exact.cells, exact.cost, exact.expanded, crossings)  # shortest already
             tried = exact.expanded
         direct = self._direct(start, goal)
         if direct and direct.cost <= grid_distance(start, goal, connectivity) + 1e-9:
@@ -423,7 +424,7 @@ class KeyPointGraph:
         """The route of a path found without the key points: its ends, and between them the cells on either side of
         each border it crosses, where a route through the graph has its key points (units aim for them in turn)."""
         size, columns = self.clusters.size, self.clusters.columns
-        points = np.array(cells, dtype=np.int64)
+        points = np.fromiter(chain.from_iterable(cells), dtype=np.int64, count=2 * len(cells)).reshape(-1, 2)
         cluster = points[:, 1] // size * columns + points[:, 0] // size
         crossed = np.flatnonzero(cluster[1:] != cluster[:-1])
         inner = np.stack([crossed, crossed + 1], axis=1).ravel()

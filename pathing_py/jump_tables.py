@@ -163,7 +163,9 @@ class JumpTables:
     def __init__(self, passable: np.ndarray):
         self.padded = pad(passable)
         self.width = self.padded.shape[1]
-        self.arrays = [np.zeros(self.padded.shape, dtype=np.int32) for _ in DIRECTIONS]
+        # A jump is at most the padded grid's longer side: int16 (half the memory) where that fits.
+        dtype = np.int16 if max(self.padded.shape) <= np.iinfo(np.int16).max else np.int32
+        self.arrays = [np.zeros(self.padded.shape, dtype=dtype) for _ in DIRECTIONS]
         self.tables: List[memoryview] = [array.reshape(-1).data for array in self.arrays]
         self.passable = self.padded.reshape(-1).data
         for d in (0, 2, 4, 6):

@@ -4,6 +4,7 @@ import gc
 import math
 import weakref
 from pathlib import Path
+from typing import List
 
 import numpy as np
 import pytest
@@ -419,6 +420,63 @@ def test_navigator_refuses_a_graph_of_another_grid():
         nav.graph = KeyPointGraph.bake(navigator().grid, cluster_size=4)
     nav.graph = None  # back to the exact search
     assert nav.graph is None and nav.find_path(centre((-3, -2)), centre((4, -2)))
+
+
+def cluttered_grid() -> Grid:
+    """A 48x48 map strewn with single walls: the exact search builds landmarks for it."""
+    passable = np.random.default_rng(3).random((48, 48)) > 0.2
+    passable[0, 0] = passable[47, 47] = True
+    return Grid(passable)
+
+
+def maze_grid() -> Grid:
+    """A 49x49 perfect maze (rooms on even cells, each joined north or west): the exact search peels its
+    dead ends and the graph contracts its key points'."""
+    rng = np.random.default_rng(4)
+    passable = np.zeros((49, 49), dtype=bool)
+    passable[::2, ::2] = True
+    for y in range(0, 49, 2):
+        for x in range(0, 49, 2):
+            if x and (not y or rng.random() < 0.5):
+                passable[y, x - 1] = True
+            elif y:
+                passable[y - 1, x] = True
+    return Grid(passable)
+
+
+@pytest.mark.parametrize("grid", [cluttered_grid, maze_grid])
+@pytest.mark.parametrize("with_graph", [False, True])
+def test_a_prepared_navigator_builds_nothing_at_its_first_query(monkeypatch, grid, with_graph):
+    """What the first query would build (jump tables, landmarks, the peeled maze, the graph's contraction) a NavGrid
+    builds at load through prepare: inside Godot that took 1.6-2 s on the first query of a cluttered 512x512 map."""
+    from pathing_py import dead_ends, differential, search
+    from pathing_py.hierarchy import graph as graph_module
+
+    built: List[str] = []
+
+    def recording(name, make):
+        def build(*args, **kwargs):
+            built.append(name)
+            return make(*args, **kwargs)
+
+        return build
+
+    nav = TileMapNavigator(grid(), TileFrame((16.0, 16.0)))
+    monkeypatch.setattr(search, "JumpTables", recording("jump tables", search.JumpTables))
+    monkeypatch.setattr(search, "Landmarks", recording("landmarks", differential.Landmarks))
+    monkeypatch.setattr(dead_ends, "_Forest", recording("peel", dead_ends._Forest))
+    monkeypatch.setattr(graph_module.Contraction, "find", recording("contraction", graph_module.Contraction.find))
+    if with_graph:
+        nav.graph = KeyPointGraph.from_bytes(baked(nav.grid, cluster_size=8), nav.grid)
+        # (a cluttered map's graph answers from the exact search, a maze's from the key points)
+    nav.prepare()
+    expected = {"jump tables", "landmarks"} if grid is cluttered_grid else {"jump tables", "peel"} | ({"contraction"} if with_graph else set())
+    assert set(built) == expected
+    built.clear()
+    for goal in [(47, 47), (48, 0), (0, 48), (48, 48)]:
+        if nav.grid.is_passable(goal):
+            assert nav.find_path(nav.centre_of((0, 0)), nav.centre_of(goal))
+    assert built == []
 
 
 def baked(grid: Grid, cluster_size: int = 4) -> bytes:

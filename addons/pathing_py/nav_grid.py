@@ -391,6 +391,8 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
                 self.last_status = Status.BUILT.value
                 return True
         self._load_graph()
+        if not Engine.is_editor_hint():  # the level's load builds the search tables, not the first query
+            self._navigator.prepare()
         self._drive_units()
         self.last_status = Status.BUILT.value
         return True

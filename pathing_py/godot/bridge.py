@@ -43,7 +43,7 @@ from ..hex_grid import HexSteps, find_hex_path
 from ..hex_lines import smooth_hex_path
 from ..hierarchy import GraphFileError, KeyPointGraph
 from ..line import smooth_path
-from ..search import PathStatus, find_path
+from ..search import PathStatus, find_path, prepare
 from ..status import Status
 from .painted_cells import TileRules, whole_cells
 from .tile_geometry import WORLD_TO_MAP_EPSILON, TileGeometry
@@ -526,6 +526,18 @@ class TileMapNavigator:
         listed = layer_blocking_ids(blocking, [(rules, names) for _, rules, names in sources], "")
         rules = TileRules(tuple(rules for _, rules, _ in sources), tuple(listed), unknown_tiles, empty_passable)
         return cls(grid, TileFrame(geometry, grid.origin), stacked, rules, bounded=bounds is not None)
+
+    def prepare(self) -> None:
+        """Build what the searches build at their first query now: the grid's islands and search tables
+        (:func:`pathing_py.prepare`: on a cluttered 512x512 map the landmarks take seconds inside Godot) and
+        the graph's (:meth:`pathing_py.KeyPointGraph.prepare`). A NavGrid calls it when it reads its TileMap at
+        run time, so that the level's load pays for them and no frame does; edits later keep them up locally."""
+        if self.hex_steps is not None:  # the six-neighbour search has no tables of its own
+            self.grid.prepare_islands()
+            return
+        prepare(self.grid)
+        if self._graph is not None:
+            self._graph.prepare()
 
     def cell_of(self, position) -> Cell:
         return self.frame.cell_of(position)

@@ -27,6 +27,7 @@ and refines the route into cells from the paths the bake kept.
 
 import math
 import numbers
+from itertools import chain
 from heapq import heappop, heappush
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, MutableMapping, Optional, Sequence, Set, Tuple, Union
@@ -39,7 +40,7 @@ from ..grid import Cell, Grid
 from ..line import clear_lines, line_cells, line_of_sight, path_cost, smooth_path
 from ..search import TIE_BREAK, PathResult, PathStatus, answer_without_search, as_cell, diagonal_saving, find_path, grid_distance
 from .entrances import DEFAULT_LONG_RUN, borders_key_points
-from .dead_ends import CORE, DeadEnds
+from .contraction import CORE, Contraction
 from .fields import ClusterFields, cluster_fields, single_field, walk_back
 from .landmarks import Landmarks
 from .partition import Clusters, default_cluster_size
@@ -53,10 +54,10 @@ Progress = Callable[[int, int], None]
 #: real costs (the quality mode), "fast" to the nearest key point only (the seed's way).
 LINK_MODES = ("exact", "fast")
 
-#: ``find_path``'s exact_first on maps of few narrow corridors, in expanded nodes a cell of distance: there the
-#: exact search ends within it on nearly every query and beats the key points (bench/bench_hierarchy.py
-#: --exact-first; random512-10-0, the most it needs: 4.5 a cell on the median query, 25 at most). On maps of
-#: narrow corridors (:func:`~pathing_py.dead_ends.worth_peeling`) its jumps are short and it gives up: 0 there.
+#: ``find_path``'s exact_first, in expanded nodes a cell of distance: where the exact search ends within it, it beats
+#: the key points (bench/bench_hierarchy.py --exact-first; random512-10-0, the most it needs: 4.5 a cell on the median
+#: query, 25 at most). On a maze it climbs the dead-end trees (:mod:`pathing_py.dead_ends`) with next to no search:
+#: maze512-1-0's graph queries 6.76 ms of CPU without it, 0.62 with it (the exact search alone 0.57; tcod 12.5).
 EXACT_FIRST = 20.0
 
 #: Fields relaxed together in one numpy stack: bounds memory and gives the progress
@@ -94,9 +95,9 @@ class KeyPointGraph:
         self._neighbours: Dict[int, Tuple[tuple, tuple]] = {}
         #: Clusters holding cells edited since the last :meth:`refresh`.
         self._edited: Set[int] = set()
-        #: The dead ends (:mod:`.dead_ends`) of the graph at version ``[0]``, and the edges of each key point split by them;
+        #: The dead ends (:mod:`.contraction`) of the graph at version ``[0]``, and the edges of each key point split by them;
         #: whether the map at version ``[0]`` is narrow enough for them to pay.
-        self._dead_ends: Optional[Tuple[int, DeadEnds, Dict[int, Tuple[tuple, tuple, tuple, tuple]]]] = None
+        self._contraction: Optional[Tuple[int, Contraction, Dict[int, Tuple[tuple, tuple, tuple, tuple]]]] = None
         self._narrow: Optional[Tuple[int, bool]] = None
         self.version = grid.version
 
@@ -213,6 +214,14 @@ class KeyPointGraph:
             landmarks = self._landmarks
             if landmarks is None or not landmarks.update(before - after, after - before, changed, self._all_edges):
                 self._choose_landmarks()
+
+    def prepare(self) -> None:
+        """Do now what the next query would do first: the work :meth:`update` left, and on a map of narrow
+        corridors the contraction of the key points' dead ends (a pass over every key point, which also
+        fills the tables a :meth:`load` left to fill as they are read). A game calls it while a level loads
+        (:func:`pathing_py.prepare` does the same for the exact search, which the graph's queries also use)."""
+        self.refresh()
+        self._split_edges()
 
     def _nodes_of(self, clusters: Iterable[int]) -> Set[int]:
         """The key points of ``clusters`` as flat cell indices."""
@@ -351,10 +360,9 @@ class KeyPointGraph:
             shortest path if it ends within them; else go on through the key
             points. 0 never tries. Where start and goal are close or the
             ground between is open the exact search ends within a few nodes
-            per cell, faster than the key-point search; in a maze it gives up
+            per cell, faster than the key-point search; where it must go far round walls (a maze with loops) it gives up
             having spent a part of its full cost (bench/bench_hierarchy.py
-            ``--exact-first``). By default :data:`EXACT_FIRST`, 0 on maps of
-            narrow corridors.
+            ``--exact-first``). By default :data:`EXACT_FIRST`.
 
         Returns
         -------
@@ -377,7 +385,7 @@ class KeyPointGraph:
         if link not in LINK_MODES:
             raise ValueError(f"link must be one of {LINK_MODES}, got {link!r}")
         if exact_first is None:
-            exact_first = 0.0 if self._narrow_map() else EXACT_FIRST
+            exact_first = EXACT_FIRST
         if isinstance(exact_first, bool) or not isinstance(exact_first, numbers.Real) or not 0.0 <= exact_first < math.inf:
             raise ValueError(f"exact_first must be a number of nodes per cell, 0 or more and finite, got {exact_first!r}")
         self._check_fresh()
@@ -394,7 +402,8 @@ class KeyPointGraph:
             budget = max(1, int(exact_first * grid_distance(start, goal, connectivity)))
             exact = find_path(self.grid, start, goal, max_nodes=budget)
             if exact:
-                return self._result(exact.cells, exact.expanded, self._crossings(exact.cells), smooth=False)  # shortest already
+                crossings = self._crossings(exact.cells)
+                return GraphPathResult(PathStatus.FOUND, exact.cells, exact.cost, exact.expanded, crossings)  # shortest already
             tried = exact.expanded
         direct = self._direct(start, goal)
         if direct and direct.cost <= grid_distance(start, goal, connectivity) + 1e-9:
@@ -415,7 +424,7 @@ class KeyPointGraph:
         """The route of a path found without the key points: its ends, and between them the cells on either side of
         each border it crosses, where a route through the graph has its key points (units aim for them in turn)."""
         size, columns = self.clusters.size, self.clusters.columns
-        points = np.array(cells, dtype=np.int64)
+        points = np.fromiter(chain.from_iterable(cells), dtype=np.int64, count=2 * len(cells)).reshape(-1, 2)
         cluster = points[:, 1] // size * columns + points[:, 0] // size
         crossed = np.flatnonzero(cluster[1:] != cluster[:-1])
         inner = np.stack([crossed, crossed + 1], axis=1).ravel()
@@ -587,9 +596,9 @@ class KeyPointGraph:
                     heappush(heap, (candidate + estimate * TIE_BREAK, candidate, other))
         return None, expanded
 
-    def _dead_end_ranks(self) -> DeadEnds:
+    def _dead_end_ranks(self) -> Contraction:
         """The dead ends of the graph as it is now (found again after an update)."""
-        if self._dead_ends is None or self._dead_ends[0] != self.version:
+        if self._contraction is None or self._contraction[0] != self.version:
             width = self.grid.width
             groups: List[List[int]] = []
             across: Dict[int, List[int]] = {}
@@ -610,8 +619,8 @@ class KeyPointGraph:
                 for (ax, ay), (bx, by) in self.entrances[border]:
                     across[ay * width + ax].append(by * width + bx)
                     across[by * width + bx].append(ay * width + ax)
-            self._dead_ends = (self.version, DeadEnds.find(groups, across), {})
-        return self._dead_ends[1]
+            self._contraction = (self.version, Contraction.find(groups, across), {})
+        return self._contraction[1]
 
     def _split_edges(self) -> Optional[Dict[int, Tuple[tuple, tuple, tuple, tuple]]]:
         """The cache of :meth:`_split`; None where the search keeps every edge: on weighted grids (whose edges
@@ -619,8 +628,8 @@ class KeyPointGraph:
         if self.grid.cost is not None or not self._narrow_map():
             return None
         self._dead_end_ranks()
-        assert self._dead_ends is not None
-        return self._dead_ends[2]
+        assert self._contraction is not None
+        return self._contraction[2]
 
     def _narrow_map(self) -> bool:
         """Whether the map is one of narrow corridors, as the exact search measures it to peel its dead ends
@@ -631,14 +640,14 @@ class KeyPointGraph:
         return self._narrow[1]
 
     def _split(self, node: int) -> Tuple[tuple, tuple, tuple, tuple]:
-        """Edges out of a key point as :meth:`_edges` has them, split by :mod:`.dead_ends`: (rising, rising
+        """Edges out of a key point as :meth:`_edges` has them, split by :mod:`.contraction`: (rising, rising
         across borders, falling, falling across borders); between core key points an edge rises."""
-        dead_ends = self._dead_end_ranks()
+        contraction = self._dead_end_ranks()
         cache = self._split_edges()
         assert cache is not None
         split = cache.get(node)
         if split is None:
-            rank = dead_ends.rank
+            rank = contraction.rank
             own = rank(node)
             every, _ = self._neighbours.get(node) or self._edges(node)
             rising = tuple(edge for edge in every if rank(edge[0]) > own or rank(edge[0]) == own == CORE)

@@ -32,6 +32,7 @@ from godot import (
 )
 
 from pathing_py import Grid, KeyPointGraph
+from pathing_py.godot import bridge
 from pathing_py.godot.bridge import signed_int
 from pathing_py.godot.scene_files import grid_from_tscn, read_tilemap
 from pathing_py.grid import MapFormatError
@@ -274,6 +275,19 @@ def test_the_demo_navgrid_reads_its_map_with_its_own_settings(root, capsys):
     assert [str(name) for name in navgrid.get("blocking_tiles")] == ["forest"]
     check_cells(navgrid, grid_from_tscn("scenes/demo.tscn", blocking=["forest"]), DEMO)
     assert errors(capsys) == []
+
+
+@pytest.mark.parametrize("graph", ["", DEMO_GRAPH])
+def test_the_navgrid_prepares_its_searches_when_it_reads_its_map(root, capsys, monkeypatch, graph):
+    """The level's load builds the search tables (and the graph's), not the first query: on a cluttered 512x512
+    map the first query took 1.6-2 s in Godot when it did."""
+    prepared: List[bool] = []
+    monkeypatch.setattr(bridge.TileMapNavigator, "prepare", lambda navigator: prepared.append(navigator.graph is not None))
+    navgrid = demo_with(root, graph_path=graph).get_node("NavGrid")
+    assert prepared == [bool(graph)]
+    start, goal = (navgrid.call("cell_to_world", Vector2(*cell)) for cell in (DEMO_START, DEMO_GOAL))
+    assert len(navgrid.call("find_path", start, goal)) > 0
+    assert prepared == [bool(graph)] and errors(capsys) == []
 
 
 # -- 2. conversions and paths agree with the engine, whatever the TileMap's transform ------------

@@ -16,7 +16,7 @@ neighbours still unnumbered, at most as long as the way through it. So every
 shortest path has one whose ranks rise and then fall (a valley node can be
 skipped by its neighbours' direct edge). A search may thus leave a dead end
 only by rising (to a higher rank or the core) and enter one by falling only
-when it climbs from the goal's side (:meth:`DeadEnds.climb`): the shortest
+when it climbs from the goal's side (:meth:`Contraction.climb`): the shortest
 cost found is the same, over far fewer key points.
 """
 
@@ -24,12 +24,12 @@ import sys
 from typing import Dict, Iterable, List, Sequence, Set
 
 
-__all__ = ["CORE", "DeadEnds"]
+__all__ = ["CORE", "Contraction"]
 
 #: The rank of a key point that is not a dead end: above all dead ends.
 CORE = sys.maxsize
 
-class DeadEnds:
+class Contraction:
     """The rank of each dead end (key points as flat cell indices; the others are :data:`CORE`)."""
 
     def __init__(self, ranks: Dict[int, int], groups: Sequence[List[int]], across: Dict[int, List[int]]):
@@ -39,7 +39,7 @@ class DeadEnds:
         self._across = across
 
     @classmethod
-    def find(cls, groups: Sequence[List[int]], across: Dict[int, List[int]]) -> "DeadEnds":
+    def find(cls, groups: Sequence[List[int]], across: Dict[int, List[int]]) -> "Contraction":
         """Number the dead ends of a graph given its key points in groups, those of a cluster that reach each
         other inside it (each key point in one group), and for each key point those across its borders.
 

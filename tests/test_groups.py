@@ -11,6 +11,8 @@ from pathing_py import Grid, KeyPointGraph
 from pathing_py.godot.scene_files import read_tilemap
 from pathing_py.groups import Cohesion, Groups, GroupState, gathering_cells
 from pathing_py.tools import scenarios
+from pathing_py.tools.crowd_bounds import lower_bound
+from pathing_py.tools.scenarios import CrowdScenario
 from pathing_py.units import Navigator, RouteKind, UnitState
 from conftest import ROOT
 from test_navigator import HAIRPIN, check_world, most_seconds_no_closer
@@ -413,3 +415,25 @@ def test_group_settings_take_numpy_numbers_and_refuse_overflowing_ones_clearly()
     assert squad.target == (25, 8) and all(type(v) is int for v in squad.target)
     events, _ = walk(navigator, groups, updates=1500)
     assert events[-1][1:] == ("group_arrived", "6 of 6 members arrived")
+
+
+def test_groups_sent_to_one_pocket_take_distinct_goals_and_rest_within_twice_the_lower_bound():
+    """Issue 42 item 3: three groups sent to one corner of a pocket of 4 x 2 cells, each picking goals in turn, take
+    goals no other unit's order has (each group took the free cells nearest the target on its own: three units
+    had one goal, two another, and took turns on them, pushed off and walking back, until 72.5 s), and the world
+    rests within twice the lower bound of the trips to those goals (pathing_py.tools.crowd_bounds)."""
+    passable = np.ones((4, 9), dtype=bool)
+    passable[2, :4] = False
+    navigator = Navigator(Grid(passable), give_up=2.0, wait_limit=0.5)
+    units = [navigator.add_unit((x + 0.5, 0.5), speed=4.0) for x in range(9)]
+    groups = Groups(navigator)
+    for first, size in ((0, 1), (1, 6), (7, 2)):
+        groups.add_group(units[first : first + size], cohesion=Cohesion.SPEED).move_to((0, 0))
+    goals = [unit.goal for unit in units]
+    assert len(set(goals)) == len(goals), goals
+    while not navigator.at_rest and navigator.time < 60:
+        navigator.update(0.0625)
+    assert navigator.at_rest and [unit.cell for unit in units] == goals
+    scenario = CrowdScenario("pocket", "three groups into a pocket", Grid(passable), np.array([[x + 0.5, 0.5] for x in range(9)]),
+                             np.array(goals), np.full(9, 0.5), np.full(9, 4.0), np.zeros(9, dtype=int), np.zeros(9, dtype=bool))  # fmt: skip
+    assert navigator.time <= 2 * lower_bound(scenario).seconds

@@ -572,7 +572,8 @@ class Group:
     def _slots_at(self, formation: Formation, centre: Cell, standing: Set[Cell]) -> Tuple[np.ndarray, np.ndarray]:
         """The formation's cells around ``centre`` at the group's heading (the top-left cells of blocks of
         :attr:`size`), and which of them a member can take (it fits, and none of its cells is ``standing``:
-        cells where units outside the group stand, :meth:`Groups.standing_outsiders`)."""
+        cells where units outside the group stand, :meth:`Groups.standing_outsiders`, and at a target the goals
+        of their orders, :meth:`Groups.taken_by_outsiders`)."""
         size = self.size
         cells, usable = slot_cells(formation, block_centre(centre, size), self.heading, self._grid().passable, size=size)
         return cells, usable & np.array([standing.isdisjoint(block_cells(_cell(cell), size)) for cell in cells], dtype=bool)
@@ -625,7 +626,7 @@ class Group:
         member's goal takes; it plans its own way there (it may be wider than the commander's route allows)."""
         assert self.target is not None
         grid, size = self._grid(), self.size
-        taken = self.groups.standing_outsiders(self) + [
+        taken = self.groups.taken_by_outsiders(self) + [
             cell for member in self.members if member.id in self.goals for cell in block_cells(self.goals[member.id], member.size)
         ]
         cells = gathering_cells(grid, _block_over(grid, self.target, size), 1, blocked=taken, size=size)
@@ -636,7 +637,8 @@ class Group:
     def _march_goals(self, target: Cell, commander: Unit) -> Tuple[Dict[int, Cell], Dict[int, Cell]]:
         """Member id -> its cell at the target, and -> where it marches from the commander: in formation,
         its slot's; for the others, where each stands from the commander now (at most the group's depth,
-        about sqrt(members) blocks, either way) and the free cell nearest that place around the target.
+        about sqrt(members) blocks, either way) and the free cell nearest that place around the target (free: no
+        unit outside the group stands there or has it as the goal of an order, :meth:`Groups.taken_by_outsiders`).
         Goals and offsets are worked out in blocks of :attr:`size`, each member in the middle of its own
         (a squad with a tank gathers in the tank's squares: packed closer round it, the soldiers that arrive
         first stand in its way), offsets between the blocks' top-left cells (the target's: the block that
@@ -645,10 +647,10 @@ class Group:
         target = _block_over(grid, target, size)
         goals: Dict[int, Cell] = {}
         offsets: Dict[int, Cell] = {}
-        standing = self.groups.standing_outsiders(self)
+        taken = self.groups.taken_by_outsiders(self)
         lead = self.slots.get(commander.id)
         if self.formation is not None and self.state is GroupState.FORMED and lead is not None:
-            cells, usable = self._slots_at(self.formation, target, set(standing))
+            cells, usable = self._slots_at(self.formation, target, set(taken))
             lx, ly = _cell(cells[lead])
             for unit in self.members:
                 slot = self.slots.get(unit.id)
@@ -659,7 +661,7 @@ class Group:
         offsets = {**self._places_from(commander), **offsets}
         left = [unit for unit in self.members if unit.id not in goals]
         if left:
-            blocked = standing + [cell for unit in self.members if unit.id in goals for cell in block_cells(goals[unit.id], unit.size)]
+            blocked = taken + [cell for unit in self.members if unit.id in goals for cell in block_cells(goals[unit.id], unit.size)]
             places = _keep_places(left, commander, gathering_cells(grid, target, len(left), blocked=blocked, size=size), target)
             goals.update((unit.id, _within(places[unit.id], size, unit.size)) for unit in left)
         return goals, offsets
@@ -870,6 +872,18 @@ class Groups:
                 if self._group_of.get(unit.id) is not group and unit.next_cell is None
                 and (unit.state in FINAL_STATES or unit.state is UnitState.IDLE)
                 for cell in block_cells(unit.cell, unit.size)]  # fmt: skip
+
+    def taken_by_outsiders(self, group: Group) -> List[Cell]:
+        """Cells ``group``'s members are not given as goals: where units outside it stand (:meth:`standing_outsiders`),
+        and the goals of their orders still under way or that they were moved off (they come back to them). (Groups
+        sent to one place each took the free cells nearest it: in a pocket of 4 x 2 cells, three units had one goal
+        and two another, and took turns on them, pushed off and walking back, for a minute.)"""
+        return self.standing_outsiders(group) + [
+            cell for unit in self.navigator.units.values()
+            if unit.goal is not None and self._group_of.get(unit.id) is not group
+            and (unit.state not in FINAL_STATES and unit.state is not UnitState.IDLE or unit.off_goal)
+            for cell in block_cells(unit.goal, unit.size)
+        ]  # fmt: skip
 
     def _check_free(self, unit: Unit) -> None:
         if not isinstance(unit, Unit) or self.navigator.units.get(unit.id) is not unit:

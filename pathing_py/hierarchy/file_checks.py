@@ -210,7 +210,7 @@ class _Walks:
 
     def run(self, directions: np.ndarray, cost: Optional[np.ndarray], width: int) -> None:
         """Walk in fields ``width`` cells wide; a walk longer than its cluster's area has a loop."""
-        back = _STEP_X + _STEP_Y * width  # tables indexed by int8 steps: table[step] (np.take is 6x slower on int8)
+        back = _STEP_X + _STEP_Y * width  # tables indexed by steps: table[index] (np.take is 6x slower on int8)
         map_back = _STEP_X + _STEP_Y * (0 if cost is None else cost.shape[1])
         live, taken = len(self.at), 0
         while live:
@@ -219,12 +219,13 @@ class _Walks:
             if ending < live:
                 self.finish(step[ending:], ending, live)
                 live, step = ending, step[:ending]
-            length = _STEP_LENGTH[step]
+            index = step.astype(np.intp)  # once for the tables below (each would convert int8 steps anew): 10% of the walks
+            length = _STEP_LENGTH[index]
             if cost is not None and self.cell is not None:
                 length *= np.take(cost, self.cell[:live])
-                self.cell[:live] -= map_back[step]
+                self.cell[:live] -= map_back[index]
             self.spent[:live] += length
-            self.at[:live] -= back[step]
+            self.at[:live] -= back[index]
             taken += 1
 
     def finish(self, step: np.ndarray, begin: int, end: int) -> None:

@@ -18,6 +18,7 @@ from heapq import heappop, heappush
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from ..grid import Cell, corner_offsets, is_move
 from ..jump_tables import DIRECTIONS, pad
@@ -29,6 +30,11 @@ SQRT2 = math.sqrt(2.0)
 
 #: A cell no move has reached yet (and the source itself) has no direction.
 NO_DIRECTION = -1
+
+#: The finished fields of a stack are dropped from its sweeps once there are this many: a round costs
+#: about a numpy call per line and move whatever the stack's size, and the views of a smaller stack
+#: cost about a round to make, so a cluster's few fields (the patch after an edit) are never worth it.
+COMPACT_AT = 64
 
 
 class ClusterFields:
@@ -84,7 +90,9 @@ def cluster_fields(
     direction = np.full((total, side, side), NO_DIRECTION, dtype=np.int8)
     if total:
         moves = moves_of(connectivity)
-        _relax(distance, direction, _step_costs(free, enter, moves), moves)
+        steps = _step_costs(free, enter, moves)
+        _relax(distance, steps, moves)
+        _set_directions(distance, direction, steps, moves)
     fields, first = [], 0
     for ((x, y, width, height), _, targets), count in zip(jobs, counts):
         rows = slice(first, first + count)
@@ -179,57 +187,77 @@ def _step_costs(free: np.ndarray, enter: np.ndarray, moves: Sequence[int]) -> Di
     return steps
 
 
-def _relax(distance: np.ndarray, direction: np.ndarray, steps: Dict[int, np.ndarray], moves: Sequence[int]) -> None:
-    """Sweep the stacked fields until a round improves nothing.
+def _relax(distance: np.ndarray, steps: Dict[int, np.ndarray], moves: Sequence[int]) -> None:
+    """Sweep the stacked fields until a round lowers no distance.
 
-    Fields that a round leaves unchanged are final; once many are, the rest
-    are copied out and swept alone, so a few twisty clusters do not keep
-    the whole stack busy.
+    Fields that a round leaves unchanged are final; once many are (and at
+    least :data:`COMPACT_AT`), the rest are copied out and swept alone, so a
+    few twisty clusters do not keep the whole stack busy.
     """
     live = np.arange(len(distance))
-    work_distance, work_direction, work_steps = distance, direction, steps
-    relaxations = _relaxations(work_distance, work_direction, work_steps, moves)
+    work_distance, work_steps = distance, steps
+    relaxations = _relaxations(work_distance, work_steps, moves)
     while True:
         before = work_distance.copy()
-        for here, came, step, marks, d in relaxations:
-            candidate = came + step
-            better = candidate < here
-            if np.count_nonzero(better):
-                np.copyto(here, candidate, where=better)
-                np.copyto(marks, d, where=better)
+        for here, came, step, candidates, best in relaxations:
+            np.add(came, step, out=candidates)
+            np.minimum(here, candidates.min(axis=0, out=best), out=here)
         moved = (work_distance != before).reshape(len(before), -1).any(axis=1)  # distances only fall: changed is moved
         if not moved.any():
             break
-        if moved.sum() < 0.6 * len(live):
+        if moved.sum() < 0.6 * len(live) and len(live) - moved.sum() >= COMPACT_AT:
             if work_distance is not distance:  # put the finished fields back
-                distance[live], direction[live] = work_distance, work_direction
+                distance[live] = work_distance
             live = live[moved]
-            work_distance, work_direction = distance[live], direction[live]
+            work_distance = distance[live]
             work_steps = {d: step[live] for d, step in steps.items()}
-            relaxations = _relaxations(work_distance, work_direction, work_steps, moves)
+            relaxations = _relaxations(work_distance, work_steps, moves)
     if work_distance is not distance:
-        distance[live], direction[live] = work_distance, work_direction
+        distance[live] = work_distance
 
 
-def _relaxations(
-    distance: np.ndarray, direction: np.ndarray, steps: Dict[int, np.ndarray], moves: Sequence[int]
-) -> List[Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]]:
-    """A round of the four sweeps over ``moves``, in order: for each line and move along it, views of
-    (distances of the line, distances the move comes from, its step costs, directions of the line, the move).
+def _set_directions(distance: np.ndarray, direction: np.ndarray, steps: Dict[int, np.ndarray], moves: Sequence[int]) -> None:
+    """Give each reached cell but the sources the first move of ``moves`` that a shortest path can end
+    with: the one from a cell whose distance plus the step is the cell's, bit for bit.
 
-    Views of the stack, made once for all the rounds over it: a round only reads and writes through them.
+    The rule depends only on the distances, which are the same whatever order
+    they were relaxed in: a field is a function of its cluster and source.
+    """
+    reached = np.isfinite(distance)
+    for d in reversed(moves):  # the first move that fits is written last
+        dx, dy = DIRECTIONS[d]
+        came = _shifted(distance, dx, dy, np.inf)
+        np.copyto(direction, d, where=reached & (came + steps[d] == distance))
+
+
+def _relaxations(distance: np.ndarray, steps: Dict[int, np.ndarray], moves: Sequence[int]) -> List[Tuple[np.ndarray, ...]]:
+    """A round of the four sweeps over ``moves``, in order: for each line, views of (its distances, the
+    distances each move into it comes from, the moves' step costs, a buffer for their sums, a buffer
+    for their minimum); the move is the first axis of the three in the middle.
+
+    The moves into a line all come from the line before it, each from a
+    neighbour one further along: a sliding window over that line. Views of the
+    stack, made once for all the rounds over it: a round only reads and writes through them.
     """
     side = distance.shape[-1]
     inner = slice(1, side - 1)
     relaxations = []
     for swept, lines, along_rows in _sweeps(side, moves):
+        along, across = (1, 0) if along_rows else (0, 1)  # the axes of (dx, dy): from line to line, within a line
+        swept = sorted(swept, key=lambda d: -DIRECTIONS[d][across])  # the window's order
+        ahead, sideways = DIRECTIONS[swept[0]][along], [DIRECTIONS[d][across] for d in swept]
+        stacked = np.stack([steps[d] for d in swept])  # (move, field, row, column)
+        candidates = np.empty((len(swept), len(distance), side - 2))  # the sweep's lines go in turn: one buffer
+        best = np.empty((len(distance), side - 2))
+        first = 1 - sideways[0]  # the window starts at the source of the move of largest sideways offset
+        # (move, field, row, column): windows along the lines, the moves' sources of each cell.
+        windows = np.moveaxis(sliding_window_view(distance, len(swept), axis=2 if along_rows else 1), -1, 0)
+        across_line = slice(first, first + side - 2)
         for line in lines:
-            for d in swept:
-                dx, dy = DIRECTIONS[d]
-                if along_rows:  # into row `line` from row line - dy, columns shifted by dx
-                    relaxations.append((distance[:, line, inner], distance[:, line - dy, 1 - dx : side - 1 - dx], steps[d][:, line, inner], direction[:, line, inner], d))
-                else:  # into column `line` from column line - dx, rows shifted by dy
-                    relaxations.append((distance[:, inner, line], distance[:, 1 - dy : side - 1 - dy, line - dx], steps[d][:, inner, line], direction[:, inner, line], d))
+            if along_rows:  # into row `line` from row line - dy
+                relaxations.append((distance[:, line, inner], windows[:, :, line - ahead, across_line], stacked[:, :, line, inner], candidates, best))
+            else:  # into column `line` from column line - dx
+                relaxations.append((distance[:, inner, line], windows[:, :, across_line, line - ahead], stacked[:, :, inner, line], candidates, best))
     return relaxations
 
 

@@ -6,11 +6,15 @@ was last improved from, the cell path to each of them. Only those costs and
 directions are kept.
 
 The fields of many clusters are stacked in one numpy array and relaxed
-together by sweeps (down the rows, up, right along the columns, left), each
-sweep carrying every move that goes its way, until a whole round changes
-nothing. That is Bellman-Ford with a good update order: it ends with exact
-shortest distances, and costs a few rounds of small array operations rather
-than a Python loop per cell.
+together from a frontier: the cells whose distance fell last time try every
+move at once, and those they improve are the next frontier, until none is
+left (Bellman-Ford by waves: a few dozen rounds of array operations rather
+than a Python loop per cell). The distances it ends with are each the least,
+over the paths to the cell, of the path's steps summed in order, bit for bit,
+whatever the order the relaxations ran in; each cell's direction is then the
+first move that a shortest path can end with (:func:`_set_directions`). So a
+field depends on its cluster and source alone: the fields of the clusters an
+edit touches, made again on their own, equal a fresh bake's.
 """
 
 import math
@@ -18,7 +22,6 @@ from heapq import heappop, heappush
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from ..grid import Cell, corner_offsets, is_move
 from ..jump_tables import DIRECTIONS, pad
@@ -30,11 +33,6 @@ SQRT2 = math.sqrt(2.0)
 
 #: A cell no move has reached yet (and the source itself) has no direction.
 NO_DIRECTION = -1
-
-#: The finished fields of a stack are dropped from its sweeps once there are this many: a round costs
-#: about a numpy call per line and move whatever the stack's size, and the views of a smaller stack
-#: cost about a round to make, so a cluster's few fields (the patch after an edit) are never worth it.
-COMPACT_AT = 64
 
 
 class ClusterFields:
@@ -188,32 +186,23 @@ def _step_costs(free: np.ndarray, enter: np.ndarray, moves: Sequence[int]) -> Di
 
 
 def _relax(distance: np.ndarray, steps: Dict[int, np.ndarray], moves: Sequence[int]) -> None:
-    """Sweep the stacked fields until a round lowers no distance.
-
-    Fields that a round leaves unchanged are final; once many are (and at
-    least :data:`COMPACT_AT`), the rest are copied out and swept alone, so a
-    few twisty clusters do not keep the whole stack busy.
-    """
-    live = np.arange(len(distance))
-    work_distance, work_steps = distance, steps
-    relaxations = _relaxations(work_distance, work_steps, moves)
-    while True:
-        before = work_distance.copy()
-        for here, came, step, candidates, best in relaxations:
-            np.add(came, step, out=candidates)
-            np.minimum(here, candidates.min(axis=0, out=best), out=here)
-        moved = (work_distance != before).reshape(len(before), -1).any(axis=1)  # distances only fall: changed is moved
-        if not moved.any():
-            break
-        if moved.sum() < 0.6 * len(live) and len(live) - moved.sum() >= COMPACT_AT:
-            if work_distance is not distance:  # put the finished fields back
-                distance[live] = work_distance
-            live = live[moved]
-            work_distance = distance[live]
-            work_steps = {d: step[live] for d, step in steps.items()}
-            relaxations = _relaxations(work_distance, work_steps, moves)
-    if work_distance is not distance:
-        distance[live] = work_distance
+    """Lower the stacked fields' distances (0 at the sources, inf elsewhere) to the shortest, wave by wave:
+    the cells whose distance fell try all ``moves`` at once, and the cells they improve try theirs next."""
+    flat = distance.reshape(-1)
+    side = distance.shape[-1]
+    offsets = np.array([DIRECTIONS[d][0] + DIRECTIONS[d][1] * side for d in moves], dtype=np.int64)
+    step_costs = np.stack([steps[d].reshape(-1) for d in moves])  # (move, cell): the move's cost into the cell
+    move_rows = np.arange(len(moves))[None, :]
+    frontier = np.flatnonzero(flat == 0.0)
+    while len(frontier):
+        onto = frontier[:, None] + offsets  # inside the field: the frontier's cells are free, the padding is not
+        candidate = flat[frontier][:, None] + step_costs[move_rows, onto]
+        better = candidate < flat[onto]
+        onto, candidate = onto[better], candidate[better]
+        np.minimum.at(flat, onto, candidate)  # the least of the candidates for one cell
+        fell = np.zeros(len(flat), dtype=bool)
+        fell[onto] = True
+        frontier = np.flatnonzero(fell)
 
 
 def _set_directions(distance: np.ndarray, direction: np.ndarray, steps: Dict[int, np.ndarray], moves: Sequence[int]) -> None:
@@ -228,46 +217,3 @@ def _set_directions(distance: np.ndarray, direction: np.ndarray, steps: Dict[int
         dx, dy = DIRECTIONS[d]
         came = _shifted(distance, dx, dy, np.inf)
         np.copyto(direction, d, where=reached & (came + steps[d] == distance))
-
-
-def _relaxations(distance: np.ndarray, steps: Dict[int, np.ndarray], moves: Sequence[int]) -> List[Tuple[np.ndarray, ...]]:
-    """A round of the four sweeps over ``moves``, in order: for each line, views of (its distances, the
-    distances each move into it comes from, the moves' step costs, a buffer for their sums, a buffer
-    for their minimum); the move is the first axis of the three in the middle.
-
-    The moves into a line all come from the line before it, each from a
-    neighbour one further along: a sliding window over that line. Views of the
-    stack, made once for all the rounds over it: a round only reads and writes through them.
-    """
-    side = distance.shape[-1]
-    inner = slice(1, side - 1)
-    relaxations = []
-    for swept, lines, along_rows in _sweeps(side, moves):
-        along, across = (1, 0) if along_rows else (0, 1)  # the axes of (dx, dy): from line to line, within a line
-        swept = sorted(swept, key=lambda d: -DIRECTIONS[d][across])  # the window's order
-        ahead, sideways = DIRECTIONS[swept[0]][along], [DIRECTIONS[d][across] for d in swept]
-        stacked = np.stack([steps[d] for d in swept])  # (move, field, row, column)
-        candidates = np.empty((len(swept), len(distance), side - 2))  # the sweep's lines go in turn: one buffer
-        best = np.empty((len(distance), side - 2))
-        first = 1 - sideways[0]  # the window starts at the source of the move of largest sideways offset
-        # (move, field, row, column): windows along the lines, the moves' sources of each cell.
-        windows = np.moveaxis(sliding_window_view(distance, len(swept), axis=2 if along_rows else 1), -1, 0)
-        across_line = slice(first, first + side - 2)
-        for line in lines:
-            if along_rows:  # into row `line` from row line - dy
-                relaxations.append((distance[:, line, inner], windows[:, :, line - ahead, across_line], stacked[:, :, line, inner], candidates, best))
-            else:  # into column `line` from column line - dx
-                relaxations.append((distance[:, inner, line], windows[:, :, across_line, line - ahead], stacked[:, :, inner, line], candidates, best))
-    return relaxations
-
-
-def _sweeps(side: int, moves: Sequence[int]):
-    """(moves, lines in order, along rows?) of the four sweeps: down, up, right, left."""
-    by_row = {sign: [d for d in moves if DIRECTIONS[d][1] == sign] for sign in (1, -1)}
-    by_column = {sign: [d for d in moves if DIRECTIONS[d][0] == sign] for sign in (1, -1)}
-    return [
-        (by_row[1], range(1, side - 1), True),
-        (by_row[-1], range(side - 2, 0, -1), True),
-        (by_column[1], range(1, side - 1), False),
-        (by_column[-1], range(side - 2, 0, -1), False),
-    ]

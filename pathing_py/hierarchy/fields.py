@@ -19,7 +19,7 @@ edit touches, made again on their own, equal a fresh bake's.
 
 import math
 from heapq import heappop, heappush
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -172,26 +172,27 @@ def _shifted(array: np.ndarray, dx: int, dy: int, fill) -> np.ndarray:
     return out
 
 
-def _step_costs(free: np.ndarray, enter: np.ndarray, moves: Sequence[int]) -> Dict[int, np.ndarray]:
-    """For each direction d of ``moves``, the cost of the move along d into each cell (inf where not allowed)."""
-    steps = {}
-    for d in moves:
+def _step_costs(free: np.ndarray, enter: np.ndarray, moves: Sequence[int]) -> np.ndarray:
+    """``steps[i]``: the cost of the move along ``moves[i]`` into each cell (inf where not allowed)."""
+    steps = np.empty((len(moves),) + free.shape)
+    for i, d in enumerate(moves):
         dx, dy = DIRECTIONS[d]
         allowed = free.copy()
         for cx, cy in corner_offsets(dx, dy):  # the corner rule, seen from the cell entered
             allowed &= _shifted(free, dx - cx, dy - cy, False)
         length = SQRT2 if dx and dy else 1.0
-        steps[d] = np.where(allowed, length * enter, np.inf)
+        np.copyto(steps[i], np.where(allowed, length * enter, np.inf))
     return steps
 
 
-def _relax(distance: np.ndarray, steps: Dict[int, np.ndarray], moves: Sequence[int]) -> None:
+def _relax(distance: np.ndarray, steps: np.ndarray, moves: Sequence[int]) -> None:
     """Lower the stacked fields' distances (0 at the sources, inf elsewhere) to the shortest, wave by wave:
-    the cells whose distance fell try all ``moves`` at once, and the cells they improve try theirs next."""
+    the cells whose distance fell try all ``moves`` at once (``steps``: :func:`_step_costs`), and the cells they
+    improve try theirs next."""
     flat = distance.reshape(-1)
     side = distance.shape[-1]
     offsets = np.array([DIRECTIONS[d][0] + DIRECTIONS[d][1] * side for d in moves], dtype=np.int64)
-    step_costs = np.stack([steps[d].reshape(-1) for d in moves])  # (move, cell): the move's cost into the cell
+    step_costs = steps.reshape(len(moves), -1)  # (move, cell): the move's cost into the cell
     move_rows = np.arange(len(moves))[None, :]
     frontier = np.flatnonzero(flat == 0.0)
     while len(frontier):
@@ -205,7 +206,7 @@ def _relax(distance: np.ndarray, steps: Dict[int, np.ndarray], moves: Sequence[i
         frontier = np.flatnonzero(fell)
 
 
-def _set_directions(distance: np.ndarray, direction: np.ndarray, steps: Dict[int, np.ndarray], moves: Sequence[int]) -> None:
+def _set_directions(distance: np.ndarray, direction: np.ndarray, steps: np.ndarray, moves: Sequence[int]) -> None:
     """Give each reached cell but the sources the first move of ``moves`` that a shortest path can end
     with: the one from a cell whose distance plus the step is the cell's, bit for bit.
 
@@ -213,7 +214,7 @@ def _set_directions(distance: np.ndarray, direction: np.ndarray, steps: Dict[int
     they were relaxed in: a field is a function of its cluster and source.
     """
     reached = np.isfinite(distance)
-    for d in reversed(moves):  # the first move that fits is written last
+    for d, step in reversed(list(zip(moves, steps))):  # the first move that fits is written last
         dx, dy = DIRECTIONS[d]
         came = _shifted(distance, dx, dy, np.inf)
-        np.copyto(direction, d, where=reached & (came + steps[d] == distance))
+        np.copyto(direction, d, where=reached & (came + step == distance))

@@ -13,7 +13,12 @@ timed again with its patch (graph.update, then graph.refresh: the work the
 update leaves for the next query) included: what a game keeping a graph
 pays for one edited cell. Then the same cells are edited FRAME at a time,
 as a frame's edits (each blocked and passed to graph.update, then one
-catch-up and one refresh), and undone: ms per edited cell.
+catch-up and one refresh), and undone: ms per edited cell. A second table
+splits the one-cell edit with its graph patch into its parts, in CPU time
+(time.process_time: other processes on a loaded machine do not count):
+the islands (set_blocked), the jump tables' catch-up (prepare; the dead-end
+trees and the landmarks of the exact search are dropped by an edit and come
+back lazily, see pathing_py.search.prepare), and graph.update + refresh.
 
 Then the growth table: n random passable cells blocked in one edit, then
 freed in one edit (each followed by the catch-up), and the same cells edited
@@ -80,6 +85,25 @@ def edit_frame(grid: Grid, cells: np.ndarray, graph: KeyPointGraph, blocked: boo
     graph.refresh()
 
 
+def edit_parts(grid: Grid, cell: np.ndarray, graph: KeyPointGraph) -> Tuple[float, float, float]:
+    """CPU ms to block ``cell`` (the islands follow), to catch the search tables up, and to patch ``graph``;
+    then the cell is freed again (not timed)."""
+    cells = cell[None, :]
+    clock = [time.process_time()]
+    grid.set_blocked(cells)
+    clock.append(time.process_time())
+    prepare(grid)
+    clock.append(time.process_time())
+    graph.update(cells.tolist())
+    graph.refresh()
+    clock.append(time.process_time())
+    grid.set_blocked(cells, blocked=False)
+    prepare(grid)
+    graph.update(cells.tolist())
+    graph.refresh()
+    return (clock[1] - clock[0]) * 1000, (clock[2] - clock[1]) * 1000, (clock[3] - clock[2]) * 1000
+
+
 def rebuild_cost(grid: Grid) -> float:
     started = time.perf_counter()
     prepare(Grid(grid.passable))
@@ -142,7 +166,7 @@ def parse_arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
 
 def main(argv: Optional[Sequence[str]] = None) -> None:
     args = parse_arguments(argv)
-    rows = []
+    rows, part_rows = [], []
     for name in args.maps:
         grid = Grid.from_movingai(MOVINGAI / f"{name}.map")
         prepare(grid)
@@ -157,10 +181,16 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
             graph = KeyPointGraph.bake(grid)
             timings.append([edit_cost(grid, pick[None, :], graph) for pick in picks])
             timings.append([frame_cost(grid, picks[i : i + FRAME], graph) for i in range(0, len(picks) - FRAME + 1, FRAME)] or [math.nan])
+            parts = np.array([edit_parts(grid, pick, graph) for pick in picks])
+            totals = parts.sum(axis=1)
+            part_rows.append([name, *(f"{ms:.2f}" for ms in np.median(parts, axis=0)), f"{np.median(totals):.2f}", f"{totals.mean():.2f}", f"{totals.max():.1f}"])
         rows.append([name, f"{grid.width}x{grid.height}", *(f"{statistics.median(ms):.1f}" for ms in timings)])
     columns = ("map", "size", "1 cell ms", "8x8 block ms", "full rebuild ms")
     columns += ("1 cell + graph ms", f"{FRAME} cells a frame + graph, ms a cell") if args.graph else ()
     print(render(columns, rows, args.markdown))
+    if part_rows:
+        print()
+        print(render(("map", "islands", "jump tables", "graph patch", "1 cell CPU ms", "mean", "max"), part_rows, args.markdown))
     if not args.growth:
         return
     rows = []

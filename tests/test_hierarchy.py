@@ -12,6 +12,8 @@ from pathing_py import (
 )
 from pathing_py.hierarchy import graph as graph_module
 from pathing_py.hierarchy.entrances import border_key_points
+from pathing_py.hierarchy.fields import NO_DIRECTION, cluster_fields, walk_back
+from pathing_py.jump_tables import DIRECTIONS
 from pathing_py.hierarchy.partition import Clusters, default_cluster_size
 from pathing_py.tools.movingai import read_scenarios
 from pathing_py.search import grid_distance
@@ -196,6 +198,88 @@ def test_update_on_a_benchmark_map(movingai_dir):
         grid.set_blocked(block)
         graph.update(block)
     assert graph == KeyPointGraph.bake(grid)
+
+
+def test_one_cell_edits_on_a_maze_equal_a_fresh_bake(movingai_dir):
+    """The patch after each one-cell edit (the clusters it touches, their fields made again on their own) leaves
+    the graph a fresh bake makes, on the map of twisty clusters."""
+    grid = Grid.from_movingai(movingai_dir / "maze512-1-0.map")
+    graph = KeyPointGraph.bake(grid)
+    rng = random.Random(7)
+    free = list(zip(*np.nonzero(grid.passable)))
+    for blocked in (True, True, False, True):
+        y, x = rng.choice(free)
+        grid.set_blocked([(int(x), int(y))], blocked)
+        graph.update([(int(x), int(y))])
+        graph.refresh()
+    assert graph == KeyPointGraph.bake(grid)
+
+
+@st.composite
+def field_jobs(draw):
+    """A grid, and jobs of cluster_fields on it: rectangles with some of their free cells as sources and targets."""
+    connectivity = draw(connectivities())
+    passable = draw(maps(min_side=2, max_side=12))
+    height, width = passable.shape
+    cost = draw(st.none() | costs(passable.shape))
+    jobs = []
+    for _ in range(draw(st.integers(1, 4))):
+        x, y = draw(st.integers(0, width - 1)), draw(st.integers(0, height - 1))
+        w, h = draw(st.integers(1, width - x)), draw(st.integers(1, height - y))
+        free = [(x + int(cx), y + int(cy)) for cy, cx in zip(*np.nonzero(passable[y : y + h, x : x + w]))]
+        if free:
+            sources = draw(st.lists(st.sampled_from(free), min_size=1, max_size=4, unique=True))
+            jobs.append(((x, y, w, h), sources, sources))
+    return passable, cost, connectivity, jobs
+
+
+def distances_inside(grid: Grid, rect, source) -> dict:
+    """Dijkstra from ``source`` over the moves inside ``rect``: each distance a neighbour's plus the step, in floats
+    as the fields sum them (a straight or diagonal length times the cost of the cell entered)."""
+    x0, y0, width, height = rect
+    distance = {source: 0.0}
+    heap = [(0.0, source)]
+    while heap:
+        reached, (x, y) = heapq.heappop(heap)
+        if reached > distance[(x, y)]:
+            continue
+        for dx, dy in DIRECTIONS:
+            onto = (x + dx, y + dy)
+            if x0 <= onto[0] < x0 + width and y0 <= onto[1] < y0 + height and grid.step_open((x, y), onto) and (grid.connectivity == 8 or not (dx and dy)):
+                candidate = reached + (math.sqrt(2.0) if dx and dy else 1.0) * (1.0 if grid.cost is None else grid.cost[onto[1], onto[0]])
+                if candidate < distance.get(onto, math.inf):
+                    distance[onto] = candidate
+                    heapq.heappush(heap, (candidate, onto))
+    return distance
+
+
+@settings(max_examples=150, deadline=None)
+@given(field_jobs())
+def test_a_clusters_fields_depend_on_it_alone_and_their_paths_are_shortest(job_set):
+    """What an update relies on to match a bake: a cluster's fields made alone equal those made in a stack with
+    others. Their costs are Dijkstra's inside the rectangle, bit for bit, and each cell's direction is the first
+    move (in DIRECTIONS' order) that a shortest path can end with, so that walking back costs what is stated."""
+    passable, cost, connectivity, jobs = job_set
+    grid = Grid(passable, cost, connectivity=connectivity)
+    for job, fields in zip(jobs, cluster_fields(passable, cost, jobs, connectivity)):
+        assert fields == cluster_fields(passable, cost, [job], connectivity)[0]
+        rect, sources, targets = job
+        x0, y0, width, height = rect
+        for i, source in enumerate(sources):
+            distance = distances_inside(grid, rect, source)
+            assert fields.costs[i].tolist() == [distance.get(target, math.inf) for target in targets]
+            for target in targets:
+                if target in distance:
+                    assert path_cost(passable, walk_back(fields, i, target), cost, connectivity=connectivity) == pytest.approx(distance[target])
+            for y in range(y0, y0 + height):
+                for x in range(x0, x0 + width):
+                    fitting = [
+                        d for d, (dx, dy) in enumerate(DIRECTIONS)
+                        if (x, y) != source and (x - dx, y - dy) in distance and (x, y) in distance
+                        and (connectivity == 8 or not (dx and dy)) and grid.step_open((x - dx, y - dy), (x, y))
+                        and distance[(x - dx, y - dy)] + (math.sqrt(2.0) if dx and dy else 1.0) * (1.0 if cost is None else cost[y, x]) == distance[(x, y)]
+                    ]  # fmt: skip
+                    assert fields.direction[i, y - y0, x - x0] == (fitting[0] if fitting else NO_DIRECTION)
 
 
 def test_save_load_round_trip_is_exact_and_deterministic(tmp_path, movingai_dir):

@@ -6,16 +6,20 @@ was last improved from, the cell path to each of them. Only those costs and
 directions are kept.
 
 The fields of many clusters are stacked in one numpy array and relaxed
-together by sweeps (down the rows, up, right along the columns, left), each
-sweep carrying every move that goes its way, until a whole round changes
-nothing. That is Bellman-Ford with a good update order: it ends with exact
-shortest distances, and costs a few rounds of small array operations rather
-than a Python loop per cell.
+together from a frontier: the cells whose distance fell last time try every
+move at once, and those they improve are the next frontier, until none is
+left (Bellman-Ford by waves: a few dozen rounds of array operations rather
+than a Python loop per cell). The distances it ends with are each the least,
+over the paths to the cell, of the path's steps summed in order, bit for bit,
+whatever the order the relaxations ran in; each cell's direction is then the
+first move that a shortest path can end with (:func:`_set_directions`). So a
+field depends on its cluster and source alone: the fields of the clusters an
+edit touches, made again on their own, equal a fresh bake's.
 """
 
 import math
 from heapq import heappop, heappush
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -84,7 +88,9 @@ def cluster_fields(
     direction = np.full((total, side, side), NO_DIRECTION, dtype=np.int8)
     if total:
         moves = moves_of(connectivity)
-        _relax(distance, direction, _step_costs(free, enter, moves), moves)
+        steps = _step_costs(free, enter, moves)
+        _relax(distance, steps, moves)
+        _set_directions(distance, direction, steps, moves)
     fields, first = [], 0
     for ((x, y, width, height), _, targets), count in zip(jobs, counts):
         rows = slice(first, first + count)
@@ -166,80 +172,49 @@ def _shifted(array: np.ndarray, dx: int, dy: int, fill) -> np.ndarray:
     return out
 
 
-def _step_costs(free: np.ndarray, enter: np.ndarray, moves: Sequence[int]) -> Dict[int, np.ndarray]:
-    """For each direction d of ``moves``, the cost of the move along d into each cell (inf where not allowed)."""
-    steps = {}
-    for d in moves:
+def _step_costs(free: np.ndarray, enter: np.ndarray, moves: Sequence[int]) -> np.ndarray:
+    """``steps[i]``: the cost of the move along ``moves[i]`` into each cell (inf where not allowed)."""
+    steps = np.empty((len(moves),) + free.shape)
+    for i, d in enumerate(moves):
         dx, dy = DIRECTIONS[d]
         allowed = free.copy()
         for cx, cy in corner_offsets(dx, dy):  # the corner rule, seen from the cell entered
             allowed &= _shifted(free, dx - cx, dy - cy, False)
         length = SQRT2 if dx and dy else 1.0
-        steps[d] = np.where(allowed, length * enter, np.inf)
+        np.copyto(steps[i], np.where(allowed, length * enter, np.inf))
     return steps
 
 
-def _relax(distance: np.ndarray, direction: np.ndarray, steps: Dict[int, np.ndarray], moves: Sequence[int]) -> None:
-    """Sweep the stacked fields until a round improves nothing.
-
-    Fields that a round leaves unchanged are final; once many are, the rest
-    are copied out and swept alone, so a few twisty clusters do not keep
-    the whole stack busy.
-    """
-    live = np.arange(len(distance))
-    work_distance, work_direction, work_steps = distance, direction, steps
-    relaxations = _relaxations(work_distance, work_direction, work_steps, moves)
-    while True:
-        before = work_distance.copy()
-        for here, came, step, marks, d in relaxations:
-            candidate = came + step
-            better = candidate < here
-            if np.count_nonzero(better):
-                np.copyto(here, candidate, where=better)
-                np.copyto(marks, d, where=better)
-        moved = (work_distance != before).reshape(len(before), -1).any(axis=1)  # distances only fall: changed is moved
-        if not moved.any():
-            break
-        if moved.sum() < 0.6 * len(live):
-            if work_distance is not distance:  # put the finished fields back
-                distance[live], direction[live] = work_distance, work_direction
-            live = live[moved]
-            work_distance, work_direction = distance[live], direction[live]
-            work_steps = {d: step[live] for d, step in steps.items()}
-            relaxations = _relaxations(work_distance, work_direction, work_steps, moves)
-    if work_distance is not distance:
-        distance[live], direction[live] = work_distance, work_direction
-
-
-def _relaxations(
-    distance: np.ndarray, direction: np.ndarray, steps: Dict[int, np.ndarray], moves: Sequence[int]
-) -> List[Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]]:
-    """A round of the four sweeps over ``moves``, in order: for each line and move along it, views of
-    (distances of the line, distances the move comes from, its step costs, directions of the line, the move).
-
-    Views of the stack, made once for all the rounds over it: a round only reads and writes through them.
-    """
+def _relax(distance: np.ndarray, steps: np.ndarray, moves: Sequence[int]) -> None:
+    """Lower the stacked fields' distances (0 at the sources, inf elsewhere) to the shortest, wave by wave:
+    the cells whose distance fell try all ``moves`` at once (``steps``: :func:`_step_costs`), and the cells they
+    improve try theirs next."""
+    flat = distance.reshape(-1)
     side = distance.shape[-1]
-    inner = slice(1, side - 1)
-    relaxations = []
-    for swept, lines, along_rows in _sweeps(side, moves):
-        for line in lines:
-            for d in swept:
-                dx, dy = DIRECTIONS[d]
-                if along_rows:  # into row `line` from row line - dy, columns shifted by dx
-                    relaxations.append((distance[:, line, inner], distance[:, line - dy, 1 - dx : side - 1 - dx], steps[d][:, line, inner], direction[:, line, inner], d))
-                else:  # into column `line` from column line - dx, rows shifted by dy
-                    relaxations.append((distance[:, inner, line], distance[:, 1 - dy : side - 1 - dy, line - dx], steps[d][:, inner, line], direction[:, inner, line], d))
-    return relaxations
+    offsets = np.array([DIRECTIONS[d][0] + DIRECTIONS[d][1] * side for d in moves], dtype=np.int64)
+    step_costs = steps.reshape(len(moves), -1)  # (move, cell): the move's cost into the cell
+    move_rows = np.arange(len(moves))[None, :]
+    frontier = np.flatnonzero(flat == 0.0)
+    while len(frontier):
+        onto = frontier[:, None] + offsets  # inside the field: the frontier's cells are free, the padding is not
+        candidate = flat[frontier][:, None] + step_costs[move_rows, onto]
+        better = candidate < flat[onto]
+        onto, candidate = onto[better], candidate[better]
+        np.minimum.at(flat, onto, candidate)  # the least of the candidates for one cell
+        fell = np.zeros(len(flat), dtype=bool)
+        fell[onto] = True
+        frontier = np.flatnonzero(fell)
 
 
-def _sweeps(side: int, moves: Sequence[int]):
-    """(moves, lines in order, along rows?) of the four sweeps: down, up, right, left."""
-    by_row = {sign: [d for d in moves if DIRECTIONS[d][1] == sign] for sign in (1, -1)}
-    by_column = {sign: [d for d in moves if DIRECTIONS[d][0] == sign] for sign in (1, -1)}
-    return [
-        (by_row[1], range(1, side - 1), True),
-        (by_row[-1], range(side - 2, 0, -1), True),
-        (by_column[1], range(1, side - 1), False),
-        (by_column[-1], range(side - 2, 0, -1), False),
-    ]
+def _set_directions(distance: np.ndarray, direction: np.ndarray, steps: np.ndarray, moves: Sequence[int]) -> None:
+    """Give each reached cell but the sources the first move of ``moves`` that a shortest path can end
+    with: the one from a cell whose distance plus the step is the cell's, bit for bit.
+
+    The rule depends only on the distances, which are the same whatever order
+    they were relaxed in: a field is a function of its cluster and source.
+    """
+    reached = np.isfinite(distance)
+    for d, step in reversed(list(zip(moves, steps))):  # the first move that fits is written last
+        dx, dy = DIRECTIONS[d]
+        came = _shifted(distance, dx, dy, np.inf)
+        np.copyto(direction, d, where=reached & (came + step == distance))

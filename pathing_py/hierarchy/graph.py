@@ -234,10 +234,15 @@ class KeyPointGraph:
     def _rebake(self, clusters: Iterable[int], borders: Iterable[Tuple[int, int]], progress: Optional[Progress] = None) -> None:
         touched: Set[int] = set(clusters)
         borders = list(borders)
+        # The key points whose cached edges may be wrong now: those at the ends of entrances that
+        # changed, and below, every key point of a cluster connected again (as before and as now).
+        stale: Set[Cell] = set()
         for border, pairs in zip(borders, borders_key_points(self.grid.passable, self.clusters, borders, self.long_run, self.grid.cost)):
+            old_pairs = self.entrances.get(border, ())
+            if pairs != old_pairs:
+                stale.update(cell for pair in (*old_pairs, *pairs) for cell in pair)
             self.entrances[border] = pairs
             touched.update(border)
-        stale = self._nodes_of(touched)  # the key points whose edges may be cached, before they move
         moved = []
         for cluster in sorted(touched):
             members = sorted(
@@ -245,11 +250,13 @@ class KeyPointGraph:
                 key=lambda c: (c[1], c[0]),
             )
             if cluster in clusters or members != self.members.get(cluster):
+                stale.update(self.members.get(cluster, ()), members)
                 self.members[cluster] = members
                 moved.append(cluster)
         self._connect(moved, progress)
-        for node in stale:
-            self._neighbours.pop(node, None)
+        width = self.grid.width
+        for x, y in stale:
+            self._neighbours.pop(y * width + x, None)
 
     def _connect(self, clusters: Sequence[int], progress: Optional[Progress]) -> None:
         """Relax the fields of ``clusters`` in batches of about FIELDS_PER_BATCH."""

@@ -877,8 +877,7 @@ class Navigator:
 
     def _arrive(self, unit: Unit, next_cell: Cell) -> None:
         """The unit stands at the centre of ``next_cell``: it lets go of the cells it left, and may have come closer."""
-        self.occupancy.left(unit, unit.cell)
-        self.occupancy.release(unit, keep=block_cells(next_cell, unit.size))
+        self.occupancy.arrived(unit, unit.cell, block_cells(next_cell, unit.size))
         if unit.collision is not None:  # it was slowed on its way: that collision is over
             self.collisions.stepped(unit, self.time)
         if unit.step_leavers:
@@ -920,7 +919,7 @@ class Navigator:
                     self.corridor.replan(unit)
                     return False
                 continue
-            if self.traffic.still_passing(unit, route, dt):
+            if (route.may_take is not None or route.wait_while is not None) and self.traffic.still_passing(unit, route, dt):
                 if route.wait_while is not None:  # waiting aside (not its turn in a jam's plan): asleep
                     self._asleep[unit] = route, ()
                 return False
@@ -972,7 +971,8 @@ class Navigator:
         self.agents.moving[unit.slot] = True
         self.set_state(unit, UnitState.MOVING)
         unit.waiting_for = 0.0
-        self.collisions.stepped(unit, self.time)
+        if unit.collision is not None:  # it waited for this step, or was slowed on its last: that collision is over
+            self.collisions.stepped(unit, self.time)
         route.advance()
         return True
 

@@ -446,7 +446,7 @@ class Navigator:
         theirs in priority order, as do units stepping close behind a unit that leaves its cell and those units,
         which read each other's positions."""
         agents = self.agents
-        slots = np.fromiter((unit.slot for unit in order), dtype=np.intp, count=len(order))
+        slots = np.fromiter(map(_slot, order), dtype=np.intp, count=len(order))
         counts, seconds = sub_steps(delta, agents.speed[slots])
         if len(self._rank_of) < len(agents.position):
             self._rank_of = np.zeros(len(agents.position), dtype=np.intp)
@@ -1001,7 +1001,7 @@ class Navigator:
             self._events.append((unit.id, state.signal, unit.cell))
 
 
-_priority = attrgetter("priority")
+_priority, _slot = attrgetter("priority"), attrgetter("slot")
 
 
 def _reach_clear_of(unit: Unit, target: Tuple[float, float], distance: float, radius: float, centre: Tuple[float, float]) -> float:

@@ -55,8 +55,8 @@ class Round:
     """The units to take in Python in one round, by rank (their index in the navigator's priority order):
     those found at its start, and any that an event sets walking later in the round, if their turn is
     still to come and they are due a sub-step in this round (as a walk through every unit in order
-    would find them). A unit that starts a step close behind another that moved on in the array pass
-    sees that one where a walk in order would have: where it was, if its turn comes later."""
+    would find them). A unit stepping close behind another that moved on in the array pass sees that one
+    where a walk in order would have: where it was, if its turn comes later."""
 
     def __init__(self, ranks: np.ndarray, due: np.ndarray, rank_of: np.ndarray, moved_on: np.ndarray, before: np.ndarray) -> None:
         self._heap: List[int] = ranks.tolist()  # (sorted: a heap already)

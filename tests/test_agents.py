@@ -23,13 +23,9 @@ def assert_arrays_agree(navigator: Navigator) -> None:
     agents = navigator.agents
     slots = [unit.slot for unit in navigator.units.values()]
     assert len(set(slots)) == len(slots) and sorted(slots) == agents.slots_in_use()
-    close = np.zeros(len(agents.close), dtype=int)  # who reads whose position: followers and the units they follow
+    close = np.zeros(len(agents.close), dtype=bool)  # who reads others' positions: units stepping close behind others
     for unit in navigator.units.values():
-        if unit.step_leavers:
-            close[unit.slot] += 1
-            for _, leaver in unit.step_leavers:
-                if navigator.units.get(leaver.id) is leaver:
-                    close[leaver.slot] += 1
+        close[unit.slot] = bool(unit.step_leavers)
     assert agents.close.tolist() == close.tolist()
     for unit in navigator.units.values():
         row = unit.slot

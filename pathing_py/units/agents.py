@@ -29,9 +29,9 @@ class AgentArrays:
         self.walk_speed = np.zeros(capacity)
         #: Whether the unit is between two cells (it has a next cell).
         self.moving = np.zeros(capacity, dtype=bool)
-        #: Reasons the unit takes its sub-steps in Python, not in the array pass: a step it took close behind units
-        #: still stepping out of its cells (it reads their positions), and each unit stepping close behind it.
-        self.close = np.zeros(capacity, dtype=np.int32)
+        #: Whether the unit takes its sub-steps in Python, not in the array pass: it took its step close behind units
+        #: still stepping out of its cells, and reads their positions.
+        self.close = np.zeros(capacity, dtype=bool)
         #: The unit's state as a small code (the navigator's codes of its ``UnitState``s).
         self.state = np.zeros(capacity, dtype=np.int8)
         self._free: List[int] = list(range(capacity - 1, -1, -1))
@@ -53,16 +53,16 @@ class AgentArrays:
         self.position[slot] = x, y
         self.target[slot] = x, y
         self.speed[slot] = self.walk_speed[slot] = speed
-        self.moving[slot] = False
-        self.state[slot] = self.close[slot] = 0
+        self.moving[slot] = self.close[slot] = False
+        self.state[slot] = 0
         return slot
 
     def remove(self, slot: int) -> None:
         """Clear a removed unit's row, for a later unit to take."""
         self.position[slot] = self.target[slot] = 0.0
         self.speed[slot] = self.walk_speed[slot] = 0.0
-        self.moving[slot] = False
-        self.state[slot] = self.close[slot] = 0
+        self.moving[slot] = self.close[slot] = False
+        self.state[slot] = 0
         self._free.append(slot)
 
     def _grow(self) -> None:

@@ -281,7 +281,6 @@ class Navigator:
         self._drop_turns(unit)
         self._asleep.pop(unit, None)
         self._turns_heard.pop(unit, None)
-        self._mark_close(unit, -1)
         slot = unit.slot
         unit.detach()
         self.agents.remove(slot)
@@ -443,10 +442,10 @@ class Navigator:
     def _move_in_passes(self, order: List[Unit], delta: float) -> None:
         """The sub-steps of each round: the units between two cells that only move on do so in one array pass
         (:func:`~.moves.move_on`); the units with an event (a centre reached, a next cell to take or wait for) take
-        theirs in priority order, as do units stepping close behind a unit that leaves its cell and those units,
-        which read each other's positions."""
+        theirs in priority order, as do units stepping close behind a unit that leaves its cell, which read its
+        position (as a walk in order would have seen it, :meth:`Round.position`, if it moved on in the pass)."""
         agents = self.agents
-        slots = np.fromiter((unit.slot for unit in order), dtype=np.intp, count=len(order))
+        slots = np.fromiter(map(_slot, order), dtype=np.intp, count=len(order))
         counts, seconds = sub_steps(delta, agents.speed[slots])
         if len(self._rank_of) < len(agents.position):
             self._rank_of = np.zeros(len(agents.position), dtype=np.intp)
@@ -459,7 +458,7 @@ class Navigator:
             codes = agents.state[slots]
             events = due & ~moving & ((codes == RUN_CODE) | (codes == WAITING_CODE))
             movers = due & moving
-            close = agents.close[slots] > 0
+            close = agents.close[slots]
             events |= movers & close
             movers &= ~close
             ranks = np.flatnonzero(movers)
@@ -844,16 +843,11 @@ class Navigator:
             self._arrive(unit, next_cell)
             dt -= distance / speed
 
-    def _mark_close(self, unit: Unit, change: int) -> None:
-        """Count ``unit`` (as it starts a step, ``change`` 1, or ends it, -1), if it steps close behind units still
-        stepping out of its cells, and those units, among the units that take their sub-steps in Python: each reads
-        the other's position (see :attr:`AgentArrays.close`)."""
-        if unit.step_leavers:
-            close, agents = self.agents.close, self.agents
-            close[unit.slot] += change
-            for _, leaver in unit.step_leavers:
-                if leaver.agents is agents:  # (not removed since)
-                    close[leaver.slot] += change
+    def _mark_close(self, unit: Unit) -> None:
+        """Whether ``unit`` takes its sub-steps in Python, its ``step_leavers`` just set: while it steps close behind
+        units still stepping out of its cells, whose positions it reads (see :attr:`AgentArrays.close`). Those units
+        move on in the array passes: :meth:`Round.position` shows them where a walk in order would."""
+        self.agents.close[unit.slot] = bool(unit.step_leavers)
 
     def _reach_past_leavers(self, unit: Unit, next_cell: Cell, target: Tuple[float, float], distance: float, reach: float) -> float:
         """How far ``unit`` may move of ``reach`` toward ``target``: a unit stepping out of a cell of its step may
@@ -870,20 +864,19 @@ class Navigator:
                     reach = clear
                     self.collisions.slowed(unit, next_cell, leaver, self.time)
         if len(leaving) < len(unit.step_leavers):
-            self._mark_close(unit, -1)
             unit.step_leavers = leaving or ()
-            self._mark_close(unit, 1)
+            self._mark_close(unit)
         return reach
 
     def _arrive(self, unit: Unit, next_cell: Cell) -> None:
         """The unit stands at the centre of ``next_cell``: it lets go of the cells it left, and may have come closer."""
-        self.occupancy.left(unit, unit.cell)
-        self.occupancy.release(unit, keep=block_cells(next_cell, unit.size))
+        self.occupancy.arrived(unit, unit.cell, block_cells(next_cell, unit.size))
         if unit.collision is not None:  # it was slowed on its way: that collision is over
             self.collisions.stepped(unit, self.time)
-        if unit.step_leavers:
-            self._mark_close(unit, -1)
+        close = bool(unit.step_leavers)
         unit.cell, unit.next_cell, unit.step_leavers = next_cell, None, ()
+        if close:
+            self._mark_close(unit)
         self.agents.moving[unit.slot] = False
         remaining = unit.stack.distance_to_go(unit.cell)
         if remaining is not None and remaining < unit.best_distance:
@@ -920,7 +913,7 @@ class Navigator:
                     self.corridor.replan(unit)
                     return False
                 continue
-            if self.traffic.still_passing(unit, route, dt):
+            if (route.may_take is not None or route.wait_while is not None) and self.traffic.still_passing(unit, route, dt):
                 if route.wait_while is not None:  # waiting aside (not its turn in a jam's plan): asleep
                     self._asleep[unit] = route, ()
                 return False
@@ -957,7 +950,7 @@ class Navigator:
         self.occupancy.hold(unit, cells)
         unit.step_leavers = self.occupancy.leavers_of(cells, unit) or ()
         if unit.step_leavers:
-            self._mark_close(unit, 1)
+            self._mark_close(unit)
         if unit.size == 1 and (not unit.making_way or route.may_take is not None and self.jams.lets_follow(unit)):
             # the next unit of a file (or of a jam's plan) may take its cell now and follow (see Occupancy)
             self.occupancy.leave(unit, unit.cell)
@@ -972,7 +965,8 @@ class Navigator:
         self.agents.moving[unit.slot] = True
         self.set_state(unit, UnitState.MOVING)
         unit.waiting_for = 0.0
-        self.collisions.stepped(unit, self.time)
+        if unit.collision is not None:  # it waited for this step, or was slowed on its last: that collision is over
+            self.collisions.stepped(unit, self.time)
         route.advance()
         return True
 
@@ -1001,7 +995,7 @@ class Navigator:
             self._events.append((unit.id, state.signal, unit.cell))
 
 
-_priority = attrgetter("priority")
+_priority, _slot = attrgetter("priority"), attrgetter("slot")
 
 
 def _reach_clear_of(unit: Unit, target: Tuple[float, float], distance: float, radius: float, centre: Tuple[float, float]) -> float:

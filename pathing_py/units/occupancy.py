@@ -63,7 +63,7 @@ class Occupancy:
         """``unit`` holds ``cells`` from now on (the caller checked they were free)."""
         for cell in cells:
             self._holder[cell] = unit
-            key = _bucket(cell)
+            key = cell[0] // BUCKET_SIZE, cell[1] // BUCKET_SIZE  # (its bucket: every step comes here)
             bucket = self._buckets.get(key)
             if bucket is None:
                 bucket = self._buckets[key] = {}
@@ -76,6 +76,15 @@ class Occupancy:
         for cell in unit.held - kept:
             self._let_go(cell)
         unit.held &= kept
+
+    def arrived(self, unit: Unit, left: Cell, block: List[Cell]) -> None:
+        """``unit`` stands on ``block`` (cells it holds), having stepped out of ``left``: no part of it is in
+        ``left`` any more (:meth:`left`), and it lets go of every other cell of its step. (Every unit comes here at
+        every cell it reaches: one that let go of its cell as it set off straight holds only ``block`` by now,
+        and needs no sets built.)"""
+        self.left(unit, left)
+        if len(unit.held) > len(block):  # (it holds ``block``: more cells are those of its step)
+            self.release(unit, keep=block)
 
     def leave(self, unit: Unit, cell: Cell) -> None:
         """``unit`` lets go of ``cell``, which it is stepping out of; until it has arrived (:meth:`left`)
@@ -96,7 +105,7 @@ class Occupancy:
     def _let_go(self, cell: Cell) -> None:
         """No unit holds ``cell`` any more."""
         del self._holder[cell]
-        key = _bucket(cell)
+        key = cell[0] // BUCKET_SIZE, cell[1] // BUCKET_SIZE  # (its bucket: every step comes here)
         bucket = self._buckets[key]
         del bucket[cell]
         if not bucket:
@@ -137,10 +146,8 @@ def step_cells(start: Cell, end: Cell, size: int) -> List[Cell]:
     """The cells a unit of ``size`` holds stepping from ``start`` to the king neighbour ``end``: the box
     around both blocks (for size 1 and a diagonal step: both cells and the two corners between)."""
     (sx, sy), (ex, ey) = start, end
+    if size == 1 and (sx == ex) != (sy == ey):  # (a straight step of a unit of one cell: most steps)
+        return [start, end] if sx < ex or sy < ey else [end, start]
     xs = range(sx, ex + size) if sx <= ex else range(ex, sx + size)  # (every step of every unit comes here)
     ys = range(sy, ey + size) if sy <= ey else range(ey, sy + size)
     return [(x, y) for y in ys for x in xs]
-
-
-def _bucket(cell: Cell) -> Bucket:
-    return cell[0] // BUCKET_SIZE, cell[1] // BUCKET_SIZE

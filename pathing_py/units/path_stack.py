@@ -15,9 +15,11 @@ import functools
 from typing import Callable, List, Optional, Sequence, Tuple
 
 from ..grid import Cell
-from ..search import grid_distance
+from ..search import diagonal_saving, grid_distance
 
 __all__ = ["PathStack", "Route", "RouteKind"]
+
+_OCTILE_SAVING = diagonal_saving(8)  #: (for grid_distance, inlined in PathStack.distance_to_go)
 
 
 class RouteKind(enum.Enum):
@@ -162,13 +164,15 @@ class PathStack(List[Route]):
         the first unit in its way.)"""
         if not self or self[0].kind is not RouteKind.HIGH_LEVEL or not self[0].waypoints:  # (no destination)
             return None
-        total, at = 0.0, cell
-        for route in reversed(self):  # (every unit comes here at every cell it reaches)
+        total, (x, y) = 0.0, cell
+        for route in reversed(self):  # (every unit comes here at every cell it reaches: grid_distance inlined)
             if route.kind is RouteKind.HIGH_LEVEL:
                 waypoints, index = route.waypoints, route.index
                 if index < len(waypoints):
-                    total += grid_distance(at, waypoints[index]) + route.length_after_current()
-                    at = waypoints[-1]
+                    wx, wy = waypoints[index]
+                    dx, dy = abs(x - wx), abs(y - wy)
+                    total += dx + dy + _OCTILE_SAVING * min(dx, dy) + route.length_after_current()
+                    x, y = waypoints[-1]
         return total
 
     def drop_cell_routes(self) -> None:

@@ -35,7 +35,8 @@ import enum
 import functools
 import math
 from collections import deque
-from operator import attrgetter
+from itertools import compress, repeat
+from operator import attrgetter, contains, ne
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
@@ -77,6 +78,7 @@ SLOT_RETRIES = 3
 GroupEvent = Tuple[int, str, str]  #: (group id, event name, detail)
 #: Members' fields read by C-level calls (``max(map(_priority, members))``): groups read them every update.
 _id, _priority, _speed, _pace = attrgetter("id"), attrgetter("priority"), attrgetter("speed"), attrgetter("pace")
+_stack, _index = attrgetter("stack"), attrgetter("index")  #: a member's, and a route's
 #: A formation as a game names it: a shape of :data:`~pathing_py.groups.formations.SHAPES`, slot offsets (cells,
 #: for a formation marching up the screen), or a :class:`Formation`.
 FormationShape = Union[str, Sequence[Sequence[float]], Formation]
@@ -141,9 +143,9 @@ class Group:
         #: Member id -> the route over the shared key points it was given: its index is how far the member got.
         self._shared_routes: Dict[int, Route] = {}
         self._roster = 0  #: counts the members' comings and goings: tables made for the members know whether they are stale
-        #: For :meth:`_front_and_rear`: the shared routes, commander and roster it was made for, and each member's (but the
-        #: commander's) shared route (None: none) beside the member, in order: kept from update to update.
-        self._progress_rows: Optional[Tuple[Dict[int, Route], Optional[Unit], int, List[Tuple[Optional[Route], Unit]]]] = None
+        #: For :meth:`_front_and_rear`: the shared routes, commander and roster it was made for, each member's (but the
+        #: commander's) shared route (None: none), and those members, in order: kept from update to update.
+        self._progress_rows: Optional[Tuple[Dict[int, Route], Optional[Unit], int, List[Optional[Route]], List[Unit]]] = None
         #: For :meth:`_hold_slots`: the offsets, commander and roster it was made for, and each member marching in a slot
         #: (but the commander) with its offset (x, y) and the shift of its centre in its block, in order.
         self._slot_rows: Optional[Tuple[Dict[int, Cell], Unit, int, List[Tuple[Unit, int, int, float]]]] = None
@@ -480,15 +482,20 @@ class Group:
     def _front_and_rear(self) -> Tuple[int, int]:
         """How many of the shared key points the foremost and the hindmost member (the commander aside) have
         passed: each as many as the index of its route over them, all once it no longer walks that route.
-        (Every member, every update: one comprehension over rows kept while the routes, commander and members
-        stay, no call a member.)"""
+        (Every member, every update: C-level passes over the members' routes and units, kept while the routes,
+        commander and members stay; no Python code a member.)"""
         shared, commander, rows = self._shared_routes, self.commander, self._progress_rows
         if rows is None or rows[0] is not shared or rows[1] is not commander or rows[2] != self._roster:
-            rows = self._progress_rows = (shared, commander, self._roster,
-                                          [(shared.get(unit.id), unit) for unit in self.members if unit is not commander])  # fmt: skip
-        passed_all = len(self._key_points)
-        progress = [route.index if route is not None and route in unit.stack else passed_all for route, unit in rows[3]] or [passed_all]
-        return max(progress), min(progress)
+            others = [unit for unit in self.members if unit is not commander]
+            rows = self._progress_rows = (shared, commander, self._roster, [shared.get(unit.id) for unit in others], others)
+        routes, units, passed_all = rows[3], rows[4], len(self._key_points)
+        if not routes:
+            return passed_all, passed_all
+        walking = list(map(contains, map(_stack, units), routes))  # (no shared route, None: on no stack)
+        if all(walking):
+            return max(map(_index, routes)), min(map(_index, routes))
+        on = list(map(_index, compress(routes, walking)))
+        return max([passed_all, *on]), min([passed_all, *on])
 
     # -- forming ----------------------------------------------------------------------
 
@@ -717,8 +724,12 @@ class Group:
                 self._hold_slots(speed, paces)
             elif self.cohesion is Cohesion.ARRIVAL:
                 self._arrive_together(speed, paces)
-        get = paces.get
         # (Only the paces that change are set, each once: most members of most groups keep the group's speed.)
+        if not paces:
+            for unit in list(compress(members, map(ne, map(_pace, members), repeat(speed)))):
+                unit.pace = speed
+            return
+        get = paces.get
         for unit in [unit for unit, pace in zip(members, map(_pace, members)) if pace != get(unit, speed)]:
             unit.pace = get(unit, speed)
 

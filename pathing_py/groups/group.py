@@ -35,8 +35,7 @@ import enum
 import functools
 import math
 from collections import deque
-from itertools import compress, repeat
-from operator import attrgetter, contains, ne
+from operator import attrgetter
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
@@ -77,13 +76,10 @@ SLOT_RETRIES = 3
 
 GroupEvent = Tuple[int, str, str]  #: (group id, event name, detail)
 #: Members' fields read by C-level calls (``max(map(_priority, members))``): groups read them every update.
-_id, _priority, _speed, _pace = attrgetter("id"), attrgetter("priority"), attrgetter("speed"), attrgetter("pace")
-_stack, _index = attrgetter("stack"), attrgetter("index")  #: a member's, and a route's
+_id, _priority, _speed = attrgetter("id"), attrgetter("priority"), attrgetter("speed")
 #: A formation as a game names it: a shape of :data:`~pathing_py.groups.formations.SHAPES`, slot offsets (cells,
 #: for a formation marching up the screen), or a :class:`Formation`.
 FormationShape = Union[str, Sequence[Sequence[float]], Formation]
-#: FINAL_STATES as a tuple: ``state in`` it compares identities in C (a set would call the Enum's hash, Python code).
-_FINAL_STATES = tuple(FINAL_STATES)
 
 
 class Cohesion(enum.Enum):
@@ -142,13 +138,6 @@ class Group:
         self._key_points: Tuple[Cell, ...] = ()  #: the commander's, shared by the members
         #: Member id -> the route over the shared key points it was given: its index is how far the member got.
         self._shared_routes: Dict[int, Route] = {}
-        self._roster = 0  #: counts the members' comings and goings: tables made for the members know whether they are stale
-        #: For :meth:`_front_and_rear`: the shared routes, commander and roster it was made for, each member's (but the
-        #: commander's) shared route (None: none), and those members, in order: kept from update to update.
-        self._progress_rows: Optional[Tuple[Dict[int, Route], Optional[Unit], int, List[Optional[Route]], List[Unit]]] = None
-        #: For :meth:`_hold_slots`: the offsets, commander and roster it was made for, and each member marching in a slot
-        #: (but the commander) with its offset (x, y) and the shift of its centre in its block, in order.
-        self._slot_rows: Optional[Tuple[Dict[int, Cell], Unit, int, List[Tuple[Unit, int, int, float]]]] = None
         self._passage: List[Tuple[Cell, int, str]] = []  #: (key point, its index, F5 choice) the front has yet to reach
         self._reform_at: Optional[int] = None  #: the key point past which a broken formation is whole again
         self._choices_at: List[int] = []  #: the key points where the formation does not fit as it is
@@ -196,7 +185,6 @@ class Group:
         order (until then it walks on with its own)."""
         self.groups.join(self, unit)
         self.members.append(unit)
-        self._roster += 1
         self._regroup = True
         self._pick_commander()
         self._set_paces()
@@ -208,7 +196,6 @@ class Group:
         member still waiting for the commander's route plans its own way to its goal)."""
         self.groups.leave(self, unit)
         self.members.remove(unit)
-        self._roster += 1
         goal = self.goals.pop(unit.id, None)
         for table in (self.slots, self.offsets):
             table.pop(unit.id, None)
@@ -314,7 +301,7 @@ class Group:
             self._tell_waiting_for_turn()
         self._set_paces(span)
         goes_on_later = self.groups.navigator.goes_on_later  # a member held up for now: its order has not ended
-        if self._marching and not self._sharing and all(unit.state in _FINAL_STATES and not goes_on_later(unit) for unit in self.members):
+        if self._marching and not self._sharing and all(unit.state in FINAL_STATES and not goes_on_later(unit) for unit in self.members):
             if self._after_turn is not None:  # halted where the route turns: form again facing the way on
                 if self.formation is None:  # let out of formation on the way there: it walks on as it is
                     self._march()
@@ -449,7 +436,7 @@ class Group:
         commander, goes_on_later = self.commander, self.groups.navigator.goes_on_later
 
         def ended(unit: Unit) -> bool:
-            return unit.state in _FINAL_STATES and not goes_on_later(unit)
+            return unit.state in FINAL_STATES and not goes_on_later(unit)
 
         for claim in [claim for claim in self._claims if claim.entered]:
             if claim.passed_by(self.members, ended):
@@ -482,20 +469,11 @@ class Group:
     def _front_and_rear(self) -> Tuple[int, int]:
         """How many of the shared key points the foremost and the hindmost member (the commander aside) have
         passed: each as many as the index of its route over them, all once it no longer walks that route.
-        (Every member, every update: C-level passes over the members' routes and units, kept while the routes,
-        commander and members stay; no Python code a member.)"""
-        shared, commander, rows = self._shared_routes, self.commander, self._progress_rows
-        if rows is None or rows[0] is not shared or rows[1] is not commander or rows[2] != self._roster:
-            others = [unit for unit in self.members if unit is not commander]
-            rows = self._progress_rows = (shared, commander, self._roster, [shared.get(unit.id) for unit in others], others)
-        routes, units, passed_all = rows[3], rows[4], len(self._key_points)
-        if not routes:
-            return passed_all, passed_all
-        walking = list(map(contains, map(_stack, units), routes))  # (no shared route, None: on no stack)
-        if all(walking):
-            return max(map(_index, routes)), min(map(_index, routes))
-        on = list(map(_index, compress(routes, walking)))
-        return max([passed_all, *on]), min([passed_all, *on])
+        (Every member, every update: one comprehension, no call a member.)"""
+        shared, passed_all, commander = self._shared_routes, len(self._key_points), self.commander
+        progress = [route.index if (route := shared.get(unit.id)) is not None and route in unit.stack else passed_all
+                    for unit in self.members if unit is not commander] or [passed_all]  # fmt: skip
+        return max(progress), min(progress)
 
     # -- forming ----------------------------------------------------------------------
 
@@ -714,24 +692,17 @@ class Group:
         the rear, and the rear, if it lags, walks at its own speed. A member that others of the group
         follow close behind is never slowed down: that would hold them back too. ``span``: the
         members' front and rear on the shared key points if read this update (see :meth:`_passing`)."""
-        members = self.members
-        if not members:
+        if not self.members:
             return
         speed = self.speed
-        paces: Dict[Unit, float] = {}  # the members off the group's speed
+        paces = dict.fromkeys(self.members, speed)  # (each member's pace set once: a unit's pace changing is work)
         if self._marching and not self._sharing:
             if self.state is GroupState.FORMED and not self._passing(span):
                 self._hold_slots(speed, paces)
             elif self.cohesion is Cohesion.ARRIVAL:
                 self._arrive_together(speed, paces)
-        # (Only the paces that change are set, each once: most members of most groups keep the group's speed.)
-        if not paces:
-            for unit in list(compress(members, map(ne, map(_pace, members), repeat(speed)))):
-                unit.pace = speed
-            return
-        get = paces.get
-        for unit in [unit for unit, pace in zip(members, map(_pace, members)) if pace != get(unit, speed)]:
-            unit.pace = get(unit, speed)
+        for unit, pace in paces.items():
+            unit.pace = pace
 
     def _passing(self, span: Optional[Tuple[int, int]]) -> bool:
         """Whether the members' front and rear on the shared key points (``span``, else read now: only groups
@@ -748,16 +719,12 @@ class Group:
         norm = math.hypot(hx, hy)
         lags = {commander.id: 0.0}
         lagging: List[Tuple[Unit, float]] = []  # the members but the commander still under way, in order, and their lags
-        offsets, rows = self.offsets, self._slot_rows
-        if rows is None or rows[0] is not offsets or rows[1] is not commander or rows[2] != self._roster:
-            block = self.size
-            rows = self._slot_rows = (offsets, commander, self._roster, [
-                (unit, *offsets[unit.id], 0.0 if unit.size == block else _centre_shift(block, unit.size))
-                for unit in self.members if unit is not commander and unit.id in offsets  # (not one that joined since)
-            ])  # fmt: skip
+        block, offsets = self.size, self.offsets
         cx, cy = commander.position
-        for unit, dx, dy, shift in rows[3]:
-            if unit.state not in _FINAL_STATES:
+        for unit in self.members:
+            if unit is not commander and unit.state not in FINAL_STATES and unit.id in offsets:  # (not one that joined since)
+                dx, dy = offsets[unit.id]
+                shift = 0.0 if unit.size == block else _centre_shift(block, unit.size)
                 x, y = unit.position
                 lag = ((cx + dx + shift - x) * hx + (cy + dy + shift - y) * hy) / norm  # (ahead of its slot: below 0)
                 lags[unit.id] = lag
@@ -768,7 +735,7 @@ class Group:
                 paces[unit] = unit.speed
             elif lag < -SLOT_SLACK and not _followed(unit, lags, occupancy):
                 paces[unit] = speed * MIN_PACE
-        if commander.state not in _FINAL_STATES and max(lags.values()) > 2 * SLOT_SLACK and not _followed(commander, lags, occupancy):
+        if commander.state not in FINAL_STATES and max(lags.values()) > 2 * SLOT_SLACK and not _followed(commander, lags, occupancy):
             paces[commander] = speed * MIN_PACE
 
     def _arrive_together(self, speed: float, paces: Dict[Unit, float]) -> None:

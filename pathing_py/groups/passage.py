@@ -36,8 +36,8 @@ from typing import Collection, List, NamedTuple, Optional, Sequence, Set, Tuple
 import numpy as np
 
 from ..grid import Cell, Grid, passable_at, step_corners
+from ..islands import label_islands
 from ..line import line_cells, line_of_sight
-from ..search import find_path
 
 __all__ = ["Passage", "fits_beside", "narrow_points", "plan_passage", "with_narrow_points"]
 
@@ -62,10 +62,11 @@ def plan_passage(offsets: np.ndarray, start: Cell, key_points: Sequence[Cell], g
     offsets = np.asarray(offsets, dtype=np.int64).reshape(-1, 2)
     aims = np.empty((len(key_points), len(offsets), 2), dtype=np.int64)
     choices: List[Tuple[int, str]] = []
+    passable = grid.passable  # (once: the grid's property makes a view each time)
     for index, point in enumerate(key_points):
         before = key_points[index - 1] if index else start
         heading = (point[0] - before[0], point[1] - before[1])
-        cells, choice = _place(offsets, point, heading, grid, size)
+        cells, choice = _place(offsets, point, heading, grid, passable, size)
         aims[index] = cells
         if choice:
             choices.append((index, choice))
@@ -76,9 +77,10 @@ def fits_beside(offsets: np.ndarray, point: Cell, grid: Grid, *, size: int = 1) 
     """Whether members standing ``offsets`` from ``point`` fit there whole, each in sight of it (where
     :func:`plan_passage` keeps the shape as it is)."""
     cells = np.array(point, dtype=np.int64) + np.asarray(offsets, dtype=np.int64).reshape(-1, 2)
-    if not passable_at(grid.passable, cells).all():
+    passable = grid.passable
+    if not passable_at(passable, cells).all():
         return False
-    return _fits(cells, point, grid, size)
+    return _fits(cells, point, grid, passable, size)
 
 
 def narrow_points(offsets: np.ndarray, path: Sequence[Cell], passable: np.ndarray) -> List[int]:
@@ -124,22 +126,22 @@ def _swept(offsets: np.ndarray) -> Set[Cell]:
     return swept
 
 
-def _place(offsets: np.ndarray, point: Cell, heading: Cell, grid: Grid, size: int) -> Tuple[np.ndarray, str]:
+def _place(offsets: np.ndarray, point: Cell, heading: Cell, grid: Grid, passable: np.ndarray, size: int) -> Tuple[np.ndarray, str]:
     """The members' cells at one key point, and the choice made there ("" where the shape fits)."""
     origin = np.array(point, dtype=np.int64)
     whole = origin + offsets
-    if _fits(whole, point, grid, size):
+    if _fits(whole, point, grid, passable, size):
         return whole, ""
     for scale in SCALES:
         shrunk = origin + np.rint(offsets * scale).astype(np.int64)
-        if _spaced(offsets * scale, size) and _fits(shrunk, point, grid, size):
+        if _spaced(offsets * scale, size) and _fits(shrunk, point, grid, passable, size):
             return shrunk, "scaled"
     cells = whole.copy()
     choice = "halved"
     taken: Set[Cell] = set()
     for member in range(len(offsets)):
         cell: Cell = (int(whole[member, 0]), int(whole[member, 1]))
-        if not _usable(cell, point, grid) or _overlaps(cell, taken, size):
+        if not _usable(cell, point, grid, passable) or _overlaps(cell, taken, size):
             beyond = _past_the_obstacle(cell, point, offsets[member], heading, grid, taken, size)
             if beyond is None:
                 beyond, choice = point, "broken"
@@ -149,19 +151,20 @@ def _place(offsets: np.ndarray, point: Cell, heading: Cell, grid: Grid, size: in
     return cells, choice
 
 
-def _fits(cells: np.ndarray, point: Cell, grid: Grid, size: int) -> bool:
+def _fits(cells: np.ndarray, point: Cell, grid: Grid, passable: np.ndarray, size: int) -> bool:
     """Every cell free, in sight of the key point, and no two blocks of ``size`` there overlapping."""
     pairs = [(x, y) for x, y in cells.tolist()]
-    return _apart(pairs, size) and (_in_open_ground(cells, point, grid) or all(_usable(cell, point, grid) for cell in pairs))
+    return _apart(pairs, size) and (_in_open_ground(cells, point, passable) or all(_usable(cell, point, grid, passable) for cell in pairs))
 
 
-def _in_open_ground(cells: np.ndarray, point: Cell, grid: Grid) -> bool:
+def _in_open_ground(cells: np.ndarray, point: Cell, passable: np.ndarray) -> bool:
     """Whether the box around ``cells`` (n x 2) and ``point`` is free and on the map: every line from the point to
     a cell (its corners too) stays in that box, so each is clear, and one test of the box answers for them all
     (most key points of a route lie in open ground: lines drawn one by one cost a group's plan tens of milliseconds)."""
     box = np.vstack((cells, np.asarray(point, dtype=np.int64).reshape(1, 2)))  # (the point alone: no member but it)
     (left, top), (right, bottom) = box.min(axis=0), box.max(axis=0) + 1
-    return bool(left >= 0 and top >= 0 and right <= grid.width and bottom <= grid.height and grid.passable[top:bottom, left:right].all())
+    height, width = passable.shape
+    return bool(left >= 0 and top >= 0 and right <= width and bottom <= height and passable[top:bottom, left:right].all())
 
 
 def _apart(pairs: List[Cell], size: int) -> bool:
@@ -176,8 +179,14 @@ def _overlaps(cell: Cell, others: Collection[Cell], size: int) -> bool:
     return any(abs(cell[0] - x) < size and abs(cell[1] - y) < size for x, y in others)
 
 
-def _usable(cell: Cell, point: Cell, grid: Grid) -> bool:
-    return grid.is_passable(cell) and line_of_sight(grid, point, cell)
+def _usable(cell: Cell, point: Cell, grid: Grid, passable: np.ndarray) -> bool:
+    """Whether ``cell`` is free and in sight of ``point`` (``passable``: the grid's): the box of the two free is sight
+    enough (the line and the corners it needs lie in it, see :func:`_in_open_ground`), one slice for a line's walk."""
+    (x, y), (px, py), (height, width) = cell, point, passable.shape
+    if not (0 <= x < width and 0 <= y < height and 0 <= px < width and 0 <= py < height and passable.item(y, x)):
+        return False
+    (left, right), (top, bottom) = sorted((x, px)), sorted((y, py))
+    return bool(passable[top : bottom + 1, left : right + 1].all()) or line_of_sight(grid, point, cell)
 
 
 def _spaced(offsets: np.ndarray, size: int) -> bool:
@@ -208,7 +217,12 @@ def _past_the_obstacle(cell: Cell, point: Cell, offset: np.ndarray, heading: Cel
 
 
 def _way_round(grid: Grid, point: Cell, beyond: Cell) -> bool:
-    """Whether a path from ``point`` to ``beyond`` stays within HALVING_REACH cells of both."""
-    left, top = min(point[0], beyond[0]) - HALVING_REACH, min(point[1], beyond[1]) - HALVING_REACH
-    right, bottom = max(point[0], beyond[0]) + HALVING_REACH, max(point[1], beyond[1]) + HALVING_REACH
-    return grid.same_island(point, beyond) and bool(find_path(grid, point, beyond, bounds=(left, top, right - left + 1, bottom - top + 1)))
+    """Whether a path from ``point`` to ``beyond`` stays within HALVING_REACH cells of both: whether the two lie on
+    one island of the box that far round them (islands are the 4-connected components under the corner rule, see
+    :mod:`~pathing_py.islands`; labelling the box costs a tenth of a search that floods it where there is none)."""
+    if not grid.same_island(point, beyond):
+        return False
+    left, top = max(min(point[0], beyond[0]) - HALVING_REACH, 0), max(min(point[1], beyond[1]) - HALVING_REACH, 0)
+    right, bottom = max(point[0], beyond[0]) + HALVING_REACH + 1, max(point[1], beyond[1]) + HALVING_REACH + 1
+    labels, _ = label_islands(grid.passable[top:bottom, left:right])
+    return bool(labels[point[1] - top, point[0] - left] == labels[beyond[1] - top, beyond[0] - left])

@@ -8,16 +8,17 @@ import pytest
 from tools.godot_headless import Godot, GodotRunError, find_godot, godot_required
 from tools.godot_python import GodotPython, find_pythonscript
 from pathing_py.tools.movingai import BENCHMARKS_VARIABLE, find_benchmarks
+from tests.support.bench_groups import tiny_map  # noqa: F401 (fixtures every test may take)
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: tests/engine/ runs inside Godot (tests/test_engine.py starts it there), not in this interpreter.
-collect_ignore = [] if "godot" in sys.modules else ["engine"]
+#: tests/engine/in_godot/ runs inside Godot (tests/engine/test_in_godot.py starts it there), not in this interpreter.
+collect_ignore = [] if "godot" in sys.modules else ["engine/in_godot"]
 BENCHMARKS = find_benchmarks(ROOT)
 
 #: CI (.ci/run sets PATHING_PY_HYPOTHESIS=ci) draws the same examples at every run, so that whether a change lands
 #: depends on the change; a run elsewhere draws new ones each time, and what it finds is kept as an @example.
-#: The engine's Python (tests/engine/ runs there) has no Hypothesis, and no property tests.
+#: The engine's Python (tests/engine/in_godot/ runs there) has no Hypothesis, and no property tests.
 if "godot" not in sys.modules:
     from hypothesis import settings
 

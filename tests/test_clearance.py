@@ -1,6 +1,6 @@
 """Clearance for unit sizes (SPEC G4): the clearance map, sizes, the sized grids and their graphs.
 
-Oracles come from the cells themselves (tests/reference.py: a block fits where
+Oracles come from the cells themselves (tests/support/reference.py: a block fits where
 all its cells are free; a block steps under the corner rule lifted to blocks),
 never from the package's clearance, so the equivalence "a size-k unit's world
 is the grid of cells with clearance >= k" is tested, not assumed.
@@ -20,8 +20,8 @@ from pathing_py import Grid, KeyPointGraph, PathStatus, StaleGraphError, find_pa
 from pathing_py.clearance import MAX_SIZE, ClearanceMap, block_at, block_centre, size_class
 from pathing_py.grid import step_allowed
 from pathing_py.sized_grids import SizedGrids
-from reference import block_fits, block_step_allowed, dijkstra, path_cost
-from strategies import cells, connectivities, costs, edits, maps, walled_maps
+from tests.support.reference import block_fits, block_step_allowed, dijkstra, path_cost
+from tests.support.strategies import cells, connectivities, costs, edits, maps, walled_maps
 
 
 def reference_clearance(passable: np.ndarray, max_size: int) -> np.ndarray:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 
 from pathing_py.crowd_checks import OVERLAP_SLACK, overlapping_pairs, units_in_walls
-from strategies import crowds, maps
+from tests.support.strategies import crowds, maps
 
 
 def pairs_by_loops(positions, radii):

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from pathing_py import Grid, PathStatus, find_path, prepare
 from pathing_py import dead_ends
 from pathing_py.jump_tables import pad
-from reference import dijkstra, path_cost
-from strategies import cells_of, connectivities, edits, maps, mazes
+from tests.support.reference import dijkstra, path_cost
+from tests.support.strategies import cells_of, connectivities, edits, maps, mazes
 
 
 def check_optimal(grid, start, goal):

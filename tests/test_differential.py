@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from pathing_py import Grid, PathStatus, dead_ends, differential, find_path, prepare
 from pathing_py.jump_tables import pad
-from reference import dijkstra, path_cost
-from strategies import cells_of, edits, maps, mazes, walled_maps
+from tests.support.reference import dijkstra, path_cost
+from tests.support.strategies import cells_of, edits, maps, mazes, walled_maps
 
 
 @settings(max_examples=80, deadline=None)

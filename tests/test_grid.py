@@ -3,11 +3,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import reference
+from tests.support import reference
 from pathing_py import Grid, MapFormatError
 from pathing_py.grid import diagonal_steps, passable_at, step_allowed, step_corners
 from pathing_py.islands import label_islands
-from strategies import cells, edits, maps
+from tests.support.strategies import cells, edits, maps
 
 
 def flood_islands(passable):

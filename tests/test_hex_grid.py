@@ -4,7 +4,7 @@ neighbours from the cells' own shapes; cell layouts, outlines and the reader's h
 import heapq
 import math
 from pathlib import Path
-from typing import Dict, Tuple
+from typing import Dict
 
 import numpy as np
 import pytest
@@ -18,35 +18,15 @@ from pathing_py.godot.tile_geometry import MODE_CUSTOM, MODE_ISOMETRIC, TileGeom
 from pathing_py.grid import MapFormatError
 from pathing_py.hex_grid import HexMap, HexSteps, find_hex_path, hex_islands, hex_neighbours
 from pathing_py.islands import label_islands
-from tests.strategies import cells_of, maps
+from tests.support.strategies import cells_of, maps
+from tests.support.hex_grid import Cell, layouts, moved, origins, touching
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parent / "support" / "fixtures"
 HEX_MAZE = FIXTURES / "geometry" / "hex_maze.tscn"
 HALF_OFFSETS = FIXTURES / "geometry" / "half_offsets.tscn"
 
-Cell = Tuple[int, int]
-
 
 # -- the yardstick: cells as the engine places them, neighbours where their sides meet -------------
-
-
-def moved(layout: CellLayout, tile: Cell) -> Tuple[float, float]:
-    """How far Godot moves a TileMap cell (map_to_world's rule: odd lines, abs(line) & 1), restated here."""
-    if layout.offset_axis is None or abs(tile[1 - layout.offset_axis]) % 2 == 0:
-        return 0.0, 0.0
-    return (layout.shift, 0.0) if layout.offset_axis == 0 else (0.0, layout.shift)
-
-
-def touching(layout: CellLayout, origin: Cell, a: Cell, b: Cell) -> bool:
-    """Whether two grid cells share a side of positive length: on one line, next to each other; on
-    neighbouring lines, their spans along the lines overlapping."""
-    axis = layout.offset_axis
-    tiles = [(cell[0] + origin[0], cell[1] + origin[1]) for cell in (a, b)]
-    starts = [tile[axis] + moved(layout, tile)[axis] for tile in tiles]
-    lines = [tile[1 - axis] for tile in tiles]
-    if lines[0] == lines[1]:
-        return abs(starts[0] - starts[1]) == 1
-    return abs(lines[0] - lines[1]) == 1 and abs(starts[0] - starts[1]) < 1
 
 
 def centre(layout: CellLayout, origin: Cell, cell: Cell) -> np.ndarray:
@@ -82,21 +62,6 @@ def dijkstra(passable: np.ndarray, layout: CellLayout, origin: Cell, start: Cell
                     distance[other] = reached
                     heapq.heappush(queue, (reached, other))
     return distance
-
-
-@st.composite
-def layouts(draw) -> CellLayout:
-    """A half-offset layout: rows or columns moved either way, cell axes square, stretched, isometric or skewed."""
-    axes = draw(st.sampled_from([
-        ((1.0, 0.0), (0.0, 1.0)), ((82.0, 0.0), (0.0, 94.0)), ((20.0, 0.0), (0.0, 16.0)),
-        ((24.0, 12.0), (-24.0, 12.0)), ((24.0, 4.0), (-6.0, 20.0)), ((10.0, -3.0), (7.0, 30.0)),
-    ]))  # fmt: skip
-    return CellLayout(
-        *axes, (3.0, -5.0), offset_axis=draw(st.sampled_from((0, 1))), shift=draw(st.sampled_from((0.5, -0.5)))
-    )
-
-
-origins = st.tuples(st.integers(-3, 3), st.integers(-3, 3))
 
 
 # -- neighbours ---------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathing_py.jump_tables import JumpTables
-from strategies import batches, maps
+from tests.support.strategies import batches, maps
 
 @settings(max_examples=200, deadline=None)
 @given(maps(max_walls=0.6), st.booleans(), st.data())

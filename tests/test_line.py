@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathing_py import Grid, find_path, line_cells, line_of_sight, octile_distance, smooth_path
-from reference import path_cost
-from strategies import cells_of, connectivities, costs, maps
+from tests.support.reference import path_cost
+from tests.support.strategies import cells_of, connectivities, costs, maps
 
 points = st.tuples(st.integers(-20, 20), st.integers(-20, 20))
 

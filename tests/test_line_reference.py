@@ -1,4 +1,4 @@
-"""The numpy line functions give exactly the answers of the cell-by-cell ones they replaced (tests/reference_line.py):
+"""The numpy line functions give exactly the answers of the cell-by-cell ones they replaced (tests/support/reference_line.py):
 the same cells, the same clear / blocked verdicts, the same smoothed paths and the same float lengths, on random
 maps, 8- and 4-connected, with and without terrain costs."""
 
@@ -10,11 +10,11 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-import reference_line as reference
+from tests.support import reference_line as reference
 from pathing_py import Grid, find_path
 from pathing_py.line import clear_cells, clear_lines, line_arrays, line_cells, line_of_sight, path_cost, prefix_costs, smooth_path
-from reference import step_allowed
-from strategies import cells_of, connectivities, maps, walled_maps
+from tests.support.reference import step_allowed
+from tests.support.strategies import cells_of, connectivities, maps, walled_maps
 
 points = st.tuples(st.integers(-30, 30), st.integers(-30, 30))
 KING_STEPS = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)]

@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 
 from pathing_py import Grid, PathStatus, find_path
 from pathing_py.rook_jumps import RookJumpTables
-from reference import dijkstra, path_cost
-from strategies import batches, cells_of, edits, maps
+from tests.support.reference import dijkstra, path_cost
+from tests.support.strategies import batches, cells_of, edits, maps
 
 
 @settings(max_examples=200, deadline=None)

@@ -1,5 +1,4 @@
 import math
-import random
 
 import numpy as np
 import pytest
@@ -9,13 +8,9 @@ from hypothesis import strategies as st
 from pathing_py import Grid, PathStatus, find_path
 from pathing_py.tools.movingai import read_scenarios
 from pathing_py.search import grid_distances
-from reference import dijkstra, path_cost
-from strategies import cells, cells_of, connectivities, costs, edits, maps
-
-MAPS = [
-    "den520d", "brc202d", "AR0011SR", "BlackLotus", "gardenofwar",
-    "maze512-1-0", "random512-10-0", "8room_000", "Berlin_0_256", "Paris_0_1024",
-]  # fmt: skip
+from tests.support.reference import dijkstra, path_cost
+from tests.support.strategies import cells, cells_of, connectivities, costs, edits, maps
+from tests.support.search import MAPS, sample_scenarios
 
 
 def last_places(path):
@@ -35,15 +30,6 @@ def assert_written_length(cost, scenario, unit):
     """``cost`` is the length the file wrote, rounded to its last place; the city files' 8 decimals are
     cut, from sums of an 8-decimal sqrt(2) (a few 1e-8 off): 1e-6 for those."""
     assert abs(cost - scenario.optimal_length) <= max(unit / 2, 1e-6) + 1e-9, (cost, scenario)
-
-
-def sample_scenarios(grid, scenarios, count=24, seed=7):
-    """One seeded scenario from each of ``count`` buckets spread evenly from the shortest to the longest."""
-    usable = [s for s in scenarios if grid.is_passable(s.start) and grid.is_passable(s.goal)]
-    buckets = sorted({s.bucket for s in usable})
-    chosen_buckets = [buckets[round(i * (len(buckets) - 1) / (count - 1))] for i in range(count)]
-    rng = random.Random(seed)
-    return [rng.choice([s for s in usable if s.bucket == bucket]) for bucket in chosen_buckets]
 
 
 @pytest.mark.parametrize("name", MAPS)

@@ -16,7 +16,7 @@ from pathing_py.units.local import WalkStatus
 from pathing_py.search import PathStatus
 from pathing_py.status import Status
 from pathing_py.units import Navigator, UnitState
-from test_godot_units import DEAD_END, FakeTileMap, add, make_driver, run, world_centre
+from tests.support.godot_units import DEAD_END, FakeTileMap, add, make_driver, run, world_centre
 
 ROOT = Path(__file__).resolve().parent.parent
 #: A whole string that reads as a status name.
@@ -79,7 +79,7 @@ def status_names_used_in_python(path: Path) -> List[str]:
 
 
 NODE_CODE = sorted((ROOT / "addons" / "pathing_py").glob("*.py")) + sorted((ROOT / "pathing_py" / "godot").glob("*.py"))
-GAME_SCRIPTS = sorted((ROOT / "scenes").glob("*.gd")) + sorted((ROOT / "tests" / "engine").glob("*.gd"))
+GAME_SCRIPTS = sorted((ROOT / "scenes").glob("*.gd")) + sorted((ROOT / "tests" / "engine" / "in_godot").glob("*.gd"))
 
 
 def test_every_status_string_the_nodes_and_the_game_scripts_use_is_in_the_table():

@@ -1,6 +1,6 @@
 """GDScript games run by the real engine's own frames on a project copy, read back as JSON lines.
 
-The GDScript files live in ``tests/engine/`` (kept out of exports and of the
+The GDScript files live in ``tests/engine/in_godot/`` (kept out of exports and of the
 editor by ``tests/.gdignore``); each is a SceneTree script that prints one
 JSON object a line and quits. Options go as ``--name=value``: the engine
 takes a bare ``*.tscn`` argument for its main scene and would run it too.
@@ -31,14 +31,14 @@ class GameRun:
 def run_game(
     godot_python: GodotPython, script: str, *, timeout: float = 120, allowed: Sequence[str] = (), **options
 ) -> GameRun:
-    """Run ``res://tests/engine/<script>`` at ``FPS`` fixed frames with ``--name=value`` options.
+    """Run ``res://tests/engine/in_godot/<script>`` at ``FPS`` fixed frames with ``--name=value`` options.
 
     A run that crashes, hangs, prints a traceback or an engine error, or never
     prints its closing ``{"done": …}`` line raises GodotRunError.
     """
     arguments = [f"--{name}={value}" for name, value in options.items()]
     output = godot_python.run(
-        ["--fixed-fps", str(FPS), "-s", f"res://tests/engine/{script}", *arguments], timeout=timeout, allowed=allowed
+        ["--fixed-fps", str(FPS), "-s", f"res://tests/engine/in_godot/{script}", *arguments], timeout=timeout, allowed=allowed
     )
     lines = json_lines(output)
     if not lines or "done" not in lines[-1]:

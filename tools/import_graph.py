@@ -7,7 +7,7 @@ taken whole) in the layer each belongs to, the graph of which part imports which
 up a layer or make a cycle, and every module with the first line of its docstring. Usage::
 
     python3 tools/import_graph.py            # rewrite the generated part of docs/architecture.md
-    python3 tools/import_graph.py --check    # exit 1 if it is not what the code gives (tests/test_architecture.py)
+    python3 tools/import_graph.py --check    # exit 1 if it is not what the code gives (tests/repo/test_architecture.py)
 
 An import inside a function still counts (it only defers the cycle it makes), and so does one under
 ``TYPE_CHECKING``; they are drawn dashed. The one cycle allowed is an import kept inside a function for a

@@ -9,7 +9,7 @@ property under ``@export``) with its type, default and description (the
 signal's arguments in parentheses. Usage::
 
     python3 tools/node_docs.py            # rewrite the generated part of docs/nodes.md
-    python3 tools/node_docs.py --check    # exit 1 if it is not what the scripts give (tests/test_node_docs.py)
+    python3 tools/node_docs.py --check    # exit 1 if it is not what the scripts give (tests/repo/test_node_docs.py)
 """
 
 import argparse

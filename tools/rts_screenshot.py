@@ -11,10 +11,10 @@ in-engine tests do: tools/godot_python.py, ``$PYTHONSCRIPT_DIST`` or what
 and runs, under a virtual X display::
 
     xvfb-run -a -s '-screen 0 1280x720x24' godot3-runner --audio-driver Dummy --path COPY --fixed-fps 60 \\
-        -s res://tests/engine/rts_game.gd --scenario=screenshot --out=PATH
+        -s res://tests/engine/in_godot/rts_game.gd --scenario=screenshot --out=PATH
 
 rts_game.gd plays scenes/rts_demo.tscn through its controls as
-tests/test_engine_rts_demo.py does (a box over the blue squad, debug drawing
+tests/engine/test_rts_demo.py does (a box over the blue squad, debug drawing
 on, a right-click across the river, a wall on the squad's route once it
 marches) and saves the viewport 60 frames after the wall. Needs
 ``apt-get install godot3-runner xvfb`` (the headless godot3-server renders
@@ -43,7 +43,7 @@ NO_EDITOR_SINGLETON = 'get_singleton_object: Condition "!E" is true'
 
 def screenshot_command(project: Path, out: Path) -> list:
     return ["xvfb-run", "-a", "-s", XVFB_SCREEN, RUNNER, "--audio-driver", "Dummy", "--path", str(project), "--fixed-fps", str(FPS),
-            "-s", "res://tests/engine/rts_game.gd", "--scenario=screenshot", f"--out={out}"]
+            "-s", "res://tests/engine/in_godot/rts_game.gd", "--scenario=screenshot", f"--out={out}"]
 
 
 def main() -> int:

@@ -379,7 +379,7 @@ class KeyPointGraph:
 
         Notes
         -----
-        Quality (bench/bench_hierarchy.py, tests/test_hierarchy.py): with exact
+        Quality (bench/bench_hierarchy.py, tests/hierarchy/test_hierarchy.py): with exact
         links, the cost is within 1% of the optimum on average and 5% at worst
         on the Moving AI maps. With terrain costs it is looser, since paths cross
         borders only at key points (one or two per border run, on its cheapest

@@ -538,7 +538,7 @@ class Navigator:
         all 1,000 by 611 s.) Whatever a unit does, its order ends HELD_UP once it came no closer for BUSY_STALL_FACTOR
         stall limits (but while it holds for its turn at a narrow passage or walks a jam's plan): in dense traffic, units
         kept busy making way, waiting aside and pushed, shuffling between a few cells, never stalled (in a world of 76
-        units, tests/test_soak.py's world 161, an order went 199 s without coming closer); stopped in a step, it ends
+        units, tests/units/test_soak.py's world 161, an order went 199 s without coming closer); stopped in a step, it ends
         the step first."""
         limit = STALL_FACTOR * self.traffic.give_up
         for unit in units:

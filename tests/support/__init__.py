@@ -1,0 +1,1 @@
+"""What tests share: Hypothesis strategies, reference answers, fakes, helpers; and fixtures/, the test data."""

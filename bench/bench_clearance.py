@@ -88,7 +88,9 @@ def clearance_row(grid: Grid, batches: List[np.ndarray], repeat: int) -> Tuple[f
             finally:
                 clearance_module.FULL_PASS_SHARE = share
             times[2].append(median_ms(lambda: ClearanceMap(passable), repeat))
-            assert np.array_equal(shipped.values, tiles.values) and np.array_equal(shipped.values, ClearanceMap(passable).values)
+            assert np.array_equal(shipped.values, tiles.values) and np.array_equal(
+                shipped.values, ClearanceMap(passable).values
+            )
     return statistics.median(times[0]), statistics.median(times[1]), statistics.median(times[2])
 
 
@@ -155,11 +157,30 @@ GRAPH_COLUMNS = (
 )  # fmt: skip
 
 
-def graph_row(name: str, label: str, grid: Grid, graph: KeyPointGraph, bake_figures, base: KeyPointGraph, count: int, seed: int, repeat: int) -> List[str]:
+def graph_row(
+    name: str,
+    label: str,
+    grid: Grid,
+    graph: KeyPointGraph,
+    bake_figures,
+    base: KeyPointGraph,
+    count: int,
+    seed: int,
+    repeat: int,
+) -> List[str]:
     """One row of the graph table; the query sample depends on the map and the grid's size only."""
     seconds, held, peak = bake_figures
     sample = query_sample(grid, count, random.Random(f"{seed}:{name}:{label.split()[0]}"))
-    figures = [name, label, str(graph.cluster_size), str(int(grid.passable.sum())), str(len(graph.key_points())), f"{seconds:.2f}", f"{held:.1f}", f"{peak:.1f}"]
+    figures = [
+        name,
+        label,
+        str(graph.cluster_size),
+        str(int(grid.passable.sum())),
+        str(len(graph.key_points())),
+        f"{seconds:.2f}",
+        f"{held:.1f}",
+        f"{peak:.1f}",
+    ]
     if not sample:
         return figures + ["0"] + ["-"] * 7
     indices = range(len(sample))
@@ -169,7 +190,12 @@ def graph_row(name: str, label: str, grid: Grid, graph: KeyPointGraph, bake_figu
     illegal = "-"
     if base.grid is not grid:
         answers = [base.find_path(s.start, s.goal) for s in sample]
-        illegal = str(sum(path_problem(Answer(a.cells), s, grid.passable, optimal=False)[1] is not None for a, s in zip(answers, sample)))
+        illegal = str(
+            sum(
+                path_problem(Answer(a.cells), s, grid.passable, optimal=False)[1] is not None
+                for a, s in zip(answers, sample)
+            )
+        )
     relative, _, graph_ms, exact_ms = ratio(graph_run, exact_run)
     for line in graph_run.wrong[:3]:
         print(f"  wrong: {line}", file=sys.stderr)
@@ -198,7 +224,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         batches = {count: edit_batches(grid, count, rng) for count in EDIT_COUNTS}
         for count in EDIT_COUNTS:
             shipped, tiles, fresh = clearance_row(grid, batches[count], args.repeat)
-            edit_rows.append([name, f"{grid.width}x{grid.height}", str(count), f"{shipped:.3f}", f"{tiles:.3f}", f"{fresh:.3f}", f"{shipped / fresh:.2f}"])
+            edit_rows.append(
+                [
+                    name,
+                    f"{grid.width}x{grid.height}",
+                    str(count),
+                    f"{shipped:.3f}",
+                    f"{tiles:.3f}",
+                    f"{fresh:.3f}",
+                    f"{shipped / fresh:.2f}",
+                ]
+            )
         base, *base_figures = bake(grid)
         graph_rows.append(graph_row(name, "1", grid, base, base_figures, base, args.queries, args.seed, args.repeat))
         sizes, grids_only = SizedGrids(grid, graph=base), SizedGrids(grid)
@@ -209,21 +245,56 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             graph = sizes.graph(size)  # the graph SizedGrids hands out: the base graph's clusters
             _, *figures = bake(sized, cluster_size=base.cluster_size, unit_size=size, long_run=base.long_run)
             bake_s += figures[0]
-            graph_rows.append(graph_row(name, f"{size}", sized, graph, figures, base, args.queries, args.seed, args.repeat))
+            graph_rows.append(
+                graph_row(name, f"{size}", sized, graph, figures, base, args.queries, args.seed, args.repeat)
+            )
             others[size], *figures = bake(sized, unit_size=size, long_run=base.long_run)
-            graph_rows.append(graph_row(name, f"{size} (unit-size clusters)", sized, others[size], figures, base, args.queries, args.seed, args.repeat))
+            graph_rows.append(
+                graph_row(
+                    name,
+                    f"{size} (unit-size clusters)",
+                    sized,
+                    others[size],
+                    figures,
+                    base,
+                    args.queries,
+                    args.seed,
+                    args.repeat,
+                )
+            )
             prepare(grids_only.grid(size))
         for count in EDIT_COUNTS:
             figures = sync_row(sizes, grids_only, others, batches[count])
             sync_rows.append([name, str(count)] + [f"{ms:.1f}" for ms in figures] + [f"{bake_s * 1000:.0f}"])
         print(f"{name}: done", file=sys.stderr, flush=True)
     print("Clearance map, after one edit of n random free cells (median ms, blocked and freed):")
-    print(render(("map", "size", "n cells", "update ms", "tiles only ms", "new map ms", "update/new"), edit_rows, args.markdown))
-    print(f"\nSized worlds (sizes {args.sizes}) after the same edits, median ms. For scale, size 1: the base grid's catch-up")
-    print("(prepare) and its graph's update. SizedGrids.cells_changed + prepare of the sized grids, without graphs and with")
-    print("theirs (base clusters: what SizedGrids costs). The alternative's graph share: graphs with unit-size clusters")
+    print(
+        render(
+            ("map", "size", "n cells", "update ms", "tiles only ms", "new map ms", "update/new"),
+            edit_rows,
+            args.markdown,
+        )
+    )
+    print(
+        f"\nSized worlds (sizes {args.sizes}) after the same edits, median ms. For scale, size 1: the base grid's catch-up"
+    )
+    print(
+        "(prepare) and its graph's update. SizedGrids.cells_changed + prepare of the sized grids, without graphs and with"
+    )
+    print(
+        "theirs (base clusters: what SizedGrids costs). The alternative's graph share: graphs with unit-size clusters"
+    )
     print("updated alone. Last, baking SizedGrids' graphs anew:")
-    columns = ("map", "n cells", "base grid", "base graph", "grids only", "grids and graphs", "graphs (unit-size clusters)", "graphs baked anew")
+    columns = (
+        "map",
+        "n cells",
+        "base grid",
+        "base graph",
+        "grids only",
+        "grids and graphs",
+        "graphs (unit-size clusters)",
+        "graphs baked anew",
+    )
     print(render(columns, sync_rows, args.markdown))
     print("\nKey-point graph per size class; queries against the exact search on the same sized grid:")
     print(render(GRAPH_COLUMNS, graph_rows, args.markdown))

@@ -63,7 +63,9 @@ def export_package(commit: str, folder: Path) -> ModuleType:
         tar.extractall(folder, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))  # type: ignore[arg-type]
     shutil.move(str(folder / "pathing_py"), str(folder / BASE_PACKAGE))
     package = folder / BASE_PACKAGE
-    spec = importlib.util.spec_from_file_location(BASE_PACKAGE, package / "__init__.py", submodule_search_locations=[str(package)])
+    spec = importlib.util.spec_from_file_location(
+        BASE_PACKAGE, package / "__init__.py", submodule_search_locations=[str(package)]
+    )
     assert spec is not None and spec.loader is not None
     module = sys.modules[BASE_PACKAGE] = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -77,7 +79,11 @@ def world(package: ModuleType, args: argparse.Namespace, scenario: Scenario) -> 
     navigator = units.Navigator(grid, package.KeyPointGraph.bake(grid) if args.graph == "on" else None)
     members = add_units(navigator, scenario)
     groups = groups_module.Groups(navigator)
-    shape = None if args.formation == "none" else groups_module.Formation.by_name(args.formation, args.size, spacing=args.spacing)
+    shape = (
+        None
+        if args.formation == "none"
+        else groups_module.Formation.by_name(args.formation, args.size, spacing=args.spacing)
+    )
     for group_units, target in zip(members, scenario.targets):
         groups.add_group(group_units, formation=shape, spacing=args.spacing).move_to(target)
     return World(navigator, groups, [unit for group_units in members for unit in group_units], [])
@@ -88,7 +94,9 @@ def crowd_world(package: ModuleType, scenario: CrowdScenario) -> World:
     navigator = importlib.import_module(f"{package.__name__}.units").Navigator(package.Grid(scenario.grid.passable))
     units = [
         navigator.add_unit(tuple(start), speed=float(speed), radius=float(radius), priority=int(priority))
-        for start, speed, radius, priority in zip(scenario.starts.tolist(), scenario.speeds, scenario.radii, scenario.priorities)
+        for start, speed, radius, priority in zip(
+            scenario.starts.tolist(), scenario.speeds, scenario.radii, scenario.priorities
+        )
     ]
     ordered = [unit for unit, idle in zip(units, scenario.idle) if not idle]
     for unit, goal, idle in zip(units, scenario.goals.tolist(), scenario.idle):
@@ -101,7 +109,10 @@ def order_ended(world_: World) -> bool:
     """Whether a group arrived (the groups scenario), or every order ended for good (a crowd)."""
     if world_.groups is not None:
         return any(event == "group_arrived" for _, event, _ in world_.groups.events())
-    return all(unit.state.name in ("ARRIVED", "HELD_UP", "UNREACHABLE") and not world_.navigator.goes_on_later(unit) for unit in world_.ordered)
+    return all(
+        unit.state.name in ("ARRIVED", "HELD_UP", "UNREACHABLE") and not world_.navigator.goes_on_later(unit)
+        for unit in world_.ordered
+    )
 
 
 #: Cells two positions of a unit may differ by and still be the same move: the last bits of a float, where the
@@ -111,10 +122,10 @@ SAME_POSITION = 1e-9
 
 def same_moves(new: List[Any], base: List[Any]) -> bool:
     """Whether the units of both runs are in the same states and cells, at the same positions (to SAME_POSITION)."""
-    return all(
-        (a.state.name, a.cell, a.next_cell) == (b.state.name, b.cell, b.next_cell)
-        for a, b in zip(new, base)
-    ) and position_difference(new, base) <= SAME_POSITION
+    return (
+        all((a.state.name, a.cell, a.next_cell) == (b.state.name, b.cell, b.next_cell) for a, b in zip(new, base))
+        and position_difference(new, base) <= SAME_POSITION
+    )
 
 
 def position_difference(new: List[Any], base: List[Any]) -> float:
@@ -154,7 +165,9 @@ def compare(new: World, base: World, delta: float, seconds: float) -> str:
 
 
 def argument_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog="Other options: bench_groups.py's scenario options.")
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], epilog="Other options: bench_groups.py's scenario options."
+    )
     parser.add_argument("commit", help="the commit whose code to time against (any name git knows: 275f0de, HEAD~2)")
     parser.add_argument("--crowd", choices=sorted(bench_crowd.SCENARIOS), help="a scenario of bench_crowd.py (at its default size) in "
                         "place of the groups, updated until every order ended")  # fmt: skip
@@ -169,7 +182,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.error("only bench_groups.py's scenario options: not --seeds, --pythonscript, --json or --markdown")
     path = bench_groups.map_path(scenario_args.map)
     if path is None:
-        parser.error(f"no map {scenario_args.map} (a name in the Moving AI folder: set PATHING_PY_MOVINGAI; or a .map file)")
+        parser.error(
+            f"no map {scenario_args.map} (a name in the Moving AI folder: set PATHING_PY_MOVINGAI; or a .map file)"
+        )
     try:
         commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", f"{args.commit}^{{commit}}"],
                                 check=True, capture_output=True, text=True).stdout.strip()  # fmt: skip
@@ -186,7 +201,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             base, new = world(package, scenario_args, scenario), world(pathing_py, scenario_args, scenario)
             title = f"{path.stem}: {scenario_args.groups} groups of {scenario_args.size}, formation {scenario_args.formation}, seed {scenario_args.seed}"
         report = compare(new, base, scenario_args.delta, scenario_args.seconds)
-    print(f"{title}; the working tree against commit {commit} (base); {sys.implementation.name} {sys.version.split()[0]}")
+    print(
+        f"{title}; the working tree against commit {commit} (base); {sys.implementation.name} {sys.version.split()[0]}"
+    )
     print(report)
     print(f"\nCommand: {command_line('bench_compare.py', argv)}")
     return 0

@@ -141,12 +141,16 @@ SCENARIOS: Dict[str, Entry] = {
     "two_cell_corridor": sized(two_cell_corridor, 40, 8),
     "crossroads": sized(crossroads, 40, 12),
     "gate": sized(gate, 100, 16),
-    "packed_canyon": Entry(lambda units, quick, _map: packed_canyon(units - 1 if units is not None else 4 if quick else 10)),
+    "packed_canyon": Entry(
+        lambda units, quick, _map: packed_canyon(units - 1 if units is not None else 4 if quick else 10)
+    ),
     "occupied_spot": Entry(lambda _units, _quick, _map: occupied_spot(), takes_units=False),
     "circle_swap": sized(circle_swap, 1000, 40),
     "crossing_blocks": sized(crossing_blocks, 1000, 40),
     "mixed_radii": sized(mixed_radii, 60, 12),
-    "movingai_orders": Entry(lambda units, quick, name: movingai_orders(name, units if units is not None else 50 if quick else 1000)),
+    "movingai_orders": Entry(
+        lambda units, quick, name: movingai_orders(name, units if units is not None else 50 if quick else 1000)
+    ),
 }
 
 
@@ -166,9 +170,15 @@ class Outcome(NamedTuple):
     worst_tick: int = 0  #: the most pairs overlapping after one tick
     in_walls: int = 0  #: distinct units whose circle was ever in a wall
     idle_away: int = 0  #: idle units not back at their place at the end
-    off_goal: Optional[int] = None  #: navigators: units ARRIVED farther than ARRIVAL_TOLERANCE from their goal at the end
-    rest_tick: Optional[int] = None  #: navigators with Navigator.at_rest: the tick since which the world rests, if it came
-    moved_off_goal: Optional[np.ndarray] = None  #: navigators that count it: steps each ordered unit started off its goal after it arrived
+    off_goal: Optional[int] = (
+        None  #: navigators: units ARRIVED farther than ARRIVAL_TOLERANCE from their goal at the end
+    )
+    rest_tick: Optional[int] = (
+        None  #: navigators with Navigator.at_rest: the tick since which the world rests, if it came
+    )
+    moved_off_goal: Optional[np.ndarray] = (
+        None  #: navigators that count it: steps each ordered unit started off its goal after it arrived
+    )
 
 
 # -- running ------------------------------------------------------------------------------------
@@ -258,7 +268,11 @@ def check_positions(path: Path, scenario: CrowdScenario, ticks: int) -> Tuple[in
     """(distinct overlapping pairs, most pairs after one tick, distinct units in walls, final positions) of a run's
     position file: float32 (x, y) per unit, tick after tick."""
     count = scenario.count
-    positions = np.fromfile(path, dtype=np.float32).reshape(ticks, count, 2) if ticks else scenario.starts[None].astype(np.float32)
+    positions = (
+        np.fromfile(path, dtype=np.float32).reshape(ticks, count, 2)
+        if ticks
+        else scenario.starts[None].astype(np.float32)
+    )
     pairs: set = set()
     walled: set = set()
     worst = 0
@@ -288,10 +302,15 @@ def idle_away(scenario: CrowdScenario, final: np.ndarray) -> int:
 def extract_baseline(folder: Path) -> Tuple[Optional[Path], str]:
     """The package of BASELINE_COMMIT extracted into ``folder`` (the folder to import it from), or why not."""
     try:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", BASELINE_COMMIT, "pathing_py"], capture_output=True, check=True).stdout
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", BASELINE_COMMIT, "pathing_py"], capture_output=True, check=True
+        ).stdout
     except (OSError, subprocess.CalledProcessError) as error:
         stderr = getattr(error, "stderr", b"") or b""
-        return None, f"cannot extract commit {BASELINE_COMMIT} from {ROOT} (not a git checkout?): {stderr.decode().strip() or error}"
+        return (
+            None,
+            f"cannot extract commit {BASELINE_COMMIT} from {ROOT} (not a git checkout?): {stderr.decode().strip() or error}",
+        )
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(folder)
     return folder, ""
@@ -377,16 +396,26 @@ COLUMNS = [
 def argument_parser() -> argparse.ArgumentParser:
     """The options, without their checks: bench/readme_tables.py --check parses the README's commands with it."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scenario", action="append", choices=sorted(SCENARIOS), help="run this scenario (repeatable; default: all)")
-    parser.add_argument("--units", type=int, help="units in each scenario that takes a count (default: the issue's sizes)")
+    parser.add_argument(
+        "--scenario", action="append", choices=sorted(SCENARIOS), help="run this scenario (repeatable; default: all)"
+    )
+    parser.add_argument(
+        "--units", type=int, help="units in each scenario that takes a count (default: the issue's sizes)"
+    )
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
-    parser.add_argument("--map", default="den520d", help="Moving AI map of movingai_orders (default den520d; AR0011SR is 512x512)")
-    parser.add_argument("--max-seconds", type=float, help="simulated seconds before a run gives up (default: from the longest trip)")
+    parser.add_argument(
+        "--map", default="den520d", help="Moving AI map of movingai_orders (default den520d; AR0011SR is 512x512)"
+    )
+    parser.add_argument(
+        "--max-seconds", type=float, help="simulated seconds before a run gives up (default: from the longest trip)"
+    )
     parser.add_argument("--no-baseline", action="store_true", help=f"skip the navigator of commit {BASELINE_COMMIT}")
     parser.add_argument("--no-rvo2", action="store_true", help="skip RVO2")
     parser.add_argument("--pythonscript", action="store_true",
                         help="run ours again under pythonscript 0.50's embedded CPython 3.8 (outside the engine)")  # fmt: skip
-    parser.add_argument("--markdown", action="store_true", help="print the table as docs/benchmarks.md shows it (Markdown)")
+    parser.add_argument(
+        "--markdown", action="store_true", help="print the table as docs/benchmarks.md shows it (Markdown)"
+    )
     return parser
 
 
@@ -415,7 +444,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ratios: List[Tuple[str, str, Optional[float]]] = []
     violations = 0
     with tempfile.TemporaryDirectory(prefix="bench_crowd_") as scratch:
-        baseline, problem = (None, "baseline skipped (--no-baseline)") if args.no_baseline else extract_baseline(Path(scratch) / "baseline")
+        baseline, problem = (
+            (None, "baseline skipped (--no-baseline)")
+            if args.no_baseline
+            else extract_baseline(Path(scratch) / "baseline")
+        )
         if baseline is None and not args.no_baseline:
             sys.exit(f"bench_crowd: the baseline cannot run: {problem} (--no-baseline runs without it)")
         if problem:
@@ -451,8 +484,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             rows += [row(name, outcome, ordered, rvo2, setting.bound) for outcome in outcomes]
             navigators = [outcome for outcome in outcomes if outcome.label != "RVO2" and not outcome.unsupported]
             ratios += [(name, outcome.label, rest_ratio(outcome, setting.bound)) for outcome in navigators]
-            notes += [f"{name}: {o.label} does not take these units: {o.unsupported}" for o in outcomes if o.unsupported]
-            violations += sum(o.overlapping_pairs + o.in_walls for o in outcomes if o.label in ("ours", PYTHONSCRIPT_LABEL))
+            notes += [
+                f"{name}: {o.label} does not take these units: {o.unsupported}" for o in outcomes if o.unsupported
+            ]
+            violations += sum(
+                o.overlapping_pairs + o.in_walls for o in outcomes if o.label in ("ours", PYTHONSCRIPT_LABEL)
+            )
     print(f"Crowds at {1 / DELTA:.0f} updates a second (ms per tick of the update alone; RVO2: preferred velocities and doStep, "
           f"one thread, g++ {' '.join(rvo2_peer.COMPILE_FLAGS)}; RVO2 arrives within {ARRIVAL_TOLERANCE} cell of its goal)\n")  # fmt: skip
     print("\n".join(descriptions) + "\n")

@@ -73,7 +73,10 @@ def outcome(scenario: CrowdScenario, delta: float, seconds: float) -> Outcome:
     for _ in range(round(seconds / delta)):
         run.update(delta)
     ordered = run.ordered
-    counts = {state: sum(unit.state is state for unit in ordered) for state in (UnitState.ARRIVED, UnitState.HELD_UP, UnitState.UNREACHABLE)}
+    counts = {
+        state: sum(unit.state is state for unit in ordered)
+        for state in (UnitState.ARRIVED, UnitState.HELD_UP, UnitState.UNREACHABLE)
+    }
     pushed = run.moved_off_goal
     return Outcome(
         {
@@ -94,7 +97,9 @@ def argument_parser() -> argparse.ArgumentParser:
     """The options, without their checks: bench/readme_tables.py --check parses the README's commands with it."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=120.0, help="game seconds each run lasts (default 120)")
-    parser.add_argument("--only", action="append", choices=[name for name, _ in RUNS], help="run this scenario only (repeatable)")
+    parser.add_argument(
+        "--only", action="append", choices=[name for name, _ in RUNS], help="run this scenario only (repeatable)"
+    )
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     return parser
 
@@ -129,10 +134,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 + ["-" if ended.rested_at is None else f"{ended.rested_at:.1f}", f"{bound:.1f}", "-" if ratio is None else f"{ratio:.1f}"]
                 + [str(ended.counts["pushed off"]), str(ended.most_pushed)]
             )  # fmt: skip
-    rows.append(["all", ""] + [str(total[column]) for column in COUNTS[:-1]] + ["", "", ""] + [str(total["pushed off"]), str(most)])
+    rows.append(
+        ["all", ""]
+        + [str(total[column]) for column in COUNTS[:-1]]
+        + ["", "", ""]
+        + [str(total["pushed off"]), str(most)]
+    )
     print(render(COLUMNS, rows, args.markdown))
     met = sum(ratio is not None and ratio <= TARGET_RATIO for _, ratio in ratios)
-    missed = [f"{run} {ratio:.1f}x" if ratio is not None else f"{run} (no rest)" for run, ratio in ratios if ratio is None or ratio > TARGET_RATIO]
+    missed = [
+        f"{run} {ratio:.1f}x" if ratio is not None else f"{run} (no rest)"
+        for run, ratio in ratios
+        if ratio is None or ratio > TARGET_RATIO
+    ]
     print(f"\nAt rest within {TARGET_RATIO:g}x the lower bound (issue 42's target): {met} of {len(ratios)} runs"
           + (f"; not: {', '.join(missed)}" if missed else ""))  # fmt: skip
     print(f"\nAfter {args.seconds:g} game seconds. Command: {command_line('bench_crowd_sweep.py', argv)}")

@@ -139,9 +139,19 @@ def argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("--maps", default=DEFAULT_MAPS, help=f"comma-separated map names (default {DEFAULT_MAPS})")
     parser.add_argument("--edits", type=int, default=30, help="seeded edits per map and kind (default 30)")
     parser.add_argument("--seed", type=int, default=5, help="seed of the edited cells (default 5)")
-    parser.add_argument("--growth", default=DEFAULT_GROWTH, help=f"cell counts of the growth table ('' to skip; default {DEFAULT_GROWTH})")
-    parser.add_argument("--graph", action="store_true", help="also bake a key-point graph per map and time one-cell edits with its patch")
-    parser.add_argument("--markdown", action="store_true", help="print the tables as docs/benchmarks.md shows them (Markdown)")
+    parser.add_argument(
+        "--growth",
+        default=DEFAULT_GROWTH,
+        help=f"cell counts of the growth table ('' to skip; default {DEFAULT_GROWTH})",
+    )
+    parser.add_argument(
+        "--graph",
+        action="store_true",
+        help="also bake a key-point graph per map and time one-cell edits with its patch",
+    )
+    parser.add_argument(
+        "--markdown", action="store_true", help="print the tables as docs/benchmarks.md shows them (Markdown)"
+    )
     return parser
 
 
@@ -180,17 +190,34 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
         if args.graph:
             graph = KeyPointGraph.bake(grid)
             timings.append([edit_cost(grid, pick[None, :], graph) for pick in picks])
-            timings.append([frame_cost(grid, picks[i : i + FRAME], graph) for i in range(0, len(picks) - FRAME + 1, FRAME)] or [math.nan])
+            timings.append(
+                [frame_cost(grid, picks[i : i + FRAME], graph) for i in range(0, len(picks) - FRAME + 1, FRAME)]
+                or [math.nan]
+            )
             parts = np.array([edit_parts(grid, pick, graph) for pick in picks])
             totals = parts.sum(axis=1)
-            part_rows.append([name, *(f"{ms:.2f}" for ms in np.median(parts, axis=0)), f"{np.median(totals):.2f}", f"{totals.mean():.2f}", f"{totals.max():.1f}"])
+            part_rows.append(
+                [
+                    name,
+                    *(f"{ms:.2f}" for ms in np.median(parts, axis=0)),
+                    f"{np.median(totals):.2f}",
+                    f"{totals.mean():.2f}",
+                    f"{totals.max():.1f}",
+                ]
+            )
         rows.append([name, f"{grid.width}x{grid.height}", *(f"{statistics.median(ms):.1f}" for ms in timings)])
     columns = ("map", "size", "1 cell ms", "8x8 block ms", "full rebuild ms")
     columns += ("1 cell + graph ms", f"{FRAME} cells a frame + graph, ms a cell") if args.graph else ()
     print(render(columns, rows, args.markdown))
     if part_rows:
         print()
-        print(render(("map", "islands", "jump tables", "graph patch", "1 cell CPU ms", "mean", "max"), part_rows, args.markdown))
+        print(
+            render(
+                ("map", "islands", "jump tables", "graph patch", "1 cell CPU ms", "mean", "max"),
+                part_rows,
+                args.markdown,
+            )
+        )
     if not args.growth:
         return
     rows = []

@@ -100,18 +100,30 @@ class Results(NamedTuple):
 
 def argument_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--maps", default=",".join(MAPS), help=f"comma-separated map names, '' for none (default {','.join(MAPS)})")
+    parser.add_argument(
+        "--maps", default=",".join(MAPS), help=f"comma-separated map names, '' for none (default {','.join(MAPS)})"
+    )
     parser.add_argument("--per-map", type=int, default=40, help="long scenarios per map (default 40)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the scenarios and the unit orders (default 1)")
-    parser.add_argument("--repeat", type=int, default=3, help="time each query this many times, keep the fastest (default 3)")
-    parser.add_argument("--units", default="200,1000", help="comma-separated unit counts, '' for none (default 200,1000)")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="time each query this many times, keep the fastest (default 3)"
+    )
+    parser.add_argument(
+        "--units", default="200,1000", help="comma-separated unit counts, '' for none (default 200,1000)"
+    )
     parser.add_argument("--units-map", default="BlackLotus", help="the map the units walk (default BlackLotus)")
     parser.add_argument("--frames", type=int, default=300, help="physics frames timed per unit run (default 300)")
-    parser.add_argument("--groups", type=int, default=50, help="groups ordered by GroupManagers, 0 for none (default 50)")
+    parser.add_argument(
+        "--groups", type=int, default=50, help="groups ordered by GroupManagers, 0 for none (default 50)"
+    )
     parser.add_argument("--group-size", type=int, default=20, help="PathUnits a group (default 20)")
     parser.add_argument("--groups-map", default="AR0011SR", help="the map the groups cross (default AR0011SR)")
-    parser.add_argument("--group-frames", type=int, default=4000,
-                        help="frames timed at most, if no order ends before (default 4000: 133 game seconds)")
+    parser.add_argument(
+        "--group-frames",
+        type=int,
+        default=4000,
+        help="frames timed at most, if no order ends before (default 4000: 133 game seconds)",
+    )
     parser.add_argument("--timeout", type=float, default=3600, help="seconds the engine may run (default 3600)")
     parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     return parser
@@ -126,7 +138,9 @@ def parse_arguments(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
         parser.error("no Moving AI maps: set PATHING_PY_MOVINGAI")
     args.maps = [name for name in args.maps.split(",") if name]
     args.units = [int(count) for count in args.units.split(",") if count]
-    unknown = [name for name in [*args.maps, args.units_map, args.groups_map] if not (args.maps_dir / f"{name}.map").is_file()]
+    unknown = [
+        name for name in [*args.maps, args.units_map, args.groups_map] if not (args.maps_dir / f"{name}.map").is_file()
+    ]
     if unknown:
         parser.error(f"no map {', '.join(unknown)} in {args.maps_dir}")
     if args.per_map < 1 or args.repeat < 1 or args.frames < 1 or any(count < 1 for count in args.units):
@@ -248,8 +262,19 @@ SPLIT_COLUMNS = ["navigation ms", "node sync ms", "signals ms"]
 
 
 def units_table(results: Results, markdown: bool) -> str:
-    columns = ["map", "units", "search", "planning frames", "planning ms/order", "moving frames", "median ms",
-               "p99 ms", "max ms", *SPLIT_COLUMNS, "states after the frames"]
+    columns = [
+        "map",
+        "units",
+        "search",
+        "planning frames",
+        "planning ms/order",
+        "moving frames",
+        "median ms",
+        "p99 ms",
+        "max ms",
+        *SPLIT_COLUMNS,
+        "states after the frames",
+    ]
     rows = [
         [
             run["map"],
@@ -267,8 +292,18 @@ def units_table(results: Results, markdown: bool) -> str:
 
 
 def groups_table(results: Results, markdown: bool) -> str:
-    columns = ["map", "groups", "PathUnits", "frames timed", "an order ended", "median ms", "p99 ms", "max ms",
-               *SPLIT_COLUMNS, "states after the frames"]
+    columns = [
+        "map",
+        "groups",
+        "PathUnits",
+        "frames timed",
+        "an order ended",
+        "median ms",
+        "p99 ms",
+        "max ms",
+        *SPLIT_COLUMNS,
+        "states after the frames",
+    ]
     rows = [
         [
             run["map"],
@@ -285,7 +320,7 @@ def groups_table(results: Results, markdown: bool) -> str:
 
 
 def verdict(figures: Dict[str, float], limit: float) -> str:
-    """"met (worst 0.31)" or "missed on maze512-1-0 (2.10)" for figures that must be <= limit."""
+    """ "met (worst 0.31)" or "missed on maze512-1-0 (2.10)" for figures that must be <= limit."""
     missed = {name: value for name, value in figures.items() if not value <= limit}
     if not figures:
         return "not measured"
@@ -297,10 +332,10 @@ def verdict(figures: Dict[str, float], limit: float) -> str:
 def target_lines(results: Results) -> List[str]:
     ms = {record["map"]: medians(record) for record in results.maps}
     large = [r["map"] for r in results.maps if min(r["width"], r["height"]) >= LARGE]
-    memory = {
-        f"{r['map']} {s}": r["bytes"][s] / r["bytes"]["astar"] for r in results.maps for s in ("exact", "graph")
+    memory = {f"{r['map']} {s}": r["bytes"][s] / r["bytes"]["astar"] for r in results.maps for s in ("exact", "graph")}
+    units = {
+        f"{r['units']} units, {r['search']}": r["median_ms"] for r in results.units if r["units"] >= UNITS_TARGET_COUNT
     }
-    units = {f"{r['units']} units, {r['search']}": r["median_ms"] for r in results.units if r["units"] >= UNITS_TARGET_COUNT}
     return [
         f"exact median <= {QUERY_TARGET}x AStar2D's on every map: "
         + verdict({m: v["exact"] / v["astar"] for m, v in ms.items()}, QUERY_TARGET),
@@ -308,7 +343,8 @@ def target_lines(results: Results) -> List[str]:
         + verdict({m: v["graph"] / v["astar"] for m, v in ms.items()}, QUERY_TARGET),
         f"graph median <= {GRAPH_TARGET_LARGE}x AStar2D's on maps of {LARGE}x{LARGE} or more: "
         + verdict({m: ms[m]["graph"] / ms[m]["astar"] for m in large}, GRAPH_TARGET_LARGE),
-        f"navigation data <= 1/{round(1 / MEMORY_TARGET)} of AStar2D's memory per cell: " + verdict(memory, MEMORY_TARGET),
+        f"navigation data <= 1/{round(1 / MEMORY_TARGET)} of AStar2D's memory per cell: "
+        + verdict(memory, MEMORY_TARGET),
         f"{UNITS_TARGET_COUNT:,} moving PathUnits <= {UNITS_TARGET_MS:g} ms of Python per frame (median): "
         + verdict(units, UNITS_TARGET_MS),
     ]

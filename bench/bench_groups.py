@@ -213,7 +213,9 @@ class RunResult(NamedTuple):
     form_seconds: Sequence[float] = ()  #: each formation_forming to its formation_formed (groups in formation)
     unformed: int = 0  #: groups forming at the end
     passages: Sequence[int] = ()  #: how many events of each of PASSAGES (groups)
-    bake_s: Optional[float] = None  #: the key-point graph's bake, shared by the runs of one interpreter (None: no graph)
+    bake_s: Optional[float] = (
+        None  #: the key-point graph's bake, shared by the runs of one interpreter (None: no graph)
+    )
     #: Mean milliseconds an update spent in each part (NavigatorStats.part_seconds) while no order had ended.
     part_ms: Dict[str, float] = {}
 
@@ -256,14 +258,20 @@ def simulate(navigator: Navigator, units: List[Unit], orders: int, ended: Callab
 
 
 def add_units(navigator: Navigator, scenario: Scenario) -> List[List[Unit]]:
-    return [[navigator.add_unit((x + 0.5, y + 0.5), speed=DEFAULT_SPEED) for x, y in cells] for cells in scenario.starts]
+    return [
+        [navigator.add_unit((x + 0.5, y + 0.5), speed=DEFAULT_SPEED) for x, y in cells] for cells in scenario.starts
+    ]
 
 
-def result(label: str, scenario: Scenario, members: List[List[Unit]], ordered: List[List[Unit]], trace: Trace, started: float) -> RunResult:
+def result(
+    label: str, scenario: Scenario, members: List[List[Unit]], ordered: List[List[Unit]], trace: Trace, started: float
+) -> RunResult:
     """The run's figures from its units (``members`` by group, ``ordered`` by order) and trace."""
     units = [unit for group in members for unit in group]
     grid = scenario.grid
-    reachable = sum(grid.same_island(cell, target) for cells, target in zip(scenario.starts, scenario.targets) for cell in cells)
+    reachable = sum(
+        grid.same_island(cell, target) for cells, target in zip(scenario.starts, scenario.targets) for cell in cells
+    )
     spreads = []
     for group in members:
         if all(unit.state is UnitState.ARRIVED for unit in group):
@@ -282,7 +290,9 @@ def result(label: str, scenario: Scenario, members: List[List[Unit]], ordered: L
     )  # fmt: skip
 
 
-def run_groups(scenario: Scenario, graph: Optional[KeyPointGraph], spacing: float, delta: float, seconds: float) -> RunResult:
+def run_groups(
+    scenario: Scenario, graph: Optional[KeyPointGraph], spacing: float, delta: float, seconds: float
+) -> RunResult:
     """Each group ordered once; formation events stamped with the game time."""
     started = time.perf_counter()
     navigator = Navigator(scenario.grid, graph)
@@ -311,7 +321,9 @@ def run_groups(scenario: Scenario, graph: Optional[KeyPointGraph], spacing: floa
     units = [unit for group in members for unit in group]
     trace = simulate(navigator, units, len(group_list), lambda: len(done), delta, seconds, read_events)
     figures = result("groups", scenario, members, members, trace, started)
-    return figures._replace(form_seconds=form_seconds, unformed=len(forming_since), passages=[passages[name] for name in PASSAGES])
+    return figures._replace(
+        form_seconds=form_seconds, unformed=len(forming_since), passages=[passages[name] for name in PASSAGES]
+    )
 
 
 def run_individual(scenario: Scenario, graph: Optional[KeyPointGraph], delta: float, seconds: float) -> RunResult:
@@ -379,7 +391,9 @@ def figures() -> List[Figure]:
         return median_max(r.form_seconds) + (f" ({r.unformed} forming at the end)" if r.unformed else "")
 
     def spreads(r: RunResult) -> str:
-        return median_max(r.spreads) + (f" ({len(r.spreads)} of {r.groups} groups)" if len(r.spreads) < r.groups else "")
+        return median_max(r.spreads) + (
+            f" ({len(r.spreads)} of {r.groups} groups)" if len(r.spreads) < r.groups else ""
+        )
 
     return [
         Figure("graph bake s", lambda r: "-" if r.bake_s is None else f"{r.bake_s:.2f}"),
@@ -418,7 +432,9 @@ def table(runs: Sequence[RunResult], groups: RunResult, individual: RunResult, m
 
 def split_table(runs: Sequence[RunResult], markdown: bool) -> str:
     """Where an update's time went, part by part (NavigatorStats.part_seconds), by run: where to look for speed."""
-    rows = [[part, *(f"{run.part_ms[part]:.2f}" if part in run.part_ms else "-" for run in runs)] for part in UPDATE_PARTS]
+    rows = [
+        [part, *(f"{run.part_ms[part]:.2f}" if part in run.part_ms else "-" for run in runs)] for part in UPDATE_PARTS
+    ]
     return render(["part of an update: mean ms while no order had ended", *(run.label for run in runs)], rows, markdown)
 
 
@@ -447,7 +463,13 @@ def target_lines(runs: Sequence[RunResult], units: int) -> List[str]:
             if units < TARGET_UNITS:
                 checks.append((text, "not measured", f"{units} units"))
             else:
-                checks.append((text, "met" if median <= TARGET_MS else "MISSED", f"{median:.2f} ms, {median / TARGET_MS - 1:+.0%}"))
+                checks.append(
+                    (
+                        text,
+                        "met" if median <= TARGET_MS else "MISSED",
+                        f"{median:.2f} ms, {median / TARGET_MS - 1:+.0%}",
+                    )
+                )
     overlaps = sum(run.overlapping_pairs for run in runs)
     checks += [
         ("one search per group order", "met" if groups.plans == groups.orders else "MISSED", f"{groups.plans} searches for {groups.orders} orders"),
@@ -484,19 +506,33 @@ def fraction(text: str) -> float:
 def argument_parser() -> argparse.ArgumentParser:
     """The options, without their checks: bench/readme_tables.py --check parses the README's commands with it."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--map", default="AR0011SR", help="Moving AI map name, or a .map file (default AR0011SR, 512x512)")
+    parser.add_argument(
+        "--map", default="AR0011SR", help="Moving AI map name, or a .map file (default AR0011SR, 512x512)"
+    )
     parser.add_argument("--groups", type=int, default=50, help="groups, each with one order (default 50)")
     parser.add_argument("--size", type=int, default=20, help="units per group (default 20)")
     parser.add_argument("--formation", choices=FORMATIONS, default="box", help="the groups' formation (default box)")
     parser.add_argument("--spacing", type=float, default=2.0, help="cells between slots, >= 1 (default 2: full speed)")
-    parser.add_argument("--graph", choices=("on", "off"), default="on", help="plan with a key-point graph, as games do (default on)")
+    parser.add_argument(
+        "--graph", choices=("on", "off"), default="on", help="plan with a key-point graph, as games do (default on)"
+    )
     parser.add_argument("--delta", type=fraction, default=1 / 30, help="seconds per update, e.g. 1/60 (default 1/30)")
     parser.add_argument("--seconds", type=float, default=600.0, help="game seconds before a run stops (default 600)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the sites and orders (default 1)")
-    parser.add_argument("--seeds", type=seed_range, help="run the groups alone on the scenario of each seed, e.g. 1-8, a row each")
-    parser.add_argument("--pythonscript", action="store_true", help="run the groups again under pythonscript 0.50's CPython 3.8")
-    parser.add_argument("--json", action="store_true", help="run the groups alone, print their figures as JSON (what --pythonscript reads)")
-    parser.add_argument("--markdown", action="store_true", help="print the table as docs/benchmarks.md shows it (Markdown)")
+    parser.add_argument(
+        "--seeds", type=seed_range, help="run the groups alone on the scenario of each seed, e.g. 1-8, a row each"
+    )
+    parser.add_argument(
+        "--pythonscript", action="store_true", help="run the groups again under pythonscript 0.50's CPython 3.8"
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="run the groups alone, print their figures as JSON (what --pythonscript reads)",
+    )
+    parser.add_argument(
+        "--markdown", action="store_true", help="print the table as docs/benchmarks.md shows it (Markdown)"
+    )
     return parser
 
 
@@ -533,7 +569,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     started = time.perf_counter()
     graph = KeyPointGraph.bake(grid) if args.graph == "on" else None
     bake_s = time.perf_counter() - started
-    groups = run_groups(scenario, graph, args.spacing, args.delta, args.seconds)._replace(bake_s=bake_s if graph else None)
+    groups = run_groups(scenario, graph, args.spacing, args.delta, args.seconds)._replace(
+        bake_s=bake_s if graph else None
+    )
     if args.json:
         print(json.dumps(groups._asdict()))
         return 0

@@ -171,7 +171,9 @@ def update_ms(graph: KeyPointGraph, corners: np.ndarray, side: int) -> List[floa
 def bench_map(name: str, per_map: int, seed: int, repeat: int, exact_first: Optional[float] = None) -> MapResult:
     """Bake and load one map's graph, run the four solvers on its sample, then time updates."""
     grid = Grid.from_movingai(MAPS_DIR / f"{name}.map")
-    sample = sample_scenarios(read_scenarios(MAPS_DIR / f"{name}.map.scen"), grid, per_map, random.Random(f"{seed}:{name}"))
+    sample = sample_scenarios(
+        read_scenarios(MAPS_DIR / f"{name}.map.scen"), grid, per_map, random.Random(f"{seed}:{name}")
+    )
     started = time.perf_counter()
     graph = KeyPointGraph.bake(grid)
     bake_s = time.perf_counter() - started
@@ -284,8 +286,14 @@ def target_lines(results: Sequence[MapResult]) -> List[str]:
             continue
         worst, worst_map = max(checked, key=lambda pair: -math.inf if math.isnan(pair[0]) else pair[0])
         missed = [f"{name} {figure_text(value)}" for value, name in checked if not value <= target.limit]
-        verdict = f"MISSED on {len(missed)} of {len(checked)}: {', '.join(missed)}" if missed else f"met on {len(checked)} of {len(checked)} maps"
-        lines.append(f"  {'met' if not missed else 'MISSED':<7} {target.text}: {verdict} (worst {worst_map} {figure_text(worst)})")
+        verdict = (
+            f"MISSED on {len(missed)} of {len(checked)}: {', '.join(missed)}"
+            if missed
+            else f"met on {len(checked)} of {len(checked)} maps"
+        )
+        lines.append(
+            f"  {'met' if not missed else 'MISSED':<7} {target.text}: {verdict} (worst {worst_map} {figure_text(worst)})"
+        )
     return lines
 
 
@@ -346,7 +354,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print("\n".join(target_lines(results)))
     print()
     print(NOTES.format(repeat=args.repeat, edits=EDITS, block=EDIT_BLOCK))
-    print(f"\nCommand: {command_line('bench_hierarchy.py', argv)} (seed {args.seed}, {args.per_map} per map, best of {args.repeat})")
+    print(
+        f"\nCommand: {command_line('bench_hierarchy.py', argv)} (seed {args.seed}, {args.per_map} per map, best of {args.repeat})"
+    )
     wrong = sum(len(r.runs[name].wrong) for r in results for name in ("exact", "fast", "ours"))
     if wrong:
         print(f"FAIL: {wrong} queries answered wrongly (see stderr)", file=sys.stderr)

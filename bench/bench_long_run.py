@@ -32,7 +32,11 @@ def main() -> None:
     grids = {name: Grid.from_movingai(maps / f"{name}.map") for name in args.maps.split(",")}
     queries = {}
     for name, grid in grids.items():
-        usable = [s for s in read_scenarios(maps / f"{name}.map.scen") if grid.is_passable(s.start) and grid.is_passable(s.goal)]
+        usable = [
+            s
+            for s in read_scenarios(maps / f"{name}.map.scen")
+            if grid.is_passable(s.start) and grid.is_passable(s.goal)
+        ]
         queries[name] = random.Random(args.seed).sample(usable, min(args.queries, len(usable)))
     print(f"{'long_run':>9} {'mean ratio':>11} {'worst ratio':>12} {'median ms':>10} {'key points':>11}")
     for threshold in THRESHOLDS:

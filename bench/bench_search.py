@@ -139,7 +139,9 @@ def bench_map(name: str, per_map: int, pf_queries: int, seed: int, repeat: int, 
     started = time.perf_counter()
     grid = Grid.from_movingai(MAPS_DIR / f"{name}.map", connectivity=connectivity)
     load_s = time.perf_counter() - started
-    sample = sample_scenarios(read_scenarios(MAPS_DIR / f"{name}.map.scen"), grid, per_map, random.Random(f"{seed}:{name}"))
+    sample = sample_scenarios(
+        read_scenarios(MAPS_DIR / f"{name}.map.scen"), grid, per_map, random.Random(f"{seed}:{name}")
+    )
     if connectivity == 4:
         sample = [straight_step_optimum(grid, scenario) for scenario in sample]
     everything = range(len(sample))
@@ -246,7 +248,9 @@ def argument_parser() -> argparse.ArgumentParser:
     """The options, without their checks: bench/readme_tables.py --check parses the README's commands with it."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_common_arguments(parser)
-    parser.add_argument("--pf-queries", type=int, default=8, help="how many of them python-pathfinding answers (default 8)")
+    parser.add_argument(
+        "--pf-queries", type=int, default=8, help="how many of them python-pathfinding answers (default 8)"
+    )
     parser.add_argument(
         "--connectivity", type=int, choices=(8, 4), default=8,
         help="8 (default; the scenarios' rule) or 4: straight steps only, optima by tcod.path.dijkstra2d",
@@ -278,7 +282,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print(NOTES.format(repeat=args.repeat, pf=args.pf_queries, tol=TOLERANCE, pft=PF_TARGET, tt=TCOD_TARGET))
     if args.connectivity == 4:
         print(NOTES_4)
-    print(f"\nCommand: {command_line('bench_search.py', argv)} (seed {args.seed}, {args.per_map} per map, best of {args.repeat})")
+    print(
+        f"\nCommand: {command_line('bench_search.py', argv)} (seed {args.seed}, {args.per_map} per map, best of {args.repeat})"
+    )
     ours_wrong = sum(len(r.runs["ours"].wrong) for r in results)
     if ours_wrong:
         print(f"FAIL: pathing_py answered {ours_wrong} queries wrongly (see stderr)", file=sys.stderr)

@@ -89,7 +89,11 @@ def step_violations(navigator: Navigator) -> List[str]:
         if not grid.is_passable(cell)
     ]
     navigator.step_log.clear()
-    found += [f"t={navigator.time:.1f} s: unit {u.id} stands in blocked {u.cell}" for u in navigator.units.values() if not grid.is_passable(u.cell)]
+    found += [
+        f"t={navigator.time:.1f} s: unit {u.id} stands in blocked {u.cell}"
+        for u in navigator.units.values()
+        if not grid.is_passable(u.cell)
+    ]
     return found
 
 
@@ -166,7 +170,9 @@ def figures(results: Sequence[RunResult]) -> List[Figure]:
         return lambda r: str(sum(o.unit.state is state for o in r.orders))
 
     def held_up(kind: str) -> Callable[[RunResult], str]:
-        return lambda r: str(sum(o.unit.state is UnitState.HELD_UP and reason_kind(o.unit.reason) == kind for o in r.orders))
+        return lambda r: str(
+            sum(o.unit.state is UnitState.HELD_UP and reason_kind(o.unit.reason) == kind for o in r.orders)
+        )
 
     def plans(r: RunResult) -> int:
         return sum(o.unit.stats.plans for o in r.orders)
@@ -219,7 +225,9 @@ def target_lines(results: Sequence[RunResult]) -> List[str]:
     lines = []
     for text, check in checks:
         missed = [r.label for r in results if not check(r)]
-        lines.append(f"  {'MISSED' if missed else 'met':<7} {text}" + (f": missed with {', '.join(missed)}" if missed else ""))
+        lines.append(
+            f"  {'MISSED' if missed else 'met':<7} {text}" + (f": missed with {', '.join(missed)}" if missed else "")
+        )
     return lines
 
 
@@ -228,16 +236,29 @@ def argument_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--map", default="AR0011SR", help="Moving AI map name (default AR0011SR)")
     parser.add_argument("--units", type=int, default=200, help="units, each with one seeded order (default 200)")
-    parser.add_argument("--edits", type=int, default=50, help=f"walls of {EDIT_LENGTH} cells put up over the run (default 50)")
-    parser.add_argument("--bystanders", type=int, default=0, help="units never ordered, standing in the way (default 0)")
-    parser.add_argument("--graph", choices=("off", "on", "both"), default="both", help="plan with the key-point graph (default: both ways)")
-    parser.add_argument("--max-time", type=float, default=600.0, help="simulated seconds before giving up on a run (default 600)")
+    parser.add_argument(
+        "--edits", type=int, default=50, help=f"walls of {EDIT_LENGTH} cells put up over the run (default 50)"
+    )
+    parser.add_argument(
+        "--bystanders", type=int, default=0, help="units never ordered, standing in the way (default 0)"
+    )
+    parser.add_argument(
+        "--graph",
+        choices=("off", "on", "both"),
+        default="both",
+        help="plan with the key-point graph (default: both ways)",
+    )
+    parser.add_argument(
+        "--max-time", type=float, default=600.0, help="simulated seconds before giving up on a run (default 600)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the orders and walls (default 1)")
     parser.add_argument(
         "--time-budget", type=float, help="seconds of path planning per update (default: none, all requests at once: "
         "the same run on every machine)",
     )  # fmt: skip
-    parser.add_argument("--markdown", action="store_true", help="print the table as docs/benchmarks.md shows it (Markdown)")
+    parser.add_argument(
+        "--markdown", action="store_true", help="print the table as docs/benchmarks.md shows it (Markdown)"
+    )
     return parser
 
 
@@ -247,7 +268,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     path = MAPS_DIR / f"{args.map}.map"
     if not path.is_file():
         parser.error(f"no map {args.map} in {MAPS_DIR} (set PATHING_PY_MOVINGAI)")
-    if args.units < 1 or args.edits < 0 or args.bystanders < 0 or not args.max_time > 0 or not (args.time_budget is None or args.time_budget > 0):
+    if (
+        args.units < 1
+        or args.edits < 0
+        or args.bystanders < 0
+        or not args.max_time > 0
+        or not (args.time_budget is None or args.time_budget > 0)
+    ):
         parser.error("--units must be >= 1, --edits and --bystanders >= 0, --max-time and --time-budget > 0")
     results = []
     for use_graph in {"off": (False,), "on": (True,), "both": (False, True)}[args.graph]:

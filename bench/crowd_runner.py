@@ -46,7 +46,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("positions", help="file to write float32 positions to, one row per unit, update after update")
     parser.add_argument("--delta", type=float, required=True, help="seconds per update")
     parser.add_argument("--max-ticks", type=int, required=True, help="updates before giving up")
-    parser.add_argument("--settle-ticks", type=int, required=True, help="updates after every order ended for idle units to get back (a navigator without at_rest)")
+    parser.add_argument(
+        "--settle-ticks",
+        type=int,
+        required=True,
+        help="updates after every order ended for idle units to get back (a navigator without at_rest)",
+    )
     args = parser.parse_args(argv)
 
     import pathing_py  # whichever PYTHONPATH names: the working tree or the baseline commit
@@ -57,7 +62,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     units = []
     try:
         for start, radius, speed, priority in zip(data["starts"], data["radii"], data["speeds"], data["priorities"]):
-            units.append(navigator.add_unit(tuple(start.tolist()), speed=float(speed), radius=float(radius), priority=int(priority)))
+            units.append(
+                navigator.add_unit(
+                    tuple(start.tolist()), speed=float(speed), radius=float(radius), priority=int(priority)
+                )
+            )
     except ValueError as error:  # e.g. a radius this navigator does not take
         print(json.dumps({"package": pathing_py.__file__, "unsupported": str(error)}))
         return 0
@@ -70,7 +79,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     tick_ms: List[float] = []
     all_arrived_tick = all_final_tick = rest_tick = None
-    goes_on_later = getattr(navigator, "goes_on_later", lambda unit: False)  # (the baseline's units never go on once held up)
+    goes_on_later = getattr(
+        navigator, "goes_on_later", lambda unit: False
+    )  # (the baseline's units never go on once held up)
     rests = hasattr(navigator, "at_rest")
     with open(args.positions, "wb") as positions:
         while len(tick_ms) < args.max_ticks:
@@ -81,7 +92,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             states = [state_name(unit) for unit in ordered]
             if all_arrived_tick is None and all(state == "ARRIVED" for state in states):
                 all_arrived_tick = len(tick_ms)
-            if all_final_tick is None and all(state in FINAL and not goes_on_later(unit) for state, unit in zip(states, ordered)):
+            if all_final_tick is None and all(
+                state in FINAL and not goes_on_later(unit) for state, unit in zip(states, ordered)
+            ):
                 all_final_tick = len(tick_ms)
             if rests:
                 if not navigator.at_rest:
@@ -90,7 +103,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     rest_tick = len(tick_ms)
                 if all_final_tick is not None and rest_tick is not None:
                     break
-            elif all_final_tick is not None and (home(standing, homes) or len(tick_ms) - all_final_tick >= args.settle_ticks):
+            elif all_final_tick is not None and (
+                home(standing, homes) or len(tick_ms) - all_final_tick >= args.settle_ticks
+            ):
                 break
     print(json.dumps({
         "package": pathing_py.__file__,

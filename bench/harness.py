@@ -129,7 +129,10 @@ class Tcod(Solver):
             for dx in (-1, 0, 1):
                 if dx and dy and grid.connectivity == 8:
                     # the edge leaves (y, x) only if (y + dy, x) and (y, x + dx) are free
-                    both_sides = padded[1 + dy : 1 + dy + height, 1 : 1 + width] & padded[1 : 1 + height, 1 + dx : 1 + dx + width]
+                    both_sides = (
+                        padded[1 + dy : 1 + dy + height, 1 : 1 + width]
+                        & padded[1 : 1 + height, 1 + dx : 1 + dx + width]
+                    )
                     graph.add_edge((dy, dx), 1414, cost=cost, condition=both_sides)
                 elif bool(dx) != bool(dy):
                     graph.add_edge((dy, dx), 1000, cost=cost)
@@ -176,7 +179,10 @@ def path_problem(
     if connectivity == 4 and diagonal.any():
         return None, "path has a diagonal step on a 4-connected grid"
     origins = cells[:-1][diagonal]
-    sides_free = passable[origins[:, 1], origins[:, 0] + steps[diagonal, 0]] & passable[origins[:, 1] + steps[diagonal, 1], origins[:, 0]]
+    sides_free = (
+        passable[origins[:, 1], origins[:, 0] + steps[diagonal, 0]]
+        & passable[origins[:, 1] + steps[diagonal, 1], origins[:, 0]]
+    )
     if not sides_free.all():
         return None, "path cuts a corner"
     length = float(len(steps) - diagonal.sum()) + SQRT2 * float(diagonal.sum())
@@ -258,7 +264,9 @@ def run_solver(solver: Solver, grid: Grid, sample: Sequence[Scenario], indices: 
                 run.ms[i] = elapsed * 1000.0
                 run.ratios[i] = length / scenario.optimal_length
             if problem:
-                run.wrong.append(f"{solver.name}: {scenario.start} -> {scenario.goal} (bucket {scenario.bucket}): {problem}")
+                run.wrong.append(
+                    f"{solver.name}: {scenario.start} -> {scenario.goal} (bucket {scenario.bucket}): {problem}"
+                )
             if answer.expanded is not None:
                 run.expanded.append(answer.expanded)
     finally:
@@ -286,8 +294,12 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--per-map", type=int, default=60, help="queries per map, spread over all buckets (default 60)")
     parser.add_argument("--maps", default=",".join(MAPS), help="comma-separated map names (default: all ten)")
     parser.add_argument("--seed", type=int, default=1, help="sampling seed (default 1)")
-    parser.add_argument("--repeat", type=int, default=3, help="time each query this many times, keep the fastest (default 3)")
-    parser.add_argument("--markdown", action="store_true", help="print the table as docs/benchmarks.md shows it (Markdown, its columns)")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="time each query this many times, keep the fastest (default 3)"
+    )
+    parser.add_argument(
+        "--markdown", action="store_true", help="print the table as docs/benchmarks.md shows it (Markdown, its columns)"
+    )
 
 
 def require(parser: argparse.ArgumentParser, *modules: str) -> None:

@@ -142,7 +142,9 @@ def find_sections(text: str) -> List[Section]:
         if line.startswith("<!-- end generated") and not end:
             raise ReadmeTablesError(f"line {number}: malformed marker {line!r}: write '<!-- end generated DIGEST -->'")
         if start and opened:
-            raise ReadmeTablesError(f"line {number}: a generated table opens inside the one opened on line {opened[1]}, not closed yet")
+            raise ReadmeTablesError(
+                f"line {number}: a generated table opens inside the one opened on line {opened[1]}, not closed yet"
+            )
         if start:
             opened = (start["command"], number, offset + len(line) + 1)
         elif end:
@@ -152,7 +154,9 @@ def find_sections(text: str) -> List[Section]:
             opened = None
         offset += len(line) + 1
     if opened:
-        raise ReadmeTablesError(f"line {opened[1]}: the generated table of `{opened[0]}` is not closed: add '<!-- end generated DIGEST -->' after it")
+        raise ReadmeTablesError(
+            f"line {opened[1]}: the generated table of `{opened[0]}` is not closed: add '<!-- end generated DIGEST -->' after it"
+        )
     return sections
 
 
@@ -222,7 +226,9 @@ def check_command(command: str) -> None:
             options = module.argument_parser().parse_args(arguments)
     except SystemExit:
         lines = said.getvalue().strip().splitlines()
-        reason = lines[-1].split(" error: ", 1)[-1] if lines else "its options make it exit"  # argparse's, without its "prog:"
+        reason = (
+            lines[-1].split(" error: ", 1)[-1] if lines else "its options make it exit"
+        )  # argparse's, without its "prog:"
         raise ReadmeTablesError(f"`{command}`: {reason}") from None
     if not getattr(options, "markdown", False):
         raise ReadmeTablesError(f"`{command}` does not ask for --markdown: the README's tables are Markdown")
@@ -231,7 +237,11 @@ def check_command(command: str) -> None:
 def unmarked_table_lines(text: str, sections: Sequence[Section]) -> List[int]:
     """The first line of each table that no generated section holds: every table of the page must be generated."""
     lines = text.split("\n")
-    inside = {number for s in sections for number in range(s.line + 1, s.line + 1 + text.count("\n", s.body_start, s.body_end))}
+    inside = {
+        number
+        for s in sections
+        for number in range(s.line + 1, s.line + 1 + text.count("\n", s.body_start, s.body_end))
+    }
     outside = [i + 1 for i in range(len(lines)) if lines[i].startswith("|") and i + 1 not in inside]
     return [number for number in outside if number - 1 not in outside]
 
@@ -247,7 +257,11 @@ def check(text: str) -> List[Section]:
         held = text[section.body_start : section.body_end]
         table = held.strip("\n")
         tables = table.split("\n\n")  # a benchmark may print several, a blank line between two
-        if not table or held != body(table) or not all(t and all(line.startswith("|") for line in t.split("\n")) for t in tables):
+        if (
+            not table
+            or held != body(table)
+            or not all(t and all(line.startswith("|") for line in t.split("\n")) for t in tables)
+        ):
             problems.append(
                 f"line {section.line}: between its markers must be Markdown tables alone, a blank line on either side of each"
             )
@@ -257,7 +271,9 @@ def check(text: str) -> List[Section]:
                 f"run python3 -m bench.readme_tables --only {section.script}"
             )
         if section.command in seen:
-            problems.append(f"line {section.line}: `{section.command}` already makes the table on line {seen[section.command]}")
+            problems.append(
+                f"line {section.line}: `{section.command}` already makes the table on line {seen[section.command]}"
+            )
         seen.setdefault(section.command, section.line)
         try:
             check_command(section.command)
@@ -282,9 +298,7 @@ def table_rows(table: str) -> List[Dict[str, str]]:
 
 def picked(text: str, pick: Pick) -> str:
     """The cell ``pick`` names in the generated tables of ``text``."""
-    tables = [
-        text[s.body_start : s.body_end].strip("\n") for s in find_sections(text) if s.command == pick.command
-    ]
+    tables = [text[s.body_start : s.body_end].strip("\n") for s in find_sections(text) if s.command == pick.command]
     if not tables:
         raise ReadmeTablesError(f"no generated table is made by `{pick.command}`")
     for table in (t for held in tables for t in held.split("\n\n")):
@@ -333,7 +347,9 @@ def check_headline(readme: str, benchmarks: str) -> None:
 def run_command(command: str) -> str:
     """Run a marker's command and return its Markdown tables; its progress (stderr) shows as it goes."""
     script, arguments = parse_command(command)
-    done = subprocess.run([sys.executable, "-m", f"bench.{script.stem}", *arguments], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", f"bench.{script.stem}", *arguments], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
     if done.returncode != 0:
         raise ReadmeTablesError(f"`{command}` exited with status {done.returncode}; its table is left as it was")
     return markdown_tables(done.stdout)
@@ -352,11 +368,23 @@ def selected(sections: Sequence[Section], only: Sequence[str]) -> List[Section]:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--check", action="store_true", help="run nothing: check the markers, digests, commands and headline table")
-    mode.add_argument("--only", action="append", default=[], metavar="BENCH", help="rewrite only this benchmark's tables, e.g. bench_search (repeatable)")
+    mode.add_argument(
+        "--check", action="store_true", help="run nothing: check the markers, digests, commands and headline table"
+    )
+    mode.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="BENCH",
+        help="rewrite only this benchmark's tables, e.g. bench_search (repeatable)",
+    )
     mode.add_argument("--headline", action="store_true", help="run nothing: rewrite the README's headline table only")
-    parser.add_argument("--page", type=Path, default=BENCHMARKS, help="the page of tables (default: docs/benchmarks.md)")
-    parser.add_argument("--readme", type=Path, default=README, help="the page with the headline table (default: README.md)")
+    parser.add_argument(
+        "--page", type=Path, default=BENCHMARKS, help="the page of tables (default: docs/benchmarks.md)"
+    )
+    parser.add_argument(
+        "--readme", type=Path, default=README, help="the page with the headline table (default: README.md)"
+    )
     args = parser.parse_args(argv)
     try:
         sections = check(args.page.read_text(encoding="utf-8"))
@@ -369,8 +397,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             print(f"readme_tables.py: running {section.command}", file=sys.stderr, flush=True)
             started = time.perf_counter()
             table = run_command(section.command)
-            args.page.write_text(replace_sections(args.page.read_text(encoding="utf-8"), {section.command: table}), encoding="utf-8")
-            print(f"readme_tables.py: table of `{section.command}` written ({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
+            args.page.write_text(
+                replace_sections(args.page.read_text(encoding="utf-8"), {section.command: table}), encoding="utf-8"
+            )
+            print(
+                f"readme_tables.py: table of `{section.command}` written ({time.perf_counter() - started:.0f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
         readme = args.readme.read_text(encoding="utf-8")
         args.readme.write_text(with_headline(readme, args.page.read_text(encoding="utf-8")), encoding="utf-8")
     except (ReadmeTablesError, OSError) as error:

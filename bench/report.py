@@ -15,7 +15,10 @@ TOLERANCE = 0.006  # the scenario files round lengths to 2 decimals at worst
 
 
 def render(
-    columns: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool, markdown_columns: Optional[Sequence[str]] = None
+    columns: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    markdown: bool,
+    markdown_columns: Optional[Sequence[str]] = None,
 ) -> str:
     """A table as aligned text or as Markdown; columns are right-aligned except the first (the map name).
 
@@ -38,7 +41,10 @@ def render(
 
 def command_line(script: str, argv: Optional[Sequence[str]]) -> str:
     """The command that produced a table, for its footnote, as a shell takes it (an empty option quoted)."""
-    return " ".join([f"python3 -m bench.{Path(script).stem}"] + [shlex.quote(word) for word in (sys.argv[1:] if argv is None else argv)])
+    return " ".join(
+        [f"python3 -m bench.{Path(script).stem}"]
+        + [shlex.quote(word) for word in (sys.argv[1:] if argv is None else argv)]
+    )
 
 
 def pythonscript_python() -> Path:

@@ -99,7 +99,9 @@ def find_sources() -> Tuple[Optional[Path], str]:
     shutil.rmtree(clone, ignore_errors=True)
     clone.parent.mkdir(parents=True, exist_ok=True)
     try:
-        done = subprocess.run(["git", "clone", "--depth", "1", REPOSITORY, str(clone)], capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            ["git", "clone", "--depth", "1", REPOSITORY, str(clone)], capture_output=True, text=True, timeout=120
+        )
     except subprocess.TimeoutExpired:
         done = None
     if done is None or done.returncode != 0:
@@ -124,18 +126,49 @@ def blocked_rectangles(passable: np.ndarray) -> np.ndarray:
             rectangles.append((run[0], open_runs.pop(run), run[1], y))
         for run in runs - set(open_runs):
             open_runs[run] = y
-    rectangles += [(-1, -1, width + 1, 0), (-1, height, width + 1, height + 1), (-1, 0, 0, height), (width, 0, width + 1, height)]
+    rectangles += [
+        (-1, -1, width + 1, 0),
+        (-1, height, width + 1, height + 1),
+        (-1, 0, 0, height),
+        (width, 0, width + 1, height),
+    ]
     return np.array(sorted(rectangles), dtype=np.int64)
 
 
 def scenario_text(
-    starts: np.ndarray, radii: np.ndarray, speeds: np.ndarray, idle: np.ndarray, routes: Sequence[np.ndarray], passable: np.ndarray, *, delta: float, max_steps: int, arrival: float, settle_seconds: float
+    starts: np.ndarray,
+    radii: np.ndarray,
+    speeds: np.ndarray,
+    idle: np.ndarray,
+    routes: Sequence[np.ndarray],
+    passable: np.ndarray,
+    *,
+    delta: float,
+    max_steps: int,
+    arrival: float,
+    settle_seconds: float,
 ) -> str:
     """The driver's input (see rvo2_driver.cpp): settings, agents with their waypoints, obstacles."""
-    settings = [delta, NEIGHBOR_DISTANCE, MAX_NEIGHBORS, TIME_HORIZON, TIME_HORIZON_OBSTACLES, max_steps, arrival, WAYPOINT_REACH, STALL_SECONDS, settle_seconds]
+    settings = [
+        delta,
+        NEIGHBOR_DISTANCE,
+        MAX_NEIGHBORS,
+        TIME_HORIZON,
+        TIME_HORIZON_OBSTACLES,
+        max_steps,
+        arrival,
+        WAYPOINT_REACH,
+        STALL_SECONDS,
+        settle_seconds,
+    ]
     lines = [" ".join(map(str, settings)), f"agents {len(starts)}"]
-    for (x, y), radius, speed, standing, route in zip(starts.tolist(), radii.tolist(), speeds.tolist(), idle.tolist(), routes):
-        lines.append(f"{x!r} {y!r} {radius!r} {speed!r} {int(standing)} {len(route)} " + " ".join(f"{v!r}" for v in route.ravel().tolist()))
+    for (x, y), radius, speed, standing, route in zip(
+        starts.tolist(), radii.tolist(), speeds.tolist(), idle.tolist(), routes
+    ):
+        lines.append(
+            f"{x!r} {y!r} {radius!r} {speed!r} {int(standing)} {len(route)} "
+            + " ".join(f"{v!r}" for v in route.ravel().tolist())
+        )
     rectangles = blocked_rectangles(passable)
     lines.append(f"obstacles {len(rectangles)}")
     lines += [f"4 {x0} {y0} {x1} {y0} {x1} {y1} {x0} {y1}" for x0, y0, x1, y1 in rectangles.tolist()]
@@ -150,4 +183,6 @@ def run(binary: Path, text: str, positions: Path, timeout: float) -> Run:
     fields = {line.split(" ", 1)[0]: line.split(" ", 1)[1:] for line in done.stdout.splitlines()}
     step_ns = np.array(fields["step_ns"][0].split() if fields["step_ns"] else [], dtype=np.float64)
     all_arrived = int(fields["all_arrived_step"][0])
-    return Run(step_ns / 1e6, None if all_arrived < 0 else all_arrived, int(fields["arrived"][0]), fields["stuck"][0] == "1")
+    return Run(
+        step_ns / 1e6, None if all_arrived < 0 else all_arrived, int(fields["arrived"][0]), fields["stuck"][0] == "1"
+    )

@@ -82,7 +82,9 @@ def size_class(radius: float, max_size: int = MAX_SIZE) -> int:
         raise ValueError(f"radius must be a positive finite number of cells, got {radius!r}")
     size = max(1, math.ceil(2.0 * float(radius) - RADIUS_TOLERANCE))
     if size > max_size:
-        raise ValueError(f"radius {radius!r} needs a block of {size} cells, wider than the largest size measured ({max_size})")
+        raise ValueError(
+            f"radius {radius!r} needs a block of {size} cells, wider than the largest size measured ({max_size})"
+        )
     return size
 
 

@@ -104,7 +104,9 @@ def _circles(positions, radii) -> Tuple[np.ndarray, np.ndarray]:
     if not np.isfinite(points).all():
         raise ValueError(f"position {int(np.flatnonzero(~np.isfinite(points).all(axis=1))[0])} is not finite")
     if not (np.isfinite(sizes).all() and (sizes > 0).all()):
-        raise ValueError(f"radius {int(np.flatnonzero(~(np.isfinite(sizes) & (sizes > 0)))[0])} is not a positive number")
+        raise ValueError(
+            f"radius {int(np.flatnonzero(~(np.isfinite(sizes) & (sizes > 0)))[0])} is not a positive number"
+        )
     return points, sizes
 
 

@@ -71,7 +71,9 @@ TERRAIN_COLOURS = (
 )
 
 
-def draw_grid(grid: Grid, scale: int = 4, tiles: Optional[np.ndarray] = None, names: Mapping[int, str] = {}) -> np.ndarray:
+def draw_grid(
+    grid: Grid, scale: int = 4, tiles: Optional[np.ndarray] = None, names: Mapping[int, str] = {}
+) -> np.ndarray:
     """An RGB image (height*scale, width*scale, 3) of free and blocked cells.
 
     ``tiles[y, x]`` (tile ids, -1 for none) with their ``names`` colour the
@@ -204,7 +206,12 @@ def draw_units(
         draw_lines(image, points[:-1], points[1:], unit_colour(unit.id))
         if unit.goal is not None:
             (x, y), side = unit.goal, unit.size  # the cell, or the block of a unit larger than a cell
-            corners = np.array([(x, y), (x + side, y), (x + side, y + side), (x, y + side)]) * scale - [(0, 0), (1, 0), (1, 1), (0, 1)]
+            corners = np.array([(x, y), (x + side, y), (x + side, y + side), (x, y + side)]) * scale - [
+                (0, 0),
+                (1, 0),
+                (1, 1),
+                (0, 1),
+            ]
             draw_lines(image, corners, np.roll(corners, -1, axis=0), unit_colour(unit.id), max(scale // 4, 1))
     for unit in units:
         centre = np.asarray(unit.position) * scale
@@ -216,7 +223,11 @@ def draw_units(
 
 
 def units_picture(
-    background: np.ndarray, navigator: "Navigator", scale: int, trails: Dict[int, List[Tuple[float, float]]], new_walls: Iterable[Cell] = ()
+    background: np.ndarray,
+    navigator: "Navigator",
+    scale: int,
+    trails: Dict[int, List[Tuple[float, float]]],
+    new_walls: Iterable[Cell] = (),
 ) -> np.ndarray:
     """A frame of units walking a map: a copy of ``background`` (made by :func:`draw_grid`) with ``new_walls``
     filled as walls put up during the run and the units drawn by :func:`draw_units`, each unit's
@@ -237,7 +248,9 @@ def draw_commander(image: np.ndarray, unit: "Unit", scale: int = 4) -> None:
 def side_by_side(images: Sequence[np.ndarray], gap: int) -> np.ndarray:
     """RGB images left to right, ``gap`` pixels apart, their tops level; shorter ones are padded below."""
     if not images or gap < 0:
-        raise ValueError(f"side_by_side needs at least one picture and a gap of 0 or more pixels, got {len(images)} and {gap}")
+        raise ValueError(
+            f"side_by_side needs at least one picture and a gap of 0 or more pixels, got {len(images)} and {gap}"
+        )
     height = max(image.shape[0] for image in images)
     width = sum(image.shape[1] for image in images) + gap * (len(images) - 1)
     picture = np.empty((height, width, 3), np.uint8)

@@ -104,7 +104,11 @@ def is_move(dx: int, dy: int, connectivity: int) -> bool:
 
 def check_connectivity(connectivity) -> int:
     """``connectivity`` as an int of :data:`CONNECTIVITIES`; ValueError naming the bad value otherwise."""
-    if isinstance(connectivity, bool) or not isinstance(connectivity, (int, np.integer)) or int(connectivity) not in CONNECTIVITIES:
+    if (
+        isinstance(connectivity, bool)
+        or not isinstance(connectivity, (int, np.integer))
+        or int(connectivity) not in CONNECTIVITIES
+    ):
         raise ValueError(f"connectivity must be 8 or 4 (neighbours of a cell), got {connectivity!r}")
     return int(connectivity)
 

@@ -195,7 +195,9 @@ class IslandLabels:
             targets.setdefault(root, {}).setdefault(group, set()).add(cell)
         flat = np.ascontiguousarray(passable).reshape(-1).data  # a memoryview
         for root, by_group in targets.items():
-            if not self._settle_by_floods(flat, width, list(by_group.values()), max(FLOOD_MIN, passable.size // FLOOD_SHARE)):
+            if not self._settle_by_floods(
+                flat, width, list(by_group.values()), max(FLOOD_MIN, passable.size // FLOOD_SHARE)
+            ):
                 self._relabel(root, passable)
 
     def _settle_by_floods(self, flat: memoryview, width: int, by_group: List[Set[int]], budget: int) -> bool:
@@ -298,7 +300,9 @@ def _groups(xs: np.ndarray, ys: np.ndarray, width: int) -> np.ndarray:
     return _join(len(xs), np.concatenate(a), np.concatenate(b))
 
 
-def _pieces(flat: memoryview, width: int, starts: List[int], budget: int) -> Optional[Tuple[List[List[int]], List[int], int]]:
+def _pieces(
+    flat: memoryview, width: int, starts: List[int], budget: int
+) -> Optional[Tuple[List[List[int]], List[int], int]]:
     """Floods from the cells ``starts`` (flat indices into ``flat``, the passable cells) until at most
     one is still growing: (the pieces cut off, each a list of cells; a start of the flood still
     growing, if one is; the cells reached). None once more than ``budget`` cells are reached.

@@ -199,7 +199,11 @@ class JumpTables:
             # cell ahead became a jump point or stopped being one.
             corners = np.array([0, dx, dy * self.width, ahead], dtype=np.int64)
             seeds = np.concatenate(
-                [(edited[:, None] - corners).ravel(), turned[DIRECTIONS.index((dx, 0))] - ahead, turned[DIRECTIONS.index((0, dy))] - ahead]
+                [
+                    (edited[:, None] - corners).ravel(),
+                    turned[DIRECTIONS.index((dx, 0))] - ahead,
+                    turned[DIRECTIONS.index((0, dy))] - ahead,
+                ]
             )
             if len(seeds) > self.padded.size // WALK_SHARE:  # too many to sort, let alone walk from
                 self._refresh_quarters(d, seeds)
@@ -265,7 +269,10 @@ class JumpTables:
         left = progress[first] - progress[final]
         passable = self.padded.reshape(-1)
         distance = self.arrays[d].reshape(-1)
-        straight = self.arrays[DIRECTIONS.index((dx, 0))].reshape(-1), self.arrays[DIRECTIONS.index((0, dy))].reshape(-1)
+        straight = (
+            self.arrays[DIRECTIONS.index((dx, 0))].reshape(-1),
+            self.arrays[DIRECTIONS.index((0, dy))].reshape(-1),
+        )
         incoming = distance[cells + ahead]  # right: nothing ahead of the first seed changed
         corners = np.array([0, dx, dy * width], dtype=np.int64)
         # Cells read past a walk's end are clipped to where all four reads stay on the grid (and unused).

@@ -50,7 +50,16 @@ import numpy as np
 
 from .grid import Cell, Grid
 
-__all__ = ["clear_cells", "clear_lines", "line_arrays", "line_cells", "line_of_sight", "path_cost", "ray_cells", "smooth_path"]
+__all__ = [
+    "clear_cells",
+    "clear_lines",
+    "line_arrays",
+    "line_cells",
+    "line_of_sight",
+    "path_cost",
+    "ray_cells",
+    "smooth_path",
+]
 
 
 def line_cells(a: Cell, b: Cell, connectivity: int = 8) -> List[Cell]:
@@ -121,7 +130,9 @@ def line_arrays(starts, ends, connectivity: int = 8) -> Tuple[np.ndarray, np.nda
     span = ends - starts
     if connectivity == 4:
         ax, ay, dx, dy = starts[:, :1], starts[:, 1:], span[:, :1], span[:, 1:]
-        return _rook_arrays(ax, ay, dx, dy, columns_first=(ay < ends[:, 1:]) | ((ay == ends[:, 1:]) & (ax <= ends[:, :1])))
+        return _rook_arrays(
+            ax, ay, dx, dy, columns_first=(ay < ends[:, 1:]) | ((ay == ends[:, 1:]) & (ax <= ends[:, :1]))
+        )
     steps = np.abs(span).max(axis=1)
     along = np.minimum(np.arange(int(steps.max()) + 1 if len(steps) else 1), steps[:, None])
     # round(n * d / steps), halves rounded up, in integers: exact and the same on every machine; x and y at once.
@@ -280,7 +291,9 @@ def smooth_path(grid: Grid, cells: Sequence[Cell]) -> List[Cell]:
         shortcut = best_j != run_end[i]
         if shortcut:  # off the run starts fetched: fetch few again
             ahead = _FIRST_AHEAD
-        result.extend(line_cells(cells[i], cells[best_j], grid.connectivity)[1:] if shortcut else cells[i + 1 : best_j + 1])
+        result.extend(
+            line_cells(cells[i], cells[best_j], grid.connectivity)[1:] if shortcut else cells[i + 1 : best_j + 1]
+        )
         i = best_j
     return result
 
@@ -343,7 +356,9 @@ class _Shortcuts:
         verdicts = clear.tolist()
         return {
             i: dict(zip(range(first, first + count), verdicts[end - count : end])) if some else None
-            for i, first, count, end, some in zip(froms.tolist(), firsts.tolist(), counts.tolist(), ends.tolist(), any_clear)
+            for i, first, count, end, some in zip(
+                froms.tolist(), firsts.tolist(), counts.tolist(), ends.tolist(), any_clear
+            )
         }
 
 
@@ -418,5 +433,7 @@ def _row_costs(cost: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     :func:`prefix_costs` has it: summed in order along the row (np.cumsum, not the pairwise np.sum), the
     same float as adding the steps one by one."""
     moved_x, moved_y = xs[:, 1:] != xs[:, :-1], ys[:, 1:] != ys[:, :-1]
-    steps = np.where(moved_x & moved_y, math.sqrt(2.0), (moved_x | moved_y).astype(np.float64)) * cost[ys[:, 1:], xs[:, 1:]]
+    steps = (
+        np.where(moved_x & moved_y, math.sqrt(2.0), (moved_x | moved_y).astype(np.float64)) * cost[ys[:, 1:], xs[:, 1:]]
+    )
     return np.cumsum(steps, axis=1)[:, -1] if steps.shape[1] else np.zeros(len(steps))

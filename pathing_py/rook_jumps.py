@@ -108,7 +108,9 @@ def _successors() -> Dict[int, Tuple[int, ...]]:
     arrival on and to both vertical sides; a vertical arrival on, and at ``16 + 4 * arrival + sides``
     to the sides with a forced neighbour (bit 0 the side counter-clockwise, bit 1 clockwise)."""
     table: Dict[int, Tuple[int, ...]] = {
-        _START: (_NORTH, _EAST, _SOUTH, _WEST), _EAST: (_EAST, _NORTH, _SOUTH), _WEST: (_WEST, _NORTH, _SOUTH)
+        _START: (_NORTH, _EAST, _SOUTH, _WEST),
+        _EAST: (_EAST, _NORTH, _SOUTH),
+        _WEST: (_WEST, _NORTH, _SOUTH),
     }
     for arrival in (_NORTH, _SOUTH):
         for sides in range(4):

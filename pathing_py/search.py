@@ -82,7 +82,9 @@ def grid_distance(a: Cell, b: Cell, connectivity: int = 8) -> float:
     """The length of the shortest path between two cells on an empty grid of this connectivity:
     the octile distance, or the Manhattan distance on a 4-connected grid."""
     dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
-    return dx + dy + (_OCTILE_SAVING if connectivity == 8 else 0.0) * min(dx, dy)  # (diagonal_saving inlined: units ask at every step)
+    return (
+        dx + dy + (_OCTILE_SAVING if connectivity == 8 else 0.0) * min(dx, dy)
+    )  # (diagonal_saving inlined: units ask at every step)
 
 
 def grid_distances(a: np.ndarray, b: np.ndarray, connectivity: int = 8) -> np.ndarray:
@@ -375,7 +377,9 @@ class _JumpPointSearch:
         goal_x, goal_y = goal[0] + 1, goal[1] + 1
         source = (start[1] + 1) * stride + start[0] + 1
         target = goal_y * stride + goal_x
-        bounds = [] if self.landmarks is None else self.landmarks.for_query(source, target, octile_distance(start, goal))
+        bounds = (
+            [] if self.landmarks is None else self.landmarks.for_query(source, target, octile_distance(start, goal))
+        )
         limit = max_nodes or -1
         generation = markers.begin(source)
         arrival[source] = 8

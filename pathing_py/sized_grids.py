@@ -101,7 +101,9 @@ class SizedGrids:
         if sized is None:
             passable = self.clearance.values >= size
             base = self.base
-            sized = self._grids[size] = Grid(passable, _block_costs(base.cost, size), origin=base.origin, connectivity=base.connectivity)
+            sized = self._grids[size] = Grid(
+                passable, _block_costs(base.cost, size), origin=base.origin, connectivity=base.connectivity
+            )
         return sized
 
     def graph(self, size: int) -> KeyPointGraph:
@@ -120,7 +122,9 @@ class SizedGrids:
         graph = self._graphs.get(size)
         if graph is None:
             base = self.base_graph
-            graph = KeyPointGraph.bake(self.grid(size), cluster_size=base.cluster_size, unit_size=size, long_run=base.long_run)
+            graph = KeyPointGraph.bake(
+                self.grid(size), cluster_size=base.cluster_size, unit_size=size, long_run=base.long_run
+            )
             self._graphs[size] = graph
         return graph
 

@@ -282,7 +282,9 @@ def test_sized_searches_find_the_optimal_block_paths(passable, size, weighted, c
     sized = SizedGrids(grid).grid(size)
     assert sized.connectivity == connectivity
     height, width = passable.shape
-    for start, goal in data.draw(st.lists(st.tuples(cells(width, height), cells(width, height)), min_size=1, max_size=4)):
+    for start, goal in data.draw(
+        st.lists(st.tuples(cells(width, height), cells(width, height)), min_size=1, max_size=4)
+    ):
         found = find_path(sized, start, goal)
         optimum = dijkstra(passable, start, goal, cost, size, connectivity)
         assert bool(found) == (optimum is not None), (start, goal)
@@ -336,7 +338,9 @@ def test_the_graph_of_a_size_answers_paths_the_block_can_follow(passable, size, 
     graph = sizes.graph(size)
     assert graph.grid is sizes.grid(size) and graph.cluster_size == cluster_size
     height, width = passable.shape
-    for start, goal in data.draw(st.lists(st.tuples(cells(width, height), cells(width, height)), min_size=1, max_size=4)):
+    for start, goal in data.draw(
+        st.lists(st.tuples(cells(width, height), cells(width, height)), min_size=1, max_size=4)
+    ):
         result = graph.find_path(start, goal, exact_first=0.0)  # through the key points
         optimum = dijkstra(passable, start, goal, size=size)
         assert bool(result) == (optimum is not None), (start, goal)
@@ -354,7 +358,10 @@ def test_graphs_per_size_on_movingai_maps(movingai_dir, name):
     for size in (2, 3):
         sized, graph = sizes.grid(size), sizes.graph(size)
         free = np.argwhere(sized.passable)[:, ::-1]
-        pairs = [(tuple(map(int, free[rng.randrange(len(free))])), tuple(map(int, free[rng.randrange(len(free))]))) for _ in range(12)]
+        pairs = [
+            (tuple(map(int, free[rng.randrange(len(free))])), tuple(map(int, free[rng.randrange(len(free))])))
+            for _ in range(12)
+        ]
         for start, goal in pairs:
             result, exact = graph.find_path(start, goal), find_path(sized, start, goal)
             assert result.status is exact.status

@@ -52,7 +52,9 @@ def test_units_in_walls_are_the_circles_meeting_a_blocked_cell_or_the_edge(passa
 
 
 def test_touching_is_not_overlapping():
-    positions = np.array([[0.5, 0.5], [1.5, 0.5], [2.5, 0.5], [2.5, 1.4]])  # in a row touching, and the last 0.1 into the third
+    positions = np.array(
+        [[0.5, 0.5], [1.5, 0.5], [2.5, 0.5], [2.5, 1.4]]
+    )  # in a row touching, and the last 0.1 into the third
     assert overlapping_pairs(positions, np.full(4, 0.5)).tolist() == [[2, 3]]
     passable = np.ones((2, 3), dtype=bool)
     assert units_in_walls(passable, positions, np.full(4, 0.5)).tolist() == []

@@ -102,7 +102,12 @@ def test_ascii_and_queries():
 
 @pytest.mark.parametrize(
     "text, message",
-    [("..\n.", "row is 1 wide"), ("..x", "unknown map characters 'x'"), ("", "no rows"), ("#@\n##", "no passable cell")],
+    [
+        ("..\n.", "row is 1 wide"),
+        ("..x", "unknown map characters 'x'"),
+        ("", "no rows"),
+        ("#@\n##", "no passable cell"),
+    ],
 )
 def test_ascii_errors(text, message):
     with pytest.raises(MapFormatError, match=message):
@@ -182,10 +187,17 @@ def test_the_corner_rule_agrees_with_the_reference_on_every_3x3_neighbourhood():
         passable = np.array([bool(pattern >> bit & 1) for bit in range(9)]).reshape(3, 3)
         for dx, dy in NEIGHBOURS:
             cell = (1 + dx, 1 + dy)
-            assert step_allowed(passable, centre, cell) == reference.step_allowed(passable, centre, cell), (passable, cell)
+            assert step_allowed(passable, centre, cell) == reference.step_allowed(passable, centre, cell), (
+                passable,
+                cell,
+            )
     path = [centre if i % 2 == 0 else (1 + dx, 1 + dy) for dx, dy in NEIGHBOURS for i in range(3)]
     xs, ys = np.array(path).T
     steps, (xs_a, ys_a), (xs_b, ys_b) = diagonal_steps(xs, ys)
-    found = [(j, ((xa, ya), (xb, yb))) for j, xa, ya, xb, yb in zip(*(a.tolist() for a in (steps, xs_a, ys_a, xs_b, ys_b)))]
-    expected = [(j, step_corners(path[j - 1], path[j])) for j in range(1, len(path)) if step_corners(path[j - 1], path[j])]
+    found = [
+        (j, ((xa, ya), (xb, yb))) for j, xa, ya, xb, yb in zip(*(a.tolist() for a in (steps, xs_a, ys_a, xs_b, ys_b)))
+    ]
+    expected = [
+        (j, step_corners(path[j - 1], path[j])) for j in range(1, len(path)) if step_corners(path[j - 1], path[j])
+    ]
     assert found == expected and len(expected) == 8

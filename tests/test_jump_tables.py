@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 from pathing_py.jump_tables import JumpTables
 from tests.support.strategies import batches, maps
 
+
 @settings(max_examples=200, deadline=None)
 @given(maps(max_walls=0.6), st.booleans(), st.data())
 def test_refresh_after_edits_equals_a_fresh_build(passable, one_refresh_for_all, data):

@@ -12,7 +12,16 @@ from hypothesis.extra.numpy import arrays
 
 from tests.support import reference_line as reference
 from pathing_py import Grid, find_path
-from pathing_py.line import clear_cells, clear_lines, line_arrays, line_cells, line_of_sight, path_cost, prefix_costs, smooth_path
+from pathing_py.line import (
+    clear_cells,
+    clear_lines,
+    line_arrays,
+    line_cells,
+    line_of_sight,
+    path_cost,
+    prefix_costs,
+    smooth_path,
+)
 from tests.support.reference import step_allowed
 from tests.support.strategies import cells_of, connectivities, maps, walled_maps
 
@@ -79,7 +88,9 @@ def test_long_lines_of_sight_agree_with_the_reference(walls, connectivity, data)
         passable[y, x] = False
     grid = Grid(passable, connectivity=connectivity)
     pairs = data.draw(st.lists(st.tuples(near_map(passable), near_map(passable)), min_size=1, max_size=8))
-    assert [line_of_sight(grid, a, b) for a, b in pairs] == [reference.line_of_sight(passable, a, b, connectivity) for a, b in pairs]
+    assert [line_of_sight(grid, a, b) for a, b in pairs] == [
+        reference.line_of_sight(passable, a, b, connectivity) for a, b in pairs
+    ]
 
 
 def test_lines_touching_corners():
@@ -89,8 +100,16 @@ def test_lines_touching_corners():
 .#...
 #....
 .....
-""").passable
-    for a, b in [((0, 0), (1, 1)), ((1, 1), (0, 0)), ((0, 2), (2, 0)), ((1, 1), (4, 2)), ((2, 0), (0, 2)), ((1, 2), (3, 0))]:
+"""
+    ).passable
+    for a, b in [
+        ((0, 0), (1, 1)),
+        ((1, 1), (0, 0)),
+        ((0, 2), (2, 0)),
+        ((1, 1), (4, 2)),
+        ((2, 0), (0, 2)),
+        ((1, 2), (3, 0)),
+    ]:
         expected = reference.line_of_sight(passable, a, b)
         assert line_of_sight(Grid(passable), a, b) == expected
         assert clear_cells(passable, line_cells(a, b)) == expected
@@ -124,7 +143,15 @@ def test_clear_cells_agrees_with_the_reference(passable, connectivity, data):
 def test_smoothing_agrees_with_the_reference(passable, weighting, connectivity, wander, data):
     """The same cells out, from optimal paths and from long wandering ones (whose bisections take several
     batches), on noise and on open ground with straight walls (long lines, bisections that decide)."""
-    cost = None if weighting == "none" else data.draw(terrain(passable.shape) if weighting == "any" else arrays(np.float64, passable.shape, elements=st.integers(1, 3).map(float)))
+    cost = (
+        None
+        if weighting == "none"
+        else data.draw(
+            terrain(passable.shape)
+            if weighting == "any"
+            else arrays(np.float64, passable.shape, elements=st.integers(1, 3).map(float))
+        )
+    )
     grid = Grid(passable, cost, connectivity=connectivity)
     if wander:
         path = data.draw(walks(passable, connectivity))

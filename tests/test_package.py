@@ -9,7 +9,9 @@ import pytest
 
 BLOCK_NUMPY = "import sys; sys.modules['numpy'] = None; import pathing_py"
 #: Prints the pathing_py modules a plain import loads, one a line.
-LOADED_MODULES = "import sys, pathing_py; print('\\n'.join(name for name in sys.modules if name.startswith('pathing_py')))"
+LOADED_MODULES = (
+    "import sys, pathing_py; print('\\n'.join(name for name in sys.modules if name.startswith('pathing_py')))"
+)
 
 
 def test_without_numpy_the_import_says_what_to_install():
@@ -50,4 +52,6 @@ def test_a_module_that_moved_still_answers_to_its_old_name_and_says_so(old, new)
     with pytest.warns(DeprecationWarning, match=f"pathing_py.{old} moved to pathing_py.{new}"):
         moved = importlib.import_module(f"pathing_py.{old}")
     target = importlib.import_module(f"pathing_py.{new}")
-    assert moved.__all__ == target.__all__ and all(getattr(moved, name) is getattr(target, name) for name in target.__all__)
+    assert moved.__all__ == target.__all__ and all(
+        getattr(moved, name) is getattr(target, name) for name in target.__all__
+    )

@@ -124,7 +124,9 @@ def check_against_dijkstra(grid, start, goal, **options):
         assert result.status is PathStatus.FOUND
         assert result.cost == pytest.approx(expected)
         assert result.cells[0] == start and result.cells[-1] == goal
-        assert path_cost(grid.passable, result.cells, grid.cost, connectivity=grid.connectivity) == pytest.approx(expected)
+        assert path_cost(grid.passable, result.cells, grid.cost, connectivity=grid.connectivity) == pytest.approx(
+            expected
+        )
 
 
 @settings(max_examples=120, deadline=None)

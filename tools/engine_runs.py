@@ -38,7 +38,9 @@ def run_game(
     """
     arguments = [f"--{name}={value}" for name, value in options.items()]
     output = godot_python.run(
-        ["--fixed-fps", str(FPS), "-s", f"res://tests/engine/in_godot/{script}", *arguments], timeout=timeout, allowed=allowed
+        ["--fixed-fps", str(FPS), "-s", f"res://tests/engine/in_godot/{script}", *arguments],
+        timeout=timeout,
+        allowed=allowed,
     )
     lines = json_lines(output)
     if not lines or "done" not in lines[-1]:

@@ -64,7 +64,11 @@ def read_script(node: str, path: Path) -> NodeScript:
     properties: List[Property] = []
     signals: List[Signal] = []
     for item in cls.body:
-        if isinstance(item, ast.Assign) and isinstance(item.value, ast.Call) and _called(item.value) in ("export", "signal"):
+        if (
+            isinstance(item, ast.Assign)
+            and isinstance(item.value, ast.Call)
+            and _called(item.value) in ("export", "signal")
+        ):
             (target,) = item.targets
             name = target.id if isinstance(target, ast.Name) else ""
             comment = _comment_above(lines, item.lineno)
@@ -79,10 +83,16 @@ def read_script(node: str, path: Path) -> NodeScript:
             else:
                 properties.append(_property(source, name, item.value, comment))
         elif isinstance(item, ast.FunctionDef):
-            exported = [decorator for decorator in item.decorator_list if isinstance(decorator, ast.Call) and _called(decorator) == "export"]
+            exported = [
+                decorator
+                for decorator in item.decorator_list
+                if isinstance(decorator, ast.Call) and _called(decorator) == "export"
+            ]
             if exported:
                 docstring = ast.get_docstring(item) or ""
-                properties.append(_property(source, item.name, exported[0], docstring.strip().splitlines()[0] if docstring else ""))
+                properties.append(
+                    _property(source, item.name, exported[0], docstring.strip().splitlines()[0] if docstring else "")
+                )
     return NodeScript(node, properties, signals)
 
 
@@ -115,7 +125,10 @@ def tables(scripts: List[NodeScript]) -> str:
     for script in scripts:
         parts.append(f"### {script.node}\n")
         parts.append("| property | type | default | what it is |\n|---|---|---|---|")
-        parts += [f"| `{item.name}` | {item.type} | `{item.default}` | {_cell(item.description)} |" for item in script.properties]
+        parts += [
+            f"| `{item.name}` | {item.type} | `{item.default}` | {_cell(item.description)} |"
+            for item in script.properties
+        ]
         parts.append("")
         parts.append("| signal | when |\n|---|---|")
         parts += [f"| `{item.name}({', '.join(item.arguments)})` | {_cell(item.when)} |" for item in script.signals]

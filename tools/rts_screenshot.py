@@ -42,8 +42,23 @@ NO_EDITOR_SINGLETON = 'get_singleton_object: Condition "!E" is true'
 
 
 def screenshot_command(project: Path, out: Path) -> list:
-    return ["xvfb-run", "-a", "-s", XVFB_SCREEN, RUNNER, "--audio-driver", "Dummy", "--path", str(project), "--fixed-fps", str(FPS),
-            "-s", "res://tests/engine/in_godot/rts_game.gd", "--scenario=screenshot", f"--out={out}"]
+    return [
+        "xvfb-run",
+        "-a",
+        "-s",
+        XVFB_SCREEN,
+        RUNNER,
+        "--audio-driver",
+        "Dummy",
+        "--path",
+        str(project),
+        "--fixed-fps",
+        str(FPS),
+        "-s",
+        "res://tests/engine/in_godot/rts_game.gd",
+        "--scenario=screenshot",
+        f"--out={out}",
+    ]
 
 
 def main() -> int:
@@ -60,13 +75,21 @@ def main() -> int:
         copy = GodotPython.make(Godot(GODOT_BINARY, home), Path(folder) / "project", pythonscript)
         command = screenshot_command(copy.project, out)
         print(" ".join(command))
-        done = subprocess.run(command, capture_output=True, text=True, timeout=300,
-                              env=dict(os.environ, HOME=str(home), LANG="en_US.UTF-8", LC_ALL="C.UTF-8"))
+        done = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=dict(os.environ, HOME=str(home), LANG="en_US.UTF-8", LC_ALL="C.UTF-8"),
+        )
     output = done.stdout + done.stderr
     shots = [line for line in json_lines(output) if line.get("step") == "screenshot"]
     problems = failures(output, allowed=(NO_EDITOR_SINGLETON,))
     if done.returncode != 0 or problems or not shots or shots[0]["error"] != 0:
-        print(f"the screenshot run failed (exit {done.returncode}):\n" + "\n".join(problems) + output[-4000:], file=sys.stderr)
+        print(
+            f"the screenshot run failed (exit {done.returncode}):\n" + "\n".join(problems) + output[-4000:],
+            file=sys.stderr,
+        )
         return 1
     width, height = shots[0]["size"]
     print(f"{out}: {width:.0f}x{height:.0f}, {out.stat().st_size // 1024} KB, frame {shots[0]['frame']}")

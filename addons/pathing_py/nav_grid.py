@@ -387,7 +387,9 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
             if refused is not None:
                 self._navigator = previous
                 if refused:
-                    bridge.report_error(str(self.get_name()), f"units stand in TileMap cells {refused}: not blocked yet")
+                    bridge.report_error(
+                        str(self.get_name()), f"units stand in TileMap cells {refused}: not blocked yet"
+                    )
                 self.last_status = Status.BUILT.value
                 return True
         self._load_graph()
@@ -405,7 +407,9 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         """Build the navigator from the TileMap; why it cannot be read, or ""."""
         self._navigator = None
         self._drawing = None
-        problem = self._tilemap_problem() or self._layers_problem() or self._bounds_problem() or self._connectivity_problem()
+        problem = (
+            self._tilemap_problem() or self._layers_problem() or self._bounds_problem() or self._connectivity_problem()
+        )
         if problem:
             return problem
         tilemap: TileMap = self.get_node(self.tilemap_path)
@@ -588,11 +592,15 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         drawing = self._graph_drawing()
         if drawing is None:
             return []
-        kinds = [
-            (drawing.clusters, CLUSTER_COLOR),
-            (drawing.inside_edges, INSIDE_EDGE_COLOR),
-            (drawing.border_edges, BORDER_EDGE_COLOR),
-        ] if everything else []
+        kinds = (
+            [
+                (drawing.clusters, CLUSTER_COLOR),
+                (drawing.inside_edges, INSIDE_EDGE_COLOR),
+                (drawing.border_edges, BORDER_EDGE_COLOR),
+            ]
+            if everything
+            else []
+        )
         kinds.append((drawing.key_points, KEY_POINT_COLOR))
         return [(segments, color, GRAPH_LINE_WIDTH) for segments, color in kinds if segments]
 
@@ -623,8 +631,12 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
             (from_position.x, from_position.y), (to_position.x, to_position.y), smooth=bool(self.smooth_paths)
         )
         self.last_status = answer.status
-        if answer.status == Status.INVALID_POSITION.value or (answer.status == Status.OUT_OF_BOUNDS.value and not self._bounds_told):
-            self._bounds_told = self._bounds_told or answer.status == Status.OUT_OF_BOUNDS.value  # once a run: games ask off the map
+        if answer.status == Status.INVALID_POSITION.value or (
+            answer.status == Status.OUT_OF_BOUNDS.value and not self._bounds_told
+        ):
+            self._bounds_told = (
+                self._bounds_told or answer.status == Status.OUT_OF_BOUNDS.value
+            )  # once a run: games ask off the map
             bridge.report_error(str(self.get_name()), answer.message)
         return PoolVector2Array([Vector2(x, y) for x, y in answer.points])
 
@@ -744,14 +756,19 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         if not self._built():
             return False
         if not isinstance(cells, (PoolVector2Array, Array)):
-            self._fail(Status.INVALID_POSITION.value, f"cells_painted: cells must be a PoolVector2Array of TileMap cells, got {cells!r}")
+            self._fail(
+                Status.INVALID_POSITION.value,
+                f"cells_painted: cells must be a PoolVector2Array of TileMap cells, got {cells!r}",
+            )
             return False
         problem = self._tilemap_problem() or self._layers_problem()
         if problem:  # a layer gone since the last read
             self._fail(Status.NO_GRID.value, f"cells_painted: {problem}")
             return False
         try:
-            whole = self._navigator.cells_to_repaint([(cell.x, cell.y) if isinstance(cell, Vector2) else cell for cell in cells])
+            whole = self._navigator.cells_to_repaint(
+                [(cell.x, cell.y) if isinstance(cell, Vector2) else cell for cell in cells]
+            )
         except bridge.CoordinateError as error:
             self._fail(Status.INVALID_POSITION.value, str(error))
             return False
@@ -760,11 +777,15 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
             return False
         tilemaps = [self.get_node(self.tilemap_path), *self._layer_nodes()]
         read = [self._cell_words(tilemap, whole) for tilemap in tilemaps]
-        refused = self._navigator.repaint(whole, read, self._units.navigator.set_blocked if self._units is not None else None)
+        refused = self._navigator.repaint(
+            whole, read, self._units.navigator.set_blocked if self._units is not None else None
+        )
         self._drawing = None  # the graph changed with the grid
         self.update()
         if refused:
-            self._fail(Status.CELL_HELD.value, f"cells_painted: units stand in TileMap cells {refused}: not blocked yet")
+            self._fail(
+                Status.CELL_HELD.value, f"cells_painted: units stand in TileMap cells {refused}: not blocked yet"
+            )
             return False
         self.last_status = Status.OK.value
         return True
@@ -824,13 +845,19 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         manager's, with its settings; "OK" or the status saying why not (then no unit is ordered)."""
         keys = [node_key(item) if isinstance(item, Object) else None for item in selection]
         target = (world_target.x, world_target.y)
-        return self._answer_manager(manager, groups.ORDER, lambda driver: driver.order(node_key(manager), keys, target, manager.get, manager))
+        return self._answer_manager(
+            manager, groups.ORDER, lambda driver: driver.order(node_key(manager), keys, target, manager.get, manager)
+        )
 
     def reform_groups(self, manager: "GroupManager") -> str:
         """The manager's groups take the formation its exports now name, where they stand; "OK" or why not."""
-        return self._answer_manager(manager, groups.FORMATION_ORDER, lambda driver: driver.change_formation(node_key(manager), manager.get))
+        return self._answer_manager(
+            manager, groups.FORMATION_ORDER, lambda driver: driver.change_formation(node_key(manager), manager.get)
+        )
 
-    def _answer_manager(self, manager: "GroupManager", method: str, ask: Callable[[groups.GroupDriver], units.Answer]) -> str:
+    def _answer_manager(
+        self, manager: "GroupManager", method: str, ask: Callable[[groups.GroupDriver], units.Answer]
+    ) -> str:
         """What the groups answer a manager's call ``method`` (NOT_DRIVEN without units), with one error line if refused."""
         if self._groups is None:
             answer = units.Answer(Status.NOT_DRIVEN.value, f"{method}: the NavGrid moves no units (see its errors)")
@@ -861,7 +888,12 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
             path,
             "TileMap",
             has_tileset=tileset is not None,
-            tile_names=[str(one.tile_get_name(tile_id)) for one in tilesets if one is not None for tile_id in one.get_tiles_ids()],
+            tile_names=[
+                str(one.tile_get_name(tile_id))
+                for one in tilesets
+                if one is not None
+                for tile_id in one.get_tiles_ids()
+            ],
             blocking=[str(name) for name in self.blocking_tiles],
         )
 
@@ -900,8 +932,12 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         except GeometryError as error:
             return f"The TileMap at {setting} {path!r} cannot be navigated: {error}."
         difference = layer_difference(
-            path, geometry, transform_points(layer.get_global_transform()),
-            str(self.tilemap_path), tilemap_geometry(tilemap), transform_points(tilemap.get_global_transform()),
+            path,
+            geometry,
+            transform_points(layer.get_global_transform()),
+            str(self.tilemap_path),
+            tilemap_geometry(tilemap),
+            transform_points(tilemap.get_global_transform()),
         )
         return f"{setting}: {difference}." if difference else ""
 

@@ -346,7 +346,10 @@ class NavigationBench(Node):
         solvers = {
             "exact": (lambda s: exact.call("find_path", cell_centre(s.start), cell_centre(s.goal)), CELL),
             "graph": (lambda s: graphed.call("find_path", cell_centre(s.start), cell_centre(s.goal)), CELL),
-            "astar": (lambda s: astar.get_point_path(ids[s.start[1], s.start[0]].item(), ids[s.goal[1], s.goal[0]].item()), 1),
+            "astar": (
+                lambda s: astar.get_point_path(ids[s.start[1], s.start[0]].item(), ids[s.goal[1], s.goal[0]].item()),
+                1,
+            ),
         }
         queries = []
         gc.collect()

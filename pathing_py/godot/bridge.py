@@ -124,7 +124,9 @@ class TileInfo:
         object.__setattr__(self, "mode", signed_int(self.mode))
         object.__setattr__(self, "name", str(self.name))
         # A fractional autotile_coord matches no cell, for the engine as for the file reader.
-        coords = tuple((int(x), int(y)) for x, y in self.shape_coords if float(x).is_integer() and float(y).is_integer())
+        coords = tuple(
+            (int(x), int(y)) for x, y in self.shape_coords if float(x).is_integer() and float(y).is_integer()
+        )
         object.__setattr__(self, "shape_coords", coords)
         if self.mode not in (TILE_MODE_SINGLE, TILE_MODE_AUTOTILE, TILE_MODE_ATLAS):
             raise ValueError(f"tile {self.tile_id} ({self.name!r}) has unknown tile mode {self.mode}")
@@ -153,7 +155,9 @@ def collision_tables(tiles: Iterable[TileInfo]) -> Tuple[Dict[int, Collision], D
     return collision, names
 
 
-def collision_warning(tiles: Iterable[TileInfo], blocking: Iterable[str], layers: Sequence[Iterable[TileInfo]] = ()) -> str:
+def collision_warning(
+    tiles: Iterable[TileInfo], blocking: Iterable[str], layers: Sequence[Iterable[TileInfo]] = ()
+) -> str:
     """What a node says when its TileSet (and those of the ``layers`` stacked on its TileMap) has named tiles
     but no collision shape and ``blocking`` (its ``blocking_tiles``) is empty: no cell would block (the check
     the CLI makes too); "" otherwise."""
@@ -263,7 +267,7 @@ class TileFrame:
         """The TileMap cell containing a position, as ``TileMap.world_to_map`` finds it (edges included)."""
         point = finite_pair(position, "position")
         try:
-            (x, y), = self.geometry.cells_of([point]).tolist()
+            ((x, y),) = self.geometry.cells_of([point]).tolist()
         except ValueError as error:  # finite, but beyond 32-bit floats
             raise CoordinateError(f"position {point}: {error}") from None
         return x, y
@@ -338,11 +342,19 @@ class StackedCells:
     are walkable. A navigator of one TileMap has none.
     """
 
-    def __init__(self, shape: Tuple[int, ...], painted: Sequence[np.ndarray] = (), walls: Sequence[np.ndarray] = (), empty_passable: bool = True):
+    def __init__(
+        self,
+        shape: Tuple[int, ...],
+        painted: Sequence[np.ndarray] = (),
+        walls: Sequence[np.ndarray] = (),
+        empty_passable: bool = True,
+    ):
         self.shape = tuple(shape)
         self.painted = [np.array(cells, dtype=bool) for cells in painted]
         self.walls = [np.array(cells, dtype=bool) for cells in walls]
-        if len(self.painted) != len(self.walls) or any(cells.shape != self.shape for cells in self.painted + self.walls):
+        if len(self.painted) != len(self.walls) or any(
+            cells.shape != self.shape for cells in self.painted + self.walls
+        ):
             raise ValueError(f"each stacked layer needs painted and walls cells of shape {self.shape}")
         self.empty_passable = bool(empty_passable)
 
@@ -406,7 +418,9 @@ class TileMapNavigator:
         if graph is not None and graph.grid is not self.grid:
             raise ValueError("the key-point graph was made for another grid than this navigator's")
         if graph is not None and self.hex_steps is not None:
-            raise ValueError(f"a key-point graph follows eight or four neighbours, not the six of this TileMap's cells: {HEX_NO_GRAPH}")
+            raise ValueError(
+                f"a key-point graph follows eight or four neighbours, not the six of this TileMap's cells: {HEX_NO_GRAPH}"
+            )
         self._graph = graph
 
     def follow(self, fresh: "TileMapNavigator", edit: Optional[Edit] = None) -> Optional[List[Cell]]:
@@ -448,8 +462,10 @@ class TileMapNavigator:
 
     def outside(self, tile_cell: Cell) -> str:
         """That a TileMap cell lies outside the map, naming the map's cells and what sets them."""
-        where = "the NavGrid's bounds" if self.bounded else (
-            "the TileMap's painted rectangle; set the NavGrid's bounds to navigate beyond it"
+        where = (
+            "the NavGrid's bounds"
+            if self.bounded
+            else ("the TileMap's painted rectangle; set the NavGrid's bounds to navigate beyond it")
         )
         return f"TileMap cell {tuple(tile_cell)} is outside the map, TileMap cells {self.map_rect()} ({where})"
 
@@ -465,7 +481,9 @@ class TileMapNavigator:
                 raise ValueError(f"cells_painted: {self.outside(cell)}; painting beyond the map needs rebuild()")
         return whole
 
-    def repaint(self, cells: Sequence[Cell], layers: Sequence[Iterable[int]], edit: Optional[Edit] = None) -> List[Cell]:
+    def repaint(
+        self, cells: Sequence[Cell], layers: Sequence[Iterable[int]], edit: Optional[Edit] = None
+    ) -> List[Cell]:
         """Take over TileMap cells a game painted (as :meth:`cells_to_repaint` checked them), given each layer's
         ``tile_data`` words of those cells: the cells whose blocking changed are blocked or freed as
         :meth:`follow` does it, through ``edit`` or on the grid and graph. Returns the TileMap cells units
@@ -475,12 +493,16 @@ class TileMapNavigator:
         read = self.rules.read(cells, layers)
         grid_cells = [self.frame.to_grid(cell) for cell in cells]
         xs, ys = np.asarray(grid_cells, dtype=np.int64).reshape(-1, 2).T
-        for index, (painted, walls) in enumerate(zip(self.stacked.painted, self.stacked.walls)):  # layer 0 is the TileMap
+        for index, (painted, walls) in enumerate(
+            zip(self.stacked.painted, self.stacked.walls)
+        ):  # layer 0 is the TileMap
             painted[ys, xs] = read.painted[index + 1]
             walls[ys, xs] = read.painted[index + 1] & read.blocked[index + 1]
         now = [self.grid.is_passable(cell) for cell in grid_cells]
         to_free = [cell for cell, was, passable in zip(grid_cells, now, read.passable.tolist()) if passable and not was]
-        to_block = [cell for cell, was, passable in zip(grid_cells, now, read.passable.tolist()) if was and not passable]
+        to_block = [
+            cell for cell, was, passable in zip(grid_cells, now, read.passable.tolist()) if was and not passable
+        ]
         return self._apply(list(dict.fromkeys(to_free)), list(dict.fromkeys(to_block)), edit)
 
     @classmethod

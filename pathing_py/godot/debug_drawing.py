@@ -175,7 +175,9 @@ def drawing_of(navigator: Navigator, frame: TileFrame, groups: Iterable[Group] =
         plan = plan_ahead(unit)
         ends += [end for step in zip(plan, plan[1:]) for end in step]
         if unit.state in (UnitState.MOVING, UnitState.RUN):
-            predicted += [(x - half, y - half, PREDICTED_SIDE, PREDICTED_SIDE) for _, (x, y) in predicted_positions(unit)[1:]]
+            predicted += [
+                (x - half, y - half, PREDICTED_SIDE, PREDICTED_SIDE) for _, (x, y) in predicted_positions(unit)[1:]
+            ]
         look = unit_look(unit)
         held[look] += sorted(unit.held)
         if unit.next_cell is not None:

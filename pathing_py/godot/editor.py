@@ -72,7 +72,7 @@ def graph_file_for_scene(scene_path: str) -> str:
     scene_path = str(scene_path)
     if not scene_path:
         raise ValueError("Save the scene first: its key-point graph is written next to it.")
-    relative = PurePosixPath(scene_path[len(_RES):])
+    relative = PurePosixPath(scene_path[len(_RES) :])
     if not scene_path.startswith(_RES) or relative.suffix not in SCENE_SUFFIXES or relative.name == relative.suffix:
         raise ValueError(f"{scene_path!r} is not a scene file of the project (res://….tscn)")
     return _RES + str(relative.with_suffix(GRAPH_SUFFIX))

@@ -201,7 +201,9 @@ class GroupDriver:
         self._nodes: Dict[Hashable, Any] = {}  # owner -> what its signals are emitted on (its GroupManager)
         self._next_id = 1
 
-    def order(self, owner: Hashable, keys: Sequence[Optional[int]], world_target, export: ExportReader, node: Any = None) -> Answer:
+    def order(
+        self, owner: Hashable, keys: Sequence[Optional[int]], world_target, export: ExportReader, node: Any = None
+    ) -> Answer:
         """Send the selected units to the cell containing ``world_target`` (world pixels) as a new group.
 
         ``keys`` are the selection's PathUnits in order, None for an item
@@ -336,7 +338,9 @@ class GroupDriver:
     def _ordered_signal(self, group_id: int) -> GroupSignal:
         target = self._ordered[group_id].group.target
         assert target is not None, "a group is sent before it is announced"
-        return GroupSignal(group_id, "group_ordered", self.units.frame.from_grid(target), self.units.world_centre(target))
+        return GroupSignal(
+            group_id, "group_ordered", self.units.frame.from_grid(target), self.units.world_centre(target)
+        )
 
     def _leave_group(self, unit: Unit) -> None:
         """Take a unit out of its group; a group left empty is dropped."""

@@ -41,7 +41,6 @@ class NavGridLink:
     """The NavGrid at a node's ``nav_grid_path``, for the node scripts that export one."""
 
     if TYPE_CHECKING:  # what the node script and its Godot class provide
-
         nav_grid_path: Any
 
         def get_node_or_null(self, path: Any) -> Any: ...

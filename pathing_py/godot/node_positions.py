@@ -58,7 +58,9 @@ class NodePositions:
             self._grow(len(positions))
         count = len(positions)
         seen = self._seen[:count]
-        changed = np.flatnonzero(self._tracked[:count] & ((positions[:, 0] != seen[:, 0]) | (positions[:, 1] != seen[:, 1])))
+        changed = np.flatnonzero(
+            self._tracked[:count] & ((positions[:, 0] != seen[:, 0]) | (positions[:, 1] != seen[:, 1]))
+        )
         if not len(changed):
             return []
         now = positions[changed]

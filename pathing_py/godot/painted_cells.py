@@ -38,7 +38,12 @@ def whole_cells(cells: Iterable, doing: str) -> List[Cell]:
     for index, cell in enumerate(cells):
         try:
             x, y = cell
-            if isinstance(x, bool) or isinstance(y, bool) or not isinstance(x, numbers.Real) or not isinstance(y, numbers.Real):
+            if (
+                isinstance(x, bool)
+                or isinstance(y, bool)
+                or not isinstance(x, numbers.Real)
+                or not isinstance(y, numbers.Real)
+            ):
                 raise TypeError
             fine = math.isfinite(x) and math.isfinite(y) and float(x).is_integer() and float(y).is_integer()
         except (TypeError, ValueError, OverflowError):
@@ -101,7 +106,9 @@ def _codes(cells: np.ndarray) -> np.ndarray:
     return (cells[:, 1] + (1 << 15)) * (1 << 16) + (cells[:, 0] + (1 << 15))
 
 
-def tile_words(cells: Sequence[Cell], tiles: Sequence[int], autotile_coords: Sequence[Tuple[float, float]]) -> List[int]:
+def tile_words(
+    cells: Sequence[Cell], tiles: Sequence[int], autotile_coords: Sequence[Tuple[float, float]]
+) -> List[int]:
     """The ``tile_data`` words (format 1) of the cells that hold a tile: per cell its tile id as
     ``TileMap.get_cell`` gives it (negative: no tile) and its ``get_cell_autotile_coord``."""
     words: List[int] = []

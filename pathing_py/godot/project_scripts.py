@@ -35,5 +35,9 @@ def python_scripts(project: Union[str, Path]) -> List[str]:
             continue
         subfolders[:] = [name for name in subfolders if not name.startswith(".")]
         relative = Path(folder).relative_to(root)
-        found += [f"res://{(relative / name).as_posix()}" for name in files if name.endswith(".py") and not name.startswith(".")]
+        found += [
+            f"res://{(relative / name).as_posix()}"
+            for name in files
+            if name.endswith(".py") and not name.startswith(".")
+        ]
     return sorted(found)

@@ -114,7 +114,9 @@ class TileMapData:
         """A half-offset TileMap's grid of :meth:`area` (the obstacle table) with the layout of its six-neighbour
         cells; MapFormatError for a TileMap without half offset (read it with :meth:`grid`)."""
         if not self.geometry.hexagonal:
-            raise MapFormatError(f"{self._where()} has no half offset ({self.geometry.describe()}): read it with grid()")
+            raise MapFormatError(
+                f"{self._where()} has no half offset ({self.geometry.describe()}): read it with grid()"
+            )
         return HexMap(self._obstacles(empty_passable, bounds, 8), self.geometry.layout())
 
     def _obstacles(self, empty_passable: bool, bounds: Optional[CellRect], connectivity: int) -> Grid:
@@ -169,12 +171,20 @@ def read_tilemap(
     _check_stack(scene, [node_path for node_path, _ in picked], read)
     listed = layer_blocking_ids(blocking, [(one.collision, one.names) for one in read], read[0].where)
     stack = [
-        TileMapData(path, one.node_path, one.line, one.cells, blocked_cells(one.cells, one.collision, ids, unknown_tiles, one.where),
-                    one.collision, one.names, ids, one.geometry)
+        TileMapData(
+            path,
+            one.node_path,
+            one.line,
+            one.cells,
+            blocked_cells(one.cells, one.collision, ids, unknown_tiles, one.where),
+            one.collision,
+            one.names,
+            ids,
+            one.geometry,
+        )
         for one, ids in zip(read, listed)
     ]
     return dataclasses.replace(stack[0], layers=tuple(stack[1:]))
-
 
 
 def grid_from_tscn(
@@ -198,6 +208,7 @@ def grid_from_tscn(
     data = read_tilemap(path, tilemap=tilemap, blocking=blocking, unknown_tiles=unknown_tiles, layers=layers)
     area = cell_rect(bounds) if bounds is not None else None
     return data.grid(empty_passable=empty_passable, bounds=area, connectivity=connectivity)
+
 
 class _ReadNode(NamedTuple):
     """A TileMap node of a scene read, before its blocking cells are known."""
@@ -227,7 +238,9 @@ def _check_stack(scene: Document, node_paths: List[str], read: List[_ReadNode]) 
         if node_path in node_paths[: index + 1]:
             again = "the TileMap itself" if node_path == node_paths[0] else "listed twice"
             raise MapFormatError(f"{scene.source}: layers[{index}] {node_path!r} is {again}")
-        difference = layer_difference(node_path, layer.geometry, layer.transform, main.node_path, main.geometry, main.transform)
+        difference = layer_difference(
+            node_path, layer.geometry, layer.transform, main.node_path, main.geometry, main.transform
+        )
         if difference:
             raise MapFormatError(f"{scene.where(layer.line)}: {difference}")
 
@@ -342,7 +355,7 @@ def _layer_paths(scene: Document, section: Section, node_path: str) -> Tuple[str
         isinstance(path, Constructor) and path.name == "NodePath" and len(path.args) == 1 for path in paths
     ):
         where = scene.where(section.property_lines.get("layer_paths", section.line))
-        raise MapFormatError(f"{where}: NavGrid {node_path!r}: layer_paths must be an array of NodePath( \"…\" )")
+        raise MapFormatError(f'{where}: NavGrid {node_path!r}: layer_paths must be an array of NodePath( "…" )')
     return tuple(_resolve_node_path(node_path, str(path.args[0])) if str(path.args[0]) else "" for path in paths)
 
 
@@ -363,9 +376,7 @@ def _resolve_node_path(node_path: str, relative: str) -> str:
 def _require_header(document: Document, tag: str) -> Section:
     header = document.sections[0]
     if header.tag != tag:
-        raise MapFormatError(
-            f"{document.where(header.line)}: expected a [{tag} …] file, found [{header.tag} …]"
-        )
+        raise MapFormatError(f"{document.where(header.line)}: expected a [{tag} …] file, found [{header.tag} …]")
     return header
 
 
@@ -381,9 +392,7 @@ def _nodes(scene: Document) -> List[Tuple[str, Section]]:
             raise MapFormatError(f'{scene.where(section.line)}: a node needs name="…" (and parent="…")')
         if parent is None:
             if root is not None:
-                raise MapFormatError(
-                    f"{scene.where(section.line)}: node {name!r} has no parent but is not the root"
-                )
+                raise MapFormatError(f"{scene.where(section.line)}: node {name!r} has no parent but is not the root")
             root = name
             node_path = name
         elif root is None:
@@ -407,9 +416,7 @@ def _pick_tilemap(scene: Document, choice: Optional[str], setting: str = "tilema
     listing = quoted([node_path for node_path, _ in nodes])
     if choice is None:
         if len(nodes) > 1:
-            raise MapFormatError(
-                f"{scene.source}: several TileMap nodes ({listing}); choose one with tilemap=…"
-            )
+            raise MapFormatError(f"{scene.source}: several TileMap nodes ({listing}); choose one with tilemap=…")
         return nodes[0]
     matches = [(node_path, section) for node_path, section in nodes if _names_node(choice, node_path)]
     if not matches:
@@ -423,9 +430,7 @@ def _pick_tilemap(scene: Document, choice: Optional[str], setting: str = "tilema
         raise MapFormatError(f"{scene.source}: {named}no TileMap {choice!r}; TileMap nodes: {listing}")
     if len(matches) > 1:
         paths = quoted([node_path for node_path, _ in matches])
-        raise MapFormatError(
-            f"{scene.source}: several TileMaps match {choice!r} ({paths}); give the node path"
-        )
+        raise MapFormatError(f"{scene.source}: several TileMaps match {choice!r} ({paths}); give the node path")
     return matches[0]
 
 
@@ -467,7 +472,9 @@ def _read_geometry(scene: Document, node: Section, node_path: str) -> TileGeomet
         if value is None:
             return default
         if not (isinstance(value, Constructor) and value.name == constructor and len(value.args) == len(default)):
-            raise MapFormatError(f"{where(key)}: {key} must be a {constructor}( {len(default)} numbers ), got {value!r}")
+            raise MapFormatError(
+                f"{where(key)}: {key} must be a {constructor}( {len(default)} numbers ), got {value!r}"
+            )
         return tuple(float(arg) for arg in value.args)
 
     cell_size = numbers("cell_size", "Vector2", DEFAULT_CELL_SIZE)
@@ -506,9 +513,7 @@ def _read_tile_set(
     else:
         external = _find_resource(scene, "ext_resource", reference.id, line)
         _require_type(scene, external, "TileSet", line)
-        document = parse_file(
-            _resolve(external.attributes.get("path"), scene_path, scene.where(external.line))
-        )
+        document = parse_file(_resolve(external.attributes.get("path"), scene_path, scene.where(external.line)))
         header = _require_header(document, "gd_resource")
         if header.attributes.get("type") != "TileSet":
             raise MapFormatError(f"{document.where(header.line)}: expected a TileSet resource")
@@ -527,8 +532,7 @@ def _require_type(document: Document, section: Section, expected: str, line: int
     found = section.attributes.get("type")
     if found != expected:
         raise MapFormatError(
-            f"{document.where(line)}: resource id={section.attributes.get('id')} is a {found}, "
-            f"not a {expected}"
+            f"{document.where(line)}: resource id={section.attributes.get('id')} is a {found}, not a {expected}"
         )
 
 
@@ -548,9 +552,7 @@ def _resolve(resource_path: Any, scene_path: Path, where: str) -> Path:
     else:
         resolved = scene_path.parent / resource_path
     if resolved.suffix != ".tres":
-        raise MapFormatError(
-            f"{where}: {resource_path} is not a text resource (.tres); only those can be read"
-        )
+        raise MapFormatError(f"{where}: {resource_path} is not a text resource (.tres); only those can be read")
     if not resolved.is_file():
         raise MapFormatError(f"{where}: TileSet file {resource_path} not found (looked for {resolved})")
     return resolved
@@ -640,9 +642,7 @@ def _is_shape(document: Document, value: Any, line: int) -> bool:
     if value is None:
         return False
     if not isinstance(value, ResourceRef):
-        raise MapFormatError(
-            f"{document.where(line)}: a shape must be SubResource( … ), ExtResource( … ) or null"
-        )
+        raise MapFormatError(f"{document.where(line)}: a shape must be SubResource( … ), ExtResource( … ) or null")
     tag = "sub_resource" if value.kind == "SubResource" else "ext_resource"
     section = _find_resource(document, tag, value.id, line)
     return str(section.attributes.get("type", "")).endswith("Shape2D")

@@ -109,7 +109,12 @@ def cell_rect(value: Any, what: str = "bounds") -> CellRect:
     rect = CellRect(*(int(number) for number in values))
     if rect.width < 1 or rect.height < 1:
         raise ValueError(f"{what} must be at least one cell wide and high, got {rect.width}x{rect.height}")
-    if rect.x < CELL_MIN or rect.y < CELL_MIN or rect.x + rect.width - 1 > CELL_MAX or rect.y + rect.height - 1 > CELL_MAX:
+    if (
+        rect.x < CELL_MIN
+        or rect.y < CELL_MIN
+        or rect.x + rect.width - 1 > CELL_MAX
+        or rect.y + rect.height - 1 > CELL_MAX
+    ):
         raise ValueError(f"{what} {rect} leaves the cells a Godot 3 TileMap has ({CELL_MIN} to {CELL_MAX})")
     if rect.width * rect.height > BOUNDS_MAX_CELLS:
         raise ValueError(
@@ -267,9 +272,7 @@ def decode_tile_data(tile_data: Iterable[int], format: int = 1, *, where: str = 
     start with ``where`` (the file, line and node they come from), if given.
     """
     if format not in (0, 1):
-        raise MapFormatError(
-            _at(where, f"unsupported TileMap format {format!r} (Godot 3 writes 1, old files 0)")
-        )
+        raise MapFormatError(_at(where, f"unsupported TileMap format {format!r} (Godot 3 writes 1, old files 0)"))
     words = _as_words(tile_data, where)
     stride = 3 if format == 1 else 2
     if len(words) % stride:
@@ -458,5 +461,3 @@ def quoted(items: List[Any]) -> str:
     shown = ", ".join(repr(item) if isinstance(item, str) else str(item) for item in items[:_QUOTED_MAX])
     more = f", … ({len(items)} in all)" if len(items) > _QUOTED_MAX else ""
     return (shown + more) or "none"
-
-

@@ -116,7 +116,8 @@ class TileGeometry:
         rows = tuple(self.custom_transform) if isinstance(self.custom_transform, (tuple, list)) else ()
         if len(rows) != 3:
             raise GeometryError(
-                "cell_custom_transform", f"cell_custom_transform must be (x axis, y axis, origin), got {self.custom_transform!r}"
+                "cell_custom_transform",
+                f"cell_custom_transform must be (x axis, y axis, origin), got {self.custom_transform!r}",
             )
         object.__setattr__(self, "custom_transform", tuple(_finite_pair(row, "cell_custom_transform") for row in rows))
         if _determinant(self.cell_transform()) == 0:

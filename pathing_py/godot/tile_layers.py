@@ -42,7 +42,9 @@ TRANSFORM_TOLERANCE = 1e-3
 _SAME_GRID = "stacked TileMaps must share one cell grid (the same mode, cell size and transform)"
 
 
-def layer_node_problem(setting: str, path: str, found_class: Optional[str], *, has_tileset: bool = True, is_main: bool = False) -> str:
+def layer_node_problem(
+    setting: str, path: str, found_class: Optional[str], *, has_tileset: bool = True, is_main: bool = False
+) -> str:
     """Why the node at a layer's path cannot be a layer, or "".
 
     ``setting`` names the entry (``"layer_paths[1]"``); ``found_class`` is the

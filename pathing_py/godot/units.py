@@ -89,7 +89,14 @@ __all__ = [
 ]
 
 #: The signals of a PathUnit, named as the navigator's events (a final state's: ``UnitState.signal``).
-UNIT_SIGNALS = ("path_found", "waypoint_reached", "waiting_for_turn", UnitState.ARRIVED.signal, UnitState.HELD_UP.signal, UnitState.UNREACHABLE.signal)
+UNIT_SIGNALS = (
+    "path_found",
+    "waypoint_reached",
+    "waiting_for_turn",
+    UnitState.ARRIVED.signal,
+    UnitState.HELD_UP.signal,
+    UnitState.UNREACHABLE.signal,
+)
 #: Signals that also carry the reason the unit stopped.
 REASON_SIGNALS = frozenset({UnitState.HELD_UP.signal, UnitState.UNREACHABLE.signal})
 
@@ -247,8 +254,10 @@ class TilePainter:
         if not wall_tile:
             return cls(problem=NO_WALL_TILE)
         if not floor_tile and not empty_passable and not layered:  # layered: the other layers' tiles may stay
-            return cls(problem="floor_tile is empty, so freed cells are cleared, but empty_cells_passable is off: "
-                               "name a floor tile or turn it on.")
+            return cls(
+                problem="floor_tile is empty, so freed cells are cleared, but empty_cells_passable is off: "
+                "name a floor tile or turn it on."
+            )
         by_name: Dict[str, TileInfo] = {}
         for tile in tiles:
             by_name.setdefault(tile.name, tile)
@@ -329,7 +338,9 @@ class UnitDriver:
         time_budget: Optional[float] = None,
         retry_time: float = 30.0,
     ):
-        self.navigator = Navigator(tilemap.grid, tilemap.graph, link=link, time_budget=time_budget, retry_time=retry_time)
+        self.navigator = Navigator(
+            tilemap.grid, tilemap.graph, link=link, time_budget=time_budget, retry_time=retry_time
+        )
         self.frame = tilemap.frame
         self.tilemap = tilemap
         # Reasons reach games beside the signals' TileMap cells: they name those cells, and units by their keys.
@@ -388,7 +399,9 @@ class UnitDriver:
         position = self._world_to_grid.apply(world)
         size = size_class(radius)
         for cell in block_cells(block_at(position, size), size):  # the one cell of a unit up to radius 0.5
-            refusal = self._cell_refusal(cell, f"the unit's position {world}" if size == 1 else f"the unit at {world} (radius {radius:g})")
+            refusal = self._cell_refusal(
+                cell, f"the unit's position {world}" if size == 1 else f"the unit at {world} (radius {radius:g})"
+            )
             if refusal is not None:
                 return refusal
         unit = self.navigator.add_unit(position, speed=float(speed), radius=float(radius), priority=priority)
@@ -417,8 +430,10 @@ class UnitDriver:
             return Answer(Status.CELL_BLOCKED.value, f"{what} is in TileMap cell {tile_cell}, which is blocked")
         holder = self.navigator.holder(cell)
         if holder is not None:
-            return Answer(Status.CELL_HELD.value, f"{what} is in TileMap cell {tile_cell}, which "
-                                            f"unit {self._keys[holder.id]} holds")
+            return Answer(
+                Status.CELL_HELD.value,
+                f"{what} is in TileMap cell {tile_cell}, which unit {self._keys[holder.id]} holds",
+            )
         return None
 
     def remove(self, key: int) -> None:
@@ -470,7 +485,9 @@ class UnitDriver:
         """Send a unit to the cell containing a world position."""
         member = self._members.get(key)
         if member is None:
-            return Answer(Status.NOT_DRIVEN.value, "this unit is not moved by a NavGrid (see the errors when it joined)")
+            return Answer(
+                Status.NOT_DRIVEN.value, "this unit is not moved by a NavGrid (see the errors when it joined)"
+            )
         answer, goal = self.goal_at(world_position, "move_to", member.unit.size)
         if goal is not None:
             member.unit.move_to(goal)
@@ -487,7 +504,9 @@ class UnitDriver:
         offset = (size - 1) / 2.0
         goal = (map_floor(x - offset), map_floor(y - offset))
         if not self.navigator.grid.in_bounds(goal):
-            return Answer(Status.OUT_OF_BOUNDS.value, f"{doing}: {self.tilemap.outside(self.frame.from_grid(goal))}"), None
+            return Answer(
+                Status.OUT_OF_BOUNDS.value, f"{doing}: {self.tilemap.outside(self.frame.from_grid(goal))}"
+            ), None
         return Answer(Status.OK.value), goal
 
     def unit_of(self, key: int) -> Optional[Unit]:
@@ -533,7 +552,9 @@ class UnitDriver:
         member = self._members[key]
         reason = member.unit.reason if event in REASON_SIGNALS else ""
         self._queued.append(
-            UnitSignal(key, member.node, event, self.frame.from_grid(cell), self.world_centre(cell, member.unit.size), reason)
+            UnitSignal(
+                key, member.node, event, self.frame.from_grid(cell), self.world_centre(cell, member.unit.size), reason
+            )
         )
 
     def world_centre(self, grid_cell: Cell, size: int = 1) -> Position:
@@ -569,11 +590,16 @@ class UnitDriver:
             return CellEdit(Status.OUT_OF_BOUNDS.value, f"set_cell_blocked: {self.tilemap.outside(tile_cell)}")
         stacked = self.tilemap.stacked
         if not blocked and stacked.still_blocks(grid_cell, self.painter.floor != EMPTY_TILE):
-            return CellEdit(Status.NO_TILE.value, f"set_cell_blocked: TileMap cell {tile_cell} would have no tile in any "
-                            "layer once freed, and empty cells block (empty_cells_passable): name a floor_tile")
+            return CellEdit(
+                Status.NO_TILE.value,
+                f"set_cell_blocked: TileMap cell {tile_cell} would have no tile in any "
+                "layer once freed, and empty cells block (empty_cells_passable): name a floor_tile",
+            )
         if self.navigator.set_blocked([grid_cell], bool(blocked)):
             holder = self.navigator.holder(grid_cell)
             assert holder is not None, "set_blocked refuses only cells a unit holds"
-            return CellEdit(Status.CELL_HELD.value, f"set_cell_blocked: unit {self._keys[holder.id]} holds TileMap cell {tile_cell}")
+            return CellEdit(
+                Status.CELL_HELD.value, f"set_cell_blocked: unit {self._keys[holder.id]} holds TileMap cell {tile_cell}"
+            )
         cleared = () if blocked else stacked.clear_walls(grid_cell)
         return CellEdit(Status.OK.value, cell=tile_cell, tile=self.painter.tile(bool(blocked)), cleared_layers=cleared)

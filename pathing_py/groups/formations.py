@@ -132,9 +132,13 @@ class Formation:
         self._nearest_first = _read_only(np.argsort(np.hypot(self._offsets[:, 0], self._offsets[:, 1]), kind="stable"))
 
     @classmethod
-    def custom(cls, offsets, facings=None, turns_in_place: bool = False, *, spacing: float = 1.0, name: str = "custom") -> "Formation":
+    def custom(
+        cls, offsets, facings=None, turns_in_place: bool = False, *, spacing: float = 1.0, name: str = "custom"
+    ) -> "Formation":
         """A game's own shape: ``offsets`` multiplied by ``spacing``, which must leave the slots at least 1 cell apart."""
-        return cls(name, _as_float_array(offsets, "offsets") * checked_spacing(spacing), facings, turns_in_place=turns_in_place)
+        return cls(
+            name, _as_float_array(offsets, "offsets") * checked_spacing(spacing), facings, turns_in_place=turns_in_place
+        )
 
     @classmethod
     def by_name(cls, name: str, count: int, *, spacing: float = 1.0) -> "Formation":
@@ -342,7 +346,9 @@ def checked_spacing(spacing) -> float:
     """``spacing`` as a float (a numpy scalar too); ValueError unless it is a finite number of cells >= 1."""
     checked = finite_or_none(spacing)
     if checked is None or checked < 1:
-        raise ValueError(f"spacing must be a finite number of cells >= 1 (so that slots keep cells of their own), got {spacing!r}")
+        raise ValueError(
+            f"spacing must be a finite number of cells >= 1 (so that slots keep cells of their own), got {spacing!r}"
+        )
     return checked
 
 
@@ -367,7 +373,9 @@ def _checked_offsets(offsets) -> np.ndarray:
     if len(too_close):
         first, second = too_close[0].tolist()
         gap = float(np.linalg.norm(array[first] - array[second]))
-        raise ValueError(f"slots {first} and {second} are {gap:.3g} cells apart; slots must be at least 1 cell apart to keep cells of their own")
+        raise ValueError(
+            f"slots {first} and {second} are {gap:.3g} cells apart; slots must be at least 1 cell apart to keep cells of their own"
+        )
     return array
 
 

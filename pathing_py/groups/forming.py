@@ -45,7 +45,9 @@ TIE_DECIMALS = 9
 IN_THE_WAY = 1.0
 
 
-def assign_slots(slots, usable, centre, unit_cells, unit_speeds, *, connectivity: int = 8) -> Tuple[np.ndarray, np.ndarray]:
+def assign_slots(
+    slots, usable, centre, unit_cells, unit_speeds, *, connectivity: int = 8
+) -> Tuple[np.ndarray, np.ndarray]:
     """The unit sent to each slot as a formation forms, in F3's order (see the module docstring).
 
     Parameters
@@ -87,7 +89,11 @@ def assign_slots(slots, usable, centre, unit_cells, unit_speeds, *, connectivity
     rows = zip(filled.tolist(), soonest_first.tolist(), np.take_along_axis(times, soonest_first, axis=1).tolist())
     for slot, by_time, sorted_times in rows:
         first = next(k for k, unit in enumerate(by_time) if waiting[unit])
-        soonest = [unit for unit, time in zip(by_time[first:], sorted_times[first:]) if time == sorted_times[first] and waiting[unit]]
+        soonest = [
+            unit
+            for unit, time in zip(by_time[first:], sorted_times[first:])
+            if time == sorted_times[first] and waiting[unit]
+        ]
         if len(soonest) > 1:  # already by index: argsort is stable
             unit = soonest[int(np.argmin(_units_in_the_way(units, np.array(soonest), slots[slot])))]
         else:

@@ -115,7 +115,15 @@ class Group:
     along the same route (no new search).
     """
 
-    def __init__(self, groups: "Groups", group_id: int, units: List[Unit], cohesion: Cohesion, shape: Optional[FormationShape], spacing: float):
+    def __init__(
+        self,
+        groups: "Groups",
+        group_id: int,
+        units: List[Unit],
+        cohesion: Cohesion,
+        shape: Optional[FormationShape],
+        spacing: float,
+    ):
         self.groups = groups
         self.id = group_id
         self.members: List[Unit] = []
@@ -207,9 +215,16 @@ class Group:
             self.commander = None
             self.groups.drop_lost(self)  # the new commander, and the members it plans for, are still here
             self._pick_commander()
-            if self._sharing and self.target is not None and self.members:  # its plan will not come: the new commander plans
+            if (
+                self._sharing and self.target is not None and self.members
+            ):  # its plan will not come: the new commander plans
                 self._march()
-        elif self._sharing and goal is not None and unit.state is UnitState.FIND_PATH and navigator.units.get(unit.id) is unit:
+        elif (
+            self._sharing
+            and goal is not None
+            and unit.state is UnitState.FIND_PATH
+            and navigator.units.get(unit.id) is unit
+        ):
             navigator.order(unit, goal)  # no shared route will come for it
         if not self.members:  # nothing left to share or to wait for
             self._sharing = self._marching = self._order_open = False
@@ -238,8 +253,12 @@ class Group:
         if math.hypot(*heading) < 0.5:
             heading = self.heading
         formation = self.formation
-        if self.state is GroupState.FORMED and formation is not None and not self._regroup and len(formation) == len(self.members) and (
-            formation.turns_in_place or not needs_reforming(formation, self.heading, heading)
+        if (
+            self.state is GroupState.FORMED
+            and formation is not None
+            and not self._regroup
+            and len(formation) == len(self.members)
+            and (formation.turns_in_place or not needs_reforming(formation, self.heading, heading))
         ):
             self.heading = self.heading if formation.turns_in_place else heading
             self._march()
@@ -301,7 +320,11 @@ class Group:
             self._tell_waiting_for_turn()
         self._set_paces(span)
         goes_on_later = self.groups.navigator.goes_on_later  # a member held up for now: its order has not ended
-        if self._marching and not self._sharing and all(unit.state in FINAL_STATES and not goes_on_later(unit) for unit in self.members):
+        if (
+            self._marching
+            and not self._sharing
+            and all(unit.state in FINAL_STATES and not goes_on_later(unit) for unit in self.members)
+        ):
             if self._after_turn is not None:  # halted where the route turns: form again facing the way on
                 if self.formation is None:  # let out of formation on the way there: it walks on as it is
                     self._march()
@@ -326,8 +349,11 @@ class Group:
         facing, if it does."""
         navigator = self.groups.navigator
         self._sharing = False
-        members = [unit for unit in self.members  # (not one that joined since the order and walks its own)
-                   if unit is not commander and unit.state is UnitState.FIND_PATH and unit.id in self.offsets]
+        members = [
+            unit
+            for unit in self.members  # (not one that joined since the order and walks its own)
+            if unit is not commander and unit.state is UnitState.FIND_PATH and unit.id in self.offsets
+        ]
         offsets = np.array([self.offsets[unit.id] for unit in members], dtype=np.int64).reshape(-1, 2)
         grid, size = self._grid(), self.size
         planned = _key_points(commander, offsets, grid.passable) if known is None else (known, set())
@@ -371,11 +397,15 @@ class Group:
         self._drop_claims()
         self._claims = self.groups.navigator.narrows.claim(self, stretches)
         self._arm(commander)
-        self._passage = [(key_points[k], k, choice) for k, choice in passage.choices] if self.formation is not None else []
+        self._passage = (
+            [(key_points[k], k, choice) for k, choice in passage.choices] if self.formation is not None else []
+        )
         self._choices_at = [k for k, _ in passage.choices]
         self._reform_at = None
 
-    def _first_turn(self, start: Cell, key_points: Tuple[Cell, ...], goal: Cell, resumed: bool) -> Optional[Tuple[int, Tuple[float, float]]]:
+    def _first_turn(
+        self, start: Cell, key_points: Tuple[Cell, ...], goal: Cell, resumed: bool
+    ) -> Optional[Tuple[int, Tuple[float, float]]]:
         """Where the route from ``start`` through ``key_points`` to ``goal`` first turns away from the
         formation's facing (F4; never for a shape that turns in place): the index of the point it turns
         at (0: ``start``, i: key point i - 1) and the heading on, towards the first later point at least
@@ -396,7 +426,9 @@ class Group:
                 return index, way_on
         return None
 
-    def _halt_at_turn(self, commander: Unit, key_points: Tuple[Cell, ...], index: int, heading: Tuple[float, float]) -> Optional[Tuple[Cell, ...]]:
+    def _halt_at_turn(
+        self, commander: Unit, key_points: Tuple[Cell, ...], index: int, heading: Tuple[float, float]
+    ) -> Optional[Tuple[Cell, ...]]:
         """Keep the route past the turn for later and send the group to halt in shape where it turns:
         the key points before the turn, for the members to share; None when it turns at the start (the
         group forms again where it stands)."""
@@ -453,14 +485,23 @@ class Group:
         """waiting_for_turn, once a claim, as the first member holds at the approach point of a narrow stretch
         for the group's turn there (each member's PathUnit says so too): a game can show the squad waiting."""
         armed = self._armed
-        if armed is not None and armed is not self._heard_turn and not armed.entered and any(unit.taking_turns for unit in self.members):
+        if (
+            armed is not None
+            and armed is not self._heard_turn
+            and not armed.entered
+            and any(unit.taking_turns for unit in self.members)
+        ):
             self._heard_turn = armed
-            self.groups.announce(self, "waiting_for_turn", self.groups.navigator.cell_label(self._key_points[armed.stretch.approach]))
+            self.groups.announce(
+                self, "waiting_for_turn", self.groups.navigator.cell_label(self._key_points[armed.stretch.approach])
+            )
 
     def _arm(self, commander: Unit) -> None:
         """Members (and the commander) walking the shared route hold at the approach point of the first stretch
         the group has not been let into, until it is (see :class:`~pathing_py.units.narrows.Claim`)."""
-        self._armed = hold_for_next_turn([*self._shared_routes.values(), self._commander_route(commander)], self._claims)
+        self._armed = hold_for_next_turn(
+            [*self._shared_routes.values(), self._commander_route(commander)], self._claims
+        )
 
     def _commander_route(self, commander: Unit) -> Optional[Route]:
         """The commander's route over the shared key points, if it walks them."""
@@ -513,7 +554,9 @@ class Group:
         self._slot_retries = {}
         by_slot = {s: self.members[u] for s, u in enumerate(slot_units.tolist()) if u >= 0}
         widest = self.size  # the commander plans a route every member fits
-        first = next((by_slot[s] for s in formation.nearest_first.tolist() if s in by_slot and by_slot[s].size == widest), None)
+        first = next(
+            (by_slot[s] for s in formation.nearest_first.tolist() if s in by_slot and by_slot[s].size == widest), None
+        )
         self.commander = first or self.commander
         self._save_priorities()
         low = min(self._priorities.values()) - 1
@@ -545,7 +588,11 @@ class Group:
                 self.groups.navigator.follow(unit, slot, ())
             elif unit.state in FINAL_STATES:
                 del self.slots[unit.id]
-        if all(unit.cell == self.slot_cell(unit) and unit.next_cell is None for unit in self.members if unit.id in self.slots):
+        if all(
+            unit.cell == self.slot_cell(unit) and unit.next_cell is None
+            for unit in self.members
+            if unit.id in self.slots
+        ):
             self._restore_priorities()
             self._set_state(GroupState.FORMED)
             if self._order_open:
@@ -575,8 +622,12 @@ class Group:
         cells where units outside the group stand, :meth:`Groups.standing_outsiders`, and at a target the goals
         of their orders, :meth:`Groups.taken_by_outsiders`)."""
         size = self.size
-        cells, usable = slot_cells(formation, block_centre(centre, size), self.heading, self._grid().passable, size=size)
-        return cells, usable & np.array([standing.isdisjoint(block_cells(_cell(cell), size)) for cell in cells], dtype=bool)
+        cells, usable = slot_cells(
+            formation, block_centre(centre, size), self.heading, self._grid().passable, size=size
+        )
+        return cells, usable & np.array(
+            [standing.isdisjoint(block_cells(_cell(cell), size)) for cell in cells], dtype=bool
+        )
 
     def _save_priorities(self) -> None:
         for unit in self.members:
@@ -589,7 +640,9 @@ class Group:
     def _set_state(self, state: GroupState, detail: str = "") -> None:
         if state is not self.state:
             self.state = state
-            self.groups.announce(self, f"formation_{state.value.lower()}", detail or (self.formation.name if self.formation else ""))
+            self.groups.announce(
+                self, f"formation_{state.value.lower()}", detail or (self.formation.name if self.formation else "")
+            )
 
     # -- marching ---------------------------------------------------------------------
 
@@ -627,7 +680,10 @@ class Group:
         assert self.target is not None
         grid, size = self._grid(), self.size
         taken = self.groups.taken_by_outsiders(self) + [
-            cell for member in self.members if member.id in self.goals for cell in block_cells(self.goals[member.id], member.size)
+            cell
+            for member in self.members
+            if member.id in self.goals
+            for cell in block_cells(self.goals[member.id], member.size)
         ]
         cells = gathering_cells(grid, _block_over(grid, self.target, size), 1, blocked=taken, size=size)
         self.goals[unit.id] = _within(cells[0], size, unit.size) if cells else self.target
@@ -661,8 +717,12 @@ class Group:
         offsets = {**self._places_from(commander), **offsets}
         left = [unit for unit in self.members if unit.id not in goals]
         if left:
-            blocked = taken + [cell for unit in self.members if unit.id in goals for cell in block_cells(goals[unit.id], unit.size)]
-            places = _keep_places(left, commander, gathering_cells(grid, target, len(left), blocked=blocked, size=size), target)
+            blocked = taken + [
+                cell for unit in self.members if unit.id in goals for cell in block_cells(goals[unit.id], unit.size)
+            ]
+            places = _keep_places(
+                left, commander, gathering_cells(grid, target, len(left), blocked=blocked, size=size), target
+            )
             goals.update((unit.id, _within(places[unit.id], size, unit.size)) for unit in left)
         return goals, offsets
 
@@ -689,7 +749,9 @@ class Group:
         if self.members and (fresh or self.commander is None):
             cx, cy = self.centroid
             widest = self.size
-            self.commander = min(self.members, key=lambda u: (u.size != widest, math.hypot(u.position[0] - cx, u.position[1] - cy), u.id))
+            self.commander = min(
+                self.members, key=lambda u: (u.size != widest, math.hypot(u.position[0] - cx, u.position[1] - cy), u.id)
+            )
 
     def _set_paces(self, span: Optional[Tuple[int, int]] = None) -> None:
         """Every member at the group's speed. Marching in formation, but for while it passes what it
@@ -724,11 +786,15 @@ class Group:
         hx, hy = self.heading
         norm = math.hypot(hx, hy)
         lags = {commander.id: 0.0}
-        lagging: List[Tuple[Unit, float]] = []  # the members but the commander still under way, in order, and their lags
+        lagging: List[
+            Tuple[Unit, float]
+        ] = []  # the members but the commander still under way, in order, and their lags
         block, offsets = self.size, self.offsets
         cx, cy = commander.position
         for unit in self.members:
-            if unit is not commander and unit.state not in FINAL_STATES and unit.id in offsets:  # (not one that joined since)
+            if (
+                unit is not commander and unit.state not in FINAL_STATES and unit.id in offsets
+            ):  # (not one that joined since)
                 dx, dy = offsets[unit.id]
                 shift = 0.0 if unit.size == block else _centre_shift(block, unit.size)
                 x, y = unit.position
@@ -741,7 +807,11 @@ class Group:
                 paces[unit] = unit.speed
             elif lag < -SLOT_SLACK and not _followed(unit, lags, occupancy):
                 paces[unit] = speed * MIN_PACE
-        if commander.state not in FINAL_STATES and max(lags.values()) > 2 * SLOT_SLACK and not _followed(commander, lags, occupancy):
+        if (
+            commander.state not in FINAL_STATES
+            and max(lags.values()) > 2 * SLOT_SLACK
+            and not _followed(commander, lags, occupancy)
+        ):
             paces[commander] = speed * MIN_PACE
 
     def _arrive_together(self, speed: float, paces: Dict[Unit, float]) -> None:
@@ -925,7 +995,7 @@ def _keep_places(members: List[Unit], commander: Unit, cells: List[Cell], target
     moved to the target. Members beyond the cells (a small room) head for the target itself, and stop
     near it with a reason."""
     goals = {commander.id: cells[0] if cells else target} if commander in members else {}
-    free = cells[len(goals):]
+    free = cells[len(goals) :]
     cx, cy = commander.cell
     for unit in sorted(members, key=lambda u: (_distance(u.cell, commander.cell), u.id)):
         if unit.id in goals:
@@ -942,7 +1012,11 @@ def make_formation(shape: FormationShape, count: int, spacing: float) -> Formati
     """The formation a group of ``count`` members takes for ``shape``: a named shape has a slot per member;
     a game's own offsets or Formation keep their slots (members beyond them march unslotted)."""
     if isinstance(shape, Formation):
-        return shape if spacing == 1.0 else Formation.custom(shape.offsets, shape.facings, shape.turns_in_place, spacing=spacing, name=shape.name)
+        return (
+            shape
+            if spacing == 1.0
+            else Formation.custom(shape.offsets, shape.facings, shape.turns_in_place, spacing=spacing, name=shape.name)
+        )
     if isinstance(shape, str):
         return Formation.by_name(shape, count, spacing=spacing)
     return Formation.custom(shape, spacing=spacing)
@@ -978,7 +1052,9 @@ def _cell(values) -> Cell:
     return int(x), int(y)
 
 
-def _key_points(commander: Unit, offsets: np.ndarray, passable: np.ndarray) -> Optional[Tuple[Tuple[Cell, ...], Set[Cell]]]:
+def _key_points(
+    commander: Unit, offsets: np.ndarray, passable: np.ndarray
+) -> Optional[Tuple[Tuple[Cell, ...], Set[Cell]]]:
     """The key points of the commander's plan before its goal, one tuple for every member, and those of
     them where the group does not fit; None when its goal was cut off (the members' goals may be too).
     Without a graph's key points (a plan that is its goal alone), the turns of the path the commander
@@ -1022,7 +1098,9 @@ def _followed(unit: Unit, behind: Dict[int, float], occupancy: Occupancy) -> boo
 def _ring(side: int) -> Tuple[Cell, ...]:
     """The cells around a block ``side`` cells wide, row by row, as offsets from its top-left cell (every
     :func:`_followed` asks: made once a size)."""
-    return tuple((i, j) for j in range(-1, side + 1) for i in range(-1, side + 1) if not (0 <= i < side and 0 <= j < side))
+    return tuple(
+        (i, j) for j in range(-1, side + 1) for i in range(-1, side + 1) if not (0 <= i < side and 0 <= j < side)
+    )
 
 
 def _way_left(unit: Unit) -> float:

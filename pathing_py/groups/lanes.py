@@ -44,7 +44,14 @@ __all__ = ["keep_right"]
 
 
 def keep_right(
-    key_points: Sequence[Cell], start: Cell, goal: Cell, grid: Grid, offsets: np.ndarray, *, size: int = 1, fixed: Collection[Cell] = ()
+    key_points: Sequence[Cell],
+    start: Cell,
+    goal: Cell,
+    grid: Grid,
+    offsets: np.ndarray,
+    *,
+    size: int = 1,
+    fixed: Collection[Cell] = (),
 ) -> Tuple[Cell, ...]:
     """``key_points`` of a route from ``start`` to ``goal``, each moved to the right of the way through it
     (from the point before it to the one after it, as the route was planned) along a straight line of free
@@ -73,7 +80,13 @@ def _moved_right(point: Cell, before: Cell, after: Cell, grid: Grid, places: np.
     x, y = point
     steps = [(x + round(step * rx), y + round(step * ry)) for step in range(1, reach + 1)]
     (left, right), (top, bottom) = sorted((x, steps[-1][0])), sorted((y, steps[-1][1]))
-    if left >= 0 and top >= 0 and right < grid.width and bottom < grid.height and grid.passable[top : bottom + 1, left : right + 1].all():
+    if (
+        left >= 0
+        and top >= 0
+        and right < grid.width
+        and bottom < grid.height
+        and grid.passable[top : bottom + 1, left : right + 1].all()
+    ):
         line = steps  # open ground: every step is free and in sight (one test of the box, not a line a step)
     else:
         line = []
@@ -85,4 +98,11 @@ def _moved_right(point: Cell, before: Cell, after: Cell, grid: Grid, places: np.
         return point
     members = (np.array(line, dtype=np.int64)[:, None, :] + places[None, :, :]).reshape(-1, 2)
     free = passable_at(grid.passable, members).reshape(len(line), -1).all(axis=1)  # (every member's cell at once)
-    return next((line[index] for index in reversed(np.flatnonzero(free).tolist()) if fits_beside(places, line[index], grid, size=size)), point)
+    return next(
+        (
+            line[index]
+            for index in reversed(np.flatnonzero(free).tolist())
+            if fits_beside(places, line[index], grid, size=size)
+        ),
+        point,
+    )

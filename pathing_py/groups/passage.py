@@ -93,7 +93,9 @@ def narrow_points(offsets: np.ndarray, path: Sequence[Cell], passable: np.ndarra
         return []
     swept = np.array(sorted(_swept(np.asarray(offsets, dtype=np.int64).reshape(-1, 2))), dtype=np.int64).reshape(-1, 2)
     cells = np.asarray(path, dtype=np.int64)[:, None, :] + swept[None, :, :]
-    fits: np.ndarray = np.asarray(passable_at(passable, cells.reshape(-1, 2)).reshape(len(path), len(swept)).all(axis=1))
+    fits: np.ndarray = np.asarray(
+        passable_at(passable, cells.reshape(-1, 2)).reshape(len(path), len(swept)).all(axis=1)
+    )
     edges = np.flatnonzero(np.diff(np.concatenate(([True], fits, [True])).astype(np.int8)))
     points: Set[int] = set()
     for first, after in zip(edges[::2].tolist(), edges[1::2].tolist()):  # each stretch: fits[first:after] all False
@@ -101,7 +103,9 @@ def narrow_points(offsets: np.ndarray, path: Sequence[Cell], passable: np.ndarra
     return sorted(points)
 
 
-def with_narrow_points(offsets: np.ndarray, start: Cell, key_points: Sequence[Cell], passable: np.ndarray) -> Tuple[Tuple[Cell, ...], Set[Cell]]:
+def with_narrow_points(
+    offsets: np.ndarray, start: Cell, key_points: Sequence[Cell], passable: np.ndarray
+) -> Tuple[Tuple[Cell, ...], Set[Cell]]:
     """``key_points`` with the :func:`narrow_points` of the straight lines from ``start`` through them added,
     and those narrow points: a route planned before the group formed (its narrow points found for the
     members' places then) checked again for the formation's own shape, which may not fit where the unformed
@@ -126,7 +130,9 @@ def _swept(offsets: np.ndarray) -> Set[Cell]:
     return swept
 
 
-def _place(offsets: np.ndarray, point: Cell, heading: Cell, grid: Grid, passable: np.ndarray, size: int) -> Tuple[np.ndarray, str]:
+def _place(
+    offsets: np.ndarray, point: Cell, heading: Cell, grid: Grid, passable: np.ndarray, size: int
+) -> Tuple[np.ndarray, str]:
     """The members' cells at one key point, and the choice made there ("" where the shape fits)."""
     origin = np.array(point, dtype=np.int64)
     whole = origin + offsets
@@ -154,7 +160,9 @@ def _place(offsets: np.ndarray, point: Cell, heading: Cell, grid: Grid, passable
 def _fits(cells: np.ndarray, point: Cell, grid: Grid, passable: np.ndarray, size: int) -> bool:
     """Every cell free, in sight of the key point, and no two blocks of ``size`` there overlapping."""
     pairs = [(x, y) for x, y in cells.tolist()]
-    return _apart(pairs, size) and (_in_open_ground(cells, point, passable) or all(_usable(cell, point, grid, passable) for cell in pairs))
+    return _apart(pairs, size) and (
+        _in_open_ground(cells, point, passable) or all(_usable(cell, point, grid, passable) for cell in pairs)
+    )
 
 
 def _in_open_ground(cells: np.ndarray, point: Cell, passable: np.ndarray) -> bool:
@@ -164,12 +172,18 @@ def _in_open_ground(cells: np.ndarray, point: Cell, passable: np.ndarray) -> boo
     box = np.vstack((cells, np.asarray(point, dtype=np.int64).reshape(1, 2)))  # (the point alone: no member but it)
     (left, top), (right, bottom) = box.min(axis=0), box.max(axis=0) + 1
     height, width = passable.shape
-    return bool(left >= 0 and top >= 0 and right <= width and bottom <= height and passable[top:bottom, left:right].all())
+    return bool(
+        left >= 0 and top >= 0 and right <= width and bottom <= height and passable[top:bottom, left:right].all()
+    )
 
 
 def _apart(pairs: List[Cell], size: int) -> bool:
     """Whether no two blocks of ``size`` at ``pairs`` (top-left cells) overlap."""
-    return len(set(pairs)) == len(pairs) if size == 1 else not any(_overlaps(cell, pairs[:i], size) for i, cell in enumerate(pairs))
+    return (
+        len(set(pairs)) == len(pairs)
+        if size == 1
+        else not any(_overlaps(cell, pairs[:i], size) for i, cell in enumerate(pairs))
+    )
 
 
 def _overlaps(cell: Cell, others: Collection[Cell], size: int) -> bool:
@@ -197,7 +211,9 @@ def _spaced(offsets: np.ndarray, size: int) -> bool:
     return bool(gaps[~np.eye(len(offsets), dtype=bool)].min() >= size - 1e-9)
 
 
-def _past_the_obstacle(cell: Cell, point: Cell, offset: np.ndarray, heading: Cell, grid: Grid, taken: Set[Cell], size: int) -> Optional[Cell]:
+def _past_the_obstacle(
+    cell: Cell, point: Cell, offset: np.ndarray, heading: Cell, grid: Grid, taken: Set[Cell], size: int
+) -> Optional[Cell]:
     """From the member's ``cell``, outwards across the route (away from the key point, on the member's
     side of it), the first free cell not ``taken`` within HALVING_REACH that the key point's island
     reaches by a way round within HALVING_REACH of both: the member goes round the obstacle on its own

@@ -29,6 +29,7 @@ __all__ = ["CORE", "Contraction"]
 #: The rank of a key point that is not a dead end: above all dead ends.
 CORE = sys.maxsize
 
+
 class Contraction:
     """The rank of each dead end (key points as flat cell indices; the others are :data:`CORE`)."""
 

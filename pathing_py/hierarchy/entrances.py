@@ -37,13 +37,20 @@ def border_key_points(
 
 
 def borders_key_points(
-    passable: np.ndarray, clusters: Clusters, borders: Sequence[Tuple[int, int]], long_run: int, cost: Optional[np.ndarray] = None
+    passable: np.ndarray,
+    clusters: Clusters,
+    borders: Sequence[Tuple[int, int]],
+    long_run: int,
+    cost: Optional[np.ndarray] = None,
 ) -> List[List[Tuple[Cell, Cell]]]:
     """:func:`border_key_points` of many borders, in one pass of array operations: a list per border."""
     counts, pairs = key_point_pairs(passable, clusters, borders, long_run, cost)
     rows = pairs.tolist()
     ends = np.cumsum(counts).tolist()
-    return [[((ax, ay), (bx, by)) for ax, ay, bx, by in rows[end - count : end]] for end, count in zip(ends, counts.tolist())]
+    return [
+        [((ax, ay), (bx, by)) for ax, ay, bx, by in rows[end - count : end]]
+        for end, count in zip(ends, counts.tolist())
+    ]
 
 
 def key_point_pairs(
@@ -78,7 +85,9 @@ def key_point_pairs(
     long = lengths > long_run
     half = lengths[long] // 2
     row = np.concatenate((rows[~long], rows[long], rows[long]))
-    first = np.concatenate((starts[~long], starts[long], starts[long] + half))  # a short run, or a long one's two halves
+    first = np.concatenate(
+        (starts[~long], starts[long], starts[long] + half)
+    )  # a short run, or a long one's two halves
     size = np.concatenate((lengths[~long], half, lengths[long] - half))
     at = first + (size - 1) // 2  # the middle of each
     if cost is not None and len(at):
@@ -100,13 +109,17 @@ def key_point_cells(clusters: Clusters, pairs: np.ndarray) -> Tuple[np.ndarray, 
     x, y = cells[:, 0], cells[:, 1]
     cluster = (y // clusters.size) * clusters.columns + x // clusters.size
     keys = np.sort((cluster * clusters.height + y) * clusters.width + x)
-    keys = keys[np.concatenate((keys[:1] == keys[:1], keys[1:] != keys[:-1]))]  # np.unique, 20x faster on numpy 2 (it hashes)
+    keys = keys[
+        np.concatenate((keys[:1] == keys[:1], keys[1:] != keys[:-1]))
+    ]  # np.unique, 20x faster on numpy 2 (it hashes)
     cluster, rest = np.divmod(keys, clusters.height * clusters.width)
     y, x = np.divmod(rest, clusters.width)
     return np.bincount(cluster, minlength=len(clusters)), np.stack((x, y), axis=1).reshape(-1, 2)
 
 
-def _cheapest(crossing: np.ndarray, row: np.ndarray, first: np.ndarray, size: np.ndarray, middle: np.ndarray) -> np.ndarray:
+def _cheapest(
+    crossing: np.ndarray, row: np.ndarray, first: np.ndarray, size: np.ndarray, middle: np.ndarray
+) -> np.ndarray:
     """For each piece of run (border ``row``, ``first`` index, ``size``), its cheapest crossing nearest ``middle``."""
     offset = np.arange(int(size.max()))
     at = first[:, None] + offset

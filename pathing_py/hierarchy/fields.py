@@ -108,7 +108,12 @@ def cluster_fields(
 
 
 def single_field(
-    passable: np.ndarray, cost: Optional[np.ndarray], rect: Rect, source: Cell, targets: Sequence[Cell], connectivity: int = 8
+    passable: np.ndarray,
+    cost: Optional[np.ndarray],
+    rect: Rect,
+    source: Cell,
+    targets: Sequence[Cell],
+    connectivity: int = 8,
 ) -> ClusterFields:
     """The field of one source by Dijkstra: what a query needs, without numpy's per-call overhead."""
     x0, y0, width, height = rect

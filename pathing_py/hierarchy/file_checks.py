@@ -75,7 +75,13 @@ def check_key_points(grid: Grid, clusters: Clusters, long_run: int, arrays: Dict
     borders = clusters.border_array()
     counts, pairs = key_point_pairs(grid.passable, clusters, borders, long_run, grid.cost)
     member_counts, members = key_point_cells(clusters, pairs)
-    expected = {"borders": borders, "entrance_counts": counts, "entrances": pairs, "member_counts": member_counts, "members": members}
+    expected = {
+        "borders": borders,
+        "entrance_counts": counts,
+        "entrances": pairs,
+        "member_counts": member_counts,
+        "members": members,
+    }
     for name, array in expected.items():
         if not np.array_equal(arrays[name], array):
             raise InvalidGraphData(f"the stored {name.replace('_', ' ')} are not those of the map")
@@ -150,11 +156,17 @@ class _Fields:
         for first, end, width, height in self.chunks():
             area = width * height
             legal = tiles[self.cluster[first:end], :height, :width].reshape(-1)
-            source = (self.source[first:end, 1] - self.rect[first:end, 1]) * width + self.source[first:end, 0] - self.rect[first:end, 0]
+            source = (
+                (self.source[first:end, 1] - self.rect[first:end, 1]) * width
+                + self.source[first:end, 0]
+                - self.rect[first:end, 0]
+            )
             moves = directions[self.first[first] : self.first[first] + (end - first) * area]
             _check_run(legal, moves, source + np.arange(end - first) * area, width)
 
-    def check_paths(self, cost: Optional[np.ndarray], costs: np.ndarray, directions: np.ndarray, entries: "CostEntries") -> None:
+    def check_paths(
+        self, cost: Optional[np.ndarray], costs: np.ndarray, directions: np.ndarray, entries: "CostEntries"
+    ) -> None:
         """Walk back every path the cost table says exists: it must end at its source and cost the table's figure."""
         field, target = entries.source, entries.target
         # Key point k is the source of field k; where it lies within a field of its cluster:
@@ -173,7 +185,9 @@ class _Fields:
             area = int(self.rects[self.rects[:, 2] == group, 3].max()) * group
             chosen = np.flatnonzero(width == group)
             for part in np.split(chosen, np.flatnonzero(np.diff(piece[chosen])) + 1):
-                _Walks(at[part], home[part], costs[part], None if cell is None else cell[part], area).run(directions, cost, group)
+                _Walks(at[part], home[part], costs[part], None if cell is None else cell[part], area).run(
+                    directions, cost, group
+                )
 
 
 def _check_run(legal: np.ndarray, moves: np.ndarray, sources: np.ndarray, width: int) -> None:
@@ -181,7 +195,9 @@ def _check_run(legal: np.ndarray, moves: np.ndarray, sources: np.ndarray, width:
     stepped = moves != NO_DIRECTION
     allowed = (legal >> (moves.view(np.uint8) & np.uint8(7))) & np.uint8(1)  # of the stored step (any, where none)
     if (stepped & ~allowed.view(bool)).any():
-        raise InvalidGraphData("a stored field steps outside its cluster, onto a wall, past a corner or diagonally on a 4-connected grid")
+        raise InvalidGraphData(
+            "a stored field steps outside its cluster, onto a wall, past a corner or diagonally on a 4-connected grid"
+        )
     reached = stepped
     reached[sources] = True
     for d in _FORWARD:
@@ -202,7 +218,9 @@ class _Walks:
     """
 
     def __init__(self, at: np.ndarray, home: np.ndarray, expected: np.ndarray, cell: Optional[np.ndarray], rounds: int):
-        last = np.minimum(expected * (1 + COST_TOLERANCE) + COST_TOLERANCE, rounds).astype(np.int64)  # steps it may take
+        last = np.minimum(expected * (1 + COST_TOLERANCE) + COST_TOLERANCE, rounds).astype(
+            np.int64
+        )  # steps it may take
         order = np.argsort(last.astype(np.uint16) if rounds < 2**16 else last, kind="stable")[::-1]  # radix sort
         self.at, self.home, self.expected, self.last_negated = at[order], home[order], expected[order], -last[order]
         self.cell = None if cell is None else cell[order]  # in the map, for weighted maps
@@ -215,11 +233,15 @@ class _Walks:
         live, taken = len(self.at), 0
         while live:
             step = np.take(directions, self.at[:live])
-            ending = int(np.searchsorted(self.last_negated[:live], -taken, side="right"))  # walks [ending, live) end now
+            ending = int(
+                np.searchsorted(self.last_negated[:live], -taken, side="right")
+            )  # walks [ending, live) end now
             if ending < live:
                 self.finish(step[ending:], ending, live)
                 live, step = ending, step[:ending]
-            index = step.astype(np.intp)  # once for the tables below (each would convert int8 steps anew): 10% of the walks
+            index = step.astype(
+                np.intp
+            )  # once for the tables below (each would convert int8 steps anew): 10% of the walks
             length = _STEP_LENGTH[index]
             if cost is not None and self.cell is not None:
                 length *= np.take(cost, self.cell[:live])
@@ -231,11 +253,15 @@ class _Walks:
     def finish(self, step: np.ndarray, begin: int, end: int) -> None:
         """Walks ``begin:end`` have taken all the steps their cost allows: they must be home, at that cost."""
         if (step != NO_DIRECTION).any():
-            raise InvalidGraphData("a stored path is longer than its cost allows, or goes round in a loop: not the cost of its path")
+            raise InvalidGraphData(
+                "a stored path is longer than its cost allows, or goes round in a loop: not the cost of its path"
+            )
         if (self.at[begin:end] != self.home[begin:end]).any():
             raise InvalidGraphData("a stored path does not lead back to its key point")
         expected = self.expected[begin:end]
-        if (np.abs(self.spent[begin:end] - expected) > COST_TOLERANCE * (1 + expected)).any():  # np.allclose, 20x cheaper
+        if (
+            np.abs(self.spent[begin:end] - expected) > COST_TOLERANCE * (1 + expected)
+        ).any():  # np.allclose, 20x cheaper
             raise InvalidGraphData("a stored cost is not the cost of its path")
 
 
@@ -256,7 +282,9 @@ def _legal_moves_into(passable: np.ndarray, size: int, connectivity: int) -> np.
         move = passable[into] & _moved(passable, dx, dy, 0, 0)
         for cx, cy in corner_offsets(dx, dy):  # relative to the cell left, (x - dx, y - dy)
             move &= _moved(passable, dx, dy, cx, cy)
-        move &= ((column - dx >= 0) & (column - dx < size))[None, into[1]] & ((row - dy >= 0) & (row - dy < size))[into[0], None]
+        move &= ((column - dx >= 0) & (column - dx < size))[None, into[1]] & ((row - dy >= 0) & (row - dy < size))[
+            into[0], None
+        ]
         legal[into] |= move.view(np.uint8) << np.uint8(d)
     return legal
 
@@ -307,7 +335,9 @@ def check_landmarks(grid: Grid, arrays: Dict[str, np.ndarray], entries: CostEntr
     if grid.cost is not None and len(nodes):
         raise InvalidGraphData("landmarks stored for a weighted map")
     if table.shape != (len(nodes), len(members)):
-        raise InvalidGraphData(f"a landmark table of shape {table.shape} for {len(nodes)} landmarks and {len(members)} key points")
+        raise InvalidGraphData(
+            f"a landmark table of shape {table.shape} for {len(nodes)} landmarks and {len(members)} key points"
+        )
     if not len(nodes):
         if len(members) and grid.cost is None:
             raise InvalidGraphData("no landmarks stored for a map with key points and uniform costs")
@@ -321,13 +351,19 @@ def check_landmarks(grid: Grid, arrays: Dict[str, np.ndarray], entries: CostEntr
     least = _least_through_edges(arrays, entries, key_point_index, grid.width, table)
     least[np.arange(len(nodes)), index] = 0.0
     if not np.array_equal(least, table):
-        raise InvalidGraphData("the landmark distances are not the graph's shortest distances (one overestimates or is not reached)")
+        raise InvalidGraphData(
+            "the landmark distances are not the graph's shortest distances (one overestimates or is not reached)"
+        )
     if nodes.tolist() != _farthest_first(key_point_index.flat, table, len(nodes)):
         raise InvalidGraphData("the landmarks are not those the bake picks (farthest first from the first key point)")
 
 
 def _least_through_edges(
-    arrays: Dict[str, np.ndarray], entries: CostEntries, key_point_index: "_KeyPointIndex", width: int, table: np.ndarray
+    arrays: Dict[str, np.ndarray],
+    entries: CostEntries,
+    key_point_index: "_KeyPointIndex",
+    width: int,
+    table: np.ndarray,
 ) -> np.ndarray:
     """Per row of ``table`` (a value per key point) and key point, the least over the edges into it of
     the value at the edge's other end plus the edge's cost (inf for none).

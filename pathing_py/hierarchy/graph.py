@@ -38,7 +38,16 @@ from ..dead_ends import worth_peeling
 from ..jump_tables import pad
 from ..grid import Cell, Grid
 from ..line import clear_lines, line_cells, line_of_sight, path_cost, smooth_path
-from ..search import TIE_BREAK, PathResult, PathStatus, answer_without_search, as_cell, diagonal_saving, find_path, grid_distance
+from ..search import (
+    TIE_BREAK,
+    PathResult,
+    PathStatus,
+    answer_without_search,
+    as_cell,
+    diagonal_saving,
+    find_path,
+    grid_distance,
+)
 from .entrances import DEFAULT_LONG_RUN, borders_key_points
 from .contraction import CORE, Contraction
 from .fields import ClusterFields, cluster_fields, single_field, walk_back
@@ -166,7 +175,11 @@ class KeyPointGraph:
             raise TypeError(f"grid must be a Grid, got {type(grid).__name__}")
         if cluster_size is None:
             cluster_size = default_cluster_size(grid.width, grid.height, unit_size)
-        for name, value, least in (("cluster_size", cluster_size, 2), ("unit_size", unit_size, 1), ("long_run", long_run, 1)):
+        for name, value, least in (
+            ("cluster_size", cluster_size, 2),
+            ("unit_size", unit_size, 1),
+            ("long_run", long_run, 1),
+        ):
             if not isinstance(value, int) or isinstance(value, bool) or value < least:
                 raise ValueError(f"{name} must be an int >= {least}, got {value!r}")
         graph = cls(grid, Clusters(grid.width, grid.height, cluster_size), unit_size, long_run)
@@ -231,13 +244,17 @@ class KeyPointGraph:
     def _all_edges(self, node: int) -> tuple:
         return self._edges(node)[0]
 
-    def _rebake(self, clusters: Iterable[int], borders: Iterable[Tuple[int, int]], progress: Optional[Progress] = None) -> None:
+    def _rebake(
+        self, clusters: Iterable[int], borders: Iterable[Tuple[int, int]], progress: Optional[Progress] = None
+    ) -> None:
         touched: Set[int] = set(clusters)
         borders = list(borders)
         # The key points whose cached edges may be wrong now: those at the ends of entrances that
         # changed, and below, every key point of a cluster connected again (as before and as now).
         stale: Set[Cell] = set()
-        for border, pairs in zip(borders, borders_key_points(self.grid.passable, self.clusters, borders, self.long_run, self.grid.cost)):
+        for border, pairs in zip(
+            borders, borders_key_points(self.grid.passable, self.clusters, borders, self.long_run, self.grid.cost)
+        ):
             old_pairs = self.entrances.get(border, ())
             if pairs != old_pairs:
                 stale.update(cell for pair in (*old_pairs, *pairs) for cell in pair)
@@ -246,7 +263,13 @@ class KeyPointGraph:
         moved = []
         for cluster in sorted(touched):
             members = sorted(
-                {cell for border in self.clusters.borders_of(cluster) for pair in self.entrances.get(border, ()) for cell in pair if self.clusters.of(cell) == cluster},
+                {
+                    cell
+                    for border in self.clusters.borders_of(cluster)
+                    for pair in self.entrances.get(border, ())
+                    for cell in pair
+                    if self.clusters.of(cell) == cluster
+                },
                 key=lambda c: (c[1], c[0]),
             )
             if cluster in clusters or members != self.members.get(cluster):
@@ -266,7 +289,9 @@ class KeyPointGraph:
             batch.append(cluster)
             if sum(len(self.members[c]) for c in batch) >= FIELDS_PER_BATCH or number == total:
                 jobs = [(self.clusters.rect(c), self.members[c], self.members[c]) for c in batch]
-                for c, fields in zip(batch, cluster_fields(self.grid.passable, self.grid.cost, jobs, self.grid.connectivity)):
+                for c, fields in zip(
+                    batch, cluster_fields(self.grid.passable, self.grid.cost, jobs, self.grid.connectivity)
+                ):
                     self.fields[c] = fields
                 done += len(batch)
                 batch = []
@@ -335,7 +360,12 @@ class KeyPointGraph:
         if not isinstance(other, KeyPointGraph):
             return NotImplemented
         contents = (self.entrances, self.members, self.fields, self.landmarks)
-        return self._setup() == other._setup() and contents == (other.entrances, other.members, other.fields, other.landmarks)
+        return self._setup() == other._setup() and contents == (
+            other.entrances,
+            other.members,
+            other.fields,
+            other.landmarks,
+        )
 
     def _setup(self) -> tuple:
         """What two graphs must share before their contents are compared: bake parameters and map shape."""
@@ -393,8 +423,14 @@ class KeyPointGraph:
             raise ValueError(f"link must be one of {LINK_MODES}, got {link!r}")
         if exact_first is None:
             exact_first = EXACT_FIRST
-        if isinstance(exact_first, bool) or not isinstance(exact_first, numbers.Real) or not 0.0 <= exact_first < math.inf:
-            raise ValueError(f"exact_first must be a number of nodes per cell, 0 or more and finite, got {exact_first!r}")
+        if (
+            isinstance(exact_first, bool)
+            or not isinstance(exact_first, numbers.Real)
+            or not 0.0 <= exact_first < math.inf
+        ):
+            raise ValueError(
+                f"exact_first must be a number of nodes per cell, 0 or more and finite, got {exact_first!r}"
+            )
         self._check_fresh()
         early = answer_without_search(self.grid, start, goal)
         if early is not None:
@@ -410,11 +446,15 @@ class KeyPointGraph:
             exact = find_path(self.grid, start, goal, max_nodes=budget)
             if exact:
                 crossings = self._crossings(exact.cells)
-                return GraphPathResult(PathStatus.FOUND, exact.cells, exact.cost, exact.expanded, crossings)  # shortest already
+                return GraphPathResult(
+                    PathStatus.FOUND, exact.cells, exact.cost, exact.expanded, crossings
+                )  # shortest already
             tried = exact.expanded
         direct = self._direct(start, goal)
         if direct and direct.cost <= grid_distance(start, goal, connectivity) + 1e-9:
-            return self._result(direct.cells, tried + direct.expanded, [start, goal], smooth)  # costs >= 1: nothing beats it
+            return self._result(
+                direct.cells, tried + direct.expanded, [start, goal], smooth
+            )  # costs >= 1: nothing beats it
         start_links = self._links(start, link, reverse=False)
         goal_links = self._links(goal, link, reverse=True)
         route, expanded = self._search(
@@ -490,7 +530,10 @@ class KeyPointGraph:
                 # Straight lines to every key point (a line and its reverse take the same cells, tested at once):
                 # each is a shortest path, no search needed.
                 ends = [(member, cell) if reverse else (cell, member) for member in members]
-                return {member: (grid_distance(cell, member, connectivity), line_cells(a, b, connectivity)) for member, (a, b) in zip(members, ends)}
+                return {
+                    member: (grid_distance(cell, member, connectivity), line_cells(a, b, connectivity))
+                    for member, (a, b) in zip(members, ends)
+                }
             fields = single_field(self.grid.passable, self.grid.cost, rect, cell, members, connectivity)
             links = {}
             for member, cost in zip(members, fields.costs[0].tolist()):
@@ -538,7 +581,9 @@ class KeyPointGraph:
         width = self.grid.width
         goal_x, goal_y = goal
         to_goal = {y * width + x: (_GOAL, cost, goal_x, goal_y, False) for (x, y), (cost, _) in goal_links.items()}
-        from_start = tuple((y * width + x, cost, x, y, start_linked_to_all) for (x, y), (cost, _) in start_links.items())
+        from_start = tuple(
+            (y * width + x, cost, x, y, start_linked_to_all) for (x, y), (cost, _) in start_links.items()
+        )
         if math.isfinite(direct_cost):
             from_start += ((_GOAL, direct_cost, goal_x, goal_y, False),)
         neighbours = self._neighbours
@@ -550,7 +595,11 @@ class KeyPointGraph:
         landmarks_to_goal = landmarks.to_goal({node: edge[1] for node, edge in to_goal.items()}) if landmarks else None
         # Landmarks that reach the goal, as (distance to the goal, distances column): a landmark on
         # another island is infinitely far from every cell here and bounds nothing.
-        usable = [(d, landmarks.columns[l]) for l, d in enumerate(landmarks_to_goal or ()) if math.isfinite(d)] if landmarks else []
+        usable = (
+            [(d, landmarks.columns[l]) for l, d in enumerate(landmarks_to_goal or ()) if math.isfinite(d)]
+            if landmarks
+            else []
+        )
         rows = landmarks.rows if landmarks is not None and usable else {}
         best = {_START: 0.0}
         parent = {_START: _NONE}
@@ -609,7 +658,9 @@ class KeyPointGraph:
             width = self.grid.width
             groups: List[List[int]] = []
             across: Dict[int, List[int]] = {}
-            for cluster in sorted(self.members):  # in an order of their own, so that a loaded or updated graph finds the same
+            for cluster in sorted(
+                self.members
+            ):  # in an order of their own, so that a loaded or updated graph finds the same
                 members = self.members[cluster]
                 if not members:
                     continue
@@ -660,7 +711,10 @@ class KeyPointGraph:
             rising = tuple(edge for edge in every if rank(edge[0]) > own or rank(edge[0]) == own == CORE)
             falling = tuple(edge for edge in every if rank(edge[0]) < own)
             split = cache[node] = (
-                rising, tuple(edge for edge in rising if not edge[4]), falling, tuple(edge for edge in falling if not edge[4])
+                rising,
+                tuple(edge for edge in rising if not edge[4]),
+                falling,
+                tuple(edge for edge in falling if not edge[4]),
             )
         return split
 
@@ -703,12 +757,19 @@ class KeyPointGraph:
         return cls._from_data(grid, graph_from_bytes(data, grid, source))
 
     def _data(self) -> GraphData:
-        return GraphData(self.clusters, self.unit_size, self.long_run, self.entrances, self.members, self.fields, self.landmarks)
+        return GraphData(
+            self.clusters, self.unit_size, self.long_run, self.entrances, self.members, self.fields, self.landmarks
+        )
 
     @classmethod
     def _from_data(cls, grid: Grid, data: GraphData) -> "KeyPointGraph":
         graph = cls(grid, data.clusters, data.unit_size, data.long_run)
-        graph._entrances, graph._members, graph._fields, graph._landmarks = data.entrances, data.members, data.fields, data.landmarks
+        graph._entrances, graph._members, graph._fields, graph._landmarks = (
+            data.entrances,
+            data.members,
+            data.fields,
+            data.landmarks,
+        )
         return graph
 
 

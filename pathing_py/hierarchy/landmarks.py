@@ -71,7 +71,9 @@ class Landmarks:
         row = self.rows[node]
         return [column[row] for column in self.columns]
 
-    def update(self, removed: Set[int], added: Set[int], changed: Set[int], edges: Edges, count: int = LANDMARK_COUNT) -> bool:
+    def update(
+        self, removed: Set[int], added: Set[int], changed: Set[int], edges: Edges, count: int = LANDMARK_COUNT
+    ) -> bool:
         """Follow a graph update: distances exact again, landmarks as :meth:`choose` would pick them now.
 
         ``removed`` and ``added`` are the key points the update took away and

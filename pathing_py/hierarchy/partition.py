@@ -67,7 +67,9 @@ class Clusters:
         named = np.arange(len(self)) if clusters is None else np.asarray(clusters, dtype=np.int64)
         row, column = np.divmod(named, self.columns)
         x, y = column * self.size, row * self.size
-        return np.stack((x, y, np.minimum(self.size, self.width - x), np.minimum(self.size, self.height - y)), axis=1).reshape(-1, 4)
+        return np.stack(
+            (x, y, np.minimum(self.size, self.width - x), np.minimum(self.size, self.height - y)), axis=1
+        ).reshape(-1, 4)
 
     def borders(self) -> Iterator[Tuple[int, int]]:
         """Pairs (a, b) of clusters sharing a border, b right of or below a, in sorted order."""

@@ -34,7 +34,9 @@ __all__ = [
 ]  # fmt: skip
 
 MAGIC = b"PATHING_PY KEY-POINT GRAPH\n"
-FORMAT_VERSION = 4  #: 2: landmarks; 3: the grid's connectivity; 4: landmark distances exact, over edges of one cost both ways
+FORMAT_VERSION = (
+    4  #: 2: landmarks; 3: the grid's connectivity; 4: landmark distances exact, over edges of one cost both ways
+)
 _CHECKSUM_SIZE = hashlib.sha1().digest_size
 
 #: The arrays of a file, in file order: name, dtype, shape (None: any length).
@@ -129,7 +131,9 @@ def graph_from_bytes(data: bytes, grid: Grid, source: str = "<bytes>") -> GraphD
             f"{source}: baked for a {header['width']}x{header['height']} map, the grid is {grid.width}x{grid.height}: bake again"
         )
     if header["map_hash"] != grid.content_hash():
-        raise StaleGraphError(f"{source}: baked from a map whose cells differ from this grid's (the map changed): bake again")
+        raise StaleGraphError(
+            f"{source}: baked from a map whose cells differ from this grid's (the map changed): bake again"
+        )
     if header["connectivity"] != grid.connectivity:
         raise StaleGraphError(
             f"{source}: baked for {header['connectivity']}-connected movement, the grid is {grid.connectivity}-connected: bake again"
@@ -169,7 +173,9 @@ def _unpack(data: bytes, source: str) -> Tuple[dict, Dict[str, np.ndarray]]:
     offset = start + header_length
     sizes = [np.dtype(dtype).itemsize * _product(shape) for _, dtype, shape in header["arrays"]]
     if offset + sum(sizes) != len(body):
-        raise GraphFileError(f"{source}: the header lists {sum(sizes)} bytes of arrays, the file holds {len(body) - offset}")
+        raise GraphFileError(
+            f"{source}: the header lists {sum(sizes)} bytes of arrays, the file holds {len(body) - offset}"
+        )
     arrays = {}
     for (name, dtype, shape), size in zip(header["arrays"], sizes):
         arrays[name] = np.frombuffer(body, dtype=np.dtype(dtype), count=_product(shape), offset=offset).reshape(shape)
@@ -255,11 +261,15 @@ def _restore(clusters: Clusters, arrays: Dict[str, np.ndarray]):
 
     def border_pairs(border: Tuple[int, int]) -> List[Tuple[Cell, Cell]]:
         end = ends[borders[border]]
-        return [((ax, ay), (bx, by)) for ax, ay, bx, by in arrays["entrances"][end - counts[borders[border]] : end].tolist()]
+        return [
+            ((ax, ay), (bx, by)) for ax, ay, bx, by in arrays["entrances"][end - counts[borders[border]] : end].tolist()
+        ]
 
     rects, cost_sizes, direction_sizes = field_layout(clusters, arrays["member_counts"])
     member_counts = arrays["member_counts"].tolist()
-    member_ends, cost_ends, direction_ends = (np.cumsum(sizes, dtype=np.int64).tolist() for sizes in (arrays["member_counts"], cost_sizes, direction_sizes))
+    member_ends, cost_ends, direction_ends = (
+        np.cumsum(sizes, dtype=np.int64).tolist() for sizes in (arrays["member_counts"], cost_sizes, direction_sizes)
+    )
 
     def cluster_members(cluster: int) -> List[Cell]:
         end = member_ends[cluster]
@@ -269,8 +279,14 @@ def _restore(clusters: Clusters, arrays: Dict[str, np.ndarray]):
         count, (x, y, width, height) = member_counts[cluster], rects[cluster].tolist()
         costs = arrays["costs"][cost_ends[cluster] - count * count : cost_ends[cluster]].reshape(count, count)
         size = count * width * height
-        directions = arrays["directions"][direction_ends[cluster] - size : direction_ends[cluster]].reshape(count, height, width)
+        directions = arrays["directions"][direction_ends[cluster] - size : direction_ends[cluster]].reshape(
+            count, height, width
+        )
         return ClusterFields((x, y, width, height), costs, directions)
 
     cluster_numbers = range(len(clusters))
-    return LazyTable(borders, border_pairs), LazyTable(cluster_numbers, cluster_members), LazyTable(cluster_numbers, cluster_fields)
+    return (
+        LazyTable(borders, border_pairs),
+        LazyTable(cluster_numbers, cluster_members),
+        LazyTable(cluster_numbers, cluster_fields),
+    )

@@ -58,7 +58,9 @@ def give_orders(navigator: Navigator, count: int, seed: int, speed: float) -> Li
     grid = navigator.grid
     free = free_cells(grid)
     if len(free) < 2 * count:
-        raise ValueError(f"{count} units need {2 * count} free cells (one to start on, one to go to), the map has {len(free)}")
+        raise ValueError(
+            f"{count} units need {2 * count} free cells (one to start on, one to go to), the map has {len(free)}"
+        )
     cells = random.Random(seed).sample(free, 2 * count)
     orders = []
     for start, goal in zip(cells[:count], cells[count:]):
@@ -84,7 +86,9 @@ def drop_wall(navigator: Navigator, rng: random.Random, ahead: int, length: int)
     diagonal wall (which units cannot slip through: no corner cutting). None
     when no walking unit has that many planned steps left.
     """
-    routes = [(unit, [unit.anchor] + route_cells(unit)) for unit in sorted(navigator.units.values(), key=lambda unit: unit.id)]
+    routes = [
+        (unit, [unit.anchor] + route_cells(unit)) for unit in sorted(navigator.units.values(), key=lambda unit: unit.id)
+    ]
     walking = [(unit, route) for unit, route in routes if unit.state not in FINAL_STATES and len(route) > ahead + 1]
     if not walking:
         return None
@@ -92,7 +96,9 @@ def drop_wall(navigator: Navigator, rng: random.Random, ahead: int, length: int)
     (x0, y0), (x, y) = route[ahead - 1], route[ahead]
     dx, dy = x - x0, y - y0
     cells = [(x - dy * i, y + dx * i) for i in range(-(length // 2), length - length // 2)]
-    cells = [cell for cell in cells if navigator.grid.in_bounds(cell) and navigator.grid.is_passable(cell)]  # (not the walls beside a way)
+    cells = [
+        cell for cell in cells if navigator.grid.in_bounds(cell) and navigator.grid.is_passable(cell)
+    ]  # (not the walls beside a way)
     return Wall(unit, cells, navigator.set_blocked(cells))
 
 

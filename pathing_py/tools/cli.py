@@ -126,7 +126,9 @@ def load_map(
     """
     suffix = path.suffix.lower()
     if suffix != ".tscn" and (bounds is not None or unknown_tiles != "error" or layers or empty_passable is not None):
-        raise MapFormatError(f"{path}: bounds, layers, empty cells and unknown tiles apply to Godot scenes (.tscn) only")
+        raise MapFormatError(
+            f"{path}: bounds, layers, empty cells and unknown tiles apply to Godot scenes (.tscn) only"
+        )
     if suffix == ".tscn":
         empty_cells, navgrid_bounds, notes = True, None, []
         navgrid_layers: Sequence[str] = ()
@@ -147,14 +149,18 @@ def load_map(
             )
         empty_passable = empty_cells if empty_passable is None else empty_passable
         layers = navgrid_layers if layers is None else layers
-        data = read_tilemap(path, tilemap=tilemap, blocking=list(blocking) or None, unknown_tiles=unknown_tiles, layers=layers)
+        data = read_tilemap(
+            path, tilemap=tilemap, blocking=list(blocking) or None, unknown_tiles=unknown_tiles, layers=layers
+        )
         area = data.area(bounds or navgrid_bounds)
         if data.geometry.hexagonal:
             grid = data.hex_map(empty_passable=empty_passable, bounds=area).grid
         else:
             grid = data.grid(empty_passable=empty_passable, bounds=area, connectivity=connectivity or 8)
-        moves = "six neighbours a cell, costs in pixels" if data.geometry.hexagonal else (
-            "paths draws its cells in their shape, demo and render as squares"
+        moves = (
+            "six neighbours a cell, costs in pixels"
+            if data.geometry.hexagonal
+            else ("paths draws its cells in their shape, demo and render as squares")
         )
         notes.append(f"TileMap {data.node_path!r}: {data.geometry.describe()}; {moves}")
         if data.layers:
@@ -189,8 +195,11 @@ def blocking_notes(data: TileMapData, area: CellRect, empty_passable: bool) -> L
     if not empty_passable:
         reasons.append("cells without a tile (empty cells block)")
     notes = [f"blocking (drawn as blocked cells): {', '.join(reasons) if reasons else 'no tile'}"]
-    unblocking = [] if any(layer.collision and any(layer.collision.values()) for layer in data.layers) else \
-        tiles_that_cannot_block(data.names, data.collision, data.listed)
+    unblocking = (
+        []
+        if any(layer.collision and any(layer.collision.values()) for layer in data.layers)
+        else tiles_that_cannot_block(data.names, data.collision, data.listed)
+    )
     if unblocking:
         names = ", ".join(repr(name) for name in unblocking)
         notes.append(
@@ -236,8 +245,14 @@ def read_map(path: Path, args: argparse.Namespace, *, six_neighbours: bool = Fal
     a half-offset (hexagonal) TileMap unless the command follows ``six_neighbours``."""
     started = time.perf_counter()
     loaded = load_map(
-        path, args.tilemap, args.blocking, bounds=args.bounds, unknown_tiles=args.unknown_tiles, connectivity=args.connectivity,
-        layers=args.layer, empty_passable=args.empty_cells_passable,
+        path,
+        args.tilemap,
+        args.blocking,
+        bounds=args.bounds,
+        unknown_tiles=args.unknown_tiles,
+        connectivity=args.connectivity,
+        layers=args.layer,
+        empty_passable=args.empty_cells_passable,
     )
     read_ms = (time.perf_counter() - started) * 1000
     grid = loaded.grid
@@ -264,7 +279,9 @@ Finder = Callable[[Cell, Cell], Tuple[PathResult, List[Cell]]]
 
 def answer_orders(grid: Grid, orders: Sequence[Tuple[Cell, Cell]], find: Finder) -> List[List[Cell]]:
     """Answer each order (grid cells) with ``find``, printing a line per order in TileMap cells and a summary; the paths."""
-    print(f"{'order':>5}  {'start':>12}  {'goal':>12}  {'status':<13} {'cost':>8} {'cells':>6} {'expanded':>8} {'ms':>7}")
+    print(
+        f"{'order':>5}  {'start':>12}  {'goal':>12}  {'status':<13} {'cost':>8} {'cells':>6} {'expanded':>8} {'ms':>7}"
+    )
     paths: List[List[Cell]] = []
     times = []
     for number, (start, goal) in enumerate(orders, start=1):
@@ -279,7 +296,9 @@ def answer_orders(grid: Grid, orders: Sequence[Tuple[Cell, Cell]], find: Finder)
         )
     if times:
         found = sum(1 for cells in paths if cells)
-        print(f"{found} of {len(paths)} orders found; mean {sum(times) / len(times):.2f} ms, max {max(times):.2f} ms per order")
+        print(
+            f"{found} of {len(paths)} orders found; mean {sum(times) / len(times):.2f} ms, max {max(times):.2f} ms per order"
+        )
     return paths
 
 
@@ -328,6 +347,7 @@ WALL_EVERY_SECONDS = 1.5
 WALL_LENGTH = 3
 WALL_AHEAD = 3
 
+
 def demo_graph(path: Path, grid: Grid) -> Optional[KeyPointGraph]:
     """The key-point graph baked beside the map (``<map>.kpg``), loaded as the game loads it
     (re-baked in memory, with a warning, when stale or damaged); None when there is no such file."""
@@ -354,7 +374,9 @@ def run_demo(args: argparse.Namespace) -> int:
     navigator = Navigator(grid, None if args.no_graph else demo_graph(path, grid))  # no time budget: deterministic
     navigator.cell_label = lambda cell: str(tilemap_cell(grid, cell))  # reasons name TileMap cells
     orders = give_orders(navigator, args.units, args.seed, args.speed)
-    print(f"{len(orders)} units at {args.speed:g} cells/s, seed {args.seed}; walls to put up across their routes: {args.walls}")
+    print(
+        f"{len(orders)} units at {args.speed:g} cells/s, seed {args.seed}; walls to put up across their routes: {args.walls}"
+    )
     background, built = draw_grid(grid, args.scale, **terrain), grid.passable.copy()
     trails: Dict[int, List[Tuple[float, float]]] = {}
     rng = random.Random(args.seed)
@@ -373,7 +395,9 @@ def run_demo(args: argparse.Namespace) -> int:
             if wall is not None:
                 walls.append(wall)
                 refused = f"; refused (held by units): {cell_list(grid, wall.refused)}" if wall.refused else ""
-                wall_lines.append(f"t={navigator.time:.2f} s: wall {cell_list(grid, wall.cells)} across unit {wall.unit.id}'s route{refused}")
+                wall_lines.append(
+                    f"t={navigator.time:.2f} s: wall {cell_list(grid, wall.cells)} across unit {wall.unit.id}'s route{refused}"
+                )
         navigator.update(UPDATE_SECONDS)
 
     def under_way() -> bool:
@@ -390,7 +414,11 @@ def run_demo(args: argparse.Namespace) -> int:
 
 
 def write_animation(
-    gif_path: Path, picture: Callable[[], np.ndarray], step: Callable[[], None], under_way: Callable[[], bool], most_frames: int
+    gif_path: Path,
+    picture: Callable[[], np.ndarray],
+    step: Callable[[], None],
+    under_way: Callable[[], bool],
+    most_frames: int,
 ) -> Tuple[GifWriter, np.ndarray]:
     """Draw a run into an animated GIF: a ``picture()`` first, then ``step()`` (one update of UPDATE_SECONDS) while
     ``under_way()``, a picture every UPDATES_PER_FRAME steps, and the last picture held LAST_FRAME_SECONDS; the
@@ -419,7 +447,9 @@ def write_animation(
 
 def print_animation(gif_path: Path, png_path: Optional[Path], gif: GifWriter, last: np.ndarray) -> None:
     """Say where the animation went, with its frames and size; write the last picture as a PNG if asked."""
-    print(f"animation: {gif_path} ({gif.frames} frames of {last.shape[1]}x{last.shape[0]}, {gif_path.stat().st_size / 1024:.1f} KB)")
+    print(
+        f"animation: {gif_path} ({gif.frames} frames of {last.shape[1]}x{last.shape[0]}, {gif_path.stat().st_size / 1024:.1f} KB)"
+    )
     if png_path is not None:
         write_png(png_path, last)
         print(f"last picture: {png_path}")
@@ -442,7 +472,9 @@ def run_formations(args: argparse.Namespace) -> int:
     runs = [FormationRun(SCENARIOS[name], args.seed) for name in names]
     for run in runs:
         grid = run.navigator.grid
-        print(f"scenario {run.scenario.name}: {run.scenario.description} ({grid.width}x{grid.height} cells, seed {args.seed})")
+        print(
+            f"scenario {run.scenario.name}: {run.scenario.description} ({grid.width}x{grid.height} cells, seed {args.seed})"
+        )
     if len(runs) > 1:
         print(f"drawn side by side, left to right: {', '.join(names)}")
     backgrounds = [draw_grid(run.navigator.grid, args.scale, **run.scenario.terrain()) for run in runs]
@@ -467,7 +499,9 @@ def run_formations(args: argparse.Namespace) -> int:
                 run.update(UPDATE_SECONDS)
 
     gif_path, png_path = animation_paths(Path(args.out))
-    gif, last = write_animation(gif_path, picture, step, lambda: any(running(run) for run in runs), demo_frames_at_most(args.max_time))
+    gif, last = write_animation(
+        gif_path, picture, step, lambda: any(running(run) for run in runs), demo_frames_at_most(args.max_time)
+    )
     for run in runs:
         print_formation_run(run)
     print_animation(gif_path, png_path, gif, last)
@@ -505,8 +539,16 @@ def print_crowd_run(run: CrowdRun) -> None:
     navigator = run.navigator
     states = ", ".join(f"{sum(unit.state is state for unit in run.ordered)} {state.value}" for state in FINAL_STATES)
     under_way = sum(unit.state not in FINAL_STATES for unit in run.ordered)
-    when = f"all arrived at {run.all_arrived_at:.2f} s" if run.all_arrived_at is not None else f"not all arrived after {navigator.time:.2f} s"
-    print(f"{run.arrived} of {len(run.ordered)} units arrived ({states}" + (f", {under_way} still under way" if under_way else "") + f"); {when}")
+    when = (
+        f"all arrived at {run.all_arrived_at:.2f} s"
+        if run.all_arrived_at is not None
+        else f"not all arrived after {navigator.time:.2f} s"
+    )
+    print(
+        f"{run.arrived} of {len(run.ordered)} units arrived ({states}"
+        + (f", {under_way} still under way" if under_way else "")
+        + f"); {when}"
+    )
     ms = np.array(run.update_ms)
     print(
         f"overlaps: {run.overlaps} (pairs of units), circles in walls: {run.in_walls}, checked after each of {len(ms)} updates; "
@@ -514,7 +556,9 @@ def print_crowd_run(run: CrowdRun) -> None:
     )
     print(collisions_line(navigator))
     for unit in (unit for unit in run.ordered if unit.state is not UnitState.ARRIVED):
-        print(f"  unit {unit.id} at {tilemap_cell(navigator.grid, unit.cell)}: {unit.state.value} {unit.reason}".rstrip())
+        print(
+            f"  unit {unit.id} at {tilemap_cell(navigator.grid, unit.cell)}: {unit.state.value} {unit.reason}".rstrip()
+        )
 
 
 def collisions_line(navigator: Navigator) -> str:
@@ -539,12 +583,16 @@ def print_formation_run(run: FormationRun) -> None:
     print(f"{'t s':>7}  {'event':<18} detail")
     for at, name, detail in run.events:
         print(f"{at:7.2f}  {name:<18} {detail}")
-    print(f"{'order':>5}  {'target':>10}  {'given s':>7} {'formed in s':>11} {'arrived s':>9} {'spread s':>8} {'searches':>8}")
+    print(
+        f"{'order':>5}  {'target':>10}  {'given s':>7} {'formed in s':>11} {'arrived s':>9} {'spread s':>8} {'searches':>8}"
+    )
     for number, order in enumerate(run.orders, start=1):
         formed_in = f"{order.formed_in:11.2f}" if order.formed_in is not None else f"{'-':>11}"
         arrived_at = f"{order.ended:9.2f}" if order.ended is not None else f"{'-':>9}"
         spread = f"{order.spread:8.2f}" if order.spread is not None else f"{'-':>8}"
-        print(f"{number:>5}  {str(order.target):>10}  {order.given:7.2f} {formed_in} {arrived_at} {spread} {order.searches:>8}")
+        print(
+            f"{number:>5}  {str(order.target):>10}  {order.given:7.2f} {formed_in} {arrived_at} {spread} {order.searches:>8}"
+        )
     arrived = sum(unit.state is UnitState.ARRIVED for unit in group.members)
     per_order = sum(order.searches for order in run.orders) / len(run.orders)
     under_way = "" if run.done else f"; still under way after {navigator.time:.2f} s"
@@ -573,7 +621,11 @@ def print_units(grid: Grid, orders: Sequence[Order]) -> None:
     for order in orders:
         unit, stats = order.unit, order.unit.stats
         optimal = f"{order.optimal:7.2f}" if order.optimal is not None else f"{'-':>7}"
-        ratio = f"{stats.distance / order.optimal:6.2f}" if unit.state is UnitState.ARRIVED and order.optimal else f"{'-':>6}"
+        ratio = (
+            f"{stats.distance / order.optimal:6.2f}"
+            if unit.state is UnitState.ARRIVED and order.optimal
+            else f"{'-':>6}"
+        )
         why = unit.reason if unit.state is not UnitState.ARRIVED else ""
         if order.optimal is None:
             why = f"{why} (no path at order time)".strip()
@@ -594,7 +646,9 @@ def print_run_summary(navigator: Navigator, orders: Sequence[Order], walls: Sequ
         + f"; {navigator.time:.2f} s simulated in {updates} updates of {UPDATE_SECONDS} s"
     )  # fmt: skip
     refused = sum(len(wall.refused) for wall in walls)
-    print(f"walls: {len(walls)} put up, {sum(len(w.cells) for w in walls) - refused} cells blocked, {refused} refused (held by units)")
+    print(
+        f"walls: {len(walls)} put up, {sum(len(w.cells) for w in walls) - refused} cells blocked, {refused} refused (held by units)"
+    )
     print(update_times(navigator))
     stats = navigator.stats
     plans, splices = sum(o.unit.stats.plans for o in orders), sum(o.unit.stats.splices for o in orders)
@@ -648,7 +702,9 @@ def run_bake(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else path.with_suffix(".kpg")
     grid = read_map(path, args).grid
     nav_grids = nav_grid_settings(path) if path.suffix.lower() == ".tscn" else []
-    cluster_size = args.cluster_size or (nav_grids[0].cluster_size if nav_grids else 0) or None  # option, else the NavGrid's
+    cluster_size = (
+        args.cluster_size or (nav_grids[0].cluster_size if nav_grids else 0) or None
+    )  # option, else the NavGrid's
     started = time.perf_counter()
     graph = KeyPointGraph.bake(grid, cluster_size=cluster_size, progress=ProgressBar(sys.stderr, "clusters"))
     bake_ms = (time.perf_counter() - started) * 1000
@@ -750,10 +806,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     )
     demo.add_argument("map", nargs="?", help=f"a .tscn, .map or .txt map (default: {DEMO_SCENE.name})")
     demo.add_argument("--units", type=_at_least(1), default=8, help="how many units (default 8)")
-    demo.add_argument("--walls", type=_at_least(0), default=4, help=f"walls of {WALL_LENGTH} cells put up across routes, one every {WALL_EVERY_SECONDS:g} s from {FIRST_WALL_SECONDS:g} s (default 4)")
+    demo.add_argument(
+        "--walls",
+        type=_at_least(0),
+        default=4,
+        help=f"walls of {WALL_LENGTH} cells put up across routes, one every {WALL_EVERY_SECONDS:g} s from {FIRST_WALL_SECONDS:g} s (default 4)",
+    )
     demo.add_argument("--speed", type=_positive, default=4.0, help="unit speed in cells per second (default 4)")
-    demo.add_argument("--max-time", type=_positive, default=60.0, help="stop after this many simulated seconds (default 60)")
-    demo.add_argument("--no-graph", action="store_true", help="plan with find_path alone, even if the map has a baked graph")
+    demo.add_argument(
+        "--max-time", type=_positive, default=60.0, help="stop after this many simulated seconds (default 60)"
+    )
+    demo.add_argument(
+        "--no-graph", action="store_true", help="plan with find_path alone, even if the map has a baked graph"
+    )
     demo.add_argument("--scale", type=_at_least(1), default=8, help="pixels per cell in the pictures (default 8)")
     demo.add_argument(
         "--scenario", choices=(*SCENARIOS, ALL_SCENARIOS, *CROWDS),
@@ -788,13 +853,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     bake = commands.add_parser("bake", help="bake a map's key-point graph into a file")
     bake.add_argument("map", help="a .tscn, .map or .txt map")
     bake.add_argument("--out", help="graph file to write (default: the map's path with suffix .kpg)")
-    bake.add_argument("--cluster-size", type=int, help="cluster side in cells (default: halve the map until clusters are about 10 wide)")
+    bake.add_argument(
+        "--cluster-size",
+        type=int,
+        help="cluster side in cells (default: halve the map until clusters are about 10 wide)",
+    )
     render = commands.add_parser("render", help="draw a map with its key-point graph and paths found on it")
     render.add_argument("map", help="a .tscn, .map or .txt map")
     render.add_argument("--graph", required=True, help="the graph file baked from this map")
     render.add_argument("--out", required=True, help="PNG to write")
     render.add_argument("--paths", type=_at_least(0), default=6, help="how many seeded paths to draw (default 6)")
-    render.add_argument("--scale", type=_at_least(1), help=f"pixels per cell (default: up to 8, the longer side at most {MAX_PICTURE_SIDE} pixels)")
+    render.add_argument(
+        "--scale",
+        type=_at_least(1),
+        help=f"pixels per cell (default: up to 8, the longer side at most {MAX_PICTURE_SIDE} pixels)",
+    )
     for command in (demo, paths, bake, render):
         command.add_argument("--tilemap", help="name or path of the TileMap node when a scene has several")
         command.add_argument("--blocking", nargs="*", default=(), type=_tile, help="tile names or ids that block")
@@ -834,7 +907,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.command == "demo" and args.scenario is not None:
         given = [option for dest, option in UNIT_DEMO_ONLY if getattr(args, dest) != demo.get_default(dest)]
         if given:
-            demo.error(f"--scenario {args.scenario} runs on a map and with units of its own; leave out {', '.join(given)}")
+            demo.error(
+                f"--scenario {args.scenario} runs on a map and with units of its own; leave out {', '.join(given)}"
+            )
     run = {"demo": run_demo, "paths": run_paths, "bake": run_bake, "render": run_render}[args.command]
     if args.command == "demo" and args.scenario:
         run = run_crowd if args.scenario in CROWDS else run_formations
@@ -842,7 +917,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.command in PICTURE_COMMANDS:
             pillow_image()  # the pictures come last: say that Pillow is missing before the work
         return run(args)
-    except (ValueError, OSError, PillowMissing) as error:  # MapFormatError, GraphFileError, StaleGraphError, bad bake parameters
+    except (
+        ValueError,
+        OSError,
+        PillowMissing,
+    ) as error:  # MapFormatError, GraphFileError, StaleGraphError, bad bake parameters
         print(f"pathing-py: {error}", file=sys.stderr)
         return 2
 

@@ -41,9 +41,13 @@ class CrowdRun:
         self.navigator = Navigator(scenario.grid)
         self.units: List[Unit] = [
             self.navigator.add_unit(tuple(start), speed=float(speed), radius=float(radius), priority=int(priority))
-            for start, speed, radius, priority in zip(scenario.starts.tolist(), scenario.speeds, scenario.radii, scenario.priorities)
+            for start, speed, radius, priority in zip(
+                scenario.starts.tolist(), scenario.speeds, scenario.radii, scenario.priorities
+            )
         ]
-        self.ordered: List[Unit] = [unit for unit, idle in zip(self.units, scenario.idle) if not idle]  #: the units given orders
+        self.ordered: List[Unit] = [
+            unit for unit, idle in zip(self.units, scenario.idle) if not idle
+        ]  #: the units given orders
         for unit, goal, idle in zip(self.units, scenario.goals.tolist(), scenario.idle):
             if not idle:
                 unit.move_to(tuple(goal))

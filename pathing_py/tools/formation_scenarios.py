@@ -61,13 +61,22 @@ class FormationScenario:
         for y, row in enumerate(self.rows):
             for x, char in enumerate(row):
                 if char not in legend:
-                    raise ValueError(f"scenario {self.name!r}: unknown map character {char!r} at {(x, y)} (expected one of {''.join(sorted(legend))})")
+                    raise ValueError(
+                        f"scenario {self.name!r}: unknown map character {char!r} at {(x, y)} (expected one of {''.join(sorted(legend))})"
+                    )
         self.grid()  # rows of one width
-        starts, targets = len(self.start_cells), "".join(sorted(char for row in self.rows for char in row if char.isdigit()))
+        starts, targets = (
+            len(self.start_cells),
+            "".join(sorted(char for row in self.rows for char in row if char.isdigit())),
+        )
         if starts < self.members:
-            raise ValueError(f"scenario {self.name!r}: {self.members} members need as many start cells ('s'), the map has {starts}")
+            raise ValueError(
+                f"scenario {self.name!r}: {self.members} members need as many start cells ('s'), the map has {starts}"
+            )
         if not targets or targets != "123456789"[: len(targets)]:
-            raise ValueError(f"scenario {self.name!r}: the map must mark its targets 1, 2, … once each, got {targets!r}")
+            raise ValueError(
+                f"scenario {self.name!r}: the map must mark its targets 1, 2, … once each, got {targets!r}"
+            )
         if not self.speeds:
             raise ValueError(f"scenario {self.name!r}: members need at least one speed")
 
@@ -176,7 +185,9 @@ class FormationRun:
                 order.formed_in = now - self._forming_since
             elif name == "group_arrived":
                 order.ended = now
-                order.arrivals = {unit.id: self._arrived_at[unit.id] for unit in self.group.members if unit.id in self._arrived_at}
+                order.arrivals = {
+                    unit.id: self._arrived_at[unit.id] for unit in self.group.members if unit.id in self._arrived_at
+                }
         if order.ended is not None and not self.done:
             self._give_order()
 
@@ -193,7 +204,12 @@ def _scenario(name: str, description: str, shape: str, members: int, rows: str) 
 SCENARIOS: Dict[str, FormationScenario] = {
     scenario.name: scenario
     for scenario in (
-        _scenario("gap", "a box of 9 at spacing 2 marches east through a gap three cells wide in a wall: it scales down", "box", 9, """
+        _scenario(
+            "gap",
+            "a box of 9 at spacing 2 marches east through a gap three cells wide in a wall: it scales down",
+            "box",
+            9,
+            """
 ..................#.................
 ..................#.................
 ..................#.................
@@ -213,8 +229,14 @@ SCENARIOS: Dict[str, FormationScenario] = {
 ..................#.................
 ..................#.................
 ..................#.................
-"""),
-        _scenario("turn", "a line of 7 at spacing 2 marches east, then is ordered south: it forms again facing south", "line", 7, """
+""",
+        ),
+        _scenario(
+            "turn",
+            "a line of 7 at spacing 2 marches east, then is ordered south: it forms again facing south",
+            "line",
+            7,
+            """
 ....................................
 ....................................
 ....................................
@@ -234,8 +256,14 @@ SCENARIOS: Dict[str, FormationScenario] = {
 ......................2.............
 ....................................
 ....................................
-"""),
-        _scenario("bend", "a line of 7 at spacing 2 is sent behind a wall: it forms facing the way its route sets off, and where the route turns back west it halts and forms again facing the way on", "line", 7, """
+""",
+        ),
+        _scenario(
+            "bend",
+            "a line of 7 at spacing 2 is sent behind a wall: it forms facing the way its route sets off, and where the route turns back west it halts and forms again facing the way on",
+            "line",
+            7,
+            """
 ........................................
 ........................................
 ..ssssssss..............................
@@ -268,8 +296,14 @@ SCENARIOS: Dict[str, FormationScenario] = {
 ........................................
 ........................................
 ........................................
-"""),
-        _scenario("lake", "a box of 9 at spacing 2 marches east across a lake: it halves, passes on both sides and closes up behind", "box", 9, """
+""",
+        ),
+        _scenario(
+            "lake",
+            "a box of 9 at spacing 2 marches east across a lake: it halves, passes on both sides and closes up behind",
+            "box",
+            9,
+            """
 ....................................
 ....................................
 ....................................
@@ -289,6 +323,7 @@ SCENARIOS: Dict[str, FormationScenario] = {
 ....................................
 ....................................
 ....................................
-"""),
+""",
+        ),
     )
 }

@@ -106,7 +106,9 @@ class CrowdScenario:
             ("idle", np.bool_, (count,)),
         )
         for field, dtype, expected in fields:
-            object.__setattr__(self, field, _frozen(f"scenario {self.name!r}: {field}", getattr(self, field), dtype, expected))
+            object.__setattr__(
+                self, field, _frozen(f"scenario {self.name!r}: {field}", getattr(self, field), dtype, expected)
+            )
         self._check_units()
 
     @property
@@ -148,7 +150,9 @@ class CrowdScenario:
             walled = units_in_walls(passable, positions, self.radii[units])
             if len(walled):
                 unit = int(units[walled[0]])
-                raise ValueError(f"scenario {self.name!r}: unit {unit}'s {what} {tuple(positions[walled[0]].tolist())} reaches into a wall or off the map")
+                raise ValueError(
+                    f"scenario {self.name!r}: unit {unit}'s {what} {tuple(positions[walled[0]].tolist())} reaches into a wall or off the map"
+                )
             pairs = overlapping_pairs(positions, self.radii[units])
             if len(pairs):
                 first, second = (int(units[i]) for i in pairs[0])
@@ -158,7 +162,9 @@ class CrowdScenario:
 # -- one-cell ways (radius <= 0.5) ---------------------------------------------------------------
 
 
-def head_on_corridor(units: int = 10, *, length: Optional[int] = None, pocket: int = 1, radius: float = 0.5, speed: float = DEFAULT_SPEED) -> CrowdScenario:
+def head_on_corridor(
+    units: int = 10, *, length: Optional[int] = None, pocket: int = 1, radius: float = 0.5, speed: float = DEFAULT_SPEED
+) -> CrowdScenario:
     """Two files of ``units / 2`` meet head-on in a corridor one cell wide, with a side pocket of ``pocket``
     cells at its middle; each file is ordered to the other's end, keeping its order.
 
@@ -176,11 +182,15 @@ def head_on_corridor(units: int = 10, *, length: Optional[int] = None, pocket: i
     left = np.stack([np.arange(1, per_side + 1), np.full(per_side, 2)], axis=1)
     shift = np.array([length - per_side, 0])
     starts, goals = np.concatenate([left, left + shift]), np.concatenate([left + shift, left])
-    description = f"{per_side} a side head-on in a {length}-cell corridor one cell wide, with a {pocket}-cell side pocket"
+    description = (
+        f"{per_side} a side head-on in a {length}-cell corridor one cell wide, with a {pocket}-cell side pocket"
+    )
     return _scenario("head_on_corridor", description, passable, starts, goals, radius, speed)
 
 
-def two_cell_corridor(units: int = 40, *, length: Optional[int] = None, radius: float = 0.5, speed: float = 1.0) -> CrowdScenario:
+def two_cell_corridor(
+    units: int = 40, *, length: Optional[int] = None, radius: float = 0.5, speed: float = 1.0
+) -> CrowdScenario:
     """``units / 2`` against ``units / 2`` in a corridor two cells wide, each side packed two abreast at its end
     and ordered to the other end. 1 cell per second by default: RVO2 deadlocks there (issue 12)."""
     per_side = _count("units", units, 2, even=True) // 2
@@ -197,7 +207,9 @@ def two_cell_corridor(units: int = 40, *, length: Optional[int] = None, radius: 
     return _scenario("two_cell_corridor", description, passable, starts, goals, radius, speed)
 
 
-def crossroads(units: int = 40, *, width: int = 3, arm: Optional[int] = None, radius: float = 0.5, speed: float = DEFAULT_SPEED) -> CrowdScenario:
+def crossroads(
+    units: int = 40, *, width: int = 3, arm: Optional[int] = None, radius: float = 0.5, speed: float = DEFAULT_SPEED
+) -> CrowdScenario:
     """Two streams of ``units / 2`` cross where two roads ``width`` cells wide meet: one west to east, one
     north to south, each packed at the end of its road's arm and ordered to the far end."""
     per_stream = _count("units", units, 2, even=True) // 2
@@ -236,12 +248,24 @@ def gate(units: int = 100, *, radius: float = 0.5, speed: float = DEFAULT_SPEED)
     return _scenario("gate", description, passable, starts, goals, radius, speed)
 
 
-def armies(units: int = 60, *, gates: int = 3, gate_width: int = 3, columns: int = 6, radius: float = 0.5, speed: float = DEFAULT_SPEED) -> CrowdScenario:
+def armies(
+    units: int = 60,
+    *,
+    gates: int = 3,
+    gate_width: int = 3,
+    columns: int = 6,
+    radius: float = 0.5,
+    speed: float = DEFAULT_SPEED,
+) -> CrowdScenario:
     """Two armies of ``units / 2``, each packed ``columns`` deep on its side of a wall across the field, cross
     to each other's places through ``gates`` gates ``gate_width`` cells wide, spread evenly along the wall
     (the crowd of ``pathing-py demo --scenario armies``)."""
     per_side = _count("units", units, 2, even=True) // 2
-    gates, gate_width, columns = _count("gates", gates, 1), _count("gate_width", gate_width, 1), _count("columns", columns, 1)
+    gates, gate_width, columns = (
+        _count("gates", gates, 1),
+        _count("gate_width", gate_width, 1),
+        _count("columns", columns, 1),
+    )
     radius, speed = _narrow_radius(radius), _positive("speed", speed)
     rows = math.ceil(per_side / columns)
     height = max(2 * gates * gate_width + 1, rows + 4)
@@ -275,7 +299,17 @@ def packed_canyon(idle: int = 10, *, radius: float = 0.5, speed: float = DEFAULT
     starts, goals = np.concatenate([driver_start, canyon]), np.concatenate([driver_goal, canyon])
     standing = np.arange(idle + 1) > 0
     description = f"one unit drives through a canyon one cell wide packed with {idle} idle units"
-    return _scenario("packed_canyon", description, passable, starts, goals, radius, speed, idle=standing, priorities=(~standing).astype(int))
+    return _scenario(
+        "packed_canyon",
+        description,
+        passable,
+        starts,
+        goals,
+        radius,
+        speed,
+        idle=standing,
+        priorities=(~standing).astype(int),
+    )
 
 
 def occupied_spot(*, distance: int = 4, radius: float = 0.5, speed: float = DEFAULT_SPEED) -> CrowdScenario:
@@ -289,13 +323,25 @@ def occupied_spot(*, distance: int = 4, radius: float = 0.5, speed: float = DEFA
     starts = np.array([spot - [distance, 0], spot])
     goals = np.array([spot, spot])
     description = f"a unit ordered into the cell of an idle unit {distance} cells away"
-    return _scenario("occupied_spot", description, passable, starts, goals, radius, speed, idle=np.array([False, True]), priorities=np.array([1, 0]))
+    return _scenario(
+        "occupied_spot",
+        description,
+        passable,
+        starts,
+        goals,
+        radius,
+        speed,
+        idle=np.array([False, True]),
+        priorities=np.array([1, 0]),
+    )
 
 
 # -- open ground (any radius) --------------------------------------------------------------------
 
 
-def circle_swap(units: int = 1000, *, radius: float = 0.5, speed: float = DEFAULT_SPEED, spacing: Optional[float] = None) -> CrowdScenario:
+def circle_swap(
+    units: int = 1000, *, radius: float = 0.5, speed: float = DEFAULT_SPEED, spacing: Optional[float] = None
+) -> CrowdScenario:
     """``units`` on a circle in the open, ``spacing`` cells apart along it, each ordered to the opposite point.
 
     Starts are cell centres, so the goals are too. The default spacing keeps
@@ -317,7 +363,9 @@ def circle_swap(units: int = 1000, *, radius: float = 0.5, speed: float = DEFAUL
     return _scenario("circle_swap", description, np.ones((side, side), dtype=bool), starts, goals, radius, speed)
 
 
-def crossing_blocks(units: int = 1000, *, radius: float = 0.5, speed: float = DEFAULT_SPEED, spacing: Optional[int] = None) -> CrowdScenario:
+def crossing_blocks(
+    units: int = 1000, *, radius: float = 0.5, speed: float = DEFAULT_SPEED, spacing: Optional[int] = None
+) -> CrowdScenario:
     """Two blocks of ``units / 2`` cross at right angles in the open: one heads east, one south, both reach the
     crossing at once and stop as the same blocks beyond it. Neighbours stand ``spacing`` cells apart: by
     default twice as far as their radius needs (a unit's width between them), 1 packs radius 0.5 units."""
@@ -338,7 +386,9 @@ def crossing_blocks(units: int = 1000, *, radius: float = 0.5, speed: float = DE
     return _scenario("crossing_blocks", description, np.ones((side, side), dtype=bool), starts, goals, radius, speed)
 
 
-def mixed_radii(units: int = 60, *, radii: Sequence[float] = (0.3, 0.5, 1.0), speed: float = DEFAULT_SPEED) -> CrowdScenario:
+def mixed_radii(
+    units: int = 60, *, radii: Sequence[float] = (0.3, 0.5, 1.0), speed: float = DEFAULT_SPEED
+) -> CrowdScenario:
     """Two groups of ``units / 2`` with radii taken in turn from ``radii`` swap places head-on in the open."""
     per_side = _count("units", units, 2, even=True) // 2
     if not len(radii):
@@ -356,7 +406,9 @@ def mixed_radii(units: int = 60, *, radii: Sequence[float] = (0.3, 0.5, 1.0), sp
     goals = np.concatenate([west + [shift, 0], west])
     passable = np.ones((2 * margin + step * rows, 2 * margin + shift + step * columns), dtype=bool)
     per_unit = np.resize(np.array(sizes), 2 * per_side)
-    description = f"two groups of {per_side} with radii {'/'.join(f'{r:g}' for r in sizes)} swap places head-on in the open"
+    description = (
+        f"two groups of {per_side} with radii {'/'.join(f'{r:g}' for r in sizes)} swap places head-on in the open"
+    )
     return _scenario("mixed_radii", description, passable, starts, goals, per_unit, speed)
 
 
@@ -364,7 +416,14 @@ def mixed_radii(units: int = 60, *, radii: Sequence[float] = (0.3, 0.5, 1.0), sp
 
 
 def random_orders(
-    grid: Grid, units: int = 1000, *, radius: float = 0.5, speed: float = DEFAULT_SPEED, seed: int = 1, name: str = "random_orders", where: str = "a map"
+    grid: Grid,
+    units: int = 1000,
+    *,
+    radius: float = 0.5,
+    speed: float = DEFAULT_SPEED,
+    seed: int = 1,
+    name: str = "random_orders",
+    where: str = "a map",
 ) -> CrowdScenario:
     """``units`` on distinct random cells of ``grid``'s largest island (of cells where they fit), each ordered
     to another such cell; starts and goals all differ, and are at least a unit's width apart."""
@@ -381,14 +440,24 @@ def random_orders(
     sizes[0] = 0
     ys, xs = np.nonzero((islands == int(np.argmax(sizes))) & on_lattice & fits)
     if len(xs) < 2 * units:
-        raise ValueError(f"{units} units of radius {radius:g} need {2 * units} cells (to start on and go to) on one island, the map has {len(xs)}")
+        raise ValueError(
+            f"{units} units of radius {radius:g} need {2 * units} cells (to start on and go to) on one island, the map has {len(xs)}"
+        )
     chosen = np.random.default_rng(int(seed)).permutation(len(xs))[: 2 * units]
     cells = np.stack([xs[chosen], ys[chosen]], axis=1)
     description = f"{units} units with random orders (seed {seed}) on {where}"
     return _scenario(name, description, grid, cells[:units], cells[units:], radius, speed)
 
 
-def movingai_orders(map_name: str = "den520d", units: int = 1000, *, folder: Union[str, Path, None] = None, radius: float = 0.5, speed: float = DEFAULT_SPEED, seed: int = 1) -> CrowdScenario:
+def movingai_orders(
+    map_name: str = "den520d",
+    units: int = 1000,
+    *,
+    folder: Union[str, Path, None] = None,
+    radius: float = 0.5,
+    speed: float = DEFAULT_SPEED,
+    seed: int = 1,
+) -> CrowdScenario:
     """:func:`random_orders` on a Moving AI map, read from ``folder`` (by default ``$PATHING_PY_MOVINGAI``
     or the project's ``shared/benchmarks/movingai``)."""
     maps = Path(folder) if folder is not None else find_benchmarks(Path(__file__))
@@ -463,7 +532,9 @@ def _scenario(
     )
 
 
-def _block(columns: int, rows: int, count: int, step: int, origin: Tuple[int, int], by_columns: bool = False) -> np.ndarray:
+def _block(
+    columns: int, rows: int, count: int, step: int, origin: Tuple[int, int], by_columns: bool = False
+) -> np.ndarray:
     """The first ``count`` cells of a ``columns`` x ``rows`` lattice ``step`` cells apart from ``origin``, row by row
     (column by column if ``by_columns``): an (count, 2) int array."""
     xs, ys = np.meshgrid(np.arange(columns), np.arange(rows), indexing="ij" if by_columns else "xy")
@@ -498,7 +569,11 @@ def _count(name: str, value, least: int, *, most: Optional[int] = None, even: bo
 
 
 def _positive(name: str, value) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not (math.isfinite(value) and value > 0):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float, np.integer, np.floating))
+        or not (math.isfinite(value) and value > 0)
+    ):
         raise ValueError(f"{name} must be a positive number, got {value!r}")
     return float(value)
 
@@ -508,4 +583,3 @@ def _narrow_radius(radius) -> float:
     if radius > NARROW_RADIUS:
         raise ValueError(f"radius must be <= {NARROW_RADIUS} in a scenario of one-cell ways, got {radius:g}")
     return radius
-

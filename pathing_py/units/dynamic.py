@@ -34,7 +34,20 @@ full only when that fails.
 import math
 from dataclasses import dataclass
 from enum import Enum
-from typing import Dict, FrozenSet, Generic, Hashable, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple, TypeVar
+from typing import (
+    Dict,
+    FrozenSet,
+    Generic,
+    Hashable,
+    Iterable,
+    List,
+    NamedTuple,
+    Optional,
+    Sequence,
+    Set,
+    Tuple,
+    TypeVar,
+)
 
 import numpy as np
 
@@ -109,7 +122,9 @@ class MapWatcher(Generic[Subscriber]):
         makes the step illegal even when it lies in a region the route's
         cells do not touch.
         """
-        regions = self._regions_crossed(cell_pairs(cells, self.width, self.height), cell_pairs(points, self.width, self.height))
+        regions = self._regions_crossed(
+            cell_pairs(cells, self.width, self.height), cell_pairs(points, self.width, self.height)
+        )
         old = self._watched.get(subscriber, frozenset())
         for region in old - regions:
             self._drop(region, subscriber)

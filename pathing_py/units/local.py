@@ -199,7 +199,9 @@ def shortcut(grid: Grid, cells: Sequence[Cell], goal: Optional[Cell] = None) -> 
 class _Walker:
     """One Bug-2 walk: the line, the contours met, the cells walked."""
 
-    def __init__(self, passable: np.ndarray, connectivity: int, start: Cell, goal: Cell, sense: Optional[Sense], max_steps: float):
+    def __init__(
+        self, passable: np.ndarray, connectivity: int, start: Cell, goal: Cell, sense: Optional[Sense], max_steps: float
+    ):
         self.passable = passable
         self.goal = goal
         self.line = line_cells(start, goal, connectivity)  # straight steps only on a 4-connected grid
@@ -341,4 +343,3 @@ def _free(passable: np.ndarray, cell: Cell) -> bool:
     """Passable and on the grid: the walker treats the map's edge as an obstacle."""
     x, y = cell
     return 0 <= y < passable.shape[0] and 0 <= x < passable.shape[1] and bool(passable[y, x])
-

@@ -58,7 +58,9 @@ class Round:
     would find them). A unit stepping close behind another that moved on in the array pass sees that one
     where a walk in order would have: where it was, if its turn comes later."""
 
-    def __init__(self, ranks: np.ndarray, due: np.ndarray, rank_of: np.ndarray, moved_on: np.ndarray, before: np.ndarray) -> None:
+    def __init__(
+        self, ranks: np.ndarray, due: np.ndarray, rank_of: np.ndarray, moved_on: np.ndarray, before: np.ndarray
+    ) -> None:
         self._heap: List[int] = ranks.tolist()  # (sorted: a heap already)
         self._due = due
         self._rank_of = rank_of  #: slot -> rank

@@ -57,7 +57,20 @@ from ..search import find_path, grid_distance
 from .path_stack import Route
 from .unit import Unit
 
-__all__ = ["APPROACH_SLACK", "CLEAR_OF", "HOLD_LIMIT", "MIN_LENGTH", "NARROW_RUN", "PATIENCE", "Claim", "Narrows", "Stretch", "hold_for_next_turn", "mark_narrows", "narrow_cells"]
+__all__ = [
+    "APPROACH_SLACK",
+    "CLEAR_OF",
+    "HOLD_LIMIT",
+    "MIN_LENGTH",
+    "NARROW_RUN",
+    "PATIENCE",
+    "Claim",
+    "Narrows",
+    "Stretch",
+    "hold_for_next_turn",
+    "mark_narrows",
+    "narrow_cells",
+]
 
 #: A cell is narrow where the open run across it, along its row or its column, is at most this many cells
 #: (of the group's grid, whose cells are the blocks where its widest member fits): two files cannot pass there.
@@ -116,7 +129,10 @@ def narrow_cells(cells: np.ndarray, passable: np.ndarray) -> np.ndarray:
         return np.zeros(0, dtype=bool)
     height, width = passable.shape  # (the cells' box, and the runs either side of it, are enough)
     left, top = max(int(cells[:, 0].min()) - NARROW_RUN, 0), max(int(cells[:, 1].min()) - NARROW_RUN, 0)
-    right, bottom = min(int(cells[:, 0].max()) + NARROW_RUN + 1, width), min(int(cells[:, 1].max()) + NARROW_RUN + 1, height)
+    right, bottom = (
+        min(int(cells[:, 0].max()) + NARROW_RUN + 1, width),
+        min(int(cells[:, 1].max()) + NARROW_RUN + 1, height),
+    )
     return _narrow_mask(passable[top:bottom, left:right])[cells[:, 1] - top, cells[:, 0] - left]
 
 
@@ -125,7 +141,9 @@ def _narrow_mask(passable: np.ndarray) -> np.ndarray:
     reach, (height, width) = NARROW_RUN, passable.shape
     padded = np.pad(passable, reach, constant_values=False)
 
-    def runs_wider(dx: int, dy: int) -> np.ndarray:  # some run of NARROW_RUN + 1 open cells along (dx, dy) holds the cell
+    def runs_wider(
+        dx: int, dy: int
+    ) -> np.ndarray:  # some run of NARROW_RUN + 1 open cells along (dx, dy) holds the cell
         def shifted(k: int) -> np.ndarray:
             return padded[reach + k * dy : reach + k * dy + height, reach + k * dx : reach + k * dx + width]
 
@@ -260,7 +278,18 @@ class Claim:
     approach point (``asked``: the order in which claims asked), entered once let in; the ids of the units
     seen in the stretch since, and of those that have passed it."""
 
-    __slots__ = ("narrows", "owner", "stretch", "asked", "asked_at", "entered", "inside", "passed", "_answered_at", "_holding")
+    __slots__ = (
+        "narrows",
+        "owner",
+        "stretch",
+        "asked",
+        "asked_at",
+        "entered",
+        "inside",
+        "passed",
+        "_answered_at",
+        "_holding",
+    )
 
     def __init__(self, narrows: "Narrows", owner: Hashable, stretch: Stretch):
         self.narrows, self.owner, self.stretch = narrows, owner, stretch
@@ -364,7 +393,9 @@ class Narrows:
                 self._asked.setdefault(cell, set()).add(claim)
         if now - claim.asked_at >= HOLD_LIMIT:
             return False
-        rivals = {other for cell in claim.stretch.cells for other in self._asked.get(cell, ()) if other.owner != claim.owner}
+        rivals = {
+            other for cell in claim.stretch.cells for other in self._asked.get(cell, ()) if other.owner != claim.owner
+        }
         waiting_since = math.inf  #: when the longest waiting of the earlier claims the other way asked
         stream = False
         for other in rivals:

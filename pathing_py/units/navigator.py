@@ -196,7 +196,9 @@ class Navigator:
         self.agents = AgentArrays()
         #: The round of sub-steps under way, and each slot's rank in its priority order (see :meth:`_move_units`).
         self._round: Optional[Round] = None
-        self._round_unit: Optional[Unit] = None  #: the unit taking its sub-step in the round (not woken by its own events)
+        self._round_unit: Optional[Unit] = (
+            None  #: the unit taking its sub-step in the round (not woken by its own events)
+        )
         self._rank_of = np.zeros(0, dtype=np.intp)
         #: Unit id -> the goal it had when it asked for a plan (answered only if it still has it).
         self.requests: PathRequestQueue[int, Optional[Cell]] = PathRequestQueue(time_budget, clock=clock)
@@ -252,7 +254,9 @@ class Navigator:
         cells = block_cells(corner, size)
         for cell in cells:
             if not self.grid.is_passable(cell):
-                raise ValueError(f"position ({x}, {y}) puts a unit of radius {radius} on cell {cell}, which is blocked or off the map")
+                raise ValueError(
+                    f"position ({x}, {y}) puts a unit of radius {radius} on cell {cell}, which is blocked or off the map"
+                )
             holder = self.occupancy.holder(cell) or next(iter(self.occupancy.leavers(cell)), None)
             if holder is not None:
                 raise ValueError(f"cell {cell} is held by unit {holder.id}")
@@ -327,7 +331,9 @@ class Navigator:
             if not self.grid.in_bounds(cell):
                 raise ValueError(f"cell {cell} is outside the {self.grid.width}x{self.grid.height} map")
         refused = [cell for cell in cells if blocked and (cell in self.occupancy or self.occupancy.leavers(cell))]
-        applied = [cell for cell in dict.fromkeys(cells) if cell not in refused and self.grid.is_passable(cell) == blocked]
+        applied = [
+            cell for cell in dict.fromkeys(cells) if cell not in refused and self.grid.is_passable(cell) == blocked
+        ]
         self.grid.set_blocked(applied, blocked)
         if applied:
             self._at_rest = False
@@ -410,7 +416,9 @@ class Navigator:
             if not self.stats.updates % STALL_SLICES:
                 self._at_rest = not (self.requests or self.jams.busy) and all(map(self._rests, order))
             self._part_done("order checks", started)
-        parts["events"] = max(0.0, parts["events"] - parts["traffic"] - self._leg_seconds)  # (both timed inside the events)
+        parts["events"] = max(
+            0.0, parts["events"] - parts["traffic"] - self._leg_seconds
+        )  # (both timed inside the events)
         parts["plans"] += self._leg_seconds
         self._leg_seconds = 0.0
         self.stats.part_seconds = parts
@@ -429,13 +437,17 @@ class Navigator:
             self._move_in_passes(order, delta)
             return
         started = time.perf_counter()
-        steps = {speed: sub_step(delta, speed) for speed in {unit.speed for unit in order}}  # (units share a few speeds)
+        steps = {
+            speed: sub_step(delta, speed) for speed in {unit.speed for unit in order}
+        }  # (units share a few speeds)
         rounds = max(count for count, _ in steps.values())
         for turn in range(rounds):
             for unit in order:
                 if unit.next_cell is not None or unit.state in WALKING_STATES:
                     count, dt = steps[unit.speed]
-                    if turn * count % rounds < count and not (unit.next_cell is None and unit in self._asleep and self._sleeps(unit, dt)):
+                    if turn * count % rounds < count and not (
+                        unit.next_cell is None and unit in self._asleep and self._sleeps(unit, dt)
+                    ):
                         self._advance(unit, dt)
         self._part_done("events", started)
 
@@ -545,7 +557,9 @@ class Navigator:
             busy = unit.state not in FINAL_STATES and unit.state not in (UnitState.IDLE, UnitState.FIND_PATH)
             if not busy:
                 continue
-            if self.time - max(unit.closer_time, unit.planned_time) > BUSY_STALL_FACTOR * limit and self._stop_kept_busy(unit, BUSY_STALL_FACTOR * limit):
+            if self.time - max(
+                unit.closer_time, unit.planned_time
+            ) > BUSY_STALL_FACTOR * limit and self._stop_kept_busy(unit, BUSY_STALL_FACTOR * limit):
                 continue
             if unit.next_cell is not None or self.time - unit.progress_time <= limit:
                 continue
@@ -573,7 +587,11 @@ class Navigator:
         destination = unit.stack.destination()
         if destination is None or unit.announced or unit.taking_turns or self.jams.planned(unit):
             return False
-        self.finish(unit, UnitState.HELD_UP, f"came no closer to {self.cell_label(destination)} for {seconds:.0f} s, kept busy by other units")
+        self.finish(
+            unit,
+            UnitState.HELD_UP,
+            f"came no closer to {self.cell_label(destination)} for {seconds:.0f} s, kept busy by other units",
+        )
         return True
 
     def _send_back(self, units: Iterable[Unit]) -> None:
@@ -586,7 +604,10 @@ class Navigator:
         corner, three units that had arrived so for 1,500 s after the last order)."""
         for unit in units:
             goal = unit.goal
-            if not (unit.off_goal and goal is not None and unit.next_cell is None and not len(unit.stack)) or unit.walked_back >= WALKS_BACK:
+            if (
+                not (unit.off_goal and goal is not None and unit.next_cell is None and not len(unit.stack))
+                or unit.walked_back >= WALKS_BACK
+            ):
                 continue
             if not self._goal_left_for(unit, goal) or self.time - unit.progress_time < self.traffic.give_up:
                 continue
@@ -613,7 +634,9 @@ class Navigator:
             waited = self.time - unit.stopped_time
             if not self.goes_on_later(unit) or waited < give_up:
                 continue
-            if self._all_stand_around(unit, SEND_BACK_CLEARANCE if waited >= STALL_FACTOR * give_up else SETTLED_CLEARANCE):
+            if self._all_stand_around(
+                unit, SEND_BACK_CLEARANCE if waited >= STALL_FACTOR * give_up else SETTLED_CLEARANCE
+            ):
                 unit.resumed += 1
                 self._start_trip(unit)
 
@@ -664,7 +687,9 @@ class Navigator:
         unit.forget_routes()
         self.set_state(unit, UnitState.FIND_PATH)
 
-    def follow(self, unit: Unit, goal: Cell, key_points: Tuple[Cell, ...], aims: Optional[Sequence[Cell]] = None) -> None:
+    def follow(
+        self, unit: Unit, goal: Cell, key_points: Tuple[Cell, ...], aims: Optional[Sequence[Cell]] = None
+    ) -> None:
         """Send ``unit`` to ``goal`` past ``key_points`` that another unit's plan found (a group's
         shared route, SPEC F1), heading for ``aims[i]`` in place of key point ``i`` (its own cells
         beside them) if given: no search of its own, the tuple shared by reference. A goal the unit
@@ -675,7 +700,14 @@ class Navigator:
         if self.units.get(unit.id) is not unit:
             raise ValueError(f"unit {unit.id} was removed")
         shared = Route(RouteKind.HIGH_LEVEL, key_points, aims=aims) if key_points else None  # checks the aims first
-        unit.goal, unit.retry_until, unit.cut_off, unit.following, unit.resumed, unit.walked_back = goal, None, False, True, 0, 0
+        unit.goal, unit.retry_until, unit.cut_off, unit.following, unit.resumed, unit.walked_back = (
+            goal,
+            None,
+            False,
+            True,
+            0,
+            0,
+        )
         unit.reason, unit.announced, unit.trip_encounters, unit.reroutes = "", False, 0, 0
         unit.arrival_state = UnitState.ARRIVED
         self._at_rest = False
@@ -743,7 +775,9 @@ class Navigator:
         kept = self._leave_turns(unit)
         stretches: List[Stretch] = []
         if unit.squad is None and self.graph_of(unit) is not None:
-            marked, stretches = mark_narrows(self.grid_of(unit), start, waypoints[:-1], waypoints[-1], depth=unit.size, hold_at_start=True)
+            marked, stretches = mark_narrows(
+                self.grid_of(unit), start, waypoints[:-1], waypoints[-1], depth=unit.size, hold_at_start=True
+            )
             waypoints = marked + waypoints[-1:]
         route = Route(RouteKind.HIGH_LEVEL, waypoints)
         claims = kept + self.narrows.claim(unit, stretches)
@@ -849,7 +883,9 @@ class Navigator:
         move on in the array passes: :meth:`Round.position` shows them where a walk in order would."""
         self.agents.close[unit.slot] = bool(unit.step_leavers)
 
-    def _reach_past_leavers(self, unit: Unit, next_cell: Cell, target: Tuple[float, float], distance: float, reach: float) -> float:
+    def _reach_past_leavers(
+        self, unit: Unit, next_cell: Cell, target: Tuple[float, float], distance: float, reach: float
+    ) -> float:
         """How far ``unit`` may move of ``reach`` toward ``target``: a unit stepping out of a cell of its step may
         still reach into it. A unit that has left such a cell for good (it arrived beyond it: the cell is this unit's
         now, so it never comes back during the step) is dropped from the unit's leavers, and once none is left the
@@ -896,7 +932,11 @@ class Navigator:
             if route is None:
                 self.finish(unit, unit.arrival_state, unit.reason)
                 return False
-            if route.wait_while is not None and route.kind is RouteKind.HIGH_LEVEL and self.traffic.still_passing(unit, route, dt):
+            if (
+                route.wait_while is not None
+                and route.kind is RouteKind.HIGH_LEVEL
+                and self.traffic.still_passing(unit, route, dt)
+            ):
                 self._hold_for_turn(unit, route)
                 return False
             waypoint = route.current
@@ -913,7 +953,9 @@ class Navigator:
                     self.corridor.replan(unit)
                     return False
                 continue
-            if (route.may_take is not None or route.wait_while is not None) and self.traffic.still_passing(unit, route, dt):
+            if (route.may_take is not None or route.wait_while is not None) and self.traffic.still_passing(
+                unit, route, dt
+            ):
                 if route.wait_while is not None:  # waiting aside (not its turn in a jam's plan): asleep
                     self._asleep[unit] = route, ()
                 return False
@@ -954,7 +996,9 @@ class Navigator:
         if unit.size == 1 and (not unit.making_way or route.may_take is not None and self.jams.lets_follow(unit)):
             # the next unit of a file (or of a jam's plan) may take its cell now and follow (see Occupancy)
             self.occupancy.leave(unit, unit.cell)
-        if unit.announced and unit.arrival_state is UnitState.ARRIVED and unit.cell == unit.goal:  # an arrived unit leaves its goal
+        if (
+            unit.announced and unit.arrival_state is UnitState.ARRIVED and unit.cell == unit.goal
+        ):  # an arrived unit leaves its goal
             unit.stats.moved_off_goal += 1
         if self.step_log is not None:
             self.step_log.append((unit.id, unit.cell, cell))
@@ -998,7 +1042,9 @@ class Navigator:
 _priority, _slot = attrgetter("priority"), attrgetter("slot")
 
 
-def _reach_clear_of(unit: Unit, target: Tuple[float, float], distance: float, radius: float, centre: Tuple[float, float]) -> float:
+def _reach_clear_of(
+    unit: Unit, target: Tuple[float, float], distance: float, radius: float, centre: Tuple[float, float]
+) -> float:
     """How far ``unit`` may move toward ``target`` (``distance`` away) before its circle would meet the
     circle of ``radius`` at ``centre`` (another unit's): the first point of the way at the sum of their
     radii from ``centre``, or the whole way."""

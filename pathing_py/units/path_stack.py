@@ -150,7 +150,11 @@ class PathStack(List[Route]):
         member walks the key points it shares above a route to its own cell); None while it only
         makes way or stands."""
         bottom = self[0] if self else None
-        return bottom.waypoints[-1] if bottom is not None and bottom.kind is RouteKind.HIGH_LEVEL and bottom.waypoints else None
+        return (
+            bottom.waypoints[-1]
+            if bottom is not None and bottom.kind is RouteKind.HIGH_LEVEL and bottom.waypoints
+            else None
+        )
 
     def distance_to_go(self, cell: Cell) -> Optional[float]:
         """How far ``cell`` is from the destination through the key points still to reach (of each high-level

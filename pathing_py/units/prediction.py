@@ -50,7 +50,9 @@ def cells_ahead(unit: Unit) -> List[Cell]:
     return ([unit.next_cell] if unit.next_cell is not None else []) + route_cells(unit)
 
 
-def predicted_positions(unit: Unit, horizon: float = PREDICTION_HORIZON, step: float = PREDICTION_STEP) -> List[Tuple[float, Position]]:
+def predicted_positions(
+    unit: Unit, horizon: float = PREDICTION_HORIZON, step: float = PREDICTION_STEP
+) -> List[Tuple[float, Position]]:
     """(seconds from now, position) every ``step`` seconds from now to ``horizon``: along :func:`cells_ahead`
     at the unit's speed now if it is under way (MOVING or RUN), where it is otherwise."""
     if not (step > 0 and horizon >= 0):

@@ -73,7 +73,9 @@ class WorkCounters(Protocol):
 
     updates: int  #: updates so far
     plan_work: int  #: nodes expanded by path searches
-    jam_work: int  #: work of the searches for jams' plans (see :meth:`~pathing_py.units.jams.untangling.Untangling.advance`)
+    jam_work: (
+        int  #: work of the searches for jams' plans (see :meth:`~pathing_py.units.jams.untangling.Untangling.advance`)
+    )
 
 
 class TrafficHost(Protocol):
@@ -243,7 +245,12 @@ class Traffic:
             if standing or unit.waiting_for >= self.give_up:  # its place is taken, or the way there
                 self.host.finish(unit, unit.arrival_state, unit.reason)  # stand still here instead
             return
-        if unit.keeps_to_shared_route and route.wait_at >= 0 and route.wait_while is None and unit.waiting_for >= self.give_up:
+        if (
+            unit.keeps_to_shared_route
+            and route.wait_at >= 0
+            and route.wait_while is None
+            and unit.waiting_for >= self.give_up
+        ):
             # a squad's member on its way back after making way, and that way is held: it goes on from here
             # instead (members pushed about in turn may each stand where the other came from, and the stall
             # check, not a search of their own, would end their orders)
@@ -262,8 +269,14 @@ class Traffic:
             patience = unit.waiting_for >= (self.wait_limit if outranks else 3 * self.wait_limit)
             resolution: Optional[Resolution] = None
             oncoming = any(_oncoming(b, unit, cell) for b in blockers)
-            if standing and len(standing) == len(blockers) and self._detour(unit, route, DETOUR_HORIZON, margin=3, past=_stands):
-                resolution = Resolution.DETOUR  # around units that stand, through the crowd that moves on: they need not step aside
+            if (
+                standing
+                and len(standing) == len(blockers)
+                and self._detour(unit, route, DETOUR_HORIZON, margin=3, past=_stands)
+            ):
+                resolution = (
+                    Resolution.DETOUR
+                )  # around units that stand, through the crowd that moves on: they need not step aside
             elif (stopped or patience) and self._detour(unit, route, DETOUR_HORIZON, margin=3, keep_right=oncoming):
                 resolution = Resolution.DETOUR
             elif patience and not stopped and self._timed_detour(unit, route):
@@ -277,13 +290,18 @@ class Traffic:
         if unit.keeps_to_shared_route:  # the stall check sees to a stuck member
             return
         _share_progress(unit, blockers)
-        if unit.waiting_for < self.give_up or not self._may_route_around() or waited_for(unit) is None:  # (cheap checks first)
+        if (
+            unit.waiting_for < self.give_up or not self._may_route_around() or waited_for(unit) is None
+        ):  # (cheap checks first)
             return  # not stuck, or no route around may be searched now
         destination = unit.stack.destination()
         if destination is not None and self.route_around_units(unit, destination) is False and self.queue_still(unit):
             holders = ", ".join(self.host.unit_label(b) for b in sorted(blockers, key=_id))
-            self.host.finish(unit, UnitState.HELD_UP,
-                             f"waited {unit.waiting_for:.1f} s for unit(s) {holders} at {self.host.cell_label(cell)}")
+            self.host.finish(
+                unit,
+                UnitState.HELD_UP,
+                f"waited {unit.waiting_for:.1f} s for unit(s) {holders} at {self.host.cell_label(cell)}",
+            )
 
     def queue_still(self, unit: Unit, seconds: Optional[float] = None) -> bool:
         """Whether neither ``unit`` nor the queue it waits in came closer to their targets for ``seconds``
@@ -308,7 +326,9 @@ class Traffic:
             return None
         self._rerouted_at = self.host.stats.updates
         grid = self.host.grid
-        standing = [cell for cell, holder in self.host.occupancy.items() if holder is not unit and holder.next_cell is None]
+        standing = [
+            cell for cell, holder in self.host.occupancy.items() if holder is not unit and holder.next_cell is None
+        ]
         around = grid_without(grid, standing, 0, 0, grid.width, grid.height, unit.size)
         if not around.same_island(unit.cell, target):
             return False
@@ -330,7 +350,11 @@ class Traffic:
         """Whether ``unit`` keeps its place in its squad's queue: squad-mates under way hold its way, and it has
         waited for less than ``wait_limit`` seconds."""
         squad = unit.squad
-        return squad is not None and unit.waiting_for < self.wait_limit and all(b.squad is squad and b.state not in STANDING_STATES for b in blockers)
+        return (
+            squad is not None
+            and unit.waiting_for < self.wait_limit
+            and all(b.squad is squad and b.state not in STANDING_STATES for b in blockers)
+        )
 
     def sleep_blocked(self, unit: Unit, route: Route, cells: List[Cell], blockers: Set[Unit]) -> Blocked:
         """What ``unit``, waiting for ``blockers`` (holding ``cells``, the cells of its step along ``route``), may sleep
@@ -343,10 +367,19 @@ class Traffic:
         if unit.state is not UnitState.WAITING:
             return ()
         if unit.stack.find(RouteKind.HIGH_LEVEL) is None:
-            held = tuple((blocker, blocker.cell) for blocker in blockers if blocker.next_cell is None and blocker.state is UnitState.WAITING)
+            held = tuple(
+                (blocker, blocker.cell)
+                for blocker in blockers
+                if blocker.next_cell is None and blocker.state is UnitState.WAITING
+            )
             return held if len(held) == len(blockers) else ()
         collision = unit.collision
-        if route.may_take is None and collision is not None and collision.others == blockers and self._queues(unit, blockers):
+        if (
+            route.may_take is None
+            and collision is not None
+            and collision.others == blockers
+            and self._queues(unit, blockers)
+        ):
             return Queue(route, cells, tuple(map(self.host.occupancy.holder, cells)), blockers, collision)
         return ()
 
@@ -380,7 +413,11 @@ class Traffic:
         route, cells, holders, others, collision = queue
         if route.wait_while is not None or unit.waiting_for >= self.give_up:
             return False  # (and a member on its way back after making way, held that long: see wait_or_detour)
-        if unit.collision is not collision or collision.ended is not None or tuple(map(self.host.occupancy.holder, cells)) != holders:
+        if (
+            unit.collision is not collision
+            or collision.ended is not None
+            or tuple(map(self.host.occupancy.holder, cells)) != holders
+        ):
             return False
         if not self._queues(unit, others):
             return False
@@ -394,7 +431,13 @@ class Traffic:
         self.host.set_state(unit, UnitState.WAITING)
 
     def _detour(
-        self, unit: Unit, route: Route, horizon: int, margin: int, past: Callable[[Unit], bool] = lambda other: True, keep_right: bool = False
+        self,
+        unit: Unit,
+        route: Route,
+        horizon: int,
+        margin: int,
+        past: Callable[[Unit], bool] = lambda other: True,
+        keep_right: bool = False,
     ) -> bool:
         """Push an avoidance route around cells other units hold (those for which ``past`` is true),
         back onto ``route`` at most ``horizon`` cells ahead, searched within ``margin`` cells around both ends;
@@ -411,7 +454,11 @@ class Traffic:
         left, top = max(min(x0, x1) - margin, 0), max(min(y0, y1) - margin, 0)
         grid = self.host.grid
         right, bottom = min(max(x0, x1) + margin + 1, grid.width), min(max(y0, y1) + margin + 1, grid.height)
-        held = [cell for cell, holder in self.host.occupancy.held_in(left, top, right, bottom) if holder is not unit and past(holder)]
+        held = [
+            cell
+            for cell, holder in self.host.occupancy.held_in(left, top, right, bottom)
+            if holder is not unit and past(holder)
+        ]
         window = grid_without(grid, held, left, top, right, bottom, unit.size)
         if keep_right:
             window = _right_hand(window, (x0 - left, y0 - top), (x1 - left, y1 - top))
@@ -439,7 +486,10 @@ class Traffic:
                 if top is not None and top.kind is not RouteKind.HIGH_LEVEL and other.state not in STANDING_STATES:
                     cells += top.remaining[: 2 * DETOUR_HORIZON]
                 times = arrival_times(self.host.grid, cells, start_time=self.host.time, speed=other.speed)
-                reservations.reserve(other.id, occupancy(cells, times, until=math.inf if len(cells) == 1 else times[-1] + 1.0 / other.speed))
+                reservations.reserve(
+                    other.id,
+                    occupancy(cells, times, until=math.inf if len(cells) == 1 else times[-1] + 1.0 / other.speed),
+                )
         found = find_path_in_time(
             self.host.grid, unit.cell, ahead[-1], reservations=reservations, unit=unit.id,
             start_time=self.host.time, speed=unit.speed, max_nodes=2000,
@@ -510,7 +560,9 @@ class Traffic:
                 back = []
             if mover.state in STANDING_STATES:  # it comes back to stand as it stood
                 mover.arrival_state = mover.state
-            route = Route(RouteKind.AVOIDANCE, forward + back, wait_at=len(forward), wait_while=lambda: self.holds_back(push))
+            route = Route(
+                RouteKind.AVOIDANCE, forward + back, wait_at=len(forward), wait_while=lambda: self.holds_back(push)
+            )
             mover.stack.push(route)
             push.routes.append((mover, route))
             push.moved |= {mover}
@@ -534,23 +586,39 @@ class Traffic:
             return False
         driver = push.driver
         occupancy = self.host.occupancy
-        if driver.cell == push.driver_cell and driver.state not in FINAL_STATES and (occupancy.holder(driver.cell) is driver or driver in occupancy.leavers(driver.cell)):
+        if (
+            driver.cell == push.driver_cell
+            and driver.state not in FINAL_STATES
+            and (occupancy.holder(driver.cell) is driver or driver in occupancy.leavers(driver.cell))
+        ):
             return True
         squad = driver.squad  # None once the squad arrived (or the driver left it): nothing more to pass
-        push.to_pass = [] if squad is None else [mate for mate in push.to_pass if mate.squad is squad and _yet_to_pass(mate, push.cells)]
+        push.to_pass = (
+            []
+            if squad is None
+            else [mate for mate in push.to_pass if mate.squad is squad and _yet_to_pass(mate, push.cells)]
+        )
         moved = push.moved
-        if any(mate not in moved and not waiting_aside(mate) and not (mate.state is UnitState.WAITING and mate.blocked_by & moved)
-               for mate in push.to_pass):  # (a mate waiting aside itself, for another push, passes after this one)
+        if any(
+            mate not in moved
+            and not waiting_aside(mate)
+            and not (mate.state is UnitState.WAITING and mate.blocked_by & moved)
+            for mate in push.to_pass
+        ):  # (a mate waiting aside itself, for another push, passes after this one)
             return True
         later = self._pushes[self._pushes.index(push) + 1 :] if push in self._pushes else []
         return any(
-            not other.cells.isdisjoint(push.cells) and not other.undone() and all(moved.isdisjoint(unit.blocked_by) for unit in other.moved)
+            not other.cells.isdisjoint(push.cells)
+            and not other.undone()
+            and all(moved.isdisjoint(unit.blocked_by) for unit in other.moved)
             for other in later
         )  # (a later push whose units wait for this one's can only be undone once this one is: it goes first)
 
     def _push_one(self, driver: Unit, blockers: Set[Unit], by_plan: bool = False) -> bool:
         """Push the first of ``blockers`` (by id) that ``driver`` may push and that has a way out; whether one was."""
-        ordered = blockers if len(blockers) == 1 else sorted(blockers, key=_id)  # (mostly one: waiting units ask every sub-step)
+        ordered = (
+            blockers if len(blockers) == 1 else sorted(blockers, key=_id)
+        )  # (mostly one: waiting units ask every sub-step)
         return any(self._pushable(blocker, driver, by_plan) and self._make_way(blocker, driver) for blocker in ordered)
 
     def _pushable(self, unit: Unit, driver: Unit, by_plan: bool = False) -> bool:
@@ -602,7 +670,11 @@ class Traffic:
                         continue
                     block = block_cells(cell, size)
                     holders = self.host.occupancy.holders_of(block, unit)
-                    if driver in holders or holders and not all(h.size == 1 and self._pushable(h, driver) for h in holders):
+                    if (
+                        driver in holders
+                        or holders
+                        and not all(h.size == 1 and self._pushable(h, driver) for h in holders)
+                    ):
                         continue
                     came_from[cell] = (x, y)
                     if not holders and shut.isdisjoint(block):
@@ -640,7 +712,11 @@ def _yet_to_pass(unit: Unit, cells: FrozenSet[Cell]) -> bool:
     if unit.state is UnitState.FIND_PATH or unit.cell in cells or unit.next_cell in cells:
         return True
     for route in unit.stack:
-        if not cells.isdisjoint(route.remaining) or route.aims is not None and not cells.isdisjoint(route.aims[route.index :]):
+        if (
+            not cells.isdisjoint(route.remaining)
+            or route.aims is not None
+            and not cells.isdisjoint(route.aims[route.index :])
+        ):
             return True
     return False
 

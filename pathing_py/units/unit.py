@@ -17,7 +17,16 @@ from .agents import AgentArrays
 from .collisions import Collision
 from .path_stack import PathStack, RouteKind
 
-__all__ = ["FINAL_STATES", "MAX_RADIUS", "STANDING_STATES", "STATE_CODES", "Unit", "UnitState", "UnitStats", "unit_settings_problem"]
+__all__ = [
+    "FINAL_STATES",
+    "MAX_RADIUS",
+    "STANDING_STATES",
+    "STATE_CODES",
+    "Unit",
+    "UnitState",
+    "UnitStats",
+    "unit_settings_problem",
+]
 
 #: The largest radius of a unit, in cells: its block is as wide as the clearance map measures (SPEC G4).
 MAX_RADIUS = MAX_SIZE / 2
@@ -84,7 +93,17 @@ def unit_settings_problem(speed, radius) -> str:
 class UnitStats:
     """What one unit did: for games that show it and for benchmarks."""
 
-    __slots__ = ("plans", "splices", "walks", "detours", "encounters", "shortcuts", "waited", "distance", "moved_off_goal")
+    __slots__ = (
+        "plans",
+        "splices",
+        "walks",
+        "detours",
+        "encounters",
+        "shortcuts",
+        "waited",
+        "distance",
+        "moved_off_goal",
+    )
 
     def __init__(self) -> None:
         self.plans = 0  #: full path searches (the first one included)
@@ -110,14 +129,54 @@ class Unit:
     #: Slots, not a dict: every unit under way is read at every sub-step, and compact units stay in the
     #: processor's cache (the groups benchmark's update takes 0.92 times as long).
     __slots__ = (
-        "navigator", "id", "agents", "slot", "speed", "radius", "size", "priority", "_pace", "squad", "following", "cell",
-        "next_cell", "step_from", "step_leavers", "held", "goal", "state", "reason", "stack", "stats", "waiting_for",
-        "next_detour", "best_distance", "progress_time", "closer_time", "planned_time", "collision", "trip_encounters",
-        "reroutes", "arrival_state", "stopped_time", "resumed", "walked_back", "announced", "cut_off", "retry_until",
+        "navigator",
+        "id",
+        "agents",
+        "slot",
+        "speed",
+        "radius",
+        "size",
+        "priority",
+        "_pace",
+        "squad",
+        "following",
+        "cell",
+        "next_cell",
+        "step_from",
+        "step_leavers",
+        "held",
+        "goal",
+        "state",
+        "reason",
+        "stack",
+        "stats",
+        "waiting_for",
+        "next_detour",
+        "best_distance",
+        "progress_time",
+        "closer_time",
+        "planned_time",
+        "collision",
+        "trip_encounters",
+        "reroutes",
+        "arrival_state",
+        "stopped_time",
+        "resumed",
+        "walked_back",
+        "announced",
+        "cut_off",
+        "retry_until",
     )
 
     def __init__(
-        self, navigator: Orders, unit_id: int, agents: AgentArrays, position: Tuple[float, float], speed: float, radius: float, priority: int
+        self,
+        navigator: Orders,
+        unit_id: int,
+        agents: AgentArrays,
+        position: Tuple[float, float],
+        speed: float,
+        radius: float,
+        priority: int,
     ):
         self.navigator = navigator
         self.id = unit_id
@@ -151,8 +210,12 @@ class Unit:
         self.stats = UnitStats()
         self.waiting_for = 0.0  #: seconds waited for the current blockers
         self.next_detour = 0.0  #: simulated time of the next allowed detour search
-        self.best_distance = math.inf  #: least distance to go through its key points this trip (:meth:`PathStack.distance_to_go`)
-        self.progress_time = 0.0  #: simulated time it last came closer (or was busy on purpose: making way, a jam's plan)
+        self.best_distance = (
+            math.inf
+        )  #: least distance to go through its key points this trip (:meth:`PathStack.distance_to_go`)
+        self.progress_time = (
+            0.0  #: simulated time it last came closer (or was busy on purpose: making way, a jam's plan)
+        )
         self.closer_time = 0.0  #: simulated time it, or the queue it waits in, last came closer to its target
         self.planned_time = -math.inf  #: simulated time it last set off on a jam's plan (see JamPlans)
         #: The unit's collision: open while it waits for the units holding its next step, or a rule settles
@@ -232,13 +295,23 @@ class Unit:
         """Whether the unit holds before a long narrow passage until its turn there has come (see
         :mod:`pathing_py.units.narrows`): its top route, of key points, waits at the one it has reached."""
         top = self.stack[-1] if self.stack else None
-        return top is not None and top.kind is RouteKind.HIGH_LEVEL and top.wait_while is not None and top.index == top.wait_at
+        return (
+            top is not None
+            and top.kind is RouteKind.HIGH_LEVEL
+            and top.wait_while is not None
+            and top.index == top.wait_at
+        )
 
     @property
     def off_goal(self) -> bool:
         """Whether the unit arrived and has been moved off its goal since (pushed aside, or by a jam's plan
         that overran): it walks back by itself once the goal is free, unless its group places it."""
-        return self.state is UnitState.ARRIVED and self.goal is not None and self.cell != self.goal and not self.keeps_to_shared_route
+        return (
+            self.state is UnitState.ARRIVED
+            and self.goal is not None
+            and self.cell != self.goal
+            and not self.keeps_to_shared_route
+        )
 
     @property
     def keeps_to_shared_route(self) -> bool:

@@ -17,7 +17,9 @@ SCENARIO = ["--groups", "2", "--size", "4", "--seconds", "60"]
 def test_two_runs_of_the_same_code_move_the_units_the_same(tiny_map):
     args = bench_groups.argument_parser().parse_args(["--map", str(tiny_map)] + SCENARIO)
     _, _, scenario = bench_groups.setting(args, tiny_map, args.seed)
-    report = bench_compare.compare(*(bench_compare.world(pathing_py, args, scenario) for _ in range(2)), args.delta, args.seconds)
+    report = bench_compare.compare(
+        *(bench_compare.world(pathing_py, args, scenario) for _ in range(2)), args.delta, args.seconds
+    )
     assert report.splitlines()[-1] == "the units moved the same: yes"
     updates = int(report.split()[0])
     assert 0 < updates < args.seconds / args.delta  # until the first order ended, within the time

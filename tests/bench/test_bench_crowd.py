@@ -21,7 +21,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_bench(*arguments: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "bench.bench_crowd", "--markdown", *arguments], capture_output=True, cwd=ROOT, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.bench_crowd", "--markdown", *arguments],
+        capture_output=True,
+        cwd=ROOT,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
 
@@ -56,7 +62,10 @@ def test_the_quick_run_prints_every_figure():
     assert int(pushed) >= int(most) >= 0
     assert row["x RVO2"] == "-"
     assert "RVO2 skipped (--no-rvo2)" in text and "baseline skipped (--no-baseline)" in text
-    assert "Command: python3 -m bench.bench_crowd --markdown --quick --no-rvo2 --no-baseline --scenario head_on_corridor" in text
+    assert (
+        "Command: python3 -m bench.bench_crowd --markdown --quick --no-rvo2 --no-baseline --scenario head_on_corridor"
+        in text
+    )
 
 
 def test_off_goal_counts_units_that_arrived_and_stand_away_from_their_goal_at_the_end():
@@ -78,7 +87,9 @@ def test_the_ratio_is_the_time_at_rest_over_the_bound_and_the_runs_within_twice_
     assert bench_crowd.rest_ratio(bench_crowd.Outcome("ours"), bound) is None  # never at rest, or it cannot tell
     cells = dict(zip(bench_crowd.COLUMNS, bench_crowd.row("gate", rested, 9, None, bound)))
     assert (cells["at rest s"], cells["bound s"], cells["rest/bound"]) == ("7.5", "5.0", "1.5")
-    verdict = bench_crowd.verdict([("gate", "ours", 1.5), ("crossroads", "ours", 5.5), ("armies", "ours", None), ("gate", "baseline", None)])
+    verdict = bench_crowd.verdict(
+        [("gate", "ours", 1.5), ("crossroads", "ours", 5.5), ("armies", "ours", None), ("gate", "baseline", None)]
+    )
     assert "- ours: meet it: gate; miss it: crossroads 5.5x; no rest seen: armies" in verdict
     assert "- baseline: meet it: none; miss it: none; no rest seen: gate" in verdict
 
@@ -101,7 +112,12 @@ def test_the_runner_reports_when_the_world_rests_and_each_push_of_an_arrived_uni
 
 
 def test_the_baseline_runs_from_its_commit_and_refuses_large_units():
-    if subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e", bench_crowd.BASELINE_COMMIT], capture_output=True).returncode != 0:
+    if (
+        subprocess.run(
+            ["git", "-C", str(ROOT), "cat-file", "-e", bench_crowd.BASELINE_COMMIT], capture_output=True
+        ).returncode
+        != 0
+    ):
         pytest.skip(f"not a git checkout with commit {bench_crowd.BASELINE_COMMIT}")
     text = run_bench("--quick", "--no-rvo2", "--scenario", "occupied_spot", "--scenario", "mixed_radii")
     rows = {(row["scenario"], row["run"]): row for row in table(text)}
@@ -115,17 +131,36 @@ def test_the_baseline_runs_from_its_commit_and_refuses_large_units():
 def test_a_peer_that_cannot_run_stops_the_run_unless_it_is_skipped(tmp_path):
     """A run does not leave RVO2's rows out of its table unless asked to (--no-rvo2)."""
     environment = {**os.environ, rvo2_peer.SOURCE_VARIABLE: str(tmp_path)}  # a folder without RVO2's sources
-    command = [sys.executable, "-m", "bench.bench_crowd", "--markdown", "--quick", "--no-baseline", "--scenario", "occupied_spot"]
+    command = [
+        sys.executable,
+        "-m",
+        "bench.bench_crowd",
+        "--markdown",
+        "--quick",
+        "--no-baseline",
+        "--scenario",
+        "occupied_spot",
+    ]
     done = subprocess.run(command, capture_output=True, cwd=ROOT, text=True, env=environment, timeout=600)
     assert done.returncode == 1 and not done.stdout
-    assert f"bench_crowd: RVO2 cannot run: ${rvo2_peer.SOURCE_VARIABLE} is {tmp_path}, which has no src/RVOSimulator.cc (--no-rvo2 runs without it)" in done.stderr
-    done = subprocess.run([*command, "--no-rvo2"], capture_output=True, cwd=ROOT, text=True, env=environment, timeout=600)
+    assert (
+        f"bench_crowd: RVO2 cannot run: ${rvo2_peer.SOURCE_VARIABLE} is {tmp_path}, which has no src/RVOSimulator.cc (--no-rvo2 runs without it)"
+        in done.stderr
+    )
+    done = subprocess.run(
+        [*command, "--no-rvo2"], capture_output=True, cwd=ROOT, text=True, env=environment, timeout=600
+    )
     assert done.returncode == 0 and "| occupied_spot | ours |" in done.stdout
 
 
 def test_bad_arguments_are_refused():
-    for arguments, message in ((["--units", "0"], "--units must be >= 1"), (["--scenario", "nowhere"], "invalid choice: 'nowhere'")):
-        done = subprocess.run([sys.executable, "-m", "bench.bench_crowd", *arguments], capture_output=True, cwd=ROOT, text=True)
+    for arguments, message in (
+        (["--units", "0"], "--units must be >= 1"),
+        (["--scenario", "nowhere"], "invalid choice: 'nowhere'"),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "bench.bench_crowd", *arguments], capture_output=True, cwd=ROOT, text=True
+        )
         assert done.returncode == 2 and message in done.stderr
 
 

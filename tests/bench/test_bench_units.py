@@ -13,9 +13,19 @@ UNITS = 3
 def test_a_tiny_run_prints_every_figure_and_meets_the_targets(movingai_dir):
     arguments = ["--units", str(UNITS), "--edits", "1", "--graph", "off", "--markdown"]
     environment = {**os.environ, "PATHING_PY_MOVINGAI": str(movingai_dir)}
-    done = subprocess.run([sys.executable, "-m", "bench.bench_units", *arguments], capture_output=True, cwd=ROOT, text=True, env=environment, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.bench_units", *arguments],
+        capture_output=True,
+        cwd=ROOT,
+        text=True,
+        env=environment,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
-    rows = {cells[0]: cells[1] for cells in (line.strip("|").split("|") for line in done.stdout.splitlines() if line.startswith("|"))}
+    rows = {
+        cells[0]: cells[1]
+        for cells in (line.strip("|").split("|") for line in done.stdout.splitlines() if line.startswith("|"))
+    }
     rows = {name.strip(): value.strip() for name, value in rows.items()}
     assert rows["walls put up / cells refused (held by units)"].startswith("1 / ")
     ended = sum(int(rows[state]) for state in ("ARRIVED", "HELD_UP", "UNREACHABLE", "still under way at the cap"))

@@ -263,8 +263,9 @@ def units_driver(demo: DemoDump, units_demo: UnitsDemoDump) -> UnitDriver:
 
 
 def test_units_demo_loads_the_demo_map_the_unit_scripts_and_a_wall_timer(units_demo):
-    assert {"res://scenes/demo.tscn", "res://addons/pathing_py/path_unit.py",
-            "res://scenes/units_demo.py"} <= set(units_demo.dependencies)
+    assert {"res://scenes/demo.tscn", "res://addons/pathing_py/path_unit.py", "res://scenes/units_demo.py"} <= set(
+        units_demo.dependencies
+    )
     assert units_demo.properties["./WallTimer", "wait_time"] == "3"
     assert ("WallTimer", "timeout", ".", "_on_wall_timer_timeout") in units_demo.connections
     assert len(units_demo.cells(".", "targets")) == len(units_demo.units) == 6
@@ -287,8 +288,7 @@ def test_the_engine_paints_the_walls_the_driver_blocks(demo, units_demo):
     for cell in units_demo.cells(".", "wall_cells"):
         edit = driver.set_cell_blocked(cell, True)
         assert edit and edit.cell == cell and edit.tile == units_demo.wall_tile
-    walled = TileMapNavigator.from_tilemap(units_demo.walled_tile_data, demo.cell_size, demo.tiles,
-                                           blocking=["forest"])
+    walled = TileMapNavigator.from_tilemap(units_demo.walled_tile_data, demo.cell_size, demo.tiles, blocking=["forest"])
     np.testing.assert_array_equal(walled.grid.passable, driver.navigator.grid.passable)
 
 
@@ -323,4 +323,3 @@ def test_an_exported_game_reads_its_graph_from_the_pack(godot, demo, tmp_path):
     navigator = TileMapNavigator.from_tilemap(demo.tile_data, demo.cell_size, demo.tiles, blocking=["forest"])
     loaded = load_graph("res://scenes/demo.kpg", data, navigator.grid, rebake=True)
     assert loaded.warning == "" and loaded.graph is not None
-

@@ -88,10 +88,13 @@ def plugin_constant(name: str) -> str:
 def editor(godot, pythonscript_dist, tmp_path_factory) -> GodotPython:
     """A project copy (assets imported) with the test plugin, and a big map to bake."""
     copy = with_check_plugin(GodotPython.make(godot, tmp_path_factory.mktemp("editor") / "project", pythonscript_dist))
-    copy.write(BIG_MAP[len("res://"):], big_map_scene(BIG_MAP_SIZE))
-    copy.write(GROUPS[len("res://"):], GROUPS_SCENE)
-    copy.write(LAYERED[len("res://"):], layered_scene())
-    copy.write(LAYERED_TILESET[len("res://"):], (ROOT / "tests" / "support" / "fixtures" / "tilesets" / "dungeon.tres").read_text())
+    copy.write(BIG_MAP[len("res://") :], big_map_scene(BIG_MAP_SIZE))
+    copy.write(GROUPS[len("res://") :], GROUPS_SCENE)
+    copy.write(LAYERED[len("res://") :], layered_scene())
+    copy.write(
+        LAYERED_TILESET[len("res://") :],
+        (ROOT / "tests" / "support" / "fixtures" / "tilesets" / "dungeon.tres").read_text(),
+    )
     return copy
 
 
@@ -128,8 +131,12 @@ def checkout_files() -> List[str]:
     """The files of a fresh checkout, relative to the repository: those git tracks, and new ones it does not
     ignore (they would be committed with the work)."""
     try:
-        listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                                capture_output=True, check=True).stdout.decode()
+        listed = subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+        ).stdout.decode()
     except (OSError, subprocess.CalledProcessError) as error:
         pytest.fail(f"a fresh checkout is what git tracks, and git cannot list it here: {error}")
     return [name for name in listed.split("\0") if name and (ROOT / name).is_file()]  # deleted files are gone
@@ -156,7 +163,9 @@ def test_a_users_first_opening_of_a_fresh_checkout_is_clean(godot, pythonscript_
         assert (copy.project / "project.godot").read_text() == (ROOT / "project.godot").read_text()
         assert 'run/main_scene="res://scenes/demo.tscn"' in (copy.project / "project.godot").read_text()
         assert not (copy.project / ".import").exists()
-        output = godot.run(["--no-window", "-e", "--path", str(copy.project), "--quit"], timeout=300, check_markers=False)
+        output = godot.run(
+            ["--no-window", "-e", "--path", str(copy.project), "--quit"], timeout=300, check_markers=False
+        )
         found = failures(output)
         if not (found and all(any(marker in line for marker in EXIT_ABORT) for line in found)):
             break  # clean, or an error to report; only an abort while exiting earns a second first opening
@@ -183,13 +192,17 @@ def test_a_fresh_checkout_with_no_scene_open(godot, pythonscript_dist, tmp_path)
     shutil.rmtree(copy.project / ".import")  # as a fresh checkout: nothing imported
     project = copy.project / "project.godot"
     lines = project.read_text(encoding="utf-8").splitlines()
-    project.write_text("\n".join(line for line in lines if not line.startswith("run/main_scene=")) + "\n")  # else it opens
+    project.write_text(
+        "\n".join(line for line in lines if not line.startswith("run/main_scene=")) + "\n"
+    )  # else it opens
 
     facts = run_check(copy, "fresh")
 
     assert facts[0] == {"edited_scene": ""}
     pressed = {fact["pressed"]: fact["status"] for fact in facts if "pressed" in fact}
-    assert pressed == {situation: plugin_constant("NOTHING_TO_BAKE") for situation in ("no scene open", "TileMap selected")}
+    assert pressed == {
+        situation: plugin_constant("NOTHING_TO_BAKE") for situation in ("no scene open", "TileMap selected")
+    }
     icons = {fact["node"]: fact["icon"] for fact in facts if "node" in fact}
     assert icons == {"NavGrid": {"path": "res://addons/pathing_py/icons/nav_grid.svg", "width": 16}}
 
@@ -255,7 +268,7 @@ def test_saving_every_scene_keeps_our_nodes_properties_and_meta(editor):
 def test_the_bake_button(editor, scene):
     """Select the NavGrid, press the button: the .kpg is written next to the scene with progress, graph_path set
     (undoable), and show_graph draws the graph."""
-    relative = scene[len("res://"):]
+    relative = scene[len("res://") :]
     output = editor.run_editor(["--check=bake", f"--scene={scene}"], timeout=300, allowed=(DRAW_REFUSED,))
     facts = json_lines(output)
     assert facts[-1] == {"done": True}, output[-6000:]
@@ -282,8 +295,10 @@ def test_the_bake_button(editor, scene):
     # The file is the graph of the map: it loads against the grid read from the scene on the host.
     path = editor.project / relative
     settings = nav_grid_settings(path)[0]
-    grid = grid_from_tscn(path, settings.tilemap, settings.blocking, empty_passable=settings.empty_passable, layers=settings.layers)
-    graph = KeyPointGraph.load(editor.project / graph_file[len("res://"):], grid)  # a graph of another grid is refused
+    grid = grid_from_tscn(
+        path, settings.tilemap, settings.blocking, empty_passable=settings.empty_passable, layers=settings.layers
+    )
+    graph = KeyPointGraph.load(editor.project / graph_file[len("res://") :], grid)  # a graph of another grid is refused
     if scene == LAYERED:  # the Walls layer shapes the graph: without it, the grid differs
         assert not np.array_equal(grid.passable, grid_from_tscn(path, settings.tilemap, empty_passable=False).passable)
 

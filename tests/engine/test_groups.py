@@ -24,7 +24,9 @@ SQUAD = [f"Unit{index}" for index in range(6)]
 @pytest.fixture(scope="module")
 def play(godot_python):
     """One engine run per scenario, shared by the tests that read it."""
-    return functools.lru_cache(maxsize=None)(lambda scenario: Game(run_game(godot_python, "group_game.gd", scenario=scenario)))
+    return functools.lru_cache(maxsize=None)(
+        lambda scenario: Game(run_game(godot_python, "group_game.gd", scenario=scenario))
+    )
 
 
 def group_signals(game: Game) -> List[dict]:
@@ -54,7 +56,11 @@ def test_a_group_order_brings_six_units_to_cells_by_the_target_with_one_signal_e
     assert ordered["position"] == pytest.approx(ordered["centre"])
     assert ordered["frame"] == order["frame"] + 1  # emitted in the manager's first physics frame after the order
     assert (arrived["group_signal"], arrived["group_id"], arrived["arrived"], arrived["members"]) == (
-        "group_arrived", 1, 6, 6)
+        "group_arrived",
+        1,
+        6,
+        6,
+    )
     assert_squad_arrived(game, SQUAD)
     assert arrived["frame"] >= max(game.signals[unit][-1]["frame"] for unit in SQUAD)  # after the last one stood
     assert game.error_lines("Squad") == []
@@ -122,7 +128,10 @@ def test_a_group_loses_a_freed_member_and_goes_on_over_a_rebuilt_grid(play):
     assert rebuilt["used_after"] != rebuilt["used_before"], rebuilt  # a new grid: units and groups handed over
     signals = group_signals(game)
     assert [(signal["group_signal"], signal["group_id"]) for signal in signals] == [
-        ("group_ordered", 1), ("member_lost", 1), ("group_arrived", 1)]
+        ("group_ordered", 1),
+        ("member_lost", 1),
+        ("group_arrived", 1),
+    ]
     lost, arrived = signals[1], signals[2]
     assert lost["reason"] == f"unit {freed['id']} was removed" and lost["frame"] <= freed["frame"] + 2, lost
     assert (arrived["arrived"], arrived["members"]) == (5, 5) and arrived["frame"] > rebuilt["frame"]
@@ -145,10 +154,14 @@ def test_a_formation_order_forms_the_squad_then_marches_it_and_says_so(play):
     [line] = game.named("formation_order")
     assert (line["status"], line["refused"], line["formation"]) == ("OK", "INVALID_SETTINGS", "line"), line
     assert [(s["group_signal"], s.get("detail")) for s in signals[arrival + 1 :]] == [
-        ("formation_forming", "line"), ("formation_formed", "line")]
+        ("formation_forming", "line"),
+        ("formation_formed", "line"),
+    ]
     assert [signal["frame"] for signal in signals] == sorted(signal["frame"] for signal in signals)
     ends = {unit: cell(game.ends[unit]["cell"]) for unit in SQUAD}
-    assert len(set(ends.values())) == 6 and all(chebyshev(end, TARGET) <= 6 for end in ends.values()), ends  # a line 11 wide
+    assert len(set(ends.values())) == 6 and all(chebyshev(end, TARGET) <= 6 for end in ends.values()), (
+        ends
+    )  # a line 11 wide
     for unit in SQUAD:
         assert_moved_frame_by_frame(game, unit)
         assert game.ends[unit]["state"] == "ARRIVED"
@@ -162,7 +175,9 @@ def test_two_squads_ordered_head_on_over_a_river_crossing_take_turns_on_it_and_b
     game = play("group_bridge")
     arrived = [signal for signal in group_signals(game) if signal["group_signal"] == "group_arrived"]
     assert sorted((signal["manager"], signal["arrived"], signal["members"]) for signal in arrived) == [
-        ("EastSquad", 6, 6), ("WestSquad", 6, 6)]
+        ("EastSquad", 6, 6),
+        ("WestSquad", 6, 6),
+    ]
     [done] = game.named("done")
     bridge = {(x, y) for x in range(14, 17) for y in (9, 10)}
     on_bridge = {side: set() for side in ("West", "East")}  # frames a unit of each squad stood on the bridge
@@ -175,12 +190,19 @@ def test_two_squads_ordered_head_on_over_a_river_crossing_take_turns_on_it_and_b
                 if (x, y) in bridge:
                     on_bridge[side].update(range(int(since), int(until)))
     assert on_bridge["West"] and on_bridge["East"]  # both crossed it
-    waited = [signal for side in on_bridge for index in range(6) for signal in game.signals[f"{side}{index}"]
-              if signal["signal"] == "waiting_for_turn"]
+    waited = [
+        signal
+        for side in on_bridge
+        for index in range(6)
+        for signal in game.signals[f"{side}{index}"]
+        if signal["signal"] == "waiting_for_turn"
+    ]
     assert waited and not any(cell(signal["cell"]) in bridge for signal in waited)  # the squad that waited said so
     held = {side for side in on_bridge for index in range(6)
             if any(signal["signal"] == "waiting_for_turn" for signal in game.signals[f"{side}{index}"])}  # fmt: skip
     told = [signal for signal in group_signals(game) if signal["group_signal"] == "waiting_for_turn"]
-    assert sorted(signal["manager"] for signal in told) == sorted(f"{side}Squad" for side in held)  # its manager too, once
+    assert sorted(signal["manager"] for signal in told) == sorted(
+        f"{side}Squad" for side in held
+    )  # its manager too, once
     assert not any(ast.literal_eval(signal["detail"]) in bridge for signal in told)
     assert not on_bridge["West"] & on_bridge["East"], sorted(on_bridge["West"] & on_bridge["East"])[:10]

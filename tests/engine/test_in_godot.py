@@ -19,7 +19,9 @@ SUMMARY = re.compile(r"^=* *(?P<counts>\d+ (passed|failed|errors?)\b.*) in [\d.]
 def run_in_engine(godot_python: GodotPython, *pytest_arguments: str) -> str:
     """pytest inside the engine; its closing counts, or GodotRunError with the output."""
     arguments = ",".join(("-q", *pytest_arguments))
-    output = godot_python.run(["--fixed-fps", "60", "res://tests/engine/in_godot/run_tests.tscn", f"--pytest={arguments}"], timeout=900)
+    output = godot_python.run(
+        ["--fixed-fps", "60", "res://tests/engine/in_godot/run_tests.tscn", f"--pytest={arguments}"], timeout=900
+    )
     summary = SUMMARY.search(output)
     if summary is None:
         raise GodotRunError(f"no pytest summary in the engine's output:\n{output[-8000:]}")
@@ -45,7 +47,10 @@ def test_in_engine_tests_pass(godot_python: GodotPython, test_file: str):
         # The engine prints an error and goes on.
         ("from godot import Node\n    node = Node.new()\n    node.get_node('missing')\n    node.free()", "ERROR:"),
         # What pythonscript prints for an exception in a node's callback, and goes on.
-        ("import traceback\n    try:\n        1 / 0\n    except ZeroDivisionError:\n        traceback.print_exc()", "Traceback"),
+        (
+            "import traceback\n    try:\n        1 / 0\n    except ZeroDivisionError:\n        traceback.print_exc()",
+            "Traceback",
+        ),
     ],
 )
 def test_a_broken_in_engine_test_fails_the_run(godot_python: GodotPython, body: str, reported: str):
@@ -76,7 +81,11 @@ def test_a_game_without_numpy_says_what_to_install(godot_python: GodotPython, tm
 
 @pytest.mark.parametrize(
     "body, last_line",
-    [("quit(3)", "[godot exited with code 3]"), ("OS.kill(OS.get_process_id())", "[godot was ended by SIGKILL]"), ("quit()", "")],
+    [
+        ("quit(3)", "[godot exited with code 3]"),
+        ("OS.kill(OS.get_process_id())", "[godot was ended by SIGKILL]"),
+        ("quit()", ""),
+    ],
 )
 def test_a_run_that_does_not_exit_cleanly_says_how_it_ended(godot: Godot, tmp_path, body: str, last_line: str):
     """A crash (a signal) or a script's exit code ends the output, which a failure's message shows: a run that

@@ -110,7 +110,12 @@ def test_the_readme_snippet_finds_a_path_in_a_scene_of_the_new_project(installed
     """Steps 6-7: a TileMap, a NavGrid next to it, and the snippet in a script: a path, and a status for none."""
     x, y = global_centre(START)  # the unit is a child of the scene's root, as the TileMap is
     installed.write("tiles.tres", (ROOT / "scenes" / "demo_tileset.tres").read_text(encoding="utf-8"))
-    installed.write("main.tscn", SCENE.format(cell=CELL, tile_data=tile_data(), unit_x=x, unit_y=y, tilemap_x=TILEMAP_AT[0], tilemap_y=TILEMAP_AT[1]))
+    installed.write(
+        "main.tscn",
+        SCENE.format(
+            cell=CELL, tile_data=tile_data(), unit_x=x, unit_y=y, tilemap_x=TILEMAP_AT[0], tilemap_y=TILEMAP_AT[1]
+        ),
+    )
     goals = ", ".join(f"Vector2({cx}, {cy})" for cx, cy in (GOAL, POCKET))
     installed.write("main.gd", SCRIPT.format(goals=goals, snippet=readme_snippet()))
     output = installed.run(["res://main.tscn"], timeout=120)

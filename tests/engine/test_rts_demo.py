@@ -43,8 +43,11 @@ def play(godot_python) -> Play:
 
 
 def scene_nodes(parent: str) -> List[str]:
-    return [section.attributes["name"] for section in parse_file(SCENE).sections
-            if section.tag == "node" and section.attributes.get("parent") == parent]
+    return [
+        section.attributes["name"]
+        for section in parse_file(SCENE).sections
+        if section.tag == "node" and section.attributes.get("parent") == parent
+    ]
 
 
 def test_the_scene_has_two_squads_a_box_formation_and_gates():

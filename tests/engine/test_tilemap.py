@@ -31,9 +31,7 @@ REPO = TESTS.parent
 FIXTURES = TESTS / "support" / "fixtures"
 DUMP_SCRIPT = TESTS / "engine" / "in_godot" / "dump_tilemaps.gd"
 
-FIXTURE_SCENES = sorted(
-    path for path in FIXTURES.rglob("*.tscn") if "bad" not in path.relative_to(FIXTURES).parts
-)
+FIXTURE_SCENES = sorted(path for path in FIXTURES.rglob("*.tscn") if "bad" not in path.relative_to(FIXTURES).parts)
 REPO_SCENES = sorted((REPO / "scenes").rglob("*.tscn"))
 
 #: A bare project for the engine copy of the repository's scenes: the repository's own
@@ -81,9 +79,7 @@ def _dump(godot, project: Path, scenes: Dict[str, Path]) -> Dict[Path, EngineSce
         elif kind == "CELL":
             tilemap = result[scenes[fields[0]]].tilemaps[-1]
             assert tilemap.node_path == fields[1]
-            x, y, tile, ax, ay, flip_h, flip_v, transpose, collision = (
-                int(float(value)) for value in fields[2:]
-            )
+            x, y, tile, ax, ay, flip_h, flip_v, transpose, collision = (int(float(value)) for value in fields[2:])
             tilemap.cells[x, y] = (tile, ax, ay, flip_h, flip_v, transpose)
             tilemap.collision[x, y] = collision
     return result
@@ -176,9 +172,7 @@ def _check_tilemap(scene: Path, engine: EngineTileMap) -> None:
     assert (*cells.origin, *cells.size) == engine.rect
     columns = (cells.x, cells.y, cells.tile, cells.autotile_x, cells.autotile_y)
     columns += (cells.flip_h, cells.flip_v, cells.transpose)
-    our_cells = {
-        (x, y): tuple(rest) for x, y, *rest in zip(*(column.astype(int).tolist() for column in columns))
-    }
+    our_cells = {(x, y): tuple(rest) for x, y, *rest in zip(*(column.astype(int).tolist() for column in columns))}
     assert our_cells == engine.cells
     our_blocked = {(int(x), int(y)) for x, y in zip(cells.x[ours.blocked], cells.y[ours.blocked])}
     assert our_blocked == {cell for cell, collision in engine.collision.items() if collision == 1}
@@ -229,7 +223,9 @@ def _engine_astar(godot, scene: str, node: str, bounds, blocking, pairs) -> Tupl
 
 @pytest.mark.parametrize("scene, node, bounds, blocking, unknown_tiles", BOUNDED_MAPS)
 def test_bounded_maps_agree_with_the_engines_astar(godot, scene, node, bounds, blocking, unknown_tiles):
-    grid = grid_from_tscn(FIXTURES / scene, tilemap=node, blocking=list(blocking), bounds=bounds, unknown_tiles=unknown_tiles)
+    grid = grid_from_tscn(
+        FIXTURES / scene, tilemap=node, blocking=list(blocking), bounds=bounds, unknown_tiles=unknown_tiles
+    )
     x0, y0, width, height = bounds
     assert grid.origin == (x0, y0) and (grid.width, grid.height) == (width, height)
     ours_open = {(x + x0, y + y0) for y, x in zip(*np.nonzero(grid.passable))}
@@ -286,9 +282,7 @@ def test_engine_copy_drops_python_scripts(godot, tmp_path: Path):
     assert not (destination / "addons").exists()
     seen = _dump(godot, destination, {"res://scenes/demo.tscn": scene})[scene]
     assert not seen.failure
-    assert [(tilemap.node_path, tilemap.collision) for tilemap in seen.tilemaps] == [
-        ("Demo/TileMap", {(0, 0): 1})
-    ]
+    assert [(tilemap.node_path, tilemap.collision) for tilemap in seen.tilemaps] == [("Demo/TileMap", {(0, 0): 1})]
 
 
 # -- where cells lie: world_to_map and map_to_world, by the engine and by TileGeometry -------------
@@ -303,7 +297,9 @@ def _write_pairs(file, pairs: np.ndarray) -> None:
     file.write(np.asarray(pairs, dtype="<f4").tobytes())
 
 
-def _convert(godot, scene: Path, positions: np.ndarray, cells: np.ndarray, folder: Path) -> Dict[str, Tuple[np.ndarray, np.ndarray]]:
+def _convert(
+    godot, scene: Path, positions: np.ndarray, cells: np.ndarray, folder: Path
+) -> Dict[str, Tuple[np.ndarray, np.ndarray]]:
     """Node path -> (world_to_map of each position, map_to_world of each cell), from the engine."""
     samples, answers = folder / "in.samples", folder / "out.answers"
     with samples.open("wb") as file:
@@ -354,8 +350,12 @@ def test_conversions_agree_with_world_to_map_and_map_to_world(godot, tmp_path, s
     sample_cells = {}
     for path, data in tilemaps.items():
         (x0, y0), (width, height) = data.origin, data.cells.size
-        sample_cells[path] = np.stack([rng.integers(x0 - 3, x0 + width + 3, 60), rng.integers(y0 - 3, y0 + height + 3, 60)], axis=1)
-    corners = np.concatenate([data.geometry.to_pixels([data.origin, np.add(data.origin, data.cells.size)]) for data in tilemaps.values()])
+        sample_cells[path] = np.stack(
+            [rng.integers(x0 - 3, x0 + width + 3, 60), rng.integers(y0 - 3, y0 + height + 3, 60)], axis=1
+        )
+    corners = np.concatenate(
+        [data.geometry.to_pixels([data.origin, np.add(data.origin, data.cells.size)]) for data in tilemaps.values()]
+    )
     low, high = corners.min(axis=0) - 100, corners.max(axis=0) + 100
     parts = [rng.uniform(low, high, (400, 2)).astype(np.float32)]
     parts += [_edge_positions(data, rng) for data in tilemaps.values()]
@@ -364,7 +364,9 @@ def test_conversions_agree_with_world_to_map_and_map_to_world(godot, tmp_path, s
         centres_at[path] = sum(len(part) for part in parts)
         parts.append(data.geometry.centres_of(sample_cells[path]))
     positions = np.concatenate(parts)
-    cells = np.concatenate([np.concatenate([found, found + 1]) for found in sample_cells.values()] or [np.zeros((0, 2))])
+    cells = np.concatenate(
+        [np.concatenate([found, found + 1]) for found in sample_cells.values()] or [np.zeros((0, 2))]
+    )
     engine = _convert(godot, scene, positions, cells, tmp_path)
     assert set(engine) == set(list_tilemaps(scene))
     cells_at = 0
@@ -373,7 +375,8 @@ def test_conversions_agree_with_world_to_map_and_map_to_world(godot, tmp_path, s
         ours = geometry.cells_of(positions)
         wrong = np.flatnonzero((ours != engine_cells).any(axis=1))
         assert not len(wrong), f"{path}: {len(wrong)} of {len(positions)} positions differ, first " + ", ".join(
-            f"{positions[i].tolist()} ours {ours[i].tolist()} engine {engine_cells[i].tolist()}" for i in wrong[:4])
+            f"{positions[i].tolist()} ours {ours[i].tolist()} engine {engine_cells[i].tolist()}" for i in wrong[:4]
+        )
         own = sample_cells[path]
         engine_corners = engine_corners[cells_at : cells_at + 2 * len(own)]
         cells_at += 2 * len(own)

@@ -94,13 +94,20 @@ def test_bridge_constants_are_the_engines(godot_api):
     """pathing_py.godot.bridge and tile_geometry copy a few enum values so that they run without the engine."""
     tileset, tilemap = godot_api["TileSet"]["constants"], godot_api["TileMap"]["constants"]
     assert (godot_bridge.TILE_MODE_SINGLE, godot_bridge.TILE_MODE_AUTOTILE, godot_bridge.TILE_MODE_ATLAS) == (
-        tileset["SINGLE_TILE"], tileset["AUTO_TILE"], tileset["ATLAS_TILE"])
-    assert tile_geometry.MODE_NAMES == {tilemap[f"MODE_{name.upper()}"]: name for name in ("square", "isometric", "custom")}
+        tileset["SINGLE_TILE"],
+        tileset["AUTO_TILE"],
+        tileset["ATLAS_TILE"],
+    )
+    assert tile_geometry.MODE_NAMES == {
+        tilemap[f"MODE_{name.upper()}"]: name for name in ("square", "isometric", "custom")
+    }
     assert tile_geometry.HALF_OFFSET_NAMES == {
-        tilemap["HALF_OFFSET_" + name.upper().replace(" ", "_")]: name for name in tile_geometry.HALF_OFFSET_NAMES.values()
+        tilemap["HALF_OFFSET_" + name.upper().replace(" ", "_")]: name
+        for name in tile_geometry.HALF_OFFSET_NAMES.values()
     }
     assert tile_geometry.TILE_ORIGIN_NAMES == {
-        tilemap["TILE_ORIGIN_" + name.upper().replace(" ", "_")]: name for name in tile_geometry.TILE_ORIGIN_NAMES.values()
+        tilemap["TILE_ORIGIN_" + name.upper().replace(" ", "_")]: name
+        for name in tile_geometry.TILE_ORIGIN_NAMES.values()
     }
     assert godot_bridge.GODOT_OK == godot_api["GlobalConstants"]["constants"]["OK"]
     assert godot_units.EMPTY_TILE == tilemap["INVALID_CELL"]
@@ -108,7 +115,7 @@ def test_bridge_constants_are_the_engines(godot_api):
 
 # -- the check itself ------------------------------------------------------------------
 
-PROBE = '''
+PROBE = """
 import math
 from godot import Engine, Node2D, NodePath, TileMap, TileSet, Vector2, exposed, export, signal
 from pathing_py.godot.bridge import signed_int
@@ -125,7 +132,7 @@ class Probe(Node2D):
 
     def helper(self) -> TileMap:
         return self.get_node(self.target)
-'''
+"""
 
 GOOD_LINES = [
     "signed_int(tilemap.get_cell(0, 0))",
@@ -180,7 +187,10 @@ BAD_LINES = [
     ("self.is_class('TileMapz')", "no Godot class 'TileMapz'"),
     ("self.is_class(klass='Node')", "has no argument 'klass'"),
     ("self.multiplayer = None", "Node.multiplayer is read-only"),
-    ("for step in range(3): self.position += Vector2(step, 0)", "property syntax 'position' on a Godot object inside a loop"),
+    (
+        "for step in range(3): self.position += Vector2(step, 0)",
+        "property syntax 'position' on a Godot object inside a loop",
+    ),
     ("[tilemap.cell_size for _ in range(3)]", "inside a loop"),
     ("TileMap.MODE_SQUARZ", "class TileMap has no constant or method 'MODE_SQUARZ'"),
     ("Engine.is_editor_hintz()", "_Engine has no method"),
@@ -235,7 +245,10 @@ BAD_MODULES = [
         "    @export(int, defualt=1)\n    @property\n    def a(self): return 1",
         "export() has no argument 'defualt'",
     ),
-    ("import godot\nfrom godot import Node2D, exposed\n@exposed\nclass A(Node2D):\n    n = godot.Nodez", "no name 'Nodez'"),
+    (
+        "import godot\nfrom godot import Node2D, exposed\n@exposed\nclass A(Node2D):\n    n = godot.Nodez",
+        "no name 'Nodez'",
+    ),
 ]
 
 
@@ -247,7 +260,7 @@ def test_check_reports_wrong_modules(api, source, message):
 
 # -- calls from one script to another ------------------------------------------------------
 
-TARGET = '''
+TARGET = """
 from godot import Node2D, exposed, export, signal
 
 
@@ -267,9 +280,9 @@ class Target(Node2D):
 
     def start(self, scene_path, fast=False):
         return ""
-'''
+"""
 
-CALLER = '''
+CALLER = """
 from godot import EditorPlugin, Object, Vector2, exposed
 
 
@@ -281,51 +294,60 @@ class Caller(EditorPlugin):
     def run(self, obj: Object):
         target: "Target" = obj
         {line}
-'''
+"""
 
 
-@pytest.mark.parametrize("line", [
-    "target.call('start', 'res://a.tscn')",
-    "target.call('start', 'res://a.tscn', True)",
-    "target.start('res://a.tscn', fast=True)",
-    "target.connect('finished', self, '_on_finished')",
-    "target.get('path')",
-    "target.path = 'res://a.kpg'",
-    "target.set_position(Vector2())",
-    "self.run(target)",
-    "target.call('emit_signal', 'finished', Vector2(), 'why')",
-    "target.has_method('start')",
-    "node: 'Target'\n        for node in [target]: node.call('start', 'x')",
-    "node: 'Target'\n        for node, x, y in []: node.set_position(Vector2(x, y))",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "target.call('start', 'res://a.tscn')",
+        "target.call('start', 'res://a.tscn', True)",
+        "target.start('res://a.tscn', fast=True)",
+        "target.connect('finished', self, '_on_finished')",
+        "target.get('path')",
+        "target.path = 'res://a.kpg'",
+        "target.set_position(Vector2())",
+        "self.run(target)",
+        "target.call('emit_signal', 'finished', Vector2(), 'why')",
+        "target.has_method('start')",
+        "node: 'Target'\n        for node in [target]: node.call('start', 'x')",
+        "node: 'Target'\n        for node, x, y in []: node.set_position(Vector2(x, y))",
+    ],
+)
 def test_check_accepts_calls_to_another_script(api, line):
     report = check_sources({"target.py": TARGET, "caller.py": CALLER.format(line=line)}, api)
     assert not report.problems, "\n".join(map(str, report.problems))
 
 
-@pytest.mark.parametrize("line, message", [
-    ("target.call('stat', 'x')", "Node2D has no method 'stat'"),
-    ("target.call('start')", "Target.start takes 1 to 2 argument(s), 0 given"),
-    ("target.start('x', True, 3)", "Target.start takes 1 to 2 argument(s), 3 given"),
-    ("target.start('x', slow=True)", "Target.start has no argument 'slow'"),
-    ("target.call('path')", "Node2D has no method 'path'"),
-    ("target.get('pathz')", "Node2D has no property 'pathz'"),
-    ("target.connect('finishd', self, '_on_finished')", "has no signal 'finishd'"),
-    ("target.connect('finished', self, '_on_finishd')", "signal target Caller has no method '_on_finishd'"),
-    ("target.set_positionz(Vector2())", "Target (a Node2D) has no method, property or constant 'set_positionz'"),
-    ("self.run()", "Caller.run takes 1 argument(s), 0 given"),
-    ("target.call('emit_signal', 'finishd', 1)", "has no signal 'finishd'"),
-    ("target.has_method('stat')", "Node2D has no method 'stat'"),
-    ("node: 'Target'\n        for node in [target]: node.call('stat', 'x')", "Node2D has no method 'stat'"),
-    ("node: 'Target'\n        for node in [target]: node.start()", "Target.start takes 1 to 2 argument(s), 0 given"),
-    ("node: 'Target'\n        for node, x, y in []: node.set_positionz(Vector2(x, y))", "has no method"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("target.call('stat', 'x')", "Node2D has no method 'stat'"),
+        ("target.call('start')", "Target.start takes 1 to 2 argument(s), 0 given"),
+        ("target.start('x', True, 3)", "Target.start takes 1 to 2 argument(s), 3 given"),
+        ("target.start('x', slow=True)", "Target.start has no argument 'slow'"),
+        ("target.call('path')", "Node2D has no method 'path'"),
+        ("target.get('pathz')", "Node2D has no property 'pathz'"),
+        ("target.connect('finishd', self, '_on_finished')", "has no signal 'finishd'"),
+        ("target.connect('finished', self, '_on_finishd')", "signal target Caller has no method '_on_finishd'"),
+        ("target.set_positionz(Vector2())", "Target (a Node2D) has no method, property or constant 'set_positionz'"),
+        ("self.run()", "Caller.run takes 1 argument(s), 0 given"),
+        ("target.call('emit_signal', 'finishd', 1)", "has no signal 'finishd'"),
+        ("target.has_method('stat')", "Node2D has no method 'stat'"),
+        ("node: 'Target'\n        for node in [target]: node.call('stat', 'x')", "Node2D has no method 'stat'"),
+        (
+            "node: 'Target'\n        for node in [target]: node.start()",
+            "Target.start takes 1 to 2 argument(s), 0 given",
+        ),
+        ("node: 'Target'\n        for node, x, y in []: node.set_positionz(Vector2(x, y))", "has no method"),
+    ],
+)
 def test_check_reports_wrong_calls_to_another_script(api, line, message):
     report = check_sources({"target.py": TARGET, "caller.py": CALLER.format(line=line)}, api)
     assert any(message in problem.message for problem in report.problems), report.problems
 
 
-MIXIN_USER = '''
+MIXIN_USER = """
 from godot import Node, exposed
 from pathing_py.godot.nav_grid_link import NavGridLink
 
@@ -334,14 +356,17 @@ from pathing_py.godot.nav_grid_link import NavGridLink
 class User(NavGridLink, Node):
     def _ready(self):
         {line}
-'''
+"""
 
 
-@pytest.mark.parametrize("line, message", [
-    ("self._navgrid()", ""),
-    ("self._navgrid_found()", ""),
-    ("self._navgridz()", "User (a Node) has no method, property or constant '_navgridz'"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("self._navgrid()", ""),
+        ("self._navgrid_found()", ""),
+        ("self._navgridz()", "User (a Node) has no method, property or constant '_navgridz'"),
+    ],
+)
 def test_check_knows_the_methods_of_pathing_py_mixins(api, line, message):
     """A node script's plain-Python bases (NavGridLink) give ``self`` their methods; a typo is still caught."""
     report = check_source(MIXIN_USER.format(line=line), api, str(ADDON / "probe.py"))
@@ -402,8 +427,10 @@ def test_plugin_registers_every_node_script():
 def test_plugin_removes_what_it_adds():
     cls = _exposed_class(ADDON / "plugin.py")
     methods = {node.name: ast.dump(node) for node in cls.body if isinstance(node, ast.FunctionDef)}
-    for added, removed in (("add_custom_type", "remove_custom_type"),
-                           ("add_control_to_container", "remove_control_from_container")):
+    for added, removed in (
+        ("add_custom_type", "remove_custom_type"),
+        ("add_control_to_container", "remove_control_from_container"),
+    ):
         assert any(added in method for method in methods.values()) and removed in methods["_exit_tree"]
 
 
@@ -415,8 +442,9 @@ def test_plain_python_modules_are_hidden_from_the_editor():
             continue
         if relative.parts[:2] == ("addons", "pathing_py") or path in scene_scripts():
             continue  # node scripts: each exposes a class (checked above)
-        hidden = any((ROOT.joinpath(*relative.parts[:depth]) / ".gdignore").is_file()
-                     for depth in range(1, len(relative.parts)))
+        hidden = any(
+            (ROOT.joinpath(*relative.parts[:depth]) / ".gdignore").is_file() for depth in range(1, len(relative.parts))
+        )
         assert hidden, f"{relative}: add a .gdignore to {relative.parts[0]}/"
 
 
@@ -437,14 +465,24 @@ def test_export_presets_pack_the_python_files():
         if section.count(".") == 1:
             preset = presets[section]
             platforms[preset["platform"].strip('"')] = preset
-            for key in ("name", "runnable", "custom_features", "export_filter", "include_filter",
-                        "exclude_filter", "export_path", "patch_list", "script_export_mode"):
+            for key in (
+                "name",
+                "runnable",
+                "custom_features",
+                "export_filter",
+                "include_filter",
+                "exclude_filter",
+                "export_path",
+                "patch_list",
+                "script_export_mode",
+            ):
                 assert key in preset, f"{section} lacks {key}"
             assert section + ".options" in presets
     assert set(platforms) == {"Linux/X11", "Windows Desktop"}
     for preset in platforms.values():
-        include, exclude = ([item.strip() for item in preset[key].strip('"').split(",")]
-                            for key in ("include_filter", "exclude_filter"))
+        include, exclude = (
+            [item.strip() for item in preset[key].strip('"').split(",")] for key in ("include_filter", "exclude_filter")
+        )
         assert {"res://pathing_py/*.py", "res://addons/pathing_py/*.py", "res://scenes/*.py", "*.kpg"} <= set(include)
         # pythonscript's runtime ships beside the pack, not in it (tests/engine/test_export.py says why)
         assert "res://addons/pythonscript/*" in exclude and not any("pythonscript" in item for item in include)
@@ -453,10 +491,13 @@ def test_export_presets_pack_the_python_files():
 # -- what the check cannot see: names in variables, scene files ----------------------------------
 
 
-@pytest.mark.parametrize("script, events", [
-    ("path_unit.py", godot_units.UNIT_SIGNALS),
-    ("group_manager.py", tuple(godot_groups.GROUP_SIGNALS)),
-])
+@pytest.mark.parametrize(
+    "script, events",
+    [
+        ("path_unit.py", godot_units.UNIT_SIGNALS),
+        ("group_manager.py", tuple(godot_groups.GROUP_SIGNALS)),
+    ],
+)
 def test_a_node_declares_a_signal_for_every_event_it_is_given(script, events):
     """NavGrid and GroupManager emit signals by a name held in a variable, which the check cannot read: compare here."""
     cls = _exposed_class(ADDON / script)
@@ -471,8 +512,11 @@ def test_a_node_declares_a_signal_for_every_event_it_is_given(script, events):
 
 def _scene_node_scripts(scene) -> dict:
     """Node path as connections name it (``.`` for the root) -> ``res://`` path of its script."""
-    scripts = {section.attributes["id"]: section.attributes["path"] for section in scene.sections
-               if section.tag == "ext_resource" and section.attributes.get("type") == "Script"}
+    scripts = {
+        section.attributes["id"]: section.attributes["path"]
+        for section in scene.sections
+        if section.tag == "ext_resource" and section.attributes.get("type") == "Script"
+    }
     found = {}
     for section in scene.sections:
         script = section.properties.get("script")
@@ -486,7 +530,7 @@ def _scene_node_scripts(scene) -> dict:
 
 def _script_methods(res_path: str) -> dict:
     """Method name -> number of parameters besides self, of a script's exposed class."""
-    cls = _exposed_class(ROOT / res_path[len("res://"):])
+    cls = _exposed_class(ROOT / res_path[len("res://") :])
     return {item.name: len(item.args.args) - 1 for item in cls.body if isinstance(item, ast.FunctionDef)}
 
 
@@ -504,8 +548,10 @@ def test_scene_connections_call_methods_the_scripts_have(scene_path):
 def test_handlers_of_unit_signals_take_the_arguments_emitted():
     """pythonscript's signal() declares no arguments: a handler's parameters must match what NavGrid emits
     (``UnitSignal.arguments``) plus the connection's binds."""
-    emitted = {name: len(godot_units.UnitSignal(0, None, name, (0, 0), (0.0, 0.0)).arguments(lambda x, y: (x, y)))
-               for name in godot_units.UNIT_SIGNALS}
+    emitted = {
+        name: len(godot_units.UnitSignal(0, None, name, (0, 0), (0.0, 0.0)).arguments(lambda x, y: (x, y)))
+        for name in godot_units.UNIT_SIGNALS
+    }
     connected = 0
     for script in scene_scripts():
         methods = _script_methods("res://" + str(script.relative_to(ROOT)))

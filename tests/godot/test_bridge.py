@@ -42,8 +42,17 @@ UINT64 = 1 << 64
 
 @pytest.mark.parametrize(
     "raw, expected",
-    [(0, 0), (5, 5), (-3, -3), (UINT64 - 1, -1), (UINT64 - 65536, -65536), (1 << 63, -(1 << 63)),
-     ((1 << 63) - 1, (1 << 63) - 1), (np.uint64(UINT64 - 2), -2), (np.int32(-7), -7)],
+    [
+        (0, 0),
+        (5, 5),
+        (-3, -3),
+        (UINT64 - 1, -1),
+        (UINT64 - 65536, -65536),
+        (1 << 63, -(1 << 63)),
+        ((1 << 63) - 1, (1 << 63) - 1),
+        (np.uint64(UINT64 - 2), -2),
+        (np.int32(-7), -7),
+    ],
 )
 def test_signed_int_undoes_unsigned_64_bit_returns(raw, expected):
     assert signed_int(raw) == expected
@@ -181,8 +190,12 @@ MAP = [
 ]
 SYMBOLS = {".": (0, 0, 0), "#": (1, 0, 0), "T": (2, 0, 0), "~": (3, 0, 0), ",": (3, 1, 0)}
 ORIGIN = (-3, -2)
-TILES = [TileInfo(0, "ground"), TileInfo(1, "wall", 0, [(0, 0)]), TileInfo(2, "forest"),
-         TileInfo(3, "water", 2, [(0, 0)])]
+TILES = [
+    TileInfo(0, "ground"),
+    TileInfo(1, "wall", 0, [(0, 0)]),
+    TileInfo(2, "forest"),
+    TileInfo(3, "water", 2, [(0, 0)]),
+]
 
 
 def encode(rows, origin=ORIGIN):
@@ -262,7 +275,9 @@ def test_navigator_with_bounds_answers_in_unpainted_cells_and_refuses_outside():
     assert answer.status == "FOUND" and answer.points[0] == corner and answer.points[-1] == far
     outside = nav.find_path(corner, centre((10, 6)))
     assert outside.status == "OUT_OF_BOUNDS"
-    assert outside.message.endswith("TileMap cell (10, 6) is outside the map, TileMap cells (-6, -5) to (9, 6) (the NavGrid's bounds)")
+    assert outside.message.endswith(
+        "TileMap cell (10, 6) is outside the map, TileMap cells (-6, -5) to (9, 6) (the NavGrid's bounds)"
+    )
     assert nav.is_blocked((-7, 0)) and not nav.is_blocked((-6, 0)) and nav.is_blocked((-1, -2))
 
 
@@ -372,8 +387,10 @@ def test_find_path_says_why_there_is_no_path(start, goal, status, with_graph):
     assert status in answer.message and str(start) in answer.message
     if status == "OUT_OF_BOUNDS":  # where the map ends, and what sets it
         outside = goal if goal[0] == 20 else start
-        assert answer.message.endswith(f": TileMap cell {outside} is outside the map, TileMap cells (-3, -2) to (4, 1) (the "
-                                       "TileMap's painted rectangle; set the NavGrid's bounds to navigate beyond it)")
+        assert answer.message.endswith(
+            f": TileMap cell {outside} is outside the map, TileMap cells (-3, -2) to (4, 1) (the "
+            "TileMap's painted rectangle; set the NavGrid's bounds to navigate beyond it)"
+        )
 
 
 @pytest.mark.parametrize("with_graph", [False, True])
@@ -470,7 +487,11 @@ def test_a_prepared_navigator_builds_nothing_at_its_first_query(monkeypatch, gri
         nav.graph = KeyPointGraph.from_bytes(baked(nav.grid, cluster_size=8), nav.grid)
         # (a cluttered map's graph answers from the exact search, a maze's from the key points)
     nav.prepare()
-    expected = {"jump tables", "landmarks"} if grid is cluttered_grid else {"jump tables", "peel"} | ({"contraction"} if with_graph else set())
+    expected = (
+        {"jump tables", "landmarks"}
+        if grid is cluttered_grid
+        else {"jump tables", "peel"} | ({"contraction"} if with_graph else set())
+    )
     assert set(built) == expected
     built.clear()
     for goal in [(47, 47), (48, 0), (0, 48), (48, 48)]:
@@ -596,7 +617,10 @@ def test_a_tileset_whose_tiles_cannot_block_is_warned_of(tiles, blocking, warned
     assert bool(warning) == warned
     if warned:
         names = ", ".join(repr(tile.name) for tile in sorted(tiles, key=lambda tile: tile.name))
-        assert warning == f"The TileSet has no collision shapes, so no tile blocks: list the obstacle tiles in blocking_tiles (tiles: {names})."
+        assert (
+            warning
+            == f"The TileSet has no collision shapes, so no tile blocks: list the obstacle tiles in blocking_tiles (tiles: {names})."
+        )
 
 
 def test_a_navigator_of_the_other_connectivity_replaces_rather_than_follows():

@@ -60,7 +60,9 @@ def squares(cells, inset: float) -> List[Tuple[float, float]]:
 def assert_points(actual, expected) -> None:
     """The same segment ends, to float rounding (the driver's frame computes them its own way)."""
     assert len(actual) == len(expected), (len(actual), len(expected))
-    np.testing.assert_allclose(np.array(actual, dtype=float).reshape(-1, 2), np.array(expected, dtype=float).reshape(-1, 2))
+    np.testing.assert_allclose(
+        np.array(actual, dtype=float).reshape(-1, 2), np.array(expected, dtype=float).reshape(-1, 2)
+    )
 
 
 def looks_over(driver: UnitDriver, seconds: float) -> Dict[int, List[str]]:
@@ -112,7 +114,9 @@ def test_a_route_that_waits_for_another_unit_to_pass_is_making_way_whatever_the_
 
 def test_a_unit_holding_before_a_narrow_passage_for_its_turn_looks_taking_turns_only_while_it_waits_there():
     unit = Navigator(Grid.from_ascii("....")).add_unit((0.5, 0.5), speed=4.0)
-    key_points = Route(RouteKind.HIGH_LEVEL, [(1, 0), (3, 0)], wait_at=1, wait_while=lambda: True)  # as .narrows arms it
+    key_points = Route(
+        RouteKind.HIGH_LEVEL, [(1, 0), (3, 0)], wait_at=1, wait_while=lambda: True
+    )  # as .narrows arms it
     unit.stack.push(key_points)
     unit.stack.push(Route(RouteKind.LOW_LEVEL, [(1, 0)]))  # its leg to the approach point
     unit.state = UnitState.RUN
@@ -185,7 +189,10 @@ def test_a_moving_unit_draws_its_plan_its_held_cells_and_its_next_cell():
     ahead = predicted_positions(mover)[1:]
     assert len(ahead) == 4 and all(0 < t <= 1.0 for t, _ in ahead)
     half = PREDICTED_SIDE / 2
-    assert_points(drawing.predicted, rect_outlines([(x - half, y - half, PREDICTED_SIDE, PREDICTED_SIDE) for _, (x, y) in ahead], driver.frame))
+    assert_points(
+        drawing.predicted,
+        rect_outlines([(x - half, y - half, PREDICTED_SIDE, PREDICTED_SIDE) for _, (x, y) in ahead], driver.frame),
+    )
     assert all(math.dist(position, mover.position) <= mover.speed * t + 1e-9 for t, position in ahead)
 
 
@@ -201,7 +208,12 @@ def test_layers_give_each_colour_with_segments_one_draw_call_in_order():
         (ROUTE_COLOUR, 1.0), (PREDICTED_COLOUR, 1.0), (LOOK_COLOURS["moving"], 1.0), (LOOK_COLOURS["standing"], 1.0),
         (LOOK_COLOURS["moving"], 2.0)]  # fmt: skip
     assert [segments for segments, _colour, _width in layers] == [
-        drawing.routes, drawing.predicted, drawing.held["moving"], drawing.held["standing"], drawing.next_cells["moving"]]
+        drawing.routes,
+        drawing.predicted,
+        drawing.held["moving"],
+        drawing.held["standing"],
+        drawing.next_cells["moving"],
+    ]
     assert all(len(segments) % 2 == 0 for segments, _colour, _width in layers)
 
 

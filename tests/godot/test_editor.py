@@ -160,8 +160,16 @@ def test_graph_drawing_outlines_each_cluster_in_tilemap_pixels(grid):
     drawing = graph_drawing(graph, frame)
     assert len(drawing.clusters) == 8 * len(graph.cluster_rects())  # 4 sides, 2 ends each
     # the first cluster, grid cells (0, 0)-(3, 3), is TileMap cells (-3, -2)-(0, 1)
-    assert drawing.clusters[:8] == [(-48.0, -16.0), (16.0, -16.0), (16.0, -16.0), (16.0, 16.0),
-                                    (16.0, 16.0), (-48.0, 16.0), (-48.0, 16.0), (-48.0, -16.0)]
+    assert drawing.clusters[:8] == [
+        (-48.0, -16.0),
+        (16.0, -16.0),
+        (16.0, -16.0),
+        (16.0, 16.0),
+        (16.0, 16.0),
+        (-48.0, 16.0),
+        (-48.0, 16.0),
+        (-48.0, -16.0),
+    ]
     outlines = np.array(drawing.clusters).reshape(-1, 8, 2)
     for (x, y, width, height), outline in zip(graph.cluster_rects(), outlines):
         left, top = (x - 3) * 16.0, (y - 2) * 8.0

@@ -110,18 +110,43 @@ def test_a_unit_selected_twice_counts_once():
 # -- refusals ----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("keys, target, cohesion, status, message", [
-    ([], world_centre(TARGET), "route", Status.EMPTY_SELECTION.value, "order_move: the selection is empty"),
-    ([1, None, 2], world_centre(TARGET), "route", Status.NOT_DRIVEN.value, "order_move: units[1] is not a node: nothing"),
-    ([1, 2, 99], world_centre(TARGET), "route", Status.NOT_DRIVEN.value,
-     "order_move: units[2] (instance 99) is not a PathUnit of this NavGrid: nothing was ordered"),
-    ([1, 2], (math.nan, 0.0), "route", Status.INVALID_POSITION.value, "order_move: position"),
-    ([1, 2], (0.0, -math.inf), "route", Status.INVALID_POSITION.value, "not finite"),
-    ([1, 2], world_centre((40, 0)), "route", Status.OUT_OF_BOUNDS.value, "order_move: TileMap cell (40, 0) is outside the map, TileMap cells (-4, -2) to (11, 4) (the TileMap's painted rectangle; "
-     "set the NavGrid's bounds to navigate beyond it)"),
-    ([1, 2], world_centre(TARGET), "fast", Status.INVALID_SETTINGS.value,
-     "order_move: cohesion 'fast' is not one of 'speed', 'route', 'arrival'"),
-])
+@pytest.mark.parametrize(
+    "keys, target, cohesion, status, message",
+    [
+        ([], world_centre(TARGET), "route", Status.EMPTY_SELECTION.value, "order_move: the selection is empty"),
+        (
+            [1, None, 2],
+            world_centre(TARGET),
+            "route",
+            Status.NOT_DRIVEN.value,
+            "order_move: units[1] is not a node: nothing",
+        ),
+        (
+            [1, 2, 99],
+            world_centre(TARGET),
+            "route",
+            Status.NOT_DRIVEN.value,
+            "order_move: units[2] (instance 99) is not a PathUnit of this NavGrid: nothing was ordered",
+        ),
+        ([1, 2], (math.nan, 0.0), "route", Status.INVALID_POSITION.value, "order_move: position"),
+        ([1, 2], (0.0, -math.inf), "route", Status.INVALID_POSITION.value, "not finite"),
+        (
+            [1, 2],
+            world_centre((40, 0)),
+            "route",
+            Status.OUT_OF_BOUNDS.value,
+            "order_move: TileMap cell (40, 0) is outside the map, TileMap cells (-4, -2) to (11, 4) (the TileMap's painted rectangle; "
+            "set the NavGrid's bounds to navigate beyond it)",
+        ),
+        (
+            [1, 2],
+            world_centre(TARGET),
+            "fast",
+            Status.INVALID_SETTINGS.value,
+            "order_move: cohesion 'fast' is not one of 'speed', 'route', 'arrival'",
+        ),
+    ],
+)
 def test_a_bad_order_is_refused_whole_and_a_good_one_still_works(keys, target, cohesion, status, message):
     driver, groups, nodes = make_squad()
     answer = groups.order(MANAGER, keys, target, settings(cohesion))
@@ -133,33 +158,46 @@ def test_a_bad_order_is_refused_whole_and_a_good_one_still_works(keys, target, c
     assert summary(heard[MANAGER]) == [(1, "group_ordered", TARGET, world_centre(TARGET)), (1, "group_arrived", 2, 2)]
 
 
-@pytest.mark.parametrize("path, found, cohesion, warning", [
-    ("", None, "route", "Set nav_grid_path to the NavGrid that moves the units this manager orders."),
-    ("../Nav", None, "route", "nav_grid_path '../Nav' does not point at a node."),
-    ("../TileMap", "TileMap", "route", "nav_grid_path '../TileMap' points at a TileMap, not a NavGrid."),
-    ("../NavGrid", "NavGrid", "Route", "Cohesion 'Route' is not one of 'speed', 'route', 'arrival'."),
-    ("../NavGrid", "NavGrid", "arrival", ""),
-])
+@pytest.mark.parametrize(
+    "path, found, cohesion, warning",
+    [
+        ("", None, "route", "Set nav_grid_path to the NavGrid that moves the units this manager orders."),
+        ("../Nav", None, "route", "nav_grid_path '../Nav' does not point at a node."),
+        ("../TileMap", "TileMap", "route", "nav_grid_path '../TileMap' points at a TileMap, not a NavGrid."),
+        ("../NavGrid", "NavGrid", "Route", "Cohesion 'Route' is not one of 'speed', 'route', 'arrival'."),
+        ("../NavGrid", "NavGrid", "arrival", ""),
+    ],
+)
 def test_manager_problem_is_the_configuration_warning(path, found, cohesion, warning):
     assert manager_problem(path, found, settings(cohesion)) == warning
 
 
 def test_settings_are_the_keyword_arguments_of_add_group():
-    assert GroupSettings.read(settings("speed")).add_group_options() == {"cohesion": Cohesion.SPEED, "formation": None, "spacing": 1.0}
+    assert GroupSettings.read(settings("speed")).add_group_options() == {
+        "cohesion": Cohesion.SPEED,
+        "formation": None,
+        "spacing": 1.0,
+    }
     options = GroupSettings.read(settings("route", "wedge", 2)).add_group_options()
     assert options == {"cohesion": Cohesion.ROUTE, "formation": "wedge", "spacing": 2.0}
 
 
-@pytest.mark.parametrize("formation, spacing, message", [
-    ("ring", 1.0, "formation 'ring' is not one of 'none', 'line', 'column', 'box', 'wedge'"),
-    ("box", 0.5, "spacing must be a number of cells >= 1, got 0.5"),
-    ("box", math.nan, "spacing must be a number of cells >= 1, got nan"),
-])
+@pytest.mark.parametrize(
+    "formation, spacing, message",
+    [
+        ("ring", 1.0, "formation 'ring' is not one of 'none', 'line', 'column', 'box', 'wedge'"),
+        ("box", 0.5, "spacing must be a number of cells >= 1, got 0.5"),
+        ("box", math.nan, "spacing must be a number of cells >= 1, got nan"),
+    ],
+)
 def test_a_bad_formation_setting_is_refused_and_warned_about(formation, spacing, message):
     driver, groups, nodes = make_squad()
     answer = groups.order(MANAGER, list(nodes), world_centre(TARGET), settings(formation=formation, spacing=spacing))
     assert answer.status == Status.INVALID_SETTINGS.value and message in answer.message
-    assert manager_problem("../NavGrid", "NavGrid", settings(formation=formation, spacing=spacing)) == f"{message[:1].upper()}{message[1:]}."
+    assert (
+        manager_problem("../NavGrid", "NavGrid", settings(formation=formation, spacing=spacing))
+        == f"{message[:1].upper()}{message[1:]}."
+    )
 
 
 def test_a_formation_order_signals_each_state_and_arrives_in_shape():
@@ -167,7 +205,9 @@ def test_a_formation_order_signals_each_state_and_arrives_in_shape():
     assert groups.order(MANAGER, list(nodes), world_centre(TARGET), settings(formation="line", spacing=2.0))
     _, heard = play(driver, groups, 20.0)
     names = [signal.name for signal in heard[MANAGER]]  # a line 11 cells wide in a field 7 high: it parts or breaks
-    assert names[:3] == ["group_ordered", "formation_forming", "formation_formed"] and names[-1] == "group_arrived", names
+    assert names[:3] == ["group_ordered", "formation_forming", "formation_formed"] and names[-1] == "group_arrived", (
+        names
+    )
     assert all(name.startswith("formation_") for name in names[3:-1]) and heard[MANAGER][1].detail == "line"
     assert heard[MANAGER][-1].arrived == 6
 
@@ -182,8 +222,10 @@ def test_units_ordered_again_leave_their_group_which_goes_on_without_them():
     assert groups.order(MANAGER, [1, 2, 3], world_centre((9, -2)), settings())
     _, heard = play(driver, groups, 12.0)
     signals = summary(before[MANAGER] + heard[MANAGER])
-    assert signals[:2] == [(1, "group_ordered", TARGET, world_centre(TARGET)),
-                           (2, "group_ordered", (9, -2), world_centre((9, -2)))]
+    assert signals[:2] == [
+        (1, "group_ordered", TARGET, world_centre(TARGET)),
+        (2, "group_ordered", (9, -2), world_centre((9, -2))),
+    ]
     assert sorted(signals[2:]) == [(1, "group_arrived", 3, 3), (2, "group_arrived", 3, 3)]
     assert all(driver.state_of(key) == "ARRIVED" for key in nodes)
 
@@ -212,8 +254,11 @@ def test_a_group_whose_every_unit_is_ordered_again_is_dropped_without_a_signal()
     groups.order(MANAGER, list(nodes)[::-1], world_centre((9, -2)), settings("arrival"))
     assert list(groups.groups.groups) == [2]
     _, heard = play(driver, groups, 30.0)  # into the map's top edge: about 16 s of making way for each other
-    assert [(s.group_id, s.name) for s in heard[MANAGER]] == [(1, "group_ordered"), (2, "group_ordered"),
-                                                             (2, "group_arrived")]
+    assert [(s.group_id, s.name) for s in heard[MANAGER]] == [
+        (1, "group_ordered"),
+        (2, "group_ordered"),
+        (2, "group_arrived"),
+    ]
     assert summary(heard[MANAGER])[-1] == (2, "group_arrived", 6, 6)
 
 
@@ -298,7 +343,9 @@ def test_members_freed_in_the_frame_of_a_formation_order_are_lost_and_the_rest_f
     if len(freed) == len(nodes):
         assert names == ["member_lost"] * len(freed) and groups.groups.groups == {}
     else:
-        assert names[names.index("formation_forming") :][1] == "formation_formed" and names[-1] == "group_arrived", names
+        assert names[names.index("formation_forming") :][1] == "formation_formed" and names[-1] == "group_arrived", (
+            names
+        )
         assert summary(heard[MANAGER])[-1] == (1, "group_arrived", 5, 5)
     for _ in range(20):
         driver.step(1 / 60)
@@ -326,7 +373,9 @@ def test_groups_are_made_again_by_the_driver_that_takes_over_and_arrive_under_th
     _, before = play(driver, groups, 0.5)
     driver, groups = take_over(driver, groups, grown(FIELD))
     for key in nodes:
-        assert groups.groups.group_of(driver.unit_of(key)).cohesion is (Cohesion.ROUTE if key <= 3 else Cohesion.ARRIVAL)
+        assert groups.groups.group_of(driver.unit_of(key)).cohesion is (
+            Cohesion.ROUTE if key <= 3 else Cohesion.ARRIVAL
+        )
     _, after = play(driver, groups, 12.0)
     assert [s.name for s in before[MANAGER]] == ["group_ordered", "group_ordered"]
     assert sorted(summary(after[MANAGER])) == [(1, "group_arrived", 3, 3), (2, "group_arrived", 3, 3)]
@@ -357,8 +406,10 @@ def test_a_member_removed_in_the_frame_of_the_take_over_is_lost_and_the_rest_arr
     driver.remove(2)
     driver, groups = take_over(driver, groups, grown(FIELD))
     _, after = play(driver, groups, 12.0)
-    assert summary(before[MANAGER] + after[MANAGER])[1:] == [(1, "member_lost", "unit 2 was removed"),
-                                                              (1, "group_arrived", 5, 5)]
+    assert summary(before[MANAGER] + after[MANAGER])[1:] == [
+        (1, "member_lost", "unit 2 was removed"),
+        (1, "group_arrived", 5, 5),
+    ]
 
 
 def test_a_group_under_way_whose_target_left_the_map_ends_with_none_arrived():
@@ -380,7 +431,10 @@ def test_signal_arguments_follow_the_table():
     assert set(GROUP_SIGNALS) == {"group_ordered", "group_arrived", "member_lost", "formation_forming", "formation_formed",
                                   "formation_scaled", "formation_halved", "formation_broken", "waiting_for_turn"}  # fmt: skip
     assert GroupSignal(3, "group_ordered", (9, 1), (8.0, 24.0)).arguments(vector) == [
-        3, ("Vector2", 9, 1), ("Vector2", 8.0, 24.0)]
+        3,
+        ("Vector2", 9, 1),
+        ("Vector2", 8.0, 24.0),
+    ]
     assert GroupSignal(3, "group_arrived", arrived=4, members=6).arguments(vector) == [3, 4, 6]
     assert GroupSignal(3, "member_lost", detail="unit 7 was removed").arguments(vector) == [3, "unit 7 was removed"]
 
@@ -400,10 +454,15 @@ def test_a_manager_changes_the_formation_of_its_groups_where_they_stand():
     assert groups.order(MANAGER, list(nodes), world_centre(TARGET), settings())
     play(driver, groups, 12.0)
     refused = groups.change_formation(MANAGER, settings(formation="ring"))
-    assert refused.status == Status.INVALID_SETTINGS.value and refused.message.startswith("order_formation: formation 'ring'")
+    assert refused.status == Status.INVALID_SETTINGS.value and refused.message.startswith(
+        "order_formation: formation 'ring'"
+    )
     assert groups.change_formation(MANAGER, settings(formation="box", spacing=2.0))
     _, heard = play(driver, groups, 6.0)
-    assert [signal.name for signal in heard[MANAGER]] == ["formation_forming", "formation_formed"]  # no order open: it stays
+    assert [signal.name for signal in heard[MANAGER]] == [
+        "formation_forming",
+        "formation_formed",
+    ]  # no order open: it stays
     group = groups.groups.group_of(driver.unit_of(1))
     assert group.formation.name == "box" and all(unit.cell == group.slot_cell(unit) for unit in group.members)
     assert groups.change_formation(MANAGER + 1, settings(formation="line"))  # a manager without groups: nothing to do

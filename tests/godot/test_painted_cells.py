@@ -22,8 +22,12 @@ from pathing_py.godot.units import UnitDriver
 
 Cell = Tuple[int, int]
 #: 0 ground, 1 wall (a collision shape), 2 forest (blocks by name), 3 an autotile whose sub-tile (1, 0) blocks.
-TILES = [TileInfo(0, "ground"), TileInfo(1, "wall", shape_coords=[(0, 0)]), TileInfo(2, "forest"),
-         TileInfo(3, "cliff", mode=1, shape_coords=[(1, 0)])]
+TILES = [
+    TileInfo(0, "ground"),
+    TileInfo(1, "wall", shape_coords=[(0, 0)]),
+    TileInfo(2, "forest"),
+    TileInfo(3, "cliff", mode=1, shape_coords=[(1, 0)]),
+]
 #: What a cell may hold on a layer: no tile, or a tile id and its autotile coordinate.
 CONTENTS = [None, (0, (0, 0)), (1, (0, 0)), (2, (0, 0)), (3, (0, 0)), (3, (1, 0))]
 RECT = CellRect(-2, -1, 7, 5)
@@ -33,8 +37,11 @@ CORNER = (RECT.x, RECT.y)
 
 def words(cells: Dict[Cell, Tuple[int, Cell]]) -> List[int]:
     """tile_data of a layer's cells (format 1)."""
-    return [value for (x, y), (tile, (ax, ay)) in sorted(cells.items())
-            for value in (((y & 0xFFFF) << 16) | (x & 0xFFFF), tile, ((ay & 0xFFFF) << 16) | (ax & 0xFFFF))]
+    return [
+        value
+        for (x, y), (tile, (ax, ay)) in sorted(cells.items())
+        for value in (((y & 0xFFFF) << 16) | (x & 0xFFFF), tile, ((ay & 0xFFFF) << 16) | (ax & 0xFFFF))
+    ]
 
 
 def read_of(cells: Dict[Cell, Tuple[int, Cell]], wanted: List[Cell]) -> List[int]:
@@ -46,13 +53,20 @@ def read_of(cells: Dict[Cell, Tuple[int, Cell]], wanted: List[Cell]) -> List[int
 
 def navigator_of(layers: List[Dict[Cell, Tuple[int, Cell]]], empty_passable: bool) -> TileMapNavigator:
     (main, *stacked) = [words(cells) for cells in layers]
-    return TileMapNavigator.from_tilemap(main, (16, 16), TILES, blocking=["forest"], empty_passable=empty_passable,
-                                         bounds=RECT, layers=[(data, TILES) for data in stacked])
+    return TileMapNavigator.from_tilemap(
+        main,
+        (16, 16),
+        TILES,
+        blocking=["forest"],
+        empty_passable=empty_passable,
+        bounds=RECT,
+        layers=[(data, TILES) for data in stacked],
+    )
 
 
-cells_in_rect = st.tuples(st.integers(RECT.x, RECT.x + RECT.width - 1), st.integers(RECT.y, RECT.y + RECT.height - 1)).filter(
-    lambda cell: cell != CORNER
-)
+cells_in_rect = st.tuples(
+    st.integers(RECT.x, RECT.x + RECT.width - 1), st.integers(RECT.y, RECT.y + RECT.height - 1)
+).filter(lambda cell: cell != CORNER)
 layer = st.dictionaries(cells_in_rect, st.sampled_from(CONTENTS[1:]), max_size=30)
 
 
@@ -73,13 +87,18 @@ def test_repainting_cells_leaves_what_a_full_read_of_the_painted_tilemaps_gives(
     assert current.repaint(painted, [read_of(cells, painted) for cells in layers]) == []
     fresh = navigator_of(layers, empty_passable)
     assert np.array_equal(current.grid.passable, fresh.grid.passable)
-    for ours, theirs in ((current.stacked.painted, fresh.stacked.painted), (current.stacked.walls, fresh.stacked.walls)):
+    for ours, theirs in (
+        (current.stacked.painted, fresh.stacked.painted),
+        (current.stacked.walls, fresh.stacked.walls),
+    ):
         assert all(np.array_equal(a, b) for a, b in zip(ours, theirs))
     assert current.graph == KeyPointGraph.bake(fresh.grid, cluster_size=4)  # patched as a bake of the new map
 
 
 def test_units_turn_at_cells_painted_on_their_way_and_cells_they_hold_stay_open():
-    floor = {(x, y): (0, (0, 0)) for x in range(RECT.x, RECT.x + RECT.width) for y in range(RECT.y, RECT.y + RECT.height)}
+    floor = {
+        (x, y): (0, (0, 0)) for x in range(RECT.x, RECT.x + RECT.width) for y in range(RECT.y, RECT.y + RECT.height)
+    }
     walls: Dict[Cell, Tuple[int, Cell]] = {}
     navigator = navigator_of([floor, walls], empty_passable=False)
     driver = UnitDriver(navigator, IDENTITY)
@@ -87,7 +106,9 @@ def test_units_turn_at_cells_painted_on_their_way_and_cells_they_hold_stay_open(
     assert driver.add(1, "unit", at, at, speed=4.0)
     assert driver.order(1, (4 * 16 + 8.0, 8.0))  # cell (4, 0), straight east
     driver.step(1 / 30)
-    wall = [(1, y) for y in range(RECT.y, RECT.y + RECT.height - 1)] + [(-2, 0)]  # a wall with a gap at (1, 3), and the unit's cell
+    wall = [(1, y) for y in range(RECT.y, RECT.y + RECT.height - 1)] + [
+        (-2, 0)
+    ]  # a wall with a gap at (1, 3), and the unit's cell
     for cell in wall:
         walls[cell] = (1, (0, 0))
     refused = navigator.repaint(wall, [read_of(floor, wall), read_of(walls, wall)], driver.navigator.set_blocked)
@@ -99,19 +120,27 @@ def test_units_turn_at_cells_painted_on_their_way_and_cells_they_hold_stay_open(
         if driver.state_of(1) == "ARRIVED":
             break
     assert driver.state_of(1) == "ARRIVED" and (1, 3) in walked and not set(walked) & set(wall[:-1])
-    assert navigator.repaint([(-2, 0)], [read_of(floor, [(-2, 0)]), read_of(walls, [(-2, 0)])], driver.navigator.set_blocked) == []
+    assert (
+        navigator.repaint(
+            [(-2, 0)], [read_of(floor, [(-2, 0)]), read_of(walls, [(-2, 0)])], driver.navigator.set_blocked
+        )
+        == []
+    )
     assert navigator.is_blocked((-2, 0))
 
 
-@pytest.mark.parametrize("cells, message", [
-    ([(0, 0), (1.5, 0)], "cells_painted: cells[1] must be a TileMap cell, two whole numbers, got (1.5, 0)"),
-    ([(math.nan, 0)], "cells[0] must be a TileMap cell, two whole numbers, got (nan, 0)"),
-    ([(0, 0, 0)], "cells[0] must be a TileMap cell"),
-    ([(True, 0)], "cells[0] must be a TileMap cell"),
-    ([3], "cells[0] must be a TileMap cell, two whole numbers, got 3"),
-    ([(10**400, 0)], "cells[0] must be a TileMap cell, two whole numbers, got (1000"),
-    (7, "cells must be a list of TileMap cells (a PoolVector2Array), got 7"),
-])
+@pytest.mark.parametrize(
+    "cells, message",
+    [
+        ([(0, 0), (1.5, 0)], "cells_painted: cells[1] must be a TileMap cell, two whole numbers, got (1.5, 0)"),
+        ([(math.nan, 0)], "cells[0] must be a TileMap cell, two whole numbers, got (nan, 0)"),
+        ([(0, 0, 0)], "cells[0] must be a TileMap cell"),
+        ([(True, 0)], "cells[0] must be a TileMap cell"),
+        ([3], "cells[0] must be a TileMap cell, two whole numbers, got 3"),
+        ([(10**400, 0)], "cells[0] must be a TileMap cell, two whole numbers, got (1000"),
+        (7, "cells must be a list of TileMap cells (a PoolVector2Array), got 7"),
+    ],
+)
 def test_cells_that_are_not_whole_cells_are_refused(cells, message):
     navigator = navigator_of([{(0, 0): (0, (0, 0))}], empty_passable=True)
     with pytest.raises(CoordinateError) as refused:
@@ -119,14 +148,25 @@ def test_cells_that_are_not_whole_cells_are_refused(cells, message):
     assert message in str(refused.value)
 
 
-@pytest.mark.parametrize("bounds, message", [
-    (RECT, "cells_painted: TileMap cell (5, 0) is outside the map, TileMap cells (-2, -1) to (4, 3) (the NavGrid's bounds); "
-           "painting beyond the map needs rebuild()"),
-    (None, "cells_painted: TileMap cell (5, 0) is outside the map, TileMap cells (0, 0) to (1, 0) (the TileMap's painted "
-           "rectangle; set the NavGrid's bounds to navigate beyond it); painting beyond the map needs rebuild()"),
-])
+@pytest.mark.parametrize(
+    "bounds, message",
+    [
+        (
+            RECT,
+            "cells_painted: TileMap cell (5, 0) is outside the map, TileMap cells (-2, -1) to (4, 3) (the NavGrid's bounds); "
+            "painting beyond the map needs rebuild()",
+        ),
+        (
+            None,
+            "cells_painted: TileMap cell (5, 0) is outside the map, TileMap cells (0, 0) to (1, 0) (the TileMap's painted "
+            "rectangle; set the NavGrid's bounds to navigate beyond it); painting beyond the map needs rebuild()",
+        ),
+    ],
+)
 def test_cells_outside_the_map_are_refused_naming_its_cells(bounds, message):
-    navigator = TileMapNavigator.from_tilemap(words({(0, 0): (0, (0, 0)), (1, 0): (0, (0, 0))}), (16, 16), TILES, bounds=bounds)
+    navigator = TileMapNavigator.from_tilemap(
+        words({(0, 0): (0, (0, 0)), (1, 0): (0, (0, 0))}), (16, 16), TILES, bounds=bounds
+    )
     with pytest.raises(ValueError) as refused:
         navigator.cells_to_repaint([(0, 0), (5.0, 0.0)])
     assert not isinstance(refused.value, CoordinateError) and str(refused.value) == message

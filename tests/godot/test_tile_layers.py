@@ -63,8 +63,11 @@ def test_a_cell_blocks_where_any_layer_blocks_and_empty_cells_follow_the_setting
     painted = [cells for cells, _ in layers if cells]
     if not painted:
         with pytest.raises(MapFormatError, match="no cells"):
-            grid_from_tile_data(tile_data(layers[0][0]), collision=layers[0][1],
-                                layers=[(tile_data(cells), rules, {}) for cells, rules in layers[1:]])
+            grid_from_tile_data(
+                tile_data(layers[0][0]),
+                collision=layers[0][1],
+                layers=[(tile_data(cells), rules, {}) for cells, rules in layers[1:]],
+            )
         return
     xs = [x for cells in painted for x, _ in cells]
     ys = [y for cells in painted for _, y in cells]
@@ -72,7 +75,9 @@ def test_a_cell_blocks_where_any_layer_blocks_and_empty_cells_follow_the_setting
     expected = expected_passable(layers, empty_passable, rect)
     order = data.draw(st.permutations(range(len(layers))))  # the order of the stack does not matter
     stacked = [layers[index] for index in order]
-    arguments = dict(empty_passable=empty_passable, layers=[(tile_data(cells), rules, {}) for cells, rules in stacked[1:]])
+    arguments = dict(
+        empty_passable=empty_passable, layers=[(tile_data(cells), rules, {}) for cells, rules in stacked[1:]]
+    )
     if not expected.any():
         with pytest.raises(MapFormatError, match="no passable cell"):
             grid_from_tile_data(tile_data(stacked[0][0]), collision=stacked[0][1], **arguments)
@@ -115,8 +120,9 @@ def test_the_navigator_of_a_node_stacks_its_layers():
     floor = {(x, y): 0 for x in range(5) for y in range(3)}
     walls = {(2, 0): 1, (2, 1): 1, (6, 1): 1}  # (6, 1) stands outside the floor: the used rectangle grows
     tiles = [TileInfo(0, "ground"), TileInfo(1, "wall", shape_coords=[(0, 0)])]
-    navigator = TileMapNavigator.from_tilemap(tile_data(floor), (16, 16), tiles, empty_passable=False,
-                                              layers=[(tile_data(walls), tiles)])
+    navigator = TileMapNavigator.from_tilemap(
+        tile_data(floor), (16, 16), tiles, empty_passable=False, layers=[(tile_data(walls), tiles)]
+    )
     assert navigator.grid.origin == (0, 0) and navigator.grid.passable.shape == (3, 7)
     assert [navigator.is_blocked((x, 1)) for x in range(7)] == [False, False, True, False, False, True, True]
     answer = navigator.find_path((8, 8), (72, 8), smooth=False)  # around the wall, through row 2
@@ -160,7 +166,11 @@ def test_the_stack_reads_the_same_from_either_layer():
 def test_paths_between_floor_cells_stay_on_the_floor():
     grid = grid_from_tscn(DUNGEON, tilemap="Floor", layers=["Walls"], empty_passable=False)
     walls = read_tilemap(DUNGEON, tilemap="Walls")
-    wall_cells = {(x, y) for x, y, blocked in zip(walls.cells.x.tolist(), walls.cells.y.tolist(), walls.blocked.tolist()) if blocked}
+    wall_cells = {
+        (x, y)
+        for x, y, blocked in zip(walls.cells.x.tolist(), walls.cells.y.tolist(), walls.blocked.tolist())
+        if blocked
+    }
     floor = read_tilemap(DUNGEON, tilemap="Floor")
     floor_cells = {(x, y) for x, y in zip(floor.cells.x.tolist(), floor.cells.y.tolist())} - wall_cells
     ox, oy = grid.origin
@@ -177,9 +187,18 @@ def test_paths_between_floor_cells_stay_on_the_floor():
 @pytest.mark.parametrize(
     "layer, message",
     [
-        ("Square", r"mismatched.tscn:\d+: layer 'Dungeon/Square' is square, cell_size \(128, 64\), but the TileMap 'Dungeon/Floor' is isometric"),
-        ("Coarse", r"layer 'Dungeon/Coarse' is isometric, cell_size \(128, 128\), but the TileMap 'Dungeon/Floor' is isometric, cell_size \(128, 64\)"),
-        ("Shifted", r"layer 'Dungeon/Shifted' lies at \(64, 0\) .*give the layers the same position, rotation and scale"),
+        (
+            "Square",
+            r"mismatched.tscn:\d+: layer 'Dungeon/Square' is square, cell_size \(128, 64\), but the TileMap 'Dungeon/Floor' is isometric",
+        ),
+        (
+            "Coarse",
+            r"layer 'Dungeon/Coarse' is isometric, cell_size \(128, 128\), but the TileMap 'Dungeon/Floor' is isometric, cell_size \(128, 64\)",
+        ),
+        (
+            "Shifted",
+            r"layer 'Dungeon/Shifted' lies at \(64, 0\) .*give the layers the same position, rotation and scale",
+        ),
         ("Turned/Walls", r"layer 'Dungeon/Turned/Walls' lies at \(0, 0\) with axes \(0.877583, 0.479426\)"),
         ("Marker", r"mismatched.tscn:\d+: layers\[0\] 'Marker' points at a Sprite, not a TileMap"),
         ("Nothing", r"layers\[0\]: no TileMap 'Nothing'; TileMap nodes: 'Dungeon/Floor'"),
@@ -201,15 +220,25 @@ def test_a_layer_listed_twice_is_refused():
 
 def test_layer_difference_and_node_problems():
     iso = TileGeometry(mode=MODE_ISOMETRIC, cell_size=(128, 64))
-    assert layer_difference("A", iso, IDENTITY, "B", TileGeometry(mode=MODE_ISOMETRIC, cell_size=(128, 64), tile_origin=1), IDENTITY) == ""
+    assert (
+        layer_difference(
+            "A", iso, IDENTITY, "B", TileGeometry(mode=MODE_ISOMETRIC, cell_size=(128, 64), tile_origin=1), IDENTITY
+        )
+        == ""
+    )
     moved = ((0.0004, 0.0), (1.0004, 0.0), (0.0004, 1.0))  # float32 noise of an engine transform
     assert layer_difference("A", iso, moved, "B", iso, IDENTITY) == ""
     scaled = node_transform_points([((0.0, 0.0), 0.0, (2.0, 2.0))])
     assert "axes (2, 0) and (0, 2)" in layer_difference("A", iso, scaled, "B", iso, IDENTITY)
-    assert "not finite" not in layer_difference("A", iso, ((float("nan"), 0.0), (1.0, 0.0), (0.0, 1.0)), "B", iso, IDENTITY)
+    assert "not finite" not in layer_difference(
+        "A", iso, ((float("nan"), 0.0), (1.0, 0.0), (0.0, 1.0)), "B", iso, IDENTITY
+    )
     assert layer_difference("A", iso, ((float("nan"), 0.0), (1.0, 0.0), (0.0, 1.0)), "B", iso, IDENTITY) != ""
     assert layer_node_problem("layer_paths[0]", "../Walls", "TileMap") == ""
-    assert layer_node_problem("layer_paths[2]", "../Sprite", "Sprite") == "layer_paths[2] '../Sprite' points at a Sprite, not a TileMap."
+    assert (
+        layer_node_problem("layer_paths[2]", "../Sprite", "Sprite")
+        == "layer_paths[2] '../Sprite' points at a Sprite, not a TileMap."
+    )
     assert "does not point at a node" in layer_node_problem("layer_paths[0]", "../Gone", None)
     assert "has no TileSet" in layer_node_problem("layer_paths[0]", "../Walls", "TileMap", has_tileset=False)
     assert "tilemap_path itself" in layer_node_problem("layer_paths[0]", "../Floor", "TileMap", is_main=True)
@@ -234,12 +263,17 @@ def scene_with_navgrid(tmp_path: Path, navgrid_lines: str) -> Path:
         '[gd_scene load_steps=3 format=2]\n\n[ext_resource path="res://addons/pathing_py/nav_grid.py" type="Script" id=2]\n',
     )
     path = tmp_path / "dungeon.tscn"
-    path.write_text(text + f'\n[node name="NavGrid" type="Node2D" parent="."]\nscript = ExtResource( 2 )\n{navgrid_lines}')
+    path.write_text(
+        text + f'\n[node name="NavGrid" type="Node2D" parent="."]\nscript = ExtResource( 2 )\n{navgrid_lines}'
+    )
     return path
 
 
 def test_navgrid_settings_name_the_layers(tmp_path):
-    path = scene_with_navgrid(tmp_path, 'tilemap_path = NodePath("../Floor")\nlayer_paths = [ NodePath("../Walls") ]\nempty_cells_passable = false\n')
+    path = scene_with_navgrid(
+        tmp_path,
+        'tilemap_path = NodePath("../Floor")\nlayer_paths = [ NodePath("../Walls") ]\nempty_cells_passable = false\n',
+    )
     [settings] = nav_grid_settings(path)
     assert settings.tilemap == "Dungeon/Floor" and settings.layers == ("Dungeon/Walls",) and not settings.empty_passable
     loaded = load_map(path)
@@ -252,13 +286,17 @@ def test_navgrid_settings_name_the_layers(tmp_path):
 @pytest.mark.parametrize("value", ['[ "../Walls" ]', "[ 3 ]", 'NodePath("../Walls")'])
 def test_layer_paths_that_are_not_node_paths_are_refused(tmp_path, value):
     path = scene_with_navgrid(tmp_path, f"layer_paths = {value}\n")
-    with pytest.raises(MapFormatError, match=r"dungeon.tscn:\d+: NavGrid 'Dungeon/NavGrid': layer_paths must be an array of NodePath"):
+    with pytest.raises(
+        MapFormatError, match=r"dungeon.tscn:\d+: NavGrid 'Dungeon/NavGrid': layer_paths must be an array of NodePath"
+    ):
         nav_grid_settings(path)
 
 
 def test_the_cli_reads_layers(capsys, tmp_path):
     out = tmp_path / "paths.png"
-    assert main(["paths", str(DUNGEON), "--tilemap", "Floor", "--layer", "Walls", "--out", str(out), "--orders", "3"]) == 0
+    assert (
+        main(["paths", str(DUNGEON), "--tilemap", "Floor", "--layer", "Walls", "--out", str(out), "--orders", "3"]) == 0
+    )
     printed = capsys.readouterr().out
     assert "layers stacked on it: 'Dungeon/Walls'" in printed
     assert "'Wall' (44 cells in 'Dungeon/Walls', collision shape)" in printed
@@ -270,7 +308,23 @@ def test_the_cli_takes_several_layers_and_refuses_bad_ones(capsys, tmp_path):
     out = tmp_path / "paths.png"
     assert main(["paths", str(MISMATCHED), "--tilemap", "Floor", "--layer", "Coarse", "--out", str(out)]) == 2
     assert "layer 'Dungeon/Coarse' is isometric, cell_size (128, 128)" in capsys.readouterr().err
-    assert main(["bake", str(DUNGEON), "--tilemap", "Walls", "--layer", "Floor", "--layer", "Floor", "--out", str(tmp_path / "g.kpg")]) == 2
+    assert (
+        main(
+            [
+                "bake",
+                str(DUNGEON),
+                "--tilemap",
+                "Walls",
+                "--layer",
+                "Floor",
+                "--layer",
+                "Floor",
+                "--out",
+                str(tmp_path / "g.kpg"),
+            ]
+        )
+        == 2
+    )
     assert "layers[1] 'Dungeon/Floor' is listed twice" in capsys.readouterr().err
     assert main(["bake", str(DUNGEON), "--tilemap", "Walls", "--layer", "Floor", "--out", str(tmp_path / "g.kpg")]) == 0
 
@@ -280,7 +334,9 @@ def test_the_cli_takes_several_layers_and_refuses_bad_ones(capsys, tmp_path):
 FLOOR_TILES = [TileInfo(0, "Base"), TileInfo(1, "Wall", shape_coords=[(0, 0)])]
 
 
-def stacked_driver(wall_tile: str, floor_tile: str, main_is_floor: bool) -> Tuple[UnitDriver, Dict[Cell, int], Dict[Cell, int]]:
+def stacked_driver(
+    wall_tile: str, floor_tile: str, main_is_floor: bool
+) -> Tuple[UnitDriver, Dict[Cell, int], Dict[Cell, int]]:
     """A 9x5 floor with a wall across it on a second TileMap, but for a gap at (4, 4); empty cells block."""
     floor = {(x, y): 0 for x in range(9) for y in range(5)}
     walls = {(4, y): 1 for y in range(4)}
@@ -328,9 +384,12 @@ def test_a_layered_painter_allows_an_empty_floor_tile_and_each_edit_checks():
     assert "empty_cells_passable is off" in TilePainter.choose(FLOOR_TILES, "Wall", "", empty_passable=False).problem
     floor = {(0, 0): 0, (1, 0): 0}
     walls = {(1, 0): 1, (2, 0): 1}  # (2, 0): a wall with no floor below
-    navigator = TileMapNavigator.from_tilemap(tile_data(walls), (16, 16), FLOOR_TILES, empty_passable=False,
-                                              layers=[(tile_data(floor), FLOOR_TILES)])
-    driver = UnitDriver(navigator, IDENTITY, painter=TilePainter.choose(FLOOR_TILES, "Wall", "", empty_passable=False, layered=True))
+    navigator = TileMapNavigator.from_tilemap(
+        tile_data(walls), (16, 16), FLOOR_TILES, empty_passable=False, layers=[(tile_data(floor), FLOOR_TILES)]
+    )
+    driver = UnitDriver(
+        navigator, IDENTITY, painter=TilePainter.choose(FLOOR_TILES, "Wall", "", empty_passable=False, layered=True)
+    )
     assert driver.set_cell_blocked((1, 0), False)
     edit = driver.set_cell_blocked((2, 0), False)
     assert edit.status == Status.NO_TILE.value and "(2, 0) would have no tile in any layer" in edit.message
@@ -341,16 +400,18 @@ def test_a_layer_painted_at_run_time_and_read_again_turns_units_as_an_edit_of_th
     """What rebuild() does: the fresh read of the stack is followed cell by cell, units and all."""
     floor = {(x, y): 0 for x in range(9) for y in range(5)}
     walls = {(4, y): 1 for y in range(4)}
-    navigator = TileMapNavigator.from_tilemap(tile_data(floor), (16, 16), FLOOR_TILES, empty_passable=False,
-                                              layers=[(tile_data(walls), FLOOR_TILES)])
+    navigator = TileMapNavigator.from_tilemap(
+        tile_data(floor), (16, 16), FLOOR_TILES, empty_passable=False, layers=[(tile_data(walls), FLOOR_TILES)]
+    )
     driver = UnitDriver(navigator, IDENTITY)
     assert driver.add(1, "unit", ((8.0, 8.0), (9.0, 8.0), (8.0, 9.0)), ((8.0, 8.0), (9.0, 8.0), (8.0, 9.0)), speed=4.0)
     assert driver.order(1, centre((8, 0)))
     driver.step(1 / 30)
     walls.pop((4, 0))  # the game takes a wall down on the walls' layer, and puts one in the gap
     walls[4, 4] = 1
-    fresh = TileMapNavigator.from_tilemap(tile_data(floor), (16, 16), FLOOR_TILES, empty_passable=False,
-                                          layers=[(tile_data(walls), FLOOR_TILES)])
+    fresh = TileMapNavigator.from_tilemap(
+        tile_data(floor), (16, 16), FLOOR_TILES, empty_passable=False, layers=[(tile_data(walls), FLOOR_TILES)]
+    )
     assert navigator.follow(fresh, driver.navigator.set_blocked) == []
     assert navigator.stacked is fresh.stacked and navigator.is_blocked((4, 4)) and not navigator.is_blocked((4, 0))
     walked = run_until_stopped(driver, 1)

@@ -55,9 +55,7 @@ def test_extreme_coordinates_round_trip():
     assert cells.origin == (-32768, -32768) and cells.size == (65536, 65536)
 
 
-@pytest.mark.parametrize(
-    "flip_h, flip_v, transpose", [(h, v, t) for h in (0, 1) for v in (0, 1) for t in (0, 1)]
-)
+@pytest.mark.parametrize("flip_h, flip_v, transpose", [(h, v, t) for h in (0, 1) for v in (0, 1) for t in (0, 1)])
 def test_flags_are_split_from_the_tile_id(flip_h, flip_v, transpose):
     cells = decode_tile_data(encode([(2, -3, 77, flip_h, flip_v, transpose, 4, 1)]))
     assert cells.tile.tolist() == [77]
@@ -97,9 +95,7 @@ def test_cells_are_sorted_by_row_then_column():
 
 @pytest.mark.parametrize("format, length", [(1, 4), (1, 8), (0, 3)])
 def test_bad_length_is_an_error(format, length):
-    with pytest.raises(
-        MapFormatError, match=rf"tile_data has {length} ints, not a multiple of {3 if format else 2}"
-    ):
+    with pytest.raises(MapFormatError, match=rf"tile_data has {length} ints, not a multiple of {3 if format else 2}"):
         decode_tile_data(list(range(length)), format=format)
 
 
@@ -136,9 +132,7 @@ def test_empty_cells_may_block():
 
 
 def test_autotile_blocks_only_on_sub_tiles_with_a_shape():
-    cells = [
-        (x, 0, 5, x % 2, 0, 0, ax, ay) for x, (ax, ay) in enumerate([(0, 0), (1, 0), (2, 1), (1, 1), (0, 0)])
-    ]
+    cells = [(x, 0, 5, x % 2, 0, 0, ax, ay) for x, (ax, ay) in enumerate([(0, 0), (1, 0), (2, 1), (1, 1), (0, 0)])]
     grid = grid_from_tile_data(encode(cells), collision={5: {(0, 0), (2, 1)}})
     assert grid.passable.tolist() == [[False, True, False, True, False]]
 
@@ -172,9 +166,7 @@ def test_blocking_accepts_any_iterable_and_numpy_ids():
 
 def test_unknown_tile_id_names_id_and_cell():
     data = encode([(0, 0, 0), (-4, 7, 12)])
-    with pytest.raises(
-        MapFormatError, match=re.escape("unknown tile id 12 at cell (-4, 7); the TileSet has ids 0, 1")
-    ):
+    with pytest.raises(MapFormatError, match=re.escape("unknown tile id 12 at cell (-4, 7); the TileSet has ids 0, 1")):
         grid_from_tile_data(data, collision={0: False, 1: True})
 
 
@@ -231,7 +223,9 @@ def test_unknown_tile_ids_may_be_read_as_the_engine_loads_them():
 
 def test_a_missing_tile_fixture_is_refused_or_read_as_the_engine_does():
     scene = FIXTURES / "missing_tiles.tscn"
-    with pytest.raises(MapFormatError, match=r"unknown tile id 0 at cell \(4, 0\); the TileSet has ids 1, 2 \(unknown_tiles=\"open\""):
+    with pytest.raises(
+        MapFormatError, match=r"unknown tile id 0 at cell \(4, 0\); the TileSet has ids 1, 2 \(unknown_tiles=\"open\""
+    ):
         read_tilemap(scene)
     grid = grid_from_tscn(scene, unknown_tiles="open")
     assert grid.origin == (-3, -2)
@@ -247,9 +241,12 @@ def test_grid_from_tscn_takes_bounds():
 def test_nav_grid_settings_read_bounds(tmp_path):
     scene = (FIXTURES / "obstacles_only.tscn").read_text() + (
         '\n[node name="NavGrid" type="Node2D" parent="."]\nscript = ExtResource( 9 )\n'
-        "tilemap_path = NodePath(\"../Obstacles\")\nbounds = Rect2( -6, -4, 24, 14 )\n"
+        'tilemap_path = NodePath("../Obstacles")\nbounds = Rect2( -6, -4, 24, 14 )\n'
     )
-    scene = scene.replace("[node name=\"Arena\"", '[ext_resource path="res://addons/pathing_py/nav_grid.py" type="Script" id=9]\n\n[node name="Arena"')
+    scene = scene.replace(
+        '[node name="Arena"',
+        '[ext_resource path="res://addons/pathing_py/nav_grid.py" type="Script" id=9]\n\n[node name="Arena"',
+    )
     (tmp_path / "arena.tscn").write_text(scene)
     (settings,) = nav_grid_settings(tmp_path / "arena.tscn")
     assert settings.bounds == CellRect(-6, -4, 24, 14) and settings.tilemap == "Arena/Obstacles"
@@ -261,9 +258,12 @@ def test_nav_grid_settings_read_bounds(tmp_path):
 
 
 def test_a_godot_4_scene_is_named_before_its_body_is_parsed():
-    with pytest.raises(MapFormatError, match=re.escape(
-        f"{BAD / 'godot4.tscn'}:1: this is a Godot 4 scene (format=3); pathing_py reads Godot 3 scenes (format=2)"
-    )):
+    with pytest.raises(
+        MapFormatError,
+        match=re.escape(
+            f"{BAD / 'godot4.tscn'}:1: this is a Godot 4 scene (format=3); pathing_py reads Godot 3 scenes (format=2)"
+        ),
+    ):
         read_tilemap(BAD / "godot4.tscn")
     with pytest.raises(MapFormatError, match=re.escape("this is a Godot 4 resource (format=3)")):
         parse_text('[gd_resource type="TileSet" format=3 uid="uid://x"]\n\n[resource]\n0/name = &"floor"\n')
@@ -363,9 +363,7 @@ def test_blocking_by_name_in_a_scene():
 def test_grid_from_tscn_uses_the_reader():
     grid = grid_from_tscn(LEVEL, blocking=["water"], empty_passable=False)
     assert grid.origin == (-5, -3)
-    assert np.array_equal(
-        grid.passable, read_tilemap(LEVEL, blocking=["water"]).passable(empty_passable=False)
-    )
+    assert np.array_equal(grid.passable, read_tilemap(LEVEL, blocking=["water"]).passable(empty_passable=False))
 
 
 def test_grid_from_tscn_still_answers_to_its_old_name_and_says_so():
@@ -559,9 +557,7 @@ tile_data = PoolIntArray( 0, 0, 0 )
             "TileMap 'Ground': tile_data must be a PoolIntArray",
         ),
         (
-            "[gd_scene format=2]\n"
-            + TILESET
-            + TILEMAP.replace("PoolIntArray( 0, 0, 0 )", "PoolIntArray(  )"),
+            "[gd_scene format=2]\n" + TILESET + TILEMAP.replace("PoolIntArray( 0, 0, 0 )", "PoolIntArray(  )"),
             10,
             "TileMap 'Ground': tile_data has no cells",
         ),

@@ -103,7 +103,12 @@ def test_a_unit_joins_where_it_stands_and_is_not_moved_until_it_walks():
     "cell, kwargs, status, message",
     [
         ((1, 0), {}, Status.CELL_BLOCKED.value, "TileMap cell (1, 0), which is blocked"),
-        ((7, 0), {}, Status.OUT_OF_BOUNDS.value, "TileMap cell (7, 0) is outside the map, TileMap cells (-4, -2) to (6, 2) (the TileMap's painted rectangle; set the NavGrid's bounds to navigate beyond it)"),
+        (
+            (7, 0),
+            {},
+            Status.OUT_OF_BOUNDS.value,
+            "TileMap cell (7, 0) is outside the map, TileMap cells (-4, -2) to (6, 2) (the TileMap's painted rectangle; set the NavGrid's bounds to navigate beyond it)",
+        ),
         ((-4, -2), {}, Status.CELL_HELD.value, "TileMap cell (-4, -2), which unit 1 holds"),
         ((0, 2), {"speed": 0.0}, Status.INVALID_SETTINGS.value, "speed must be a positive number of cells per second"),
         ((0, 2), {"speed": math.nan}, Status.INVALID_SETTINGS.value, "speed must be"),
@@ -120,10 +125,13 @@ def test_a_unit_that_cannot_join_says_why(cell, kwargs, status, message):
     assert driver.state_of(2) == "" and driver.order(2, world_centre((0, 0))).status == Status.NOT_DRIVEN.value
 
 
-@pytest.mark.parametrize("global_points, local_points", [
-    (((math.nan, 0.0), (1.0, 0.0), (0.0, 1.0)), ((0.0, 0.0), (1.0, 0.0), (0.0, 1.0))),
-    (((0.0, 0.0), (0.0, 0.0), (0.0, 1.0)), ((0.0, 0.0), (0.0, 0.0), (0.0, 1.0))),  # scaled to zero
-])
+@pytest.mark.parametrize(
+    "global_points, local_points",
+    [
+        (((math.nan, 0.0), (1.0, 0.0), (0.0, 1.0)), ((0.0, 0.0), (1.0, 0.0), (0.0, 1.0))),
+        (((0.0, 0.0), (0.0, 0.0), (0.0, 1.0)), ((0.0, 0.0), (0.0, 0.0), (0.0, 1.0))),  # scaled to zero
+    ],
+)
 def test_a_unit_with_a_broken_transform_is_refused(global_points, local_points):
     answer = make_driver().add(1, Node("u"), global_points, local_points, speed=4.0)
     assert answer.status == Status.INVALID_TRANSFORM.value and "transform" in answer.message
@@ -197,7 +205,11 @@ def test_an_order_off_the_map_is_refused():
     driver = make_driver()
     add(driver, 1, (-4, -2))
     answer = driver.order(1, world_centre((20, 0)))
-    assert answer.status == Status.OUT_OF_BOUNDS.value and "TileMap cell (20, 0) is outside the map, TileMap cells (-4, -2) to (6, 2) (the TileMap's painted rectangle; set the NavGrid's bounds to navigate beyond it)" in answer.message
+    assert (
+        answer.status == Status.OUT_OF_BOUNDS.value
+        and "TileMap cell (20, 0) is outside the map, TileMap cells (-4, -2) to (6, 2) (the TileMap's painted rectangle; set the NavGrid's bounds to navigate beyond it)"
+        in answer.message
+    )
 
 
 def test_several_units_cross_without_sharing_a_cell_and_each_hears_its_own_signals():
@@ -338,10 +350,17 @@ def test_set_cell_blocked_is_refused_where_a_unit_stands_and_succeeds_once_it_le
     assert driver.set_cell_blocked((-4, -2), True)
 
 
-@pytest.mark.parametrize("cell, status, message", [
-    ((math.nan, 0.0), Status.INVALID_POSITION.value, "set_cell_blocked: cell (nan, 0.0) is not finite"),
-    ((9, 9), Status.OUT_OF_BOUNDS.value, "TileMap cell (9, 9) is outside the map, TileMap cells (-4, -2) to (6, 2) (the TileMap's painted rectangle; set the NavGrid's bounds to navigate beyond it)"),
-])
+@pytest.mark.parametrize(
+    "cell, status, message",
+    [
+        ((math.nan, 0.0), Status.INVALID_POSITION.value, "set_cell_blocked: cell (nan, 0.0) is not finite"),
+        (
+            (9, 9),
+            Status.OUT_OF_BOUNDS.value,
+            "TileMap cell (9, 9) is outside the map, TileMap cells (-4, -2) to (6, 2) (the TileMap's painted rectangle; set the NavGrid's bounds to navigate beyond it)",
+        ),
+    ],
+)
 def test_set_cell_blocked_refuses_cells_it_cannot_name(cell, status, message):
     edit = make_driver().set_cell_blocked(cell, True)
     assert edit.status == status and message in edit.message and edit.error == edit.message
@@ -358,8 +377,9 @@ def test_the_painted_tilemap_reads_back_as_the_edited_grid(floor_tile, empty_pas
     """What NavGrid paints and what the navigator blocked agree: a rebuild from the TileMap changes nothing."""
     tilemap = FakeTileMap(MAP)
     painter = TilePainter.choose(TILES, "wall", floor_tile, blocking=["forest"], empty_passable=empty_passable)
-    driver = UnitDriver(tilemap.navigator(blocking=["forest"], empty_passable=empty_passable),
-                        points(Affine()), painter=painter)
+    driver = UnitDriver(
+        tilemap.navigator(blocking=["forest"], empty_passable=empty_passable), points(Affine()), painter=painter
+    )
     rng = np.random.default_rng(5)
     for _ in range(40):
         cell = (int(rng.integers(-4, 7)), int(rng.integers(-2, 3)))
@@ -386,15 +406,18 @@ def test_a_wall_put_up_on_a_route_is_walked_around():
 # -- tile choice and warnings --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kwargs, problem", [
-    ({"wall_tile": "lava"}, "wall_tile 'lava' is not a tile of the TileSet (tiles: 'forest', 'ground'"),
-    ({"wall_tile": "ground"}, "wall_tile 'ground' does not block"),
-    ({"wall_tile": "forest"}, "wall_tile 'forest' does not block"),
-    ({"wall_tile": "water"}, "wall_tile 'water' is an autotile or atlas"),
-    ({"wall_tile": "wall", "floor_tile": "wall"}, "floor_tile 'wall' blocks"),
-    ({"wall_tile": "wall", "floor_tile": "forest", "blocking": ["forest"]}, "floor_tile 'forest' blocks"),
-    ({"wall_tile": "wall", "empty_passable": False}, "empty_cells_passable is off"),
-])
+@pytest.mark.parametrize(
+    "kwargs, problem",
+    [
+        ({"wall_tile": "lava"}, "wall_tile 'lava' is not a tile of the TileSet (tiles: 'forest', 'ground'"),
+        ({"wall_tile": "ground"}, "wall_tile 'ground' does not block"),
+        ({"wall_tile": "forest"}, "wall_tile 'forest' does not block"),
+        ({"wall_tile": "water"}, "wall_tile 'water' is an autotile or atlas"),
+        ({"wall_tile": "wall", "floor_tile": "wall"}, "floor_tile 'wall' blocks"),
+        ({"wall_tile": "wall", "floor_tile": "forest", "blocking": ["forest"]}, "floor_tile 'forest' blocks"),
+        ({"wall_tile": "wall", "empty_passable": False}, "empty_cells_passable is off"),
+    ],
+)
 def test_tile_painter_explains_settings_that_would_split_tilemap_and_grid(kwargs, problem):
     painter = TilePainter.choose(TILES, **kwargs)
     assert problem in painter.problem and painter.warning == painter.problem
@@ -407,14 +430,17 @@ def test_tile_painter_picks_tiles_by_name():
     assert painter.problem == NO_WALL_TILE and painter.warning == ""  # edits off: nothing to warn about
 
 
-@pytest.mark.parametrize("path, found, speed, radius, warning", [
-    ("", None, 4.0, 0.5, "Set nav_grid_path"),
-    ("../Nav", None, 4.0, 0.5, "'../Nav' does not point at a node"),
-    ("../TileMap", "TileMap", 4.0, 0.5, "points at a TileMap, not a NavGrid"),
-    ("../NavGrid", "NavGrid", -1.0, 0.5, "speed must be a positive number"),
-    ("../NavGrid", "NavGrid", 4.0, 0.0, "radius must be in (0, 4]"),
-    ("../NavGrid", "NavGrid", 4.0, 0.5, ""),
-])
+@pytest.mark.parametrize(
+    "path, found, speed, radius, warning",
+    [
+        ("", None, 4.0, 0.5, "Set nav_grid_path"),
+        ("../Nav", None, 4.0, 0.5, "'../Nav' does not point at a node"),
+        ("../TileMap", "TileMap", 4.0, 0.5, "points at a TileMap, not a NavGrid"),
+        ("../NavGrid", "NavGrid", -1.0, 0.5, "speed must be a positive number"),
+        ("../NavGrid", "NavGrid", 4.0, 0.0, "radius must be in (0, 4]"),
+        ("../NavGrid", "NavGrid", 4.0, 0.5, ""),
+    ],
+)
 def test_unit_problem_is_the_configuration_warning(path, found, speed, radius, warning):
     problem = unit_problem(path, found, speed=speed, radius=radius)
     assert (warning in problem) if warning else problem == ""
@@ -497,8 +523,12 @@ def cells(pool: np.ndarray) -> List[Tuple[int, int]]:
 
 def tile_infos(collision, names) -> List[TileInfo]:
     """TileInfos from the scene reader's collision rules: True/False for single tiles, sub-tile sets for atlases."""
-    return [TileInfo(tile, names[tile], 0, [(0, 0)] if rule else []) if isinstance(rule, bool)
-            else TileInfo(tile, names[tile], 2, sorted(rule)) for tile, rule in collision.items()]
+    return [
+        TileInfo(tile, names[tile], 0, [(0, 0)] if rule else [])
+        if isinstance(rule, bool)
+        else TileInfo(tile, names[tile], 2, sorted(rule))
+        for tile, rule in collision.items()
+    ]
 
 
 def test_the_units_demo_sends_six_units_across_new_walls():
@@ -518,8 +548,11 @@ def test_the_units_demo_sends_six_units_across_new_walls():
     grid = Grid(data.passable(), origin=data.origin)
     painter = TilePainter.choose(tile_infos(data.collision, data.names), "wall", blocking=["forest"])
     assert painter.problem == ""
-    driver = UnitDriver(TileMapNavigator(grid, TileFrame(CELL_SIZE, grid.origin)),
-                        ((tx, ty), (tx + 1, ty), (tx, ty + 1)), painter=painter)
+    driver = UnitDriver(
+        TileMapNavigator(grid, TileFrame(CELL_SIZE, grid.origin)),
+        ((tx, ty), (tx + 1, ty), (tx, ty + 1)),
+        painter=painter,
+    )
     units = [s for (parent, _), s in nodes.items() if parent == "Units"]
     assert len(units) == len(targets) == 6
     for key, unit in enumerate(units):

@@ -8,7 +8,16 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pathing_py import Grid
-from pathing_py.groups import REFORM_ANGLE, SHAPES, Formation, assign_slots, fits, needs_reforming, slot_cells, slot_headings
+from pathing_py.groups import (
+    REFORM_ANGLE,
+    SHAPES,
+    Formation,
+    assign_slots,
+    fits,
+    needs_reforming,
+    slot_cells,
+    slot_headings,
+)
 from pathing_py.groups.forming import TIE_DECIMALS
 from pathing_py.search import grid_distance
 from pathing_py.sized_grids import SizedGrids
@@ -88,7 +97,9 @@ def test_a_box_is_within_one_row_of_square_and_filled_from_its_middle(count):
 @pytest.mark.parametrize("spacing", [1, 1.5, 3.0])
 @pytest.mark.parametrize("name", NAMES)
 def test_spacing_scales_every_offset(name, spacing):
-    assert np.allclose(Formation.by_name(name, 9, spacing=spacing).offsets, spacing * Formation.by_name(name, 9).offsets)
+    assert np.allclose(
+        Formation.by_name(name, 9, spacing=spacing).offsets, spacing * Formation.by_name(name, 9).offsets
+    )
 
 
 def test_a_custom_formation_keeps_its_offsets_facings_and_turning_rule():
@@ -119,7 +130,11 @@ def test_slots_keep_cells_of_their_own_at_any_heading(name, count, spacing, head
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.integers(-4, 4), st.integers(-4, 4)), min_size=1, max_size=40, unique=True), headings(), MIDDLE)
+@given(
+    st.lists(st.tuples(st.integers(-4, 4), st.integers(-4, 4)), min_size=1, max_size=40, unique=True),
+    headings(),
+    MIDDLE,
+)
 def test_slots_packed_closer_than_cells_still_get_cells_of_their_own(lattice, heading, centre):
     """Slots on a hexagonal lattice 1 cell apart: more slots than cells in the area they cover."""
     offsets = [(i + j / 2, j * math.sqrt(3) / 2) for i, j in lattice]
@@ -142,7 +157,9 @@ def test_slots_of_wide_units_are_blocks_that_never_overlap(name, count, spacing,
     corner = np.floor(np.array(centre) - (size - 1) / 2).astype(int)
     assert ((cells - corner) % size == 0).all()
     on_lattice = np.floor(0.5 + placed(formation, (0.0, 0.0), heading)).astype(int)
-    if len({tuple(cell) for cell in on_lattice.tolist()}) == count:  # no two slots fell in one block: each keeps its own
+    if (
+        len({tuple(cell) for cell in on_lattice.tolist()}) == count
+    ):  # no two slots fell in one block: each keeps its own
         assert np.array_equal(cells, corner + size * on_lattice)
     assert usable.tolist() == [bool(OPEN[y : y + size, x : x + size].all()) for x, y in cells.tolist()]
 
@@ -215,7 +232,11 @@ def formings(draw):
 
 
 # Found by CI: slots (1, 0) and (0, 1) are as near a centre 2e-16 off (0, 0); numpy and math.dist broke the tie apart.
-TIED_SLOTS = (np.array([[1, 0], [0, -1], [0, 1], [-1, -2]]), np.array([True, False, True, False]), (0.0, 2.220446049250313e-16))
+TIED_SLOTS = (
+    np.array([[1, 0], [0, -1], [0, 1], [-1, -2]]),
+    np.array([True, False, True, False]),
+    (0.0, 2.220446049250313e-16),
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -296,7 +317,9 @@ def test_lines_columns_and_wedges_re_form_after_a_turn_past_the_threshold_and_bo
     old, new = (0.0, -1.0), (3 * math.sin(angle), -3 * math.cos(angle))  # any length will do
     formation = Formation.by_name(name, 4)
     assert needs_reforming(formation, old, new) == (not formation.turns_in_place and turn > 1)
-    assert needs_reforming(formation, old, new, threshold=2.5 * REFORM_ANGLE) == (not formation.turns_in_place and turn > 2.5)
+    assert needs_reforming(formation, old, new, threshold=2.5 * REFORM_ANGLE) == (
+        not formation.turns_in_place and turn > 2.5
+    )
 
 
 # -- bad input --------------------------------------------------------------------------------------
@@ -316,7 +339,11 @@ UNITS, SPEEDS = np.array([[1, 1], [2, 2]]), np.array([1.0, 2.0])
         (lambda: Formation.line(3, spacing=0.5), ValueError, "spacing must be .* >= 1"),
         (lambda: Formation.column(3, spacing=NAN), ValueError, "spacing"),
         (lambda: Formation.column(3, spacing=float("inf")), ValueError, "spacing"),
-        (lambda: Formation.by_name("circle", 3), ValueError, "unknown formation 'circle'; the shapes are line, column, box, wedge"),
+        (
+            lambda: Formation.by_name("circle", 3),
+            ValueError,
+            "unknown formation 'circle'; the shapes are line, column, box, wedge",
+        ),
         (lambda: Formation.custom([]), ValueError, r"shape \(n, 2\)"),
         (lambda: Formation.custom([[0, 0, 0]]), ValueError, r"shape \(n, 2\)"),
         (lambda: Formation.custom("ab"), TypeError, "offsets must be an array of numbers"),
@@ -337,14 +364,26 @@ UNITS, SPEEDS = np.array([[1, 1], [2, 2]]), np.array([1.0, 2.0])
         (lambda: needs_reforming(LINE, (0, 0), (0, 1)), ValueError, "old_heading must point somewhere"),
         (lambda: needs_reforming(LINE, (0, 1), (0, 1), threshold=-1), ValueError, "threshold"),
         (lambda: assign_slots(SLOTS, USABLE[:2], (5.5, 5.5), UNITS, SPEEDS), ValueError, r"one flag per slot \(3\)"),
-        (lambda: assign_slots(SLOTS, USABLE.astype(int), (5.5, 5.5), UNITS, SPEEDS), TypeError, "usable must be a bool"),
+        (
+            lambda: assign_slots(SLOTS, USABLE.astype(int), (5.5, 5.5), UNITS, SPEEDS),
+            TypeError,
+            "usable must be a bool",
+        ),
         (lambda: assign_slots(SLOTS, USABLE, (5.5, 5.5), UNITS, SPEEDS[:1]), ValueError, r"one speed per unit \(2\)"),
         (lambda: assign_slots(SLOTS, USABLE, (5.5, 5.5), UNITS, [1.0, 0.0]), ValueError, "unit 1 has 0.0"),
         (lambda: assign_slots(SLOTS, USABLE, (5.5, 5.5), UNITS, [NAN, 1.0]), ValueError, "unit 0 has nan"),
         (lambda: assign_slots(SLOTS, USABLE, (5.5, 5.5), UNITS + 0.5, SPEEDS), TypeError, "unit_cells must be cells"),
-        (lambda: assign_slots(SLOTS[:, :1], USABLE, (5.5, 5.5), UNITS, SPEEDS), ValueError, r"slots must be an \(n, 2\) array"),
+        (
+            lambda: assign_slots(SLOTS[:, :1], USABLE, (5.5, 5.5), UNITS, SPEEDS),
+            ValueError,
+            r"slots must be an \(n, 2\) array",
+        ),
         (lambda: assign_slots(SLOTS, USABLE, (5.5, NAN), UNITS, SPEEDS), ValueError, "centre .* is not finite"),
-        (lambda: assign_slots(SLOTS, USABLE, (5.5, 5.5), UNITS, SPEEDS, connectivity=6), ValueError, "connectivity must be 8 or 4"),
+        (
+            lambda: assign_slots(SLOTS, USABLE, (5.5, 5.5), UNITS, SPEEDS, connectivity=6),
+            ValueError,
+            "connectivity must be 8 or 4",
+        ),
     ],
 )
 def test_bad_input_is_refused_saying_what_is_wrong(make, error, message):

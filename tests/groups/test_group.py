@@ -21,11 +21,7 @@ from tests.support.groups import walk
 FINAL = {UnitState.ARRIVED, UnitState.HELD_UP, UnitState.UNREACHABLE}
 
 #: Two rooms joined by two doors: routes between them pass key points.
-ROOMS = "\n".join(
-    ["." * 30] * 4
-    + ["#" * 8 + "." + "#" * 12 + "." + "#" * 8]
-    + ["." * 30] * 6
-)
+ROOMS = "\n".join(["." * 30] * 4 + ["#" * 8 + "." + "#" * 12 + "." + "#" * 8] + ["." * 30] * 6)
 
 
 def make_squad(cohesion=Cohesion.ROUTE, speeds=(4.0, 3.0, 4.0, 5.0, 4.0, 2.5), graph=True, formation=None, spacing=1.0):
@@ -48,7 +44,9 @@ def test_the_commander_plans_once_and_every_member_walks_the_same_key_points():
     assert squad.commander.stats.plans == 1 and sum(unit.stats.plans for unit in squad.members) == 1
     assert sorted(unit.cell for unit in squad.members) == sorted(squad.goals.values())
     assert squad.commander.cell == (25, 8) and len(set(squad.goals.values())) == 6
-    assert [name for _, name, _ in events] == ["group_ordered", "group_arrived"] and events[-1][2] == "6 of 6 members arrived"
+    assert [name for _, name, _ in events] == ["group_ordered", "group_arrived"] and events[-1][
+        2
+    ] == "6 of 6 members arrived"
 
 
 def test_with_speed_cohesion_each_member_plans_its_own_way():
@@ -184,12 +182,18 @@ def test_a_member_cut_off_from_the_target_stops_near_it_and_the_others_arrive():
     grid = Grid.from_ascii("\n".join(["....#...."] * 5))
     navigator = Navigator(grid)
     groups = Groups(navigator)
-    units = [navigator.add_unit((0.5, 0.5), speed=4.0), navigator.add_unit((1.5, 1.5), speed=4.0), navigator.add_unit((8.5, 4.5), speed=4.0)]
+    units = [
+        navigator.add_unit((0.5, 0.5), speed=4.0),
+        navigator.add_unit((1.5, 1.5), speed=4.0),
+        navigator.add_unit((8.5, 4.5), speed=4.0),
+    ]
     squad = groups.add_group(units)
     squad.move_to((2, 2))
     events, _ = walk(navigator, groups)
     assert [unit.state for unit in units] == [UnitState.ARRIVED, UnitState.ARRIVED, UnitState.UNREACHABLE]
-    assert units[2].cell[0] == 5 and units[2].stats.plans == 1 and units[2].reason  # the reachable cell nearest its goal
+    assert (
+        units[2].cell[0] == 5 and units[2].stats.plans == 1 and units[2].reason
+    )  # the reachable cell nearest its goal
     assert events[-1][1:] == ("group_arrived", "2 of 3 members arrived")
 
 
@@ -233,11 +237,17 @@ def test_a_group_pushes_through_a_packed_canyon_whole_before_the_pushed_units_go
     for _ in range(900):
         navigator.update(0.1)
         passing = any(unit.cell[0] < exit_x for unit in squad.members)
-        steps_back = [(a, b) for unit_id, a, b in navigator.step_log if b[0] < min(a[0], exit_x) and unit_id in {u.id for u in standing}]
+        steps_back = [
+            (a, b)
+            for unit_id, a, b in navigator.step_log
+            if b[0] < min(a[0], exit_x) and unit_id in {u.id for u in standing}
+        ]
         assert not (passing and steps_back), (steps_back, [unit.cell for unit in squad.members])
         check_world(navigator)
         arrived = arrived or any(name == "group_arrived" for _, name, _ in groups.events())
-        if arrived and all(u.state is UnitState.IDLE and u.next_cell is None and u.cell == home for u, home in zip(standing, homes)):
+        if arrived and all(
+            u.state is UnitState.IDLE and u.next_cell is None and u.cell == home for u, home in zip(standing, homes)
+        ):
             break  # (one may stand idle aside for a moment before it is sent back)
     assert arrived and all(unit.state is UnitState.ARRIVED for unit in squad.members)
     assert [unit.cell for unit in standing] == homes and all(unit.stats.detours >= 1 for unit in standing)
@@ -325,7 +335,10 @@ def test_members_pushed_aside_by_one_another_at_the_target_do_not_wait_for_one_a
     navigator = Navigator(grid, graph=KeyPointGraph.load(ROOT / "scenes" / "demo.kpg", grid))
     groups = Groups(navigator)
     ox, oy = grid.origin
-    squad = [navigator.add_unit((x - ox + 0.5, y - oy + 0.5), speed=4.0) for x, y in ((-5, -1), (-5, 1), (-5, 3), (-3, -1), (-3, 1), (-3, 3))]
+    squad = [
+        navigator.add_unit((x - ox + 0.5, y - oy + 0.5), speed=4.0)
+        for x, y in ((-5, -1), (-5, 1), (-5, 3), (-3, -1), (-3, 1), (-3, 3))
+    ]
     groups.add_group(squad, cohesion=Cohesion.ARRIVAL).move_to((10 - ox, 9 - oy))
     navigator.step_log = []
     for _ in range(20 * 60):

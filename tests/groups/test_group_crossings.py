@@ -27,8 +27,10 @@ def gate_grid(gate: int) -> Grid:
 
 def block(navigator, size, top):
     """``size`` units packed 5 a row from the top edge (``top``) or the bottom edge (not ``top``)."""
+
     def y(i):
         return BLOCK_EDGE + i // 5 if top else HEIGHT - 1 - BLOCK_EDGE - i // 5
+
     return [navigator.add_unit((BLOCK_LEFT + i % 5 + 0.5, y(i) + 0.5), speed=4.0) for i in range(size)]
 
 
@@ -58,7 +60,9 @@ def cross(shape, size, gate, cohesion, singles=False, updates=3000):
         steps += navigator.step_log
         check_world(navigator)
         arrived += sum(name == "group_arrived" for _, name, _ in groups.events())
-        if arrived == len(ordered) and all(unit.state in (UnitState.ARRIVED, UnitState.HELD_UP) for unit in navigator.units.values()):
+        if arrived == len(ordered) and all(
+            unit.state in (UnitState.ARRIVED, UnitState.HELD_UP) for unit in navigator.units.values()
+        ):
             break
     return navigator, ordered, steps
 
@@ -90,7 +94,9 @@ def test_groups_crossing_in_a_gate_do_the_same_every_run():
 
 
 @pytest.mark.parametrize("shape, size, gate", [("box", 12, 1), (None, 20, 1)])
-def test_members_that_only_wait_in_a_queue_sleep_and_the_groups_move_as_when_none_sleeps(shape, size, gate, monkeypatch):
+def test_members_that_only_wait_in_a_queue_sleep_and_the_groups_move_as_when_none_sleeps(
+    shape, size, gate, monkeypatch
+):
     """Members waiting behind squad-mates, or on their shared route behind units stepping, sleep
     (``Traffic.sleep_blocked``): their sub-steps ask only whether the same units still hold the same cells, not
     the traffic rules; the groups make the same steps, to the same ends, as when no member sleeps so."""
@@ -108,7 +114,9 @@ def test_members_that_only_wait_in_a_queue_sleep_and_the_groups_move_as_when_non
     assert slept[True] >= 500
 
     sleep_blocked = Traffic.sleep_blocked
-    monkeypatch.setattr(Traffic, "sleep_blocked", lambda self, *args: () if isinstance(b := sleep_blocked(self, *args), Queue) else b)
+    monkeypatch.setattr(
+        Traffic, "sleep_blocked", lambda self, *args: () if isinstance(b := sleep_blocked(self, *args), Queue) else b
+    )
     navigator, _, awake_steps = cross(shape, size, gate, Cohesion.ROUTE)
     assert awake_steps == steps
     assert [(unit.cell, unit.state, unit.stats.waited) for unit in navigator.units.values()] == ends

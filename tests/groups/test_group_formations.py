@@ -18,7 +18,10 @@ def squad_on(ascii_map, shape, spacing=2.0, units=9, speeds=(4.0, 5.0), top=2):
     grid = Grid.from_ascii(ascii_map)
     navigator = Navigator(grid)
     groups = Groups(navigator)
-    members = [navigator.add_unit((2.5 + (i % 3) * 2, top + 0.5 + (i // 3) * 2), speed=speeds[i % len(speeds)]) for i in range(units)]
+    members = [
+        navigator.add_unit((2.5 + (i % 3) * 2, top + 0.5 + (i // 3) * 2), speed=speeds[i % len(speeds)])
+        for i in range(units)
+    ]
     return navigator, groups, groups.add_group(members, formation=shape, spacing=spacing)
 
 
@@ -52,9 +55,13 @@ def test_a_formation_forms_where_it_stands_then_marches_and_arrives_in_shape(sha
     events = march(navigator, groups, squad, on_event=at)
     assert [name for _, name in events] == ["group_ordered", "formation_forming", "formation_formed", "group_arrived"]
     # The route is planned before forming (a line forms facing the way it sets off, a box the target), once.
-    assert seen["slots"] == {unit.id: squad.slot_cell(unit) for unit in squad.members} and seen["plans"] == (shape != "box")
+    assert seen["slots"] == {unit.id: squad.slot_cell(unit) for unit in squad.members} and seen["plans"] == (
+        shape != "box"
+    )
     assert all(unit.state is UnitState.ARRIVED for unit in squad.members)
-    assert sum(unit.stats.plans for unit in squad.members) == 1  # by the commander at the order (forming may hand the lead on)
+    assert (
+        sum(unit.stats.plans for unit in squad.members) == 1
+    )  # by the commander at the order (forming may hand the lead on)
     # In shape at the target: each member where its slot lies from the commander's, as where it formed.
     commander = squad.commander
     for unit in squad.members:
@@ -203,7 +210,6 @@ def test_formations_are_deterministic():
     assert run() == run()
 
 
-
 def obstacle_map(kind):
     """Open ground with, across the way from the west to (34, 11): a wall with a gap three cells wide,
     a wall with a door one cell wide, or a lake in the middle."""
@@ -216,7 +222,9 @@ def obstacle_map(kind):
     return "\n".join("".join(row) for row in rows)
 
 
-@pytest.mark.parametrize("kind, choice", [("gap", "formation_scaled"), ("door", "formation_broken"), ("lake", "formation_halved")])
+@pytest.mark.parametrize(
+    "kind, choice", [("gap", "formation_scaled"), ("door", "formation_broken"), ("lake", "formation_halved")]
+)
 def test_a_formation_passes_what_it_does_not_fit_and_arrives_in_shape(kind, choice):
     """F5: a box scales down through a gap, breaks to file through a door and forms again, parts around a lake."""
     navigator, groups, squad = squad_on(obstacle_map(kind), "box", top=8)  # in formation already, level with the target
@@ -241,7 +249,9 @@ def test_a_line_formed_on_its_route_passes_a_gap_in_a_thin_wall_as_its_own_shape
     squad.move_to((32, 15))
     events = march(navigator, groups, squad)
     names = [name for _, name in events]
-    assert names[:3] == ["group_ordered", "formation_forming", "formation_formed"] and names[-1] == "group_arrived", names
+    assert names[:3] == ["group_ordered", "formation_forming", "formation_formed"] and names[-1] == "group_arrived", (
+        names
+    )
     assert {"formation_scaled", "formation_halved", "formation_broken"} & set(names[3:]), names
     assert all(unit.state is UnitState.ARRIVED for unit in squad.members)
     commander = squad.commander
@@ -269,7 +279,10 @@ def test_a_group_under_way_forms_anew_and_goes_on_with_its_order():
     squad.set_formation("wedge")
     events = march(navigator, groups, squad)
     names = [name for _, name in events]
-    assert names[names.index("formation_forming") :][:2] == ["formation_forming", "formation_formed"] and names[-1] == "group_arrived", names
+    assert (
+        names[names.index("formation_forming") :][:2] == ["formation_forming", "formation_formed"]
+        and names[-1] == "group_arrived"
+    ), names
     assert squad.formation.name == "wedge" and all(unit.state is UnitState.ARRIVED for unit in squad.members)
     assert all(unit.cell == squad.goals[unit.id] for unit in squad.members)  # its cells of the wedge at the target
 
@@ -330,13 +343,19 @@ def test_a_formation_that_loses_or_gains_a_member_on_its_way_closes_up_and_goes_
         navigator.remove_unit(leaver) if how == "remove_unit" else squad.remove(leaver)
     events = march(navigator, groups, squad)
     names = [name for _, name in events]
-    ends = ["formation_formed", "group_arrived"] if moment == "formation_forming" else ["formation_forming", "formation_formed", "group_arrived"]
+    ends = (
+        ["formation_formed", "group_arrived"]
+        if moment == "formation_forming"
+        else ["formation_forming", "formation_formed", "group_arrived"]
+    )
     assert names[-len(ends) :] == ends and names.count("formation_formed") == 1, names  # (forming, it goes on forming)
     count = 6 if how == "add" else 4
     assert len(squad.members) == len(squad.formation) == count and sorted(squad.slots.values()) == list(range(count))
     assert all(unit.state is UnitState.ARRIVED and unit.cell == squad.goals[unit.id] for unit in squad.members)
     commander = squad.commander
-    assert all(tuple(np.subtract(unit.cell, commander.cell)) == squad.offsets[unit.id] for unit in squad.members)  # in shape
+    assert all(
+        tuple(np.subtract(unit.cell, commander.cell)) == squad.offsets[unit.id] for unit in squad.members
+    )  # in shape
 
 
 def test_members_without_a_slot_stand_while_the_group_forms_rather_than_wait_for_a_route():

@@ -45,7 +45,9 @@ def group_orders(draw):
     picks = draw(st.lists(st.integers(0, len(free) - 1), min_size=count, max_size=count, unique=True))
     speeds = draw(arrays(np.float64, count, elements=st.sampled_from([4.0, 1.0, 2.5, 8.0])))
     radii = draw(arrays(np.float64, count, elements=st.sampled_from([0.5, 0.3, 1.0])))
-    blocks = [block_cells(tuple(free[pick]), size_class(r)) for pick, r in zip(picks, radii)]  # a unit of radius 1 stands on 2x2
+    blocks = [
+        block_cells(tuple(free[pick]), size_class(r)) for pick, r in zip(picks, radii)
+    ]  # a unit of radius 1 stands on 2x2
     cells = [cell for block in blocks for cell in block]
     height, width = passable.shape
     assume(len(set(cells)) == len(cells) and all(x < width and y < height and passable[y, x] for x, y in cells))
@@ -63,7 +65,9 @@ def ordered(orders, navigator_class=Navigator):
     """The navigator, its units, their groups and each group with its members, every group ordered to its target."""
     passable, starts, speeds, radii, group_list, use_graph, _ = orders
     grid = Grid(passable)
-    navigator = navigator_class(grid, KeyPointGraph.bake(grid, cluster_size=4) if use_graph else None, give_up=GIVE_UP, wait_limit=0.5)
+    navigator = navigator_class(
+        grid, KeyPointGraph.bake(grid, cluster_size=4) if use_graph else None, give_up=GIVE_UP, wait_limit=0.5
+    )
     units = [navigator.add_unit(block_centre((x, y), size_class(r)), speed=float(v), radius=float(r))
              for (x, y), v, r in zip(starts.tolist(), speeds, radii)]  # fmt: skip
     groups = Groups(navigator)
@@ -80,17 +84,23 @@ def ordered(orders, navigator_class=Navigator):
 #: Found by CI: the world was found at rest before the groups' orders ended, and a member that traffic set
 #: going meanwhile stood still RUN for good once they had (ac01c72).
 RESTED_WITH_A_MEMBER_UNDER_WAY = (
-    np.array([
-        [True, True, False, True, True, True, True, False],
-        [True, True, True, True, True, True, True, True],
-        [True, True, True, True, False, False, False, True],
-        [True, True, True, True, True, True, True, True],
-        [False, True, True, True, True, True, True, True],
-    ]),
+    np.array(
+        [
+            [True, True, False, True, True, True, True, False],
+            [True, True, True, True, True, True, True, True],
+            [True, True, True, True, False, False, False, True],
+            [True, True, True, True, True, True, True, True],
+            [False, True, True, True, True, True, True, True],
+        ]
+    ),
     np.array([[0, 0], [4, 3], [3, 1], [2, 1], [5, 3], [4, 0], [7, 1], [4, 1], [6, 3], [3, 4], [3, 0], [1, 2], [1, 4]]),
     np.full(13, 4.0),
     np.full(13, 0.3),
-    [(6, None, 1.0, Cohesion.SPEED, (0, 0)), (3, "box", 1.0, Cohesion.SPEED, (0, 3)), (4, None, 1.0, Cohesion.SPEED, (2, 0))],
+    [
+        (6, None, 1.0, Cohesion.SPEED, (0, 0)),
+        (3, "box", 1.0, Cohesion.SPEED, (0, 3)),
+        (4, None, 1.0, Cohesion.SPEED, (2, 0)),
+    ],
     False,
     np.array([0.001]),
 )
@@ -104,7 +114,10 @@ def test_groups_never_overlap_nor_enter_walls_lose_no_member_and_every_order_end
     navigator, units, groups, made = ordered(orders)
     events = {group.id: [] for group, _ in made}
     positions = np.array([unit.position for unit in units])
-    while navigator.time < TIME_LIMIT and not (all("group_arrived" in events[group.id] for group, _ in made) and all(unit.state in FINAL_STATES for unit in units)):
+    while navigator.time < TIME_LIMIT and not (
+        all("group_arrived" in events[group.id] for group, _ in made)
+        and all(unit.state in FINAL_STATES for unit in units)
+    ):
         # (until members that arrived and then made way for others stand again)
         number = navigator.stats.updates
         delta = float(deltas[number % len(deltas)]) if number < DRAWN_UPDATES else STEADY_DELTA
@@ -114,7 +127,9 @@ def test_groups_never_overlap_nor_enter_walls_lose_no_member_and_every_order_end
         moved_to = np.array([unit.position for unit in units])
         assert not len(overlapping_pairs(moved_to, radii)), f"units overlap after update {number}"
         assert not len(units_in_walls(passable, moved_to, radii)), f"a unit entered a wall at update {number}"
-        assert np.all(np.hypot(*(moved_to - positions).T) <= speeds * delta + 1e-9), f"a unit moved faster than its speed at update {number}"
+        assert np.all(np.hypot(*(moved_to - positions).T) <= speeds * delta + 1e-9), (
+            f"a unit moved faster than its speed at update {number}"
+        )
         positions = moved_to
     for group, members in made:
         names = events[group.id]
@@ -150,12 +165,17 @@ def test_groups_at_rest_move_as_they_do_when_every_update_does_the_whole_work(or
     for navigator_class in (Navigator, Restless):
         navigator, units, groups, made = ordered(orders, navigator_class)
         trace, events, rested = [], [], False
-        for target in (None, tuple(orders[1][0].tolist())):  # the first order, then every group to the first unit's start
+        for target in (
+            None,
+            tuple(orders[1][0].tolist()),
+        ):  # the first order, then every group to the first unit's start
             if target is not None:
                 for group, _ in made:
                     group.move_to(target)
             ends = navigator.time + TIME_LIMIT
-            while navigator.time < ends and not (groups.resting() and all(unit.state in FINAL_STATES for unit in units)):
+            while navigator.time < ends and not (
+                groups.resting() and all(unit.state in FINAL_STATES for unit in units)
+            ):
                 navigator.update(STEADY_DELTA)
                 trace.append([unit.position for unit in units])
                 events += groups.events()
@@ -263,10 +283,14 @@ def test_groups_that_lose_gain_and_are_ordered_again_at_any_moment_end_every_ord
     events = {group.id: [] for group, _ in made}
     finding = {}  # unit id -> updates in a row it stood in FIND_PATH
     pending = list(changes)
-    while pending or navigator.stats.updates < DRAWN_UPDATES or not (
-        groups.resting() and all(unit.state in STANDING_STATES for unit in navigator.units.values())
+    while (
+        pending
+        or navigator.stats.updates < DRAWN_UPDATES
+        or not (groups.resting() and all(unit.state in STANDING_STATES for unit in navigator.units.values()))
     ):
-        assert navigator.time < TIME_LIMIT, f"orders still open after {navigator.time:.0f} s: {[(g, g.members) for g, _ in made]}"
+        assert navigator.time < TIME_LIMIT, (
+            f"orders still open after {navigator.time:.0f} s: {[(g, g.members) for g, _ in made]}"
+        )
         number = navigator.stats.updates
         while pending and pending[0][0] <= number:
             apply_change(navigator, groups, made, pending.pop(0))
@@ -280,7 +304,9 @@ def test_groups_that_lose_gain_and_are_ordered_again_at_any_moment_end_every_ord
             assert not len(overlapping_pairs(positions, radii)), f"units overlap after update {number}"
             assert not len(units_in_walls(passable, positions, radii)), f"a unit entered a wall at update {number}"
         finding = {unit.id: finding.get(unit.id, 0) + 1 for unit in units if unit.state is UnitState.FIND_PATH}
-        assert max(finding.values(), default=0) <= FIND_PATH_UPDATES, f"units wait on nothing: {finding} at update {number}"
+        assert max(finding.values(), default=0) <= FIND_PATH_UPDATES, (
+            f"units wait on nothing: {finding} at update {number}"
+        )
     for group, _ in made:
         names = events[group.id]
         if "group_ordered" in names and group.members:
@@ -290,5 +316,6 @@ def test_groups_that_lose_gain_and_are_ordered_again_at_any_moment_end_every_ord
         navigator.update(STEADY_DELTA)
     # The world rests (groups sent to one place too: units moved off their goals walk back a bounded number of times),
     # but without units (the navigator then never finds itself at rest).
-    assert navigator.at_rest or not navigator.units, [(unit, unit.off_goal, navigator.goes_on_later(unit)) for unit in navigator.units.values()]
-
+    assert navigator.at_rest or not navigator.units, [
+        (unit, unit.off_goal, navigator.goes_on_later(unit)) for unit in navigator.units.values()
+    ]

@@ -17,7 +17,11 @@ ACROSS = np.array([(0, 0), (0, -1), (0, 1)])
 
 @pytest.mark.parametrize(
     "start, goal, moved",
-    [((0, 10), (20, 10), (10, 12)), ((20, 10), (0, 10), (10, 8)), ((10, 0), (10, 20), (9, 10))],  # (south: the group files along it)
+    [
+        ((0, 10), (20, 10), (10, 12)),
+        ((20, 10), (0, 10), (10, 8)),
+        ((10, 0), (10, 20), (9, 10)),
+    ],  # (south: the group files along it)
     ids=["east", "west", "south"],
 )
 def test_a_key_point_moves_to_the_right_of_the_way_by_half_the_groups_width_and_a_cell(start, goal, moved):
@@ -29,13 +33,17 @@ def test_a_key_point_where_the_group_was_found_not_to_fit_stays_on_its_way():
 
 
 def test_a_key_point_moves_only_as_far_as_the_group_fits_beside_it():
-    grid = Grid.from_ascii("\n".join(["." * 21] * 12 + ["#" * 21] + ["." * 21] * 8))  # a wall 3 cells right of (10, 9) going east
+    grid = Grid.from_ascii(
+        "\n".join(["." * 21] * 12 + ["#" * 21] + ["." * 21] * 8)
+    )  # a wall 3 cells right of (10, 9) going east
     assert keep_right(((10, 9),), (0, 9), (20, 9), grid, ACROSS) == ((10, 10),)
     assert keep_right(((10, 11),), (0, 11), (20, 11), grid, ACROSS) == ((10, 11),)  # the wall beside its right member
 
 
 def test_a_key_point_where_the_group_does_not_fit_stays():
-    door = Grid.from_ascii("\n".join("".join("#" if x == 10 and y != 10 else "." for x in range(21)) for y in range(21)))
+    door = Grid.from_ascii(
+        "\n".join("".join("#" if x == 10 and y != 10 else "." for x in range(21)) for y in range(21))
+    )
     assert keep_right(((10, 10),), (0, 10), (20, 10), door, ACROSS) == ((10, 10),)  # a formation files through the door
 
 
@@ -51,7 +59,9 @@ def test_key_points_next_to_one_another_stay_side_by_side():
 
 
 #: Open ground with a wall up from the bottom edge in the middle: routes between its two sides pass its top end.
-WALL_END = Grid.from_ascii("\n".join("".join("#" if x == 24 and y >= 10 else "." for x in range(48)) for y in range(30)))
+WALL_END = Grid.from_ascii(
+    "\n".join("".join("#" if x == 24 and y >= 10 else "." for x in range(48)) for y in range(30))
+)
 
 
 def test_groups_meeting_head_on_round_a_walls_end_pass_each_other_side_by_side():

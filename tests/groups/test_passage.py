@@ -60,11 +60,15 @@ def test_a_line_passes_a_pillar_in_its_way_on_both_sides():
 
 def test_a_member_beside_a_thick_wall_does_not_go_round_it_to_the_ground_behind():
     """Halving goes round an obstacle close by; ground behind a wall that only a long way round reaches is no place to pass."""
-    rows = [["#" if 8 <= y <= 15 and x < 25 else "." for x in range(30)] for y in range(20)]  # ground behind, reached at x >= 25
+    rows = [
+        ["#" if 8 <= y <= 15 and x < 25 else "." for x in range(30)] for y in range(20)
+    ]  # ground behind, reached at x >= 25
     grid = Grid.from_ascii("\n".join("".join(row) for row in rows))
     passage = plan_passage(LINE, (2, 6), [(10, 6)], grid)
     assert passage.choices == [(0, "broken")]
-    assert all(y < 8 for _, y in cells(passage.aims[0])) and all(grid.is_passable(cell) for cell in cells(passage.aims[0]))
+    assert all(y < 8 for _, y in cells(passage.aims[0])) and all(
+        grid.is_passable(cell) for cell in cells(passage.aims[0])
+    )
 
 
 def test_narrow_points_are_where_the_formation_begins_and_ends_not_fitting():
@@ -80,11 +84,18 @@ def test_narrow_points_are_added_on_the_straight_ways_between_key_points_planned
     grid = wall_across(gap_rows=(6, 7, 8))
     points, narrow = with_narrow_points(BOX, (2, 7), [(10, 7), (17, 7)], grid.passable)
     assert narrow == {(8, 7), (10, 7), (12, 7)} and points == ((8, 7), (10, 7), (12, 7), (17, 7))  # (10, 7) both
-    assert with_narrow_points(BOX, (2, 2), [(17, 2)], Grid(np.ones((16, 20), dtype=bool)).passable) == (((17, 2),), set())
+    assert with_narrow_points(BOX, (2, 2), [(17, 2)], Grid(np.ones((16, 20), dtype=bool)).passable) == (
+        ((17, 2),),
+        set(),
+    )
 
 
 @settings(max_examples=60, deadline=None)
-@given(walled_maps(min_side=6, max_side=16), st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), min_size=1, max_size=8, unique=True), st.data())
+@given(
+    walled_maps(min_side=6, max_side=16),
+    st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), min_size=1, max_size=8, unique=True),
+    st.data(),
+)
 def test_every_aim_is_free_and_members_share_a_cell_only_filing_through_a_key_point(passable, offsets, data):
     grid = Grid(passable)
     free = np.argwhere(passable)
@@ -105,4 +116,7 @@ def test_every_aim_is_free_and_members_share_a_cell_only_filing_through_a_key_po
 
 def test_a_formation_that_runs_off_the_map_at_the_end_of_the_path_is_narrow_there():
     grid = Grid.from_ascii("\n".join(["." * 20] * 15))
-    assert narrow_points(BOX, [(x, 7) for x in range(12, 20)], grid.passable) == [6, 7]  # from x = 18 the box reaches x = 20
+    assert narrow_points(BOX, [(x, 7) for x in range(12, 20)], grid.passable) == [
+        6,
+        7,
+    ]  # from x = 18 the box reaches x = 20

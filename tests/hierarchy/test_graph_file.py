@@ -64,13 +64,22 @@ def test_a_loaded_graph_answers_as_a_fresh_bake_from_tables_filled_as_read(name)
     for start, goal in [(FREE[i], FREE[-1 - 3 * i]) for i in range(0, len(FREE) // 3, 5)]:
         for link in ("exact", "fast"):
             ours, theirs = graph.find_path(start, goal, link=link), fresh.find_path(start, goal, link=link)
-            assert (ours.status, ours.cells, ours.cost, ours.route, ours.expanded) == (theirs.status, theirs.cells, theirs.cost, theirs.route, theirs.expanded)
+            assert (ours.status, ours.cells, ours.cost, ours.route, ours.expanded) == (
+                theirs.status,
+                theirs.cells,
+                theirs.cost,
+                theirs.route,
+                theirs.expanded,
+            )
 
 
 @pytest.mark.parametrize(
     "grid, message",
     [
-        (Grid(GRIDS["plain"].passable & (np.arange(24) != 3)[None, :]), "cells differ from this grid's"),  # the map edited since
+        (
+            Grid(GRIDS["plain"].passable & (np.arange(24) != 3)[None, :]),
+            "cells differ from this grid's",
+        ),  # the map edited since
         (Grid(np.ones((10, 24), dtype=bool)), "cells differ from this grid's"),  # another map of the same size
         (Grid(np.ones((10, 25), dtype=bool)), "baked for a 24x10 map, the grid is 25x10: bake again"),
         (Grid(GRIDS["plain"].passable, np.ones((10, 24))), "cells differ"),  # the same cells, with terrain costs
@@ -103,8 +112,18 @@ def test_the_test_files_rebuild_byte_for_byte():
         ("plain", "landmarks", set_at(0, 1), "not a key point"),
         ("plain", "landmark_distances", set_at(1, np.nan), "negative or not a number"),
         ("plain", "landmark_distances", set_at(1, 10**6), "overestimate"),
-        ("rooks", "directions", lambda directions: set_at(int(np.argmax(directions >= 0)), 1)(directions), "diagonally"),
-        ("plain", "landmark_distances", lambda a: a.fill(0.0), "not the graph's shortest distances"),  # bounds, not distances
+        (
+            "rooks",
+            "directions",
+            lambda directions: set_at(int(np.argmax(directions >= 0)), 1)(directions),
+            "diagonally",
+        ),
+        (
+            "plain",
+            "landmark_distances",
+            lambda a: a.fill(0.0),
+            "not the graph's shortest distances",
+        ),  # bounds, not distances
         ("rooks", "landmark_distances", lambda a: a.fill(0.0), "not the graph's shortest distances"),
     ],
 )
@@ -132,7 +151,11 @@ def test_directions_that_go_round_in_a_loop_are_refused():
     for cluster in range(len(graph.clusters)):
         fields, members = graph.fields[cluster], graph.members[cluster]
         x0, y0, width, height = fields.rect
-        paths = [walk_back(fields, 0, member) for member in members[1:] if math.isfinite(fields.costs[0, members.index(member)])]
+        paths = [
+            walk_back(fields, 0, member)
+            for member in members[1:]
+            if math.isfinite(fields.costs[0, members.index(member)])
+        ]
         path = max(paths, key=len, default=[])
         if len(path) >= 3:
             break
@@ -192,7 +215,17 @@ def test_a_header_that_is_not_an_object_or_nests_without_end_is_refused():
         load("plain", body + hashlib.sha1(body).digest())
 
 
-ARRAY_NAMES = ["borders", "entrance_counts", "entrances", "member_counts", "members", "costs", "directions", "landmarks", "landmark_distances"]
+ARRAY_NAMES = [
+    "borders",
+    "entrance_counts",
+    "entrances",
+    "member_counts",
+    "members",
+    "costs",
+    "directions",
+    "landmarks",
+    "landmark_distances",
+]
 VALUES = st.one_of(
     st.integers(-3, 30), st.sampled_from([2**31 - 1, -(2**31), 10**9, 1.5, 0.0, np.inf, -np.inf, np.nan, 1e300])
 )
@@ -215,14 +248,19 @@ def test_fuzz_edited_files_are_refused_or_answer_rightly(name, array, data):
         graph = load(name, join(header, arrays))
     except GraphFileError:
         return
-    pairs = [(data.draw(st.sampled_from(FREE), label="start"), data.draw(st.sampled_from(FREE), label="goal")) for _ in range(6)]
+    pairs = [
+        (data.draw(st.sampled_from(FREE), label="start"), data.draw(st.sampled_from(FREE), label="goal"))
+        for _ in range(6)
+    ]
     assert_answers_rightly(graph, GRIDS[name], pairs)
 
 
 @pytest.mark.parametrize("baked, loaded", [("plain", "rooks"), ("rooks", "plain")])
 def test_a_graph_baked_for_the_other_connectivity_is_refused(baked, loaded):
     wanted, got = GRIDS[baked].connectivity, GRIDS[loaded].connectivity
-    with pytest.raises(StaleGraphError, match=f"baked for {wanted}-connected movement, the grid is {got}-connected: bake again"):
+    with pytest.raises(
+        StaleGraphError, match=f"baked for {wanted}-connected movement, the grid is {got}-connected: bake again"
+    ):
         load(loaded, FILES[baked])
     rebaked = load_graph("res://level.kpg", FILES[baked], GRIDS[loaded], rebake=True)
     assert "connected movement" in rebaked.warning and rebaked.graph.grid is GRIDS[loaded]

@@ -8,7 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathing_py import (
-    Grid, GraphFileError, KeyPointGraph, PathStatus, StaleGraphError, find_path, line_of_sight, smooth_path,
+    Grid,
+    GraphFileError,
+    KeyPointGraph,
+    PathStatus,
+    StaleGraphError,
+    find_path,
+    line_of_sight,
+    smooth_path,
 )
 from pathing_py.hierarchy import graph as graph_module
 from pathing_py.hierarchy.entrances import border_key_points
@@ -43,9 +50,17 @@ def test_movingai_paths_are_found_and_valid(movingai_dir, name):
     graph = KeyPointGraph.bake(grid)
     scenarios = sample_scenarios(grid, read_scenarios(movingai_dir / f"{name}.map.scen"), count=8)
     ratios = {}
-    for link, exact_first in (("exact", 0.0), ("fast", 0.0), ("exact", None)):  # None: the default, exact search first on open maps
-        results = [check_against_exact(graph, scenario.start, scenario.goal, link, exact_first)[0] for scenario in scenarios]
-        ratios[link, exact_first] = [result.cost / scenario.optimal_length for result, scenario in zip(results, scenarios)]
+    for link, exact_first in (
+        ("exact", 0.0),
+        ("fast", 0.0),
+        ("exact", None),
+    ):  # None: the default, exact search first on open maps
+        results = [
+            check_against_exact(graph, scenario.start, scenario.goal, link, exact_first)[0] for scenario in scenarios
+        ]
+        ratios[link, exact_first] = [
+            result.cost / scenario.optimal_length for result, scenario in zip(results, scenarios)
+        ]
     # The quality targets of bench/bench_hierarchy.py: exact mean within 1% and none beyond 5%, fast mean within 5%.
     for exact_first in (0.0, None):
         exact = ratios["exact", exact_first]
@@ -94,7 +109,9 @@ def test_skipping_dead_ends_keeps_the_cost_of_a_search_over_every_key_point(pass
     is clear (a uniform grid answers with the line, shorter than any way through key points)."""
     uniform = Grid(passable, connectivity=connectivity)
     graph = KeyPointGraph.bake(uniform, cluster_size=cluster_size)
-    every = KeyPointGraph.bake(Grid(passable, np.ones(passable.shape), connectivity=connectivity), cluster_size=cluster_size)
+    every = KeyPointGraph.bake(
+        Grid(passable, np.ones(passable.shape), connectivity=connectivity), cluster_size=cluster_size
+    )
     cell = cells(uniform.width, uniform.height)
     for start, goal in data.draw(st.lists(st.tuples(cell, cell), min_size=1, max_size=8)):
         ours, theirs = graph.find_path(start, goal, smooth=False), every.find_path(start, goal, smooth=False)
@@ -118,7 +135,13 @@ def assert_same_answers(graph, fresh, pairs):
     for start, goal in pairs:
         for link in ("exact", "fast"):
             ours, theirs = graph.find_path(start, goal, link=link), fresh.find_path(start, goal, link=link)
-            assert (ours.status, ours.cells, ours.cost, ours.route, ours.expanded) == (theirs.status, theirs.cells, theirs.cost, theirs.route, theirs.expanded)
+            assert (ours.status, ours.cells, ours.cost, ours.route, ours.expanded) == (
+                theirs.status,
+                theirs.cells,
+                theirs.cost,
+                theirs.route,
+                theirs.expanded,
+            )
 
 
 @settings(max_examples=60, deadline=None)
@@ -135,7 +158,9 @@ def test_updated_graphs_answer_as_fresh_bakes(grid, cluster_size, data):
 
 @settings(max_examples=60, deadline=None)
 @given(graph_maps(), st.integers(2, 7), st.booleans(), st.data())
-def test_cells_passed_to_update_one_at_a_time_with_queries_between_some_answer_as_a_fresh_bake(grid, cluster_size, loaded, data):
+def test_cells_passed_to_update_one_at_a_time_with_queries_between_some_answer_as_a_fresh_bake(
+    grid, cluster_size, loaded, data
+):
     """Updates leave their work for the next read; however edits and queries interleave, a baked or a
     loaded graph (tables filled as read) answers as a fresh bake of the edited map does."""
     graph = KeyPointGraph.bake(grid, cluster_size=cluster_size)
@@ -147,7 +172,9 @@ def test_cells_passed_to_update_one_at_a_time_with_queries_between_some_answer_a
             grid.set_blocked([one], blocked)
             graph.update([one])
         if data.draw(st.booleans(), label="query now"):
-            assert_same_answers(graph, KeyPointGraph.bake(grid, cluster_size=cluster_size), [data.draw(st.tuples(cell, cell))])
+            assert_same_answers(
+                graph, KeyPointGraph.bake(grid, cluster_size=cluster_size), [data.draw(st.tuples(cell, cell))]
+            )
     fresh = KeyPointGraph.bake(grid, cluster_size=cluster_size)
     assert_same_answers(graph, fresh, data.draw(st.lists(st.tuples(cell, cell), min_size=1, max_size=6)))
     assert graph == fresh
@@ -158,7 +185,13 @@ def test_the_updates_between_two_queries_cost_one_refresh(monkeypatch):
     graph = KeyPointGraph.bake(grid, cluster_size=5)
     relaxed = []
     relax = graph_module.cluster_fields
-    monkeypatch.setattr(graph_module, "cluster_fields", lambda passable, cost, jobs, connectivity: relaxed.append(len(jobs)) or relax(passable, cost, jobs, connectivity))
+    monkeypatch.setattr(
+        graph_module,
+        "cluster_fields",
+        lambda passable, cost, jobs, connectivity: (
+            relaxed.append(len(jobs)) or relax(passable, cost, jobs, connectivity)
+        ),
+    )
     for cell in [(1, 1), (2, 2), (3, 1), (12, 12)]:  # inside clusters 0 and 12: no key point moves
         grid.set_blocked([cell])
         graph.update([cell])
@@ -245,8 +278,15 @@ def distances_inside(grid: Grid, rect, source) -> dict:
             continue
         for dx, dy in DIRECTIONS:
             onto = (x + dx, y + dy)
-            if x0 <= onto[0] < x0 + width and y0 <= onto[1] < y0 + height and grid.step_open((x, y), onto) and (grid.connectivity == 8 or not (dx and dy)):
-                candidate = reached + (math.sqrt(2.0) if dx and dy else 1.0) * (1.0 if grid.cost is None else grid.cost[onto[1], onto[0]])
+            if (
+                x0 <= onto[0] < x0 + width
+                and y0 <= onto[1] < y0 + height
+                and grid.step_open((x, y), onto)
+                and (grid.connectivity == 8 or not (dx and dy))
+            ):
+                candidate = reached + (math.sqrt(2.0) if dx and dy else 1.0) * (
+                    1.0 if grid.cost is None else grid.cost[onto[1], onto[0]]
+                )
                 if candidate < distance.get(onto, math.inf):
                     distance[onto] = candidate
                     heapq.heappush(heap, (candidate, onto))
@@ -270,7 +310,9 @@ def test_a_clusters_fields_depend_on_it_alone_and_their_paths_are_shortest(job_s
             assert fields.costs[i].tolist() == [distance.get(target, math.inf) for target in targets]
             for target in targets:
                 if target in distance:
-                    assert path_cost(passable, walk_back(fields, i, target), cost, connectivity=connectivity) == pytest.approx(distance[target])
+                    assert path_cost(
+                        passable, walk_back(fields, i, target), cost, connectivity=connectivity
+                    ) == pytest.approx(distance[target])
             for y in range(y0, y0 + height):
                 for x in range(x0, x0 + width):
                     fitting = [
@@ -366,11 +408,16 @@ def test_bad_bake_parameters(bad):
 
 def test_progress_is_reported():
     calls = []
-    KeyPointGraph.bake(Grid(np.ones((40, 40), bool)), cluster_size=10, progress=lambda done, total: calls.append((done, total)))
+    KeyPointGraph.bake(
+        Grid(np.ones((40, 40), bool)), cluster_size=10, progress=lambda done, total: calls.append((done, total))
+    )
     assert calls[-1] == (16, 16) and all(total == 16 for _, total in calls)
 
 
-@pytest.mark.parametrize("size, unit, expected", [(512, 1, 16), (768, 1, 12), (1024, 1, 16), (48, 1, 12), (12, 1, 12), (512, 2, 32), (1, 1, 2)])
+@pytest.mark.parametrize(
+    "size, unit, expected",
+    [(512, 1, 16), (768, 1, 12), (1024, 1, 16), (48, 1, 12), (12, 1, 12), (512, 2, 32), (1, 1, 2)],
+)
 def test_default_cluster_size_is_about_ten_unit_sizes(size, unit, expected):
     assert default_cluster_size(size, size, unit) == expected
 
@@ -567,7 +614,9 @@ def test_smoothing_backwards_after_forwards_shortens_paths_on_a_random_map(movin
     gained = 0.0
     for scenario in sample_scenarios(grid, read_scenarios(movingai_dir / "random512-10-0.map.scen"), count=24):
         result = graph.find_path(scenario.start, scenario.goal, exact_first=0.0)
-        forwards = smooth_path(grid, graph.find_path(scenario.start, scenario.goal, smooth=False, exact_first=0.0).cells)
+        forwards = smooth_path(
+            grid, graph.find_path(scenario.start, scenario.goal, smooth=False, exact_first=0.0).cells
+        )
         assert result.cost <= path_cost(grid.passable, forwards) + 1e-9
         gained += path_cost(grid.passable, forwards) - result.cost
     assert gained > 1.0, gained
@@ -588,9 +637,15 @@ def test_exact_first_answers_with_the_shortest_path_where_the_exact_search_ends_
         cells, last = first.cells, len(first.cells) - 1
         crossed = [i for i in range(last) if graph.clusters.of(cells[i]) != graph.clusters.of(cells[i + 1])]
         if not line_of_sight(grid, scenario.start, scenario.goal):  # the line's route is its ends
-            assert first.route == [cells[0], *(cells[j] for i in crossed for j in (i, i + 1) if 0 < j < last), cells[-1]]
+            assert first.route == [
+                cells[0],
+                *(cells[j] for i in crossed for j in (i, i + 1) if 0 < j < last),
+                cells[-1],
+            ]
         plain = graph.find_path(scenario.start, scenario.goal, exact_first=0.0)
-        starved = graph.find_path(scenario.start, scenario.goal, exact_first=1e-9)  # one node: a search with a turn gives up
+        starved = graph.find_path(
+            scenario.start, scenario.goal, exact_first=1e-9
+        )  # one node: a search with a turn gives up
         assert starved.cells == plain.cells and starved.route == plain.route
         if len(plain.route) > 2:
             through_key_points += 1

@@ -2,7 +2,6 @@
 included (such an import only defers the cycle it makes). The one exception is an import kept inside a function for
 a deprecated name (tools/import_graph.py's ``DEPRECATED_IMPORTS``), until that name goes."""
 
-
 from tools import import_graph
 
 

@@ -41,7 +41,9 @@ def test_a_navgrids_signals_carry_what_its_script_emits():
     source = (ROOT / "addons" / "pathing_py" / "nav_grid.py").read_text(encoding="utf-8")
     emitted = {}
     for call in ast.walk(ast.parse(source)):
-        if isinstance(call, ast.Call) and [ast.literal_eval(arg) for arg in call.args[:1] if isinstance(arg, ast.Constant)] == ["emit_signal"]:
+        if isinstance(call, ast.Call) and [
+            ast.literal_eval(arg) for arg in call.args[:1] if isinstance(arg, ast.Constant)
+        ] == ["emit_signal"]:
             name = call.args[1]
             if isinstance(name, ast.Constant):
                 emitted[name.value] = len(call.args) - 2
@@ -62,6 +64,6 @@ def test_a_signal_without_its_arguments_is_refused(tmp_path):
     script.write_text('class Node:\n    #: emitted now and then\n    ping = signal("ping")\n', encoding="utf-8")
     with pytest.raises(ValueError, match="the #: comment of signal ping must start with its \\(arguments\\)"):
         node_docs.read_script("Node", script)
-    script.write_text('class Node:\n    speed = export(float, default=1.0)\n', encoding="utf-8")
+    script.write_text("class Node:\n    speed = export(float, default=1.0)\n", encoding="utf-8")
     with pytest.raises(ValueError, match="speed has no #: comment"):
         node_docs.read_script("Node", script)

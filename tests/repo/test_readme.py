@@ -20,6 +20,7 @@ def test_readme_starts_with_the_demo_and_test_commands():
     assert "pathing-py demo" in demo
     assert "pytest" in tests
     assert "ruff check" in tests  # the lint, configured in pyproject.toml
+    assert "ruff format --check" in tests  # the code as ruff formats it
 
 
 def test_ci_runs_exactly_the_readme_test_command():

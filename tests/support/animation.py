@@ -16,5 +16,11 @@ def decode_gif(data):
         for number in range(picture.n_frames):
             picture.seek(number)
             left, top, right, bottom = picture.tile[0][1] if picture.tile else (0, 0, *picture.size)
-            frames.append((np.asarray(picture.convert("RGB")), picture.info["duration"] // 10, (left, top, right - left, bottom - top)))
+            frames.append(
+                (
+                    np.asarray(picture.convert("RGB")),
+                    picture.info["duration"] // 10,
+                    (left, top, right - left, bottom - top),
+                )
+            )
     return frames, loops

@@ -37,7 +37,9 @@ def units_demo_intent(play: Play) -> None:
     root = next(section for section in sections if section.tag == "node" and "parent" not in section.attributes)
     targets = [cell(pair) for pair in root.properties["targets"].reshape(-1, 2)]
     walls = {cell(pair) for pair in root.properties["wall_cells"].reshape(-1, 2)}
-    units = [f"Units/{s.attributes['name']}" for s in sections if s.tag == "node" and s.attributes.get("parent") == "Units"]
+    units = [
+        f"Units/{s.attributes['name']}" for s in sections if s.tag == "node" and s.attributes.get("parent") == "Units"
+    ]
     assert sorted(units) == sorted(play.ends) and len(units) == len(targets)
     assert set(play.tiles) == walls and {after for _, after in play.tiles.values()} == {"wall"}, play.tiles
 

@@ -300,8 +300,11 @@ class ModuleChecker:
                 self._check_import(node)
         exposed = [node for node in self.tree.body if isinstance(node, ast.ClassDef) and self._exposed(node)]
         if not exposed:
-            self.problem(self.tree, "no @exposed class: Godot cannot load this file as a script (put plain "
-                         "modules in a package folder holding a .gdignore)")
+            self.problem(
+                self.tree,
+                "no @exposed class: Godot cannot load this file as a script (put plain "
+                "modules in a package folder holding a .gdignore)",
+            )
         if len(exposed) > 1:
             self.problem(exposed[1], "pythonscript allows one @exposed class per module")
         for node in exposed:
@@ -362,7 +365,11 @@ class ModuleChecker:
             if isinstance(resolved, ClassRef)
         ]
         last = node.bases[-1] if node.bases else None
-        base = godot_bases[0] if len(godot_bases) == 1 and isinstance(last, ast.Name) and last.id in self.godot_names else None
+        base = (
+            godot_bases[0]
+            if len(godot_bases) == 1 and isinstance(last, ast.Name) and last.id in self.godot_names
+            else None
+        )
         if base is None:
             self.problem(node, f"@exposed class {node.name} must inherit from exactly one Godot class, its last base")
             base = "Object"
@@ -444,8 +451,11 @@ class ModuleChecker:
                 if name.startswith("_") and not name.startswith("__"):
                     close = difflib.get_close_matches(name, virtuals, n=1, cutoff=VIRTUAL_TYPO_CUTOFF)
                     if close:
-                        self.problem(function, f"{name} is not a virtual method of {info.base}: "
-                                     f"did you mean {close[0]!r}? Godot will never call {name}")
+                        self.problem(
+                            function,
+                            f"{name} is not a virtual method of {info.base}: "
+                            f"did you mean {close[0]!r}? Godot will never call {name}",
+                        )
                 continue
             if not method["is_virtual"]:
                 self.problem(function, f"{info.name}.{name} hides the Godot method {info.base}.{name}")
@@ -454,8 +464,10 @@ class ModuleChecker:
             positional = function.args.args[1:]
             required = len(positional) - len(function.args.defaults)
             if not (required <= expected <= len(positional)) and function.args.vararg is None:
-                self.problem(function, f"Godot calls {name} with {expected} argument(s); "
-                             f"{info.name}.{name} takes {len(positional)}")
+                self.problem(
+                    function,
+                    f"Godot calls {name} with {expected} argument(s); {info.name}.{name} takes {len(positional)}",
+                )
 
 
 class FunctionChecker(ast.NodeVisitor):
@@ -681,8 +693,11 @@ class FunctionChecker(ast.NodeVisitor):
             if name == "new" or self.api.constant(owner.cls, name) or self.api.method(owner.cls, name):
                 self._checked(owner.cls, name)
                 return
-            self.module.problem(node, f"class {owner.cls} has no constant or method {name!r}"
-                                f"{_suggest(name, self.api.member_names(owner.cls))}")
+            self.module.problem(
+                node,
+                f"class {owner.cls} has no constant or method {name!r}"
+                f"{_suggest(name, self.api.member_names(owner.cls))}",
+            )
             return
         if owner.script is not None and (name in owner.script.attributes or name in owner.script.methods):
             return
@@ -693,12 +708,18 @@ class FunctionChecker(ast.NodeVisitor):
             if store and not info["setter"]:
                 self.module.problem(node, f"{where}.{name} is read-only")
             if not store and info["type"] == "int" and id(node) not in self.normalised:
-                self.module.problem(node, f"{where}.{name} is an int that pythonscript 0.50 gives as "
-                                    "unsigned 64-bit: wrap it in signed_int()")
+                self.module.problem(
+                    node,
+                    f"{where}.{name} is an int that pythonscript 0.50 gives as "
+                    "unsigned 64-bit: wrap it in signed_int()",
+                )
             if self.loop_depth:
                 accessor = info["setter"] if store else info["getter"]
-                self.module.problem(node, f"property syntax {name!r} on a Godot object inside a loop "
-                                    f"(about 50 µs a call in pythonscript 0.50): call {accessor}()")
+                self.module.problem(
+                    node,
+                    f"property syntax {name!r} on a Godot object inside a loop "
+                    f"(about 50 µs a call in pythonscript 0.50): call {accessor}()",
+                )
             return
         found = self.api.method(owner.cls, name)
         if found is not None:
@@ -711,22 +732,28 @@ class FunctionChecker(ast.NodeVisitor):
             return
         what = f"{owner.script.name} (a {owner.cls})" if owner.script else owner.cls
         suggestion = _suggest(name, self.api.member_names(owner.cls))
-        self.module.problem(node, f"{what} has no method, property or constant {name!r}"
-                            f"{suggestion}{self._cast_hint(owner, name)}")
+        self.module.problem(
+            node, f"{what} has no method, property or constant {name!r}{suggestion}{self._cast_hint(owner, name)}"
+        )
 
     def _cast_hint(self, owner: Instance, name: str) -> str:
         """When a subclass has the member, the expression probably needs an annotation naming it."""
         if owner.script is not None:
             return ""
         subclasses = sorted(
-            cls for cls in self.api.classes
-            if cls != owner.cls and cls != "GlobalConstants" and self.api.is_subclass(cls, owner.cls)
+            cls
+            for cls in self.api.classes
+            if cls != owner.cls
+            and cls != "GlobalConstants"
+            and self.api.is_subclass(cls, owner.cls)
             and (self.api.method(cls, name) or self.api.property(cls, name))
         )
         if not subclasses:
             return ""
-        return f"; {', '.join(subclasses[:3])} {'has' if len(subclasses) == 1 else 'have'} it: " \
-               f"annotate the name with its class (x: {subclasses[0]} = …)"
+        return (
+            f"; {', '.join(subclasses[:3])} {'has' if len(subclasses) == 1 else 'have'} it: "
+            f"annotate the name with its class (x: {subclasses[0]} = …)"
+        )
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
@@ -752,8 +779,9 @@ class FunctionChecker(ast.NodeVisitor):
         if not entry["instanciable"]:
             self.module.problem(node, f"{called.cls} cannot be instantiated")
         elif not entry["is_reference"]:
-            self.module.problem(node, f"{called.cls} is not a Reference: create it with {called.cls}.new() "
-                                "(and free it)")
+            self.module.problem(
+                node, f"{called.cls} is not a Reference: create it with {called.cls}.new() (and free it)"
+            )
 
     def _method_call(self, node: ast.Call, func: ast.Attribute) -> None:
         if isinstance(func.value, ast.Name) and func.value.id in self.module.godot_modules:
@@ -791,12 +819,18 @@ class FunctionChecker(ast.NodeVisitor):
         self._checked(where, name)
         if not method_is_bound(method):
             why = [flag for flag in ("is_virtual", "has_varargs", "is_editor", "is_reverse") if method[flag]]
-            self.module.problem(node, f"pythonscript 0.50 does not bind {where}.{name} ({', '.join(why)}); "
-                                f"use call({name!r}, …) for vararg methods")
+            self.module.problem(
+                node,
+                f"pythonscript 0.50 does not bind {where}.{name} ({', '.join(why)}); "
+                f"use call({name!r}, …) for vararg methods",
+            )
         self._check_arguments(node, where, method)
         if method["return_type"] == "int" and id(node) not in self.normalised:
-            self.module.problem(node, f"{where}.{name} returns an int that pythonscript 0.50 gives as "
-                                "unsigned 64-bit: wrap the call in signed_int()")
+            self.module.problem(
+                node,
+                f"{where}.{name} returns an int that pythonscript 0.50 gives as "
+                "unsigned 64-bit: wrap the call in signed_int()",
+            )
         self._check_name_argument(node, node.args, owner, name)
 
     def _check_arguments(self, node: ast.Call, where: str, method: dict, extra: int = 0) -> None:
@@ -819,8 +853,11 @@ class FunctionChecker(ast.NodeVisitor):
             given.add(kw.arg)
         missing = [param for param, needed in zip(parameters, required) if needed and param not in given]
         if missing:
-            self.module.problem(node, f"{label} needs argument(s) {', '.join(missing)} "
-                                f"({sum(required)} required, {positional + len(node.keywords)} given)")
+            self.module.problem(
+                node,
+                f"{label} needs argument(s) {', '.join(missing)} "
+                f"({sum(required)} required, {positional + len(node.keywords)} given)",
+            )
 
     def _check_script_arguments(
         self, node: ast.Call, script: ScriptInfo, name: str, args: List[ast.expr], keywords: List[ast.keyword]

@@ -6,8 +6,12 @@ from typing import Dict, List, Tuple
 from pathing_py.godot.bridge import TileInfo, TileMapNavigator
 from pathing_py.godot.units import EMPTY_TILE, Affine, TilePainter, UnitDriver, UnitSignal
 
-TILES = [TileInfo(0, "ground"), TileInfo(1, "wall", 0, [(0, 0)]), TileInfo(2, "forest"),
-         TileInfo(3, "water", 2, [(0, 0)])]
+TILES = [
+    TileInfo(0, "ground"),
+    TileInfo(1, "wall", 0, [(0, 0)]),
+    TileInfo(2, "forest"),
+    TileInfo(3, "water", 2, [(0, 0)]),
+]
 SYMBOLS = {".": 0, "#": 1, "T": 2}
 #: TileMap cell of the map's top-left character: TileMaps use negative cells.
 ORIGIN = (-4, -2)
@@ -41,7 +45,9 @@ class FakeTileMap:
     def __init__(self, rows: List[str], origin=ORIGIN):
         self.cells: Dict[Tuple[int, int], int] = {
             (x + origin[0], y + origin[1]): SYMBOLS[char]
-            for y, row in enumerate(rows) for x, char in enumerate(row) if char in SYMBOLS
+            for y, row in enumerate(rows)
+            for x, char in enumerate(row)
+            if char in SYMBOLS
         }
 
     def set_cell(self, x: int, y: int, tile: int) -> None:
@@ -87,8 +93,7 @@ def add(driver: UnitDriver, key: int, cell, parent_to_world: Affine = Affine(), 
     node = Node(f"unit{key}", parent_to_world)
     local = parent_to_world.inverse().apply(world_centre(cell))
     transform = Affine(origin=local)
-    answer = driver.add(key, node, points(parent_to_world * transform), points(transform),
-                        **{"speed": 4.0, **kwargs})
+    answer = driver.add(key, node, points(parent_to_world * transform), points(transform), **{"speed": 4.0, **kwargs})
     return node, answer
 
 

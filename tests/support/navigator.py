@@ -14,13 +14,17 @@ def check_world(navigator):
     for unit_id, (x0, y0), (x1, y1) in navigator.step_log:
         assert max(abs(x1 - x0), abs(y1 - y0)) == 1, f"unit {unit_id} jumped from {(x0, y0)} to {(x1, y1)}"
         if grid.connectivity == 4:
-            assert x0 == x1 or y0 == y1, f"unit {unit_id} stepped diagonally from {(x0, y0)} to {(x1, y1)} on a 4-connected grid"
+            assert x0 == x1 or y0 == y1, (
+                f"unit {unit_id} stepped diagonally from {(x0, y0)} to {(x1, y1)} on a 4-connected grid"
+            )
         for cell in {(x1, y1), (x1, y0), (x0, y1)}:
             assert grid.is_passable(cell), f"unit {unit_id} went through blocked cell {cell}"
     navigator.step_log.clear()
     units = list(navigator.units.values())
     for unit in units:
-        assert grid.is_passable(unit.cell) and grid.is_passable((math.floor(unit.position[0]), math.floor(unit.position[1])))
+        assert grid.is_passable(unit.cell) and grid.is_passable(
+            (math.floor(unit.position[0]), math.floor(unit.position[1]))
+        )
     for i, a in enumerate(units):
         for b in units[i + 1 :]:
             gap = math.dist(a.position, b.position) - a.radius - b.radius

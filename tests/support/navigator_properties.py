@@ -33,11 +33,15 @@ def crowds(draw):
     count = draw(st.integers(1, min(8, len(free))))
     picks = draw(st.lists(st.integers(0, len(free) - 1), min_size=count, max_size=count, unique=True))
     height, width = passable.shape
-    goals = draw(st.lists(st.tuples(st.integers(0, width - 1), st.integers(0, height - 1)), min_size=count, max_size=count))
+    goals = draw(
+        st.lists(st.tuples(st.integers(0, width - 1), st.integers(0, height - 1)), min_size=count, max_size=count)
+    )
     speeds = draw(arrays(np.float64, count, elements=st.sampled_from([1.0, 2.5, 4.0, 8.0])))
     radii = draw(arrays(np.float64, count, elements=st.sampled_from([0.5, 0.3, 0.1, 1.0])))
     deltas = draw(arrays(np.float64, st.integers(1, 6), elements=st.floats(0.001, 0.5)))
-    blocks = [block_cells(tuple(free[pick]), size_class(r)) for pick, r in zip(picks, radii)]  # a unit of radius 1 stands on 2x2
+    blocks = [
+        block_cells(tuple(free[pick]), size_class(r)) for pick, r in zip(picks, radii)
+    ]  # a unit of radius 1 stands on 2x2
     cells = [cell for block in blocks for cell in block]
     assume(len(set(cells)) == len(cells) and all(x < width and y < height and passable[y, x] for x, y in cells))
     return passable, free[picks], goals, speeds, radii, deltas
@@ -49,7 +53,10 @@ def run(crowd, navigator_class=Navigator):
     ``arrived`` event named (the first, if a unit made way and arrived again)."""
     passable, starts, goals, speeds, radii, deltas = crowd
     navigator = navigator_class(Grid(passable), give_up=GIVE_UP, wait_limit=0.5)
-    units = [navigator.add_unit(block_centre((x, y), size_class(r)), speed=float(v), radius=float(r)) for (x, y), v, r in zip(starts.tolist(), speeds, radii)]
+    units = [
+        navigator.add_unit(block_centre((x, y), size_class(r)), speed=float(v), radius=float(r))
+        for (x, y), v, r in zip(starts.tolist(), speeds, radii)
+    ]
     for unit, goal in zip(units, goals):
         unit.move_to(goal)
     trace = [np.array([unit.position for unit in units])]
@@ -64,8 +71,12 @@ def run(crowd, navigator_class=Navigator):
         moved = np.hypot(*(positions - trace[-1]).T)
         assert np.all(moved <= speeds * delta + 1e-9), f"a unit moved faster than its speed at update {number}"
         trace.append(positions)
-        for record in navigator.collisions.open():  # U5: the records open are those of units under way, each its unit's own
-            assert record.unit.collision is record and record.ended is None and record.state is not CollisionState.RESOLVED, record
+        for (
+            record
+        ) in navigator.collisions.open():  # U5: the records open are those of units under way, each its unit's own
+            assert (
+                record.unit.collision is record and record.ended is None and record.state is not CollisionState.RESOLVED
+            ), record
             assert record.unit.state not in FINAL_STATES and navigator.units.get(record.unit.id) is record.unit, record
         for unit_id, event, cell in navigator.events():
             if event == UnitState.ARRIVED.signal:

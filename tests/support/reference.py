@@ -29,7 +29,11 @@ def block_fits(passable: np.ndarray, cell, size: int) -> bool:
     """Whether the size x size block whose top-left cell is ``cell`` lies on the map, every cell free (SPEC G4)."""
     height, width = passable.shape
     x0, y0 = cell
-    return all(0 <= x < width and 0 <= y < height and passable[y, x] for y in range(y0, y0 + size) for x in range(x0, x0 + size))
+    return all(
+        0 <= x < width and 0 <= y < height and passable[y, x]
+        for y in range(y0, y0 + size)
+        for x in range(x0, x0 + size)
+    )
 
 
 def block_step_allowed(passable: np.ndarray, a, b, size: int, connectivity: int = 8) -> bool:
@@ -65,7 +69,11 @@ def dijkstra(passable: np.ndarray, start, goal, cost=None, size: int = 1, connec
             continue
         for dx, dy in NEIGHBOURS:
             nxt = (cell[0] + dx, cell[1] + dy)
-            if step_allowed(passable, cell, nxt, connectivity) if size == 1 else block_step_allowed(passable, cell, nxt, size, connectivity):
+            if (
+                step_allowed(passable, cell, nxt, connectivity)
+                if size == 1
+                else block_step_allowed(passable, cell, nxt, size, connectivity)
+            ):
                 candidate = distance + step_cost(cost, cell, nxt, size)
                 if candidate < best.get(nxt, math.inf):
                     best[nxt] = candidate
@@ -79,7 +87,11 @@ def path_cost(passable: np.ndarray, cells, cost=None, size: int = 1, connectivit
     total = 0.0
     assert block_fits(passable, cells[0], size), f"first cell {cells[0]} is blocked"
     for a, b in zip(cells, cells[1:]):
-        legal = step_allowed(passable, a, b, connectivity) if size == 1 else block_step_allowed(passable, a, b, size, connectivity)
+        legal = (
+            step_allowed(passable, a, b, connectivity)
+            if size == 1
+            else block_step_allowed(passable, a, b, size, connectivity)
+        )
         assert legal, f"illegal step {a} -> {b}"
         total += step_cost(cost, a, b, size)
     return total

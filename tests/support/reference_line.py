@@ -131,4 +131,3 @@ def prefix_costs(cells, cost):
 def path_cost(cells, cost=None):
     """The length of a cell path, terrain costs included."""
     return prefix_costs(cells, cost)[-1]
-

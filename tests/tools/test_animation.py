@@ -81,7 +81,7 @@ def test_up_to_256_colours_are_kept_exactly(colours):
 
 def test_more_colours_come_out_near():
     image = np.random.default_rng(1).integers(0, 256, (40, 60, 3), dtype=np.uint8)
-    (decoded, _, _), = decode_gif(gif_of([image]))[0]
+    ((decoded, _, _),) = decode_gif(gif_of([image]))[0]
     assert np.abs(decoded.astype(int) - image).mean() < 16
     assert len(np.unique(decoded.reshape(-1, 3), axis=0)) <= 256
 
@@ -111,4 +111,7 @@ def test_without_pillow_the_writer_says_what_to_install():
     done = subprocess.run([sys.executable, "-c", WITHOUT_PILLOW], capture_output=True, text=True)
     assert done.returncode != 0
     last = done.stderr.strip().splitlines()[-1]
-    assert last == "pathing_py.pillow.PillowMissing: pictures need Pillow, which this Python lacks: pip install 'pathing_py[pictures]'"
+    assert (
+        last
+        == "pathing_py.pillow.PillowMissing: pictures need Pillow, which this Python lacks: pip install 'pathing_py[pictures]'"
+    )

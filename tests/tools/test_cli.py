@@ -13,7 +13,18 @@ from PIL import Image
 from pathing_py import GraphFileError, Grid, KeyPointGraph, Navigator, StaleGraphError, UnitState, find_path
 from pathing_py.godot.scene_files import grid_from_tscn, read_tilemap
 from pathing_py.tools.cli import DEMO_SCENE, ProgressBar, demo_frames_at_most, load_map, main
-from pathing_py.debug import CLUSTER_BORDER, KEY_POINT, NEW_WALL, STOPPED_CROSS, draw_cells, draw_grid, draw_units, paths_picture, unit_colour, write_png
+from pathing_py.debug import (
+    CLUSTER_BORDER,
+    KEY_POINT,
+    NEW_WALL,
+    STOPPED_CROSS,
+    draw_cells,
+    draw_grid,
+    draw_units,
+    paths_picture,
+    unit_colour,
+    write_png,
+)
 from pathing_py.units.prediction import route_cells
 from tests.support.animation import decode_gif
 
@@ -61,7 +72,11 @@ def test_paths_are_deterministic(tmp_path, capsys, movingai_dir):
 @pytest.mark.parametrize("command", ["demo", "paths"])
 @pytest.mark.parametrize(
     "name, text, message",
-    [("bad.txt", "..\n.", "row is 1 wide"), ("level.xyz", "..", "unknown map type '.xyz'"), ("missing.map", None, "cannot read")],
+    [
+        ("bad.txt", "..\n.", "row is 1 wide"),
+        ("level.xyz", "..", "unknown map type '.xyz'"),
+        ("missing.map", None, "cannot read"),
+    ],
 )
 def test_demo_and_paths_report_bad_maps(tmp_path, capsys, command, name, text, message):
     path = tmp_path / name
@@ -123,12 +138,19 @@ def test_demo_runs_units_and_says_why_one_cannot_arrive(tmp_path, capsys):
     level = tmp_path / "islands.txt"
     level.write_text(ISLANDS)
     out = tmp_path / "run.gif"
-    assert main(["demo", str(level), "--units", "4", "--walls", "1", "--seed", "3", "--scale", "4", "--out", str(out)]) == 0
+    assert (
+        main(["demo", str(level), "--units", "4", "--walls", "1", "--seed", "3", "--scale", "4", "--out", str(out)])
+        == 0
+    )
     printed = capsys.readouterr().out
     assert "no islands.kpg beside the map: units plan with find_path alone" in printed
     rows = unit_rows(printed)
     assert rows[3] == ("UNREACHABLE", 2.0, None, 1, "goal (4, 3) cannot be reached from (9, 3) (no path at order time)")
-    assert [rows[unit][:4] for unit in (1, 2, 4)] == [("ARRIVED", 2.41, 2.41, 1), ("ARRIVED", 1.0, 1.0, 1), ("ARRIVED", 4.0, 4.0, 1)]
+    assert [rows[unit][:4] for unit in (1, 2, 4)] == [
+        ("ARRIVED", 2.41, 2.41, 1),
+        ("ARRIVED", 1.0, 1.0, 1),
+        ("ARRIVED", 4.0, 4.0, 1),
+    ]
     assert "4 units: 3 ARRIVED, 0 HELD_UP, 1 UNREACHABLE; 1.00 s simulated in 20 updates of 0.05 s" in printed
     assert "update: mean " in printed and "queue: 4 requests, 4 served" in printed
     frames, _ = decode_gif(out.read_bytes())
@@ -152,11 +174,15 @@ def test_demo_on_the_scene_puts_walls_on_routes_and_writes_a_png_with_the_animat
 
     wall_cells = [to_grid(cell) for line in walls for cell in printed_cells(line.split(" across ")[0])]
     assert f"walls: 4 put up, {len(wall_cells)} cells blocked, 0 refused" in printed
-    assert 4 <= len(wall_cells) <= 12 and all(grid.is_passable(cell) for cell in wall_cells)  # walls go up on open ground
+    assert 4 <= len(wall_cells) <= 12 and all(
+        grid.is_passable(cell) for cell in wall_cells
+    )  # walls go up on open ground
     grid.set_blocked(wall_cells)
     orders = unit_orders(printed)
     assert len(orders) == 8
-    assert all(grid.same_island(to_grid(start), to_grid(goal)) for start, goal in orders.values()), "the walls cut routes, not goals off"
+    assert all(grid.same_island(to_grid(start), to_grid(goal)) for start, goal in orders.values()), (
+        "the walls cut routes, not goals off"
+    )
     rows = unit_rows(printed)
     assert {unit: row[0] for unit, row in rows.items()} == {unit: "ARRIVED" for unit in orders}
     assert all(walked >= optimal - 1e-9 for _, walked, optimal, _, _ in rows.values())
@@ -178,7 +204,20 @@ def test_demo_is_deterministic(tmp_path, capsys):
 def test_demo_shows_the_frames_drawn_on_stderr_and_ends_the_bar_full(tmp_path, capsys):
     level = tmp_path / "islands.txt"
     level.write_text(ISLANDS)
-    arguments = ["demo", str(level), "--units", "4", "--walls", "1", "--seed", "3", "--max-time", "5", "--out", str(tmp_path / "run.gif")]
+    arguments = [
+        "demo",
+        str(level),
+        "--units",
+        "4",
+        "--walls",
+        "1",
+        "--seed",
+        "3",
+        "--max-time",
+        "5",
+        "--out",
+        str(tmp_path / "run.gif"),
+    ]
     assert main(arguments) == 0
     printed = capsys.readouterr()
     assert "1.00 s simulated in 20 updates" in printed.out
@@ -188,11 +227,15 @@ def test_demo_shows_the_frames_drawn_on_stderr_and_ends_the_bar_full(tmp_path, c
     counts = [line.split("] ")[1].split()[0].split("/") for line in lines[:-1]]
     assert counts and {total for _, total in counts} == {str(demo_frames_at_most(5.0))}  # the most a 5 s run draws
     assert [int(done) for done, _ in counts] == sorted(int(done) for done, _ in counts)
-    assert all(line.startswith("t=") for line in printed.out.splitlines() if "across unit" in line)  # walls: stdout only
+    assert all(
+        line.startswith("t=") for line in printed.out.splitlines() if "across unit" in line
+    )  # walls: stdout only
 
 
 #: Runs the command line where Pillow cannot be imported.
-WITHOUT_PILLOW = "import sys; sys.modules['PIL'] = None; from pathing_py.tools.cli import main; sys.exit(main(sys.argv[1:]))"
+WITHOUT_PILLOW = (
+    "import sys; sys.modules['PIL'] = None; from pathing_py.tools.cli import main; sys.exit(main(sys.argv[1:]))"
+)
 
 
 @pytest.mark.parametrize("command", [["demo"], ["paths"], ["render", "--graph", "x.kpg", "--out", "x.png"]])
@@ -202,12 +245,18 @@ def test_pictures_without_pillow_stop_at_once_with_one_line(level, tmp_path, com
     work.mkdir()
     done = subprocess.run([sys.executable, "-c", WITHOUT_PILLOW, *arguments], capture_output=True, text=True, cwd=work)
     assert done.returncode == 2 and done.stdout == ""  # nothing read nor run
-    assert done.stderr == "pathing-py: pictures need Pillow, which this Python lacks: pip install 'pathing_py[pictures]'\n"
+    assert (
+        done.stderr == "pathing-py: pictures need Pillow, which this Python lacks: pip install 'pathing_py[pictures]'\n"
+    )
     assert list(work.iterdir()) == []
 
 
 def test_bake_needs_no_pillow(level, tmp_path):
-    done = subprocess.run([sys.executable, "-c", WITHOUT_PILLOW, "bake", str(level), "--out", str(tmp_path / "x.kpg")], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", WITHOUT_PILLOW, "bake", str(level), "--out", str(tmp_path / "x.kpg")],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "x.kpg").is_file()
 
@@ -239,7 +288,9 @@ def test_units_are_drawn_with_their_plans_goals_and_crosses_when_stopped_short()
     assert tuple(image[5, 85]) == STOPPED_CROSS  # the centre of the stopped unit
     assert tuple(image[20, 85]) == unit_colour(walker.id)  # the goal's outline
     (x0, y0), (x1, y1) = route_cells(walker)[-2:]
-    assert tuple(image[int((y0 + y1 + 1) * scale / 2), int((x0 + x1 + 1) * scale / 2)]) == unit_colour(walker.id)  # the plan
+    assert tuple(image[int((y0 + y1 + 1) * scale / 2), int((x0 + x1 + 1) * scale / 2)]) == unit_colour(
+        walker.id
+    )  # the plan
     draw_cells(image, [(4, 0)], NEW_WALL, scale)
     assert (image[0:10, 40:50] == NEW_WALL).all()
 
@@ -314,7 +365,23 @@ def test_progress_bar_redraws_in_place_on_a_terminal():
 def test_bake_then_render_draws_the_graph_and_paths(level, tmp_path, capsys):
     bake(capsys, level, "--cluster-size", "6")
     picture = tmp_path / "graph.png"
-    assert main(["render", str(level), "--graph", str(level.with_suffix(".kpg")), "--out", str(picture), "--paths", "4", "--scale", "5"]) == 0
+    assert (
+        main(
+            [
+                "render",
+                str(level),
+                "--graph",
+                str(level.with_suffix(".kpg")),
+                "--out",
+                str(picture),
+                "--paths",
+                "4",
+                "--scale",
+                "5",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "4 of 4 orders found" in out
     image = read_png(picture)
@@ -400,8 +467,10 @@ def demo_scene_copy(tmp_path, navgrid_lines: str) -> Path:
     (tmp_path / "project.godot").write_text("config_version=4\n")
     (tmp_path / "scenes").mkdir()
     shutil.copy(root / "scenes" / "demo_tileset.tres", tmp_path / "scenes")
-    scene = (root / "scenes" / "demo.tscn").read_text().replace(
-        'tilemap_path = NodePath("../TileMap")', 'tilemap_path = NodePath("../TileMap")\n' + navgrid_lines
+    scene = (
+        (root / "scenes" / "demo.tscn")
+        .read_text()
+        .replace('tilemap_path = NodePath("../TileMap")', 'tilemap_path = NodePath("../TileMap")\n' + navgrid_lines)
     )
     (tmp_path / "scenes" / "demo.tscn").write_text(scene)
     return tmp_path / "scenes" / "demo.tscn"
@@ -428,7 +497,9 @@ def test_a_graph_baked_with_connectivity_4_is_refused_for_8(level, tmp_path, cap
     code, out, _ = bake(capsys, level, "--cluster-size", "6", "--connectivity", "4")
     assert code == 0 and "4-connected" in out
     graph_file = level.with_suffix(".kpg")
-    assert "baked for 4-connected movement, the grid is 8-connected: bake again" in render_error(level, graph_file, tmp_path, capsys)
+    assert "baked for 4-connected movement, the grid is 8-connected: bake again" in render_error(
+        level, graph_file, tmp_path, capsys
+    )
     render = ["render", str(level), "--graph", str(graph_file), "--out", str(tmp_path / "x.png"), "--connectivity", "4"]
     assert main(render) == 0
 
@@ -484,7 +555,12 @@ def test_paths_take_and_print_tilemap_cells_inside_the_bounds(tmp_path, capsys):
     assert "24x14 cells" in printed and "TileMap cells (-6, -4) to (17, 9)" in printed
     rows = order_rows(printed)
     grid = grid_from_tscn(ARENA, bounds=(-6, -4, 24, 14))
-    assert [(start, goal) for start, goal, _, _ in rows] == [((-5, -3), (17, 9)), ((-6, 9), (16, -4)), ((-7, 0), (0, 0)), ((0, 0), (0, 10))]
+    assert [(start, goal) for start, goal, _, _ in rows] == [
+        ((-5, -3), (17, 9)),
+        ((-6, 9), (16, -4)),
+        ((-7, 0), (0, 0)),
+        ((0, 0), (0, 10)),
+    ]
     for start, goal, status, cost in rows:
         found = find_path(grid, (start[0] + 6, start[1] + 4), (goal[0] + 6, goal[1] + 4))
         assert status == found.status.name and (cost is None or cost == pytest.approx(found.cost, abs=0.005))
@@ -497,21 +573,44 @@ def test_without_bounds_unpainted_cells_are_off_the_map(tmp_path, capsys):
 
 
 def test_a_navgrids_bounds_are_read_with_its_scene(tmp_path, capsys):
-    scene = ARENA.read_text().replace(
-        '[node name="Arena"', '[ext_resource path="res://addons/pathing_py/nav_grid.py" type="Script" id=9]\n\n[node name="Arena"'
-    ) + '\n[node name="NavGrid" type="Node2D" parent="."]\nscript = ExtResource( 9 )\ntilemap_path = NodePath("../Obstacles")\nbounds = Rect2( -6, -4, 24, 14 )\n'
+    scene = (
+        ARENA.read_text().replace(
+            '[node name="Arena"',
+            '[ext_resource path="res://addons/pathing_py/nav_grid.py" type="Script" id=9]\n\n[node name="Arena"',
+        )
+        + '\n[node name="NavGrid" type="Node2D" parent="."]\nscript = ExtResource( 9 )\ntilemap_path = NodePath("../Obstacles")\nbounds = Rect2( -6, -4, 24, 14 )\n'
+    )
     (tmp_path / "arena.tscn").write_text(scene)
     shutil.copytree(FIXTURES / "tilesets", tmp_path / "tilesets")  # res:// resolves from the scene's folder here
-    assert main(["paths", str(tmp_path / "arena.tscn"), "--order", "(-5, -3)", "17,9", "--out", str(tmp_path / "p.png")]) == 0
+    assert (
+        main(["paths", str(tmp_path / "arena.tscn"), "--order", "(-5, -3)", "17,9", "--out", str(tmp_path / "p.png")])
+        == 0
+    )
     printed = capsys.readouterr().out
     assert "bounds (-6, -4) to (17, 9)" in printed and [row[2] for row in order_rows(printed)] == ["FOUND"]
 
 
 def test_demo_prints_tilemap_cells(tmp_path, capsys):
-    assert main(["demo", str(FIXTURES / "levels" / "terrain_level.tscn"), "--units", "6", "--walls", "0", "--out", str(tmp_path / "d.gif")]) == 0
+    assert (
+        main(
+            [
+                "demo",
+                str(FIXTURES / "levels" / "terrain_level.tscn"),
+                "--units",
+                "6",
+                "--walls",
+                "0",
+                "--out",
+                str(tmp_path / "d.gif"),
+            ]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out
     grid = grid_from_tscn(FIXTURES / "levels" / "terrain_level.tscn")
-    cells = [tuple(map(int, pair)) for pair in re.findall(r"\((-?\d+), (-?\d+)\)", printed.split("why not arrived\n", 1)[1])]
+    cells = [
+        tuple(map(int, pair)) for pair in re.findall(r"\((-?\d+), (-?\d+)\)", printed.split("why not arrived\n", 1)[1])
+    ]
     assert len(cells) >= 12 and any(x < 0 for x, _ in cells)
     assert all(grid.is_passable((x - grid.origin[0], y - grid.origin[1])) for x, y in cells)
 
@@ -531,7 +630,9 @@ def test_bad_map_options_are_refused(capsys, args, message):
     assert message in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("option", [["--bounds", "0", "0", "3", "3"], ["--layer", "Walls"], ["--empty-cells-passable", "no"]])
+@pytest.mark.parametrize(
+    "option", [["--bounds", "0", "0", "3", "3"], ["--layer", "Walls"], ["--empty-cells-passable", "no"]]
+)
 def test_bounds_and_layers_are_for_scenes_only(tmp_path, capsys, option):
     (tmp_path / "level.txt").write_text("...\n...\n")
     assert main(["paths", str(tmp_path / "level.txt"), *option, "--out", str(tmp_path / "p.png")]) == 2
@@ -542,7 +643,12 @@ def test_missing_tile_ids_are_an_error_unless_read_as_the_engine_does(tmp_path, 
     scene = FIXTURES / "missing_tiles.tscn"
     assert main(["paths", str(scene), "--out", str(tmp_path / "p.png")]) == 2
     assert "unknown tile id 0 at cell (4, 0); the TileSet has ids 1, 2" in capsys.readouterr().err
-    assert main(["paths", str(scene), "--unknown-tiles", "open", "--order", "0,0", "8,0", "--out", str(tmp_path / "p.png")]) == 0
+    assert (
+        main(
+            ["paths", str(scene), "--unknown-tiles", "open", "--order", "0,0", "8,0", "--out", str(tmp_path / "p.png")]
+        )
+        == 0
+    )
     (row,) = order_rows(capsys.readouterr().out)
     assert row[2] == "FOUND"  # through the doorway whose tile is missing
 
@@ -572,7 +678,10 @@ def test_tiles_taken_as_blocking_are_named_and_a_tileset_without_shapes_is_warne
     assert main(["paths", str(tmp_path / "cave.tscn"), "--out", out]) == 0
     printed = capsys.readouterr()
     assert "blocking (drawn as blocked cells): no tile" in printed.out
-    assert "warning: the TileSet has no collision shapes, so no tile blocks; name the obstacle tiles with --blocking (tiles: 'floor', 'rock')" in printed.err
+    assert (
+        "warning: the TileSet has no collision shapes, so no tile blocks; name the obstacle tiles with --blocking (tiles: 'floor', 'rock')"
+        in printed.err
+    )
     assert main(["paths", str(tmp_path / "cave.tscn"), "--blocking", "rock", "--out", out]) == 0
     printed = capsys.readouterr()
     assert "blocking (drawn as blocked cells): 'rock' (3 cells, listed in blocking)" in printed.out
@@ -605,13 +714,20 @@ def test_paths_on_isometric_and_custom_tilemaps(tmp_path, capsys, name):
 
 @pytest.mark.parametrize("command", ["demo", "bake", "render"])
 @pytest.mark.parametrize("name", ["OffsetX", "OffsetY", "OffsetNegativeX", "OffsetNegativeY"])
-def test_half_offset_tilemaps_are_refused_with_one_line_by_the_commands_of_square_steps(tmp_path, capsys, command, name):
+def test_half_offset_tilemaps_are_refused_with_one_line_by_the_commands_of_square_steps(
+    tmp_path, capsys, command, name
+):
     scene = FIXTURES / "geometry" / "half_offsets.tscn"
-    out = ["--out", str(tmp_path / ("x.kpg" if command == "bake" else "x.png"))] + (["--graph", "x.kpg"] if command == "render" else [])
+    out = ["--out", str(tmp_path / ("x.kpg" if command == "bake" else "x.png"))] + (
+        ["--graph", "x.kpg"] if command == "render" else []
+    )
     assert main([command, str(scene), "--tilemap", name, *out]) == 2
     error = capsys.readouterr().err
     assert error.startswith("pathing-py: ") and error.count("\n") == 1
-    assert "the TileMap is half-offset (hexagonal): its cells have six neighbours" in error and "pathing-py paths searches it" in error
+    assert (
+        "the TileMap is half-offset (hexagonal): its cells have six neighbours" in error
+        and "pathing-py paths searches it" in error
+    )
     assert not list(tmp_path.iterdir())
 
 
@@ -648,7 +764,11 @@ def test_pictures_draw_cells_in_their_shape_at_a_readable_size(tmp_path, capsys)
     assert tuple(image[0, 0]) == (255, 255, 255) and tuple(image[-1, -1]) == (255, 255, 255)  # a diamond: corners empty
     data = read_tilemap(scene, tilemap="Diamonds")
     grid = data.grid()
-    picture = MapPicture(grid, data.geometry.layout(), **{"tiles": data.cells.raster(data.cells.tile, -1, data.area()), "names": data.names})
+    picture = MapPicture(
+        grid,
+        data.geometry.layout(),
+        **{"tiles": data.cells.raster(data.cells.tile, -1, data.area()), "names": data.names},
+    )
     assert (picture.image == image).all(axis=2).mean() > 0.95  # the same picture, but for the paths drawn on it
     for cell in [(0, 0), (3, 2), (grid.width - 1, grid.height - 1)]:
         assert picture.cell_at(picture.centres([cell])[0]) == cell
@@ -696,7 +816,10 @@ SPLIT_MAP = "......#.....\n......#.....\n......#..#..\n......#.#.#.\n......#..#.
         ("islands.txt", ["--connectivity", "4"]),
         (str(FIXTURES / "geometry" / "isometric.tscn"), ["--tilemap", "Diamonds"]),
         (str(FIXTURES / "geometry" / "isometric.tscn"), ["--tilemap", "Skewed"]),
-        *[(str(HEX_MAZE), ["--tilemap", name, "--bounds", "-7", "-5", "17", "11"]) for name in ("Columns", "Rows", "BackRows", "Diamonds")],
+        *[
+            (str(HEX_MAZE), ["--tilemap", name, "--bounds", "-7", "-5", "17", "11"])
+            for name in ("Columns", "Rows", "BackRows", "Diamonds")
+        ],
     ],
 )
 def test_random_orders_are_drawn_within_one_island_on_every_kind_of_map(tmp_path, capsys, map_name, options):

@@ -25,14 +25,23 @@ def test_each_crowd_arrives_whole_without_overlaps_and_says_so(tmp_path, capsys,
         expected.update(UPDATE_SECONDS)
     count = len(expected.ordered)
     assert f"scenario {name}: {expected.scenario.description}" in printed
-    assert f"{count} of {count} units arrived ({count} ARRIVED, 0 HELD_UP, 0 UNREACHABLE); all arrived at {expected.all_arrived_at:.2f} s" in printed
-    checks = re.search(r"overlaps: (\d+) \(pairs of units\), circles in walls: (\d+), checked after each of (\d+) updates", printed)
+    assert (
+        f"{count} of {count} units arrived ({count} ARRIVED, 0 HELD_UP, 0 UNREACHABLE); all arrived at {expected.all_arrived_at:.2f} s"
+        in printed
+    )
+    checks = re.search(
+        r"overlaps: (\d+) \(pairs of units\), circles in walls: (\d+), checked after each of (\d+) updates", printed
+    )
     assert checks is not None and checks.groups() == ("0", "0", str(len(expected.update_ms)))
     assert re.search(r"ms per update: median \d+\.\d\d, p99 \d+\.\d\d, max \d+\.\d\d \(\d+ units\)", printed)
     ended = expected.navigator.collisions.ended  # U5: every collision met ended, and resolved (all arrived)
     met = sum(ended.values())
     assert met > 0 and not expected.navigator.collisions.open()
-    assert re.search(rf"^collisions: {met} met; resolved (\d+ by [a-z ]+)(, \d+ by [a-z ]+)*; 0 ended unresolved, 0 open$", printed, flags=re.M)
+    assert re.search(
+        rf"^collisions: {met} met; resolved (\d+ by [a-z ]+)(, \d+ by [a-z ]+)*; 0 ended unresolved, 0 open$",
+        printed,
+        flags=re.M,
+    )
     grid = expected.navigator.grid
     assert frames[0][0].shape == (grid.height * SCALE, grid.width * SCALE, 3)
     assert f"({len(frames)} frames of {grid.width * SCALE}x{grid.height * SCALE}" in printed
@@ -44,7 +53,10 @@ def test_a_crowd_cut_short_says_which_units_did_not_arrive_and_how_they_stand(tm
     arrived, ordered = (int(n) for n in re.match(r"(\d+) of (\d+) units arrived", summary).groups())
     assert ordered == len(armies().starts) and arrived < ordered
     assert "still under way" in summary and re.search(r"not all arrived after 3\.\d\d s$", summary)
-    assert len(re.findall(r"^  unit \d+ at \(\d+, \d+\): (MOVING|WAITING|RUN|FIND_PATH)", printed, flags=re.M)) == ordered - arrived
+    assert (
+        len(re.findall(r"^  unit \d+ at \(\d+, \d+\): (MOVING|WAITING|RUN|FIND_PATH)", printed, flags=re.M))
+        == ordered - arrived
+    )
 
 
 def test_a_crowd_takes_no_options_of_the_units_demo(capsys):

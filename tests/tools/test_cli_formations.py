@@ -24,7 +24,11 @@ def group_reports(printed):
         lines = section.splitlines()
         events = [(float(at), event, detail) for at, event, detail in
                   (re.match(r"\s*(\d+\.\d+)  (\w+)\s+(.*)", line).groups() for line in lines[2:] if re.match(r"\s*\d+\.\d+  [a-z]", line))]  # fmt: skip
-        rows = [[None if value == "-" else float(value) for value in line.split()[-5:]] for line in lines if re.match(r"\s+\d+\s+\(", line)]
+        rows = [
+            [None if value == "-" else float(value) for value in line.split()[-5:]]
+            for line in lines
+            if re.match(r"\s+\d+\s+\(", line)
+        ]
         summary = next(line for line in lines if "members arrived" in line and "searches per order" in line)
         reports[name] = (events, rows, summary)
     return reports
@@ -36,13 +40,17 @@ def run_demo(tmp_path, capsys, scenario, *options):
     return capsys.readouterr().out, decode_gif(out.read_bytes())[0]
 
 
-@pytest.mark.parametrize("name, passes", [("gap", "formation_scaled"), ("turn", None), ("bend", None), ("lake", "formation_halved")])
+@pytest.mark.parametrize(
+    "name, passes", [("gap", "formation_scaled"), ("turn", None), ("bend", None), ("lake", "formation_halved")]
+)
 def test_each_scenario_ends_with_every_member_arrived_in_one_search_per_order(tmp_path, capsys, name, passes):
     printed, frames = run_demo(tmp_path, capsys, name)
     scenario = SCENARIOS[name]
     events, rows, summary = group_reports(printed)[name]
     names = [event for _, event, _ in events]
-    assert summary.startswith(f"{scenario.members} of {scenario.members} members arrived; searches per order: 1.00; overlaps: 0 ")
+    assert summary.startswith(
+        f"{scenario.members} of {scenario.members} members arrived; searches per order: 1.00; overlaps: 0 "
+    )
     assert len(rows) == len(scenario.targets) and all(row[-1] == 1 for row in rows)  # one search per order
     arrived = [detail for _, event, detail in events if event == "group_arrived"]
     assert arrived == [f"{scenario.members} of {scenario.members} members arrived"] * len(scenario.targets)
@@ -103,8 +111,14 @@ def test_a_run_cut_short_by_the_time_cap_says_so(tmp_path, capsys):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--scenario", "moat"], "invalid choice: 'moat' (choose from 'gap', 'turn', 'bend', 'lake', 'all', 'armies', 'crossroads')"),
-        (["--scenario", "gap", "--units", "3"], "--scenario gap runs on a map and with units of its own; leave out --units"),
+        (
+            ["--scenario", "moat"],
+            "invalid choice: 'moat' (choose from 'gap', 'turn', 'bend', 'lake', 'all', 'armies', 'crossroads')",
+        ),
+        (
+            ["--scenario", "gap", "--units", "3"],
+            "--scenario gap runs on a map and with units of its own; leave out --units",
+        ),
         (["level.txt", "--scenario", "lake", "--no-graph"], "leave out MAP, --no-graph"),
     ],
 )

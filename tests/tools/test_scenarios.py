@@ -111,7 +111,10 @@ def test_the_one_cell_ways_are_one_cell_wide():
     assert passable.sum() == 15 and passable[2].sum() == 14
     canyon = packed_canyon(10)
     standing = canyon.start_cells[canyon.idle]
-    open_around = canyon.grid.passable[standing[:, 1] - 1, standing[:, 0]] | canyon.grid.passable[standing[:, 1] + 1, standing[:, 0]]
+    open_around = (
+        canyon.grid.passable[standing[:, 1] - 1, standing[:, 0]]
+        | canyon.grid.passable[standing[:, 1] + 1, standing[:, 0]]
+    )
     assert not open_around.any()
     gate_map = gate(100).grid.passable
     wall = gate_map.shape[1] // 2
@@ -218,4 +221,7 @@ def test_a_scenario_made_by_hand_is_checked():
             make_by_hand(**changes)
     with pytest.raises(TypeError, match="goals must be whole numbers"):
         make_by_hand(goals=np.array([[3.0, 0.0], [0.0, 2.0]]))
-    assert make_by_hand(idle=np.array([False, True]), goals=np.array([[3, 0], [3, 2]])).ordered.tolist() == [True, False]
+    assert make_by_hand(idle=np.array([False, True]), goals=np.array([[3, 0], [3, 2]])).ordered.tolist() == [
+        True,
+        False,
+    ]

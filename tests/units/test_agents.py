@@ -63,7 +63,9 @@ def test_the_array_passes_move_units_as_a_walk_in_order_does(crowd):
     _, passes, in_passes, _ = run(crowd, CheckedNavigator)
     _, walk, walked, _ = run(crowd, WalkingNavigator)
     assert len(in_passes) == len(walked)
-    assert max(np.abs(a - b).max() for a, b in zip(in_passes, walked)) <= 1e-9  # (hypot's last bit, numpy's or Python's)
+    assert (
+        max(np.abs(a - b).max() for a, b in zip(in_passes, walked)) <= 1e-9
+    )  # (hypot's last bit, numpy's or Python's)
     assert [(unit.state, unit.cell) for unit in passes] == [(unit.state, unit.cell) for unit in walk]
     assert [unit.stats.distance for unit in passes] == pytest.approx([unit.stats.distance for unit in walk], abs=1e-9)
 
@@ -154,7 +156,10 @@ def test_bad_input_leaves_the_arrays_as_they_were(bad):
     navigator.remove_unit(navigator.removed)
     walking.move_to((3, 1))
     navigator.update(0.3)
-    rows = {name: getattr(navigator.agents, name).copy() for name in ("position", "target", "speed", "walk_speed", "moving", "close", "state")}
+    rows = {
+        name: getattr(navigator.agents, name).copy()
+        for name in ("position", "target", "speed", "walk_speed", "moving", "close", "state")
+    }
     held = dict(navigator.occupancy.items())
     with pytest.raises(ValueError):
         bad(navigator)
@@ -164,7 +169,9 @@ def test_bad_input_leaves_the_arrays_as_they_were(bad):
 
 
 @pytest.mark.parametrize("follower_first", [False, True])
-def test_a_unit_waiting_for_a_cell_takes_it_in_the_round_it_is_let_go_or_the_next_if_its_turn_has_passed(follower_first):
+def test_a_unit_waiting_for_a_cell_takes_it_in_the_round_it_is_let_go_or_the_next_if_its_turn_has_passed(
+    follower_first,
+):
     """What any way of waking waiting units must keep: a fast unit closes up behind a slow one in a one-cell corridor
     and waits for the cell that one stands in; that cell is let go as the slow one starts its next step, and the
     waiting unit takes it in that same update when its turn comes after the slow one's (it ranks lower), in the next
@@ -182,7 +189,9 @@ def test_a_unit_waiting_for_a_cell_takes_it_in_the_round_it_is_let_go_or_the_nex
             (let_go if unit_id == slow.id else taken).setdefault(start if unit_id == slow.id else end, number)
     cells = [cell for cell in let_go if cell in taken and cell[0] >= 4]  # cells the fast one waited for, closed up
     assert len(cells) >= 5
-    assert all(taken[cell] - let_go[cell] == (1 if follower_first else 0) for cell in cells), [(cell, let_go[cell], taken[cell]) for cell in cells]
+    assert all(taken[cell] - let_go[cell] == (1 if follower_first else 0) for cell in cells), [
+        (cell, let_go[cell], taken[cell]) for cell in cells
+    ]
 
 
 def test_slots_grow_past_the_first_capacity_and_keep_every_row():
@@ -233,4 +242,3 @@ def test_a_unit_sees_one_that_moved_on_in_the_array_pass_where_a_walk_in_order_w
     for _ in round_:  # rank 0's turn: rank 1 has not moved yet in a walk in order
         assert round_.position(1, (2.25, 2.0)) == (2.0, 2.0)
         assert round_.position(0, (1.5, 1.0)) == (1.5, 1.0)
-

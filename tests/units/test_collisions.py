@@ -8,7 +8,11 @@ from pathing_py.units.collisions import Collisions
 
 
 def ended(navigator):
-    return {(state.value, None if resolution is None else resolution.value): count for (state, resolution), count in navigator.collisions.ended.items() if count}
+    return {
+        (state.value, None if resolution is None else resolution.value): count
+        for (state, resolution), count in navigator.collisions.ended.items()
+        if count
+    }
 
 
 def test_a_unit_behind_a_slower_one_slows_with_one_collision_a_cell_resolved_as_it_arrives():
@@ -27,7 +31,10 @@ def test_a_unit_behind_a_slower_one_slows_with_one_collision_a_cell_resolved_as_
                 records.append(fast.collision)
         gaps.append(math.dist(fast.position, slow.position))
         assert navigator.time < 30
-    assert len(records) >= 4 and all(record.unit is fast and record.others == {slow} and record.state is CollisionState.RESOLVED for record in records)
+    assert len(records) >= 4 and all(
+        record.unit is fast and record.others == {slow} and record.state is CollisionState.RESOLVED
+        for record in records
+    )
     assert all(record.resolution is Resolution.SLOW and record.ended > record.since for record in records)
     assert fast.collision is None and navigator.collisions.open() == []
     assert ended(navigator) == {("resolved", "slow"): len(records)}
@@ -86,4 +93,6 @@ def test_meeting_the_same_units_again_after_giving_up_reopens_the_same_collision
     collisions.resolving(unit, Resolution.DETOUR)
     assert first.state is CollisionState.RESOLVING
     assert collisions.meet(unit, (1, 0), [third], 5.0)  # another unit now: the old collision was resolved
-    assert first.state is CollisionState.RESOLVED and first.resolution is Resolution.DETOUR and unit.collision is not first
+    assert (
+        first.state is CollisionState.RESOLVED and first.resolution is Resolution.DETOUR and unit.collision is not first
+    )

@@ -298,7 +298,9 @@ def maps_and_edits(draw, max_side=64):
             for x in range(r[0][0], min(r[0][0] + r[1], width))
             for y in range(r[0][1], min(r[0][1] + r[2], height))
             # a frame (a wall round a pocket) or the full rectangle
-            if not r[3] or x in (r[0][0], min(r[0][0] + r[1], width) - 1) or y in (r[0][1], min(r[0][1] + r[2], height) - 1)
+            if not r[3]
+            or x in (r[0][0], min(r[0][0] + r[1], width) - 1)
+            or y in (r[0][1], min(r[0][1] + r[2], height) - 1)
         ]
     )
     edit = st.tuples(st.lists(cells, min_size=1, max_size=40) | rectangles, st.booleans())
@@ -326,7 +328,9 @@ def test_islands_and_jump_tables_after_edits_equal_a_fresh_computation(case):
         xs, ys = np.array(cells).T
         pending.append((xs, ys))
         if len(pending) == 2:  # refreshed in batches of two edits, as a search catches up with several
-            tables.refresh(grid.passable, np.concatenate([p[0] for p in pending]), np.concatenate([p[1] for p in pending]))
+            tables.refresh(
+                grid.passable, np.concatenate([p[0] for p in pending]), np.concatenate([p[1] for p in pending])
+            )
             pending = []
     if pending:
         tables.refresh(grid.passable, *pending[0])

@@ -10,7 +10,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathing_py.grid import Cell, Grid
-from pathing_py.units.jams.untangling import Untangling, _cutting_detours, _distances_to, _finished, _Search, _side_neighbours, _walk_ticks, cell_turns, untangle
+from pathing_py.units.jams.untangling import (
+    Untangling,
+    _cutting_detours,
+    _distances_to,
+    _finished,
+    _Search,
+    _side_neighbours,
+    _walk_ticks,
+    cell_turns,
+    untangle,
+)
 from pathing_py.units.jams.push_and_swap import push_and_swap
 from pathing_py.tools.scenarios import head_on_corridor, two_cell_corridor
 
@@ -31,7 +41,9 @@ def scenario_cells(scenario) -> tuple:
     return [tuple(map(int, cell)) for cell in scenario.starts], [tuple(map(int, cell)) for cell in scenario.goals]
 
 
-@pytest.mark.parametrize("make", [lambda: two_cell_corridor(8), lambda: two_cell_corridor(40), lambda: head_on_corridor(4)])
+@pytest.mark.parametrize(
+    "make", [lambda: two_cell_corridor(8), lambda: two_cell_corridor(40), lambda: head_on_corridor(4)]
+)
 def test_files_pass_each_other(make):
     scenario = make()
     solve(scenario.grid.passable, *scenario_cells(scenario))
@@ -109,7 +121,9 @@ def check_no_round_trips(paths: Sequence[Sequence[Cell]]) -> None:
             if path[left + 1] == path[left]:
                 continue
             for back in range(left + 2, len(path)):
-                others = any(other[step] == path[left] for other in paths for step in range(left + 1, back) if other is not path)
+                others = any(
+                    other[step] == path[left] for other in paths for step in range(left + 1, back) if other is not path
+                )
                 if others:
                     break
                 assert path[back] != path[left], f"unit {unit} leaves {path[left]} at step {left} and is back at {back}"
@@ -169,6 +183,7 @@ def _is_subsequence(short: List[int], long: List[int]) -> bool:
     items = iter(long)
     return all(any(item == wanted for item in items) for wanted in short)
 
+
 def test_of_two_plans_the_one_walked_sooner_is_taken():
     """Four a side head-on through a pocket: the joint search's plan has fewer steps but keeps the files
     waiting on one another longer than pushing and swapping one unit at a time, walked by turns."""
@@ -178,7 +193,9 @@ def test_of_two_plans_the_one_walked_sooner_is_taken():
     width = passable.shape[1]
     neighbours = _side_neighbours(passable)
     start, goal = tuple(y * width + x for x, y in starts), tuple(y * width + x for x, y in goals)
-    joint = _Search(neighbours, [_distances_to(cell, neighbours) for cell in goal], goal, random.Random(0), True).run(start, 1000)
+    joint = _Search(neighbours, [_distances_to(cell, neighbours) for cell in goal], goal, random.Random(0), True).run(
+        start, 1000
+    )
     assert joint is not None
     joint_paths = [list(path) for path in zip(*joint)]
     chosen = untangle(passable, starts, goals)

@@ -49,7 +49,9 @@ def run_checked(navigator, units, seconds, delta=0.05):
         navigator.update(delta)
         positions = np.array([unit.position for unit in units])
         assert not len(overlapping_pairs(positions, radii)), f"units overlap at {navigator.time:.2f} s"
-        assert not len(units_in_walls(navigator.grid.passable, positions, radii)), f"a unit is in a wall at {navigator.time:.2f} s"
+        assert not len(units_in_walls(navigator.grid.passable, positions, radii)), (
+            f"a unit is in a wall at {navigator.time:.2f} s"
+        )
         for unit in units:
             if cells[unit.id][-1] != unit.cell:
                 cells[unit.id].append(unit.cell)
@@ -89,7 +91,9 @@ def test_an_edit_under_the_block_but_off_its_top_left_cells_turns_the_tank():
     tank = navigator.add_unit(block_centre((0, 0), 2), speed=2.0, radius=1.0)
     tank.move_to((14, 0))
     navigator.update(0.5)
-    assert navigator.set_blocked([(8, 1)]) == []  # under the block's lower row on its way, never a top-left cell it plans
+    assert (
+        navigator.set_blocked([(8, 1)]) == []
+    )  # under the block's lower row on its way, never a top-left cell it plans
     cells = run_checked(navigator, [tank], 20)
     assert tank.state is UnitState.ARRIVED and tank.cell == (14, 0)
     assert not any(x <= 8 <= x + 1 and y <= 1 <= y + 1 for x, y in cells[tank.id])  # it went round
@@ -115,7 +119,9 @@ def test_an_idle_tank_makes_way_for_a_soldier_and_comes_back():
     soldier.move_to((9, 3))
     cells = run_checked(navigator, [tank, soldier], 20)
     assert soldier.state is UnitState.ARRIVED and soldier.cell == (9, 3)
-    assert cells[tank.id][1][1] < 2 and tank.cell == (3, 2) and tank.state is UnitState.IDLE  # up into the pocket and back
+    assert (
+        cells[tank.id][1][1] < 2 and tank.cell == (3, 2) and tank.state is UnitState.IDLE
+    )  # up into the pocket and back
 
 
 def test_an_idle_tank_makes_way_through_a_soldier_that_leaves_its_way_first_and_both_come_back():
@@ -127,7 +133,9 @@ def test_an_idle_tank_makes_way_through_a_soldier_that_leaves_its_way_first_and_
     soldier.move_to((9, 4))
     cells = run_checked(navigator, [tank, idle, soldier], 30)
     assert soldier.state is UnitState.ARRIVED and soldier.cell == (9, 4)
-    assert (2, 2) in cells[idle.id] and min(y for _, y in cells[tank.id]) < 2  # the soldier into its niche, the tank up past it
+    assert (2, 2) in cells[idle.id] and min(
+        y for _, y in cells[tank.id]
+    ) < 2  # the soldier into its niche, the tank up past it
     assert tank.cell == (3, 3) and idle.cell == (3, 2) and tank.state is idle.state is UnitState.IDLE
 
 

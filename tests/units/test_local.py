@@ -28,7 +28,9 @@ def flipped(text: str) -> str:
 def check_walk(grid, result, start):
     """A valid walk (rook moves only on a 4-connected grid) of the stated cost."""
     assert result.cells[0] == start
-    assert path_cost(grid.passable, result.cells, grid.cost, connectivity=grid.connectivity) == pytest.approx(result.cost)
+    assert path_cost(grid.passable, result.cells, grid.cost, connectivity=grid.connectivity) == pytest.approx(
+        result.cost
+    )
 
 
 @pytest.mark.parametrize("sense, side_rows", [(CW, {0}), (CCW, {5})])
@@ -231,8 +233,17 @@ grids = st.one_of(maps(max_side=14, max_walls=0.45), walled_maps())
 
 
 @settings(max_examples=250, deadline=None)
-@given(grids, st.booleans(), st.one_of(st.none(), st.integers(1, 40)), st.sampled_from([None, CW, CCW]), connectivities(), st.data())
-def test_walks_are_valid_bounded_and_arrive_when_the_goal_is_reachable(passable, weighted, max_steps, sense, connectivity, data):
+@given(
+    grids,
+    st.booleans(),
+    st.one_of(st.none(), st.integers(1, 40)),
+    st.sampled_from([None, CW, CCW]),
+    connectivities(),
+    st.data(),
+)
+def test_walks_are_valid_bounded_and_arrive_when_the_goal_is_reachable(
+    passable, weighted, max_steps, sense, connectivity, data
+):
     cost = data.draw(costs(passable.shape, highest=3)) if weighted else None
     grid = Grid(passable, cost, connectivity=connectivity)
     start, goal = data.draw(cells_of(passable)), data.draw(cells_of(passable))
@@ -269,7 +280,12 @@ def test_shortcut_keeps_a_random_route_valid_and_never_longer(passable, connecti
     if not grid.is_passable(start):
         return
     route = [start]
-    moves = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0) and (connectivity == 8 or not (dx and dy))]
+    moves = [
+        (dx, dy)
+        for dx in (-1, 0, 1)
+        for dy in (-1, 0, 1)
+        if (dx, dy) != (0, 0) and (connectivity == 8 or not (dx and dy))
+    ]
     for _ in range(data.draw(st.integers(2, 60))):
         options = [(route[-1][0] + dx, route[-1][1] + dy) for dx, dy in moves]
         options = [c for c in options if grid.is_passable(c) and line_of_sight(grid, route[-1], c)]

@@ -54,7 +54,9 @@ def test_stretches_meet_head_on_only_where_they_share_cells_and_run_opposite_way
     cells = frozenset((x, 5) for x in range(10))
     east = Stretch(0, (0, 5), (9, 5), cells)
     assert east.meets_head_on(Stretch(0, (9, 5), (0, 5), cells))
-    assert not east.meets_head_on(Stretch(0, (0, 5), (9, 5), cells)) and east.runs_along(Stretch(0, (2, 5), (9, 5), cells))
+    assert not east.meets_head_on(Stretch(0, (0, 5), (9, 5), cells)) and east.runs_along(
+        Stretch(0, (2, 5), (9, 5), cells)
+    )
     assert not east.meets_head_on(Stretch(0, (9, 6), (0, 6), frozenset((x, 6) for x in range(10))))
 
 
@@ -98,7 +100,9 @@ def test_a_stream_going_one_way_is_joined_until_those_waiting_the_other_way_ran_
     assert not waiting.holds() and late.holds()
 
 
-@pytest.mark.parametrize("width, length, formation", [(1, 30, None), (2, 30, None), (1, 8, None), (1, 30, "box"), (3, 30, "box")])
+@pytest.mark.parametrize(
+    "width, length, formation", [(1, 30, None), (2, 30, None), (1, 8, None), (1, 30, "box"), (3, 30, "box")]
+)
 def test_groups_meeting_head_on_in_a_long_narrow_corridor_take_turns_and_both_arrive(width, length, formation):
     """Without passage control, two groups of 20 in a corridor one cell wide and 30 long had not arrived at 300
     game seconds (29 units HELD_UP); two cells wide they arrived at 252 s, 8 long at 197-237 s, and boxes in
@@ -107,8 +111,16 @@ def test_groups_meeting_head_on_in_a_long_narrow_corridor_take_turns_and_both_ar
     navigator = Navigator(grid, KeyPointGraph.bake(grid, cluster_size=8))
     groups = Groups(navigator)
     right = grid.width - 8
-    west = groups.add_group([navigator.add_unit((3.5 + i % 4, 8.5 + i // 4), speed=4.0) for i in range(20)], formation=formation, spacing=2.0)
-    east = groups.add_group([navigator.add_unit((right + 0.5 + i % 4, 8.5 + i // 4), speed=4.0) for i in range(20)], formation=formation, spacing=2.0)
+    west = groups.add_group(
+        [navigator.add_unit((3.5 + i % 4, 8.5 + i // 4), speed=4.0) for i in range(20)],
+        formation=formation,
+        spacing=2.0,
+    )
+    east = groups.add_group(
+        [navigator.add_unit((right + 0.5 + i % 4, 8.5 + i // 4), speed=4.0) for i in range(20)],
+        formation=formation,
+        spacing=2.0,
+    )
     west.move_to((grid.width - 6, 12))
     east.move_to((5, 12))
     navigator.step_log = []

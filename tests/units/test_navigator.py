@@ -45,7 +45,12 @@ def wall_ahead_of(units, seed):
         if not walking:
             return None
         unit = rng.choice(walking)
-        ahead = [cell for route in reversed(list(unit.stack)) for cell in route.remaining if route.kind is not RouteKind.HIGH_LEVEL]
+        ahead = [
+            cell
+            for route in reversed(list(unit.stack))
+            for cell in route.remaining
+            if route.kind is not RouteKind.HIGH_LEVEL
+        ]
         if len(ahead) < 6:
             return None
         x, y = ahead[5]
@@ -158,9 +163,13 @@ def test_each_unit_takes_sub_steps_of_its_own(monkeypatch):
         return moved
 
     monkeypatch.setattr(navigator_module, "move_on", moving_on)
-    monkeypatch.setattr(Navigator, "_advance", lambda self, unit, dt: (calls.append((unit.id, dt)), advance(self, unit, dt)))
+    monkeypatch.setattr(
+        Navigator, "_advance", lambda self, unit, dt: (calls.append((unit.id, dt)), advance(self, unit, dt))
+    )
     navigator.update(0.1)
-    assert sorted(calls) == sorted([(fast.id, 0.1 / 6)] * 6 + [(slow.id, 0.1)])  # 3 cells in 6 sub-steps; 0.1 cell in one
+    assert sorted(calls) == sorted(
+        [(fast.id, 0.1 / 6)] * 6 + [(slow.id, 0.1)]
+    )  # 3 cells in 6 sub-steps; 0.1 cell in one
     assert slow.position[0] == pytest.approx(0.6) and fast.position[0] == pytest.approx(3.5)
 
 
@@ -172,7 +181,9 @@ def test_a_huge_delta_advances_the_world_by_one_update_at_most():
     navigator.update(0.0)  # plans
     navigator.update(1e9)  # a game paused for years: no billions of sub-steps
     assert navigator.time == MAX_UPDATE_SECONDS
-    assert [unit.position[0] for unit in units] == pytest.approx([x + 0.5 + MAX_UPDATE_SECONDS for x in range(0, 20, 2)])
+    assert [unit.position[0] for unit in units] == pytest.approx(
+        [x + 0.5 + MAX_UPDATE_SECONDS for x in range(0, 20, 2)]
+    )
 
 
 def trajectories(seed):
@@ -257,7 +268,9 @@ def test_units_meeting_head_on_pass_each_other_on_their_right(row, east_first):
     that steps aside keeps to its right (walking east, by the south; walking west, by the north)."""
     grid = Grid.from_ascii("\n".join(["." * 12] * 6))
     navigator = Navigator(grid)
-    added = {start: navigator.add_unit((start + 0.5, row + 0.5), speed=2.0) for start in ((0, 11) if east_first else (11, 0))}
+    added = {
+        start: navigator.add_unit((start + 0.5, row + 0.5), speed=2.0) for start in ((0, 11) if east_first else (11, 0))
+    }
     east, west = added[0], added[11]  # the older unit outranks the other
     east.move_to((11, row))
     west.move_to((0, row))
@@ -291,7 +304,9 @@ def scenario_navigator(scenario, **settings):
     navigator = Navigator(scenario.grid, **settings)
     units = [
         navigator.add_unit(tuple(start), speed=float(speed), radius=float(radius), priority=int(priority))
-        for start, radius, speed, priority in zip(scenario.starts.tolist(), scenario.radii, scenario.speeds, scenario.priorities)
+        for start, radius, speed, priority in zip(
+            scenario.starts.tolist(), scenario.radii, scenario.speeds, scenario.priorities
+        )
     ]
     for unit, goal, idle in zip(units, scenario.goals.tolist(), scenario.idle):
         if not idle:
@@ -311,7 +326,9 @@ def test_a_unit_pushes_through_a_packed_canyon_and_every_pushed_unit_goes_back(i
         navigator.update(0.1)
         check_world(navigator)
         standing = [unit for unit, is_idle in zip(units, scenario.idle) if is_idle]
-        if units[0].state is UnitState.ARRIVED and all(u.state is UnitState.IDLE and u.next_cell is None for u in standing):
+        if units[0].state is UnitState.ARRIVED and all(
+            u.state is UnitState.IDLE and u.next_cell is None for u in standing
+        ):
             break
     assert units[0].state is UnitState.ARRIVED and units[0].cell == tuple(scenario.goals[0].astype(int).tolist())
     assert [unit.cell for unit in standing] == homes
@@ -389,8 +406,15 @@ def test_a_unit_walking_a_jams_plan_pushes_a_unit_that_stopped_in_its_way():
         lambda: scenarios.two_cell_corridor(12),
         lambda: scenarios.gate(16),
     ],
-    ids=["head-on 2 a side, pocket", "head-on 3 a side, pocket", "head-on 4 a side, pocket", "head-on 5 a side, pocket",
-         "two-cell corridor 4 against 4", "two-cell corridor 6 against 6", "gate 16"],
+    ids=[
+        "head-on 2 a side, pocket",
+        "head-on 3 a side, pocket",
+        "head-on 4 a side, pocket",
+        "head-on 5 a side, pocket",
+        "two-cell corridor 4 against 4",
+        "two-cell corridor 6 against 6",
+        "gate 16",
+    ],
 )
 def test_jams_are_untangled_and_every_unit_arrives(make):
     """SPEC U8: files head-on, blocks crossing in a passage two cells wide and a knot at a gate jam
@@ -399,7 +423,9 @@ def test_jams_are_untangled_and_every_unit_arrives(make):
     scenario = make()
     navigator, units = scenario_navigator(scenario)
     run(navigator, 1 / 30, 3000)
-    for _ in range(20 * 30):  # and 20 s more: one that arrived early and was pushed off its goal (at the gate) goes back
+    for _ in range(
+        20 * 30
+    ):  # and 20 s more: one that arrived early and was pushed off its goal (at the gate) goes back
         navigator.update(1 / 30)
         check_world(navigator)
     assert [unit.state for unit in units] == [UnitState.ARRIVED] * len(units)
@@ -427,7 +453,11 @@ def run_until_arrived(navigator, units, seconds):
 
 @pytest.mark.parametrize(
     "make, seconds",
-    [(lambda: scenarios.crossroads(40), 60), (lambda: scenarios.gate(100), 150), (lambda: scenarios.circle_swap(200), 150)],
+    [
+        (lambda: scenarios.crossroads(40), 60),
+        (lambda: scenarios.gate(100), 150),
+        (lambda: scenarios.circle_swap(200), 150),
+    ],
     ids=["two streams of 20 crossing at a crossroads", "100 through a one-cell gate", "200 swapping across a circle"],
 )
 def test_the_crowds_of_issue_12_end_with_every_unit_arrived(make, seconds):
@@ -462,7 +492,11 @@ def test_units_each_standing_on_the_others_goal_swap_back():
         if navigator.at_rest:
             break
     assert navigator.at_rest
-    assert [(unit.state, unit.cell) for unit in (first, middle, second)] == [(UnitState.ARRIVED, (3, 1)), (UnitState.ARRIVED, (2, 1)), (UnitState.ARRIVED, (1, 1))]
+    assert [(unit.state, unit.cell) for unit in (first, middle, second)] == [
+        (UnitState.ARRIVED, (3, 1)),
+        (UnitState.ARRIVED, (2, 1)),
+        (UnitState.ARRIVED, (1, 1)),
+    ]
 
 
 def test_a_world_whose_unit_off_its_goal_finds_it_held_for_good_comes_to_rest():
@@ -594,10 +628,14 @@ def test_units_queueing_at_a_gate_wait_while_the_queue_moves_on():
         for _ in range(int(60 * 30)):
             navigator.update(1 / 30)
             positions = np.array([unit.position for unit in units])
-            assert not len(overlapping_pairs(positions, radii)) and not len(units_in_walls(scenario.grid.passable, positions, radii))
+            assert not len(overlapping_pairs(positions, radii)) and not len(
+                units_in_walls(scenario.grid.passable, positions, radii)
+            )
             if all(unit.state in FINAL for unit in units):
                 break
-        assert [unit.state for unit in units] == [UnitState.ARRIVED] * len(units), [unit.reason for unit in units if unit.reason]
+        assert [unit.state for unit in units] == [UnitState.ARRIVED] * len(units), [
+            unit.reason for unit in units if unit.reason
+        ]
         assert max(unit.stats.waited for unit in units) > 4.0  # some waited longer than give_up in all
         logs.append(navigator.step_log)
     assert logs[0] == logs[1]
@@ -655,7 +693,10 @@ def test_graph_routes_and_links(link, connectivity):
         (lambda n: n.add_unit((float("nan"), 0.5), speed=1.0), "not finite"),
         (lambda n: n.add_unit((0.5, 0.5), speed=0.0), "speed"),
         (lambda n: n.add_unit((0.5, 0.5), speed=1.0, radius=4.5), r"radius must be in \(0, 4\]"),
-        (lambda n: n.add_unit((1.0, 1.0), speed=1.0, radius=1.0), r"on cell \(1, 0\), which is blocked"),  # its block has (1, 0)
+        (
+            lambda n: n.add_unit((1.0, 1.0), speed=1.0, radius=1.0),
+            r"on cell \(1, 0\), which is blocked",
+        ),  # its block has (1, 0)
         (lambda n: n.add_unit((3.5, 0.5), speed=1.0, radius=0.8), "off the map"),
         (lambda n: n.add_unit((1.5, 0.5), speed=1.0), "blocked"),
         (lambda n: n.add_unit((9.5, 0.5), speed=1.0), "off the map"),
@@ -901,10 +942,19 @@ def test_occupancy_answers_windows_as_a_scan_of_every_unit_would(seed):
         for _ in range(10):
             left, top = rng.randrange(-5, 40), rng.randrange(-5, 30)
             right, bottom = left + rng.randrange(1, 20), top + rng.randrange(1, 20)
-            scanned = {(cell, unit.id) for unit in units for cell in unit.held if left <= cell[0] < right and top <= cell[1] < bottom}
+            scanned = {
+                (cell, unit.id)
+                for unit in units
+                for cell in unit.held
+                if left <= cell[0] < right and top <= cell[1] < bottom
+            }
             assert {(cell, unit.id) for cell, unit in occupancy.held_in(left, top, right, bottom)} == scanned
             centre, reach = (rng.randrange(40), rng.randrange(30)), rng.randrange(0, 12)
-            near = [unit for unit in units if any(max(abs(x - centre[0]), abs(y - centre[1])) <= reach for x, y in unit.held)]
+            near = [
+                unit
+                for unit in units
+                if any(max(abs(x - centre[0]), abs(y - centre[1])) <= reach for x, y in unit.held)
+            ]
             assert list(occupancy.units_near(centre, reach)) == near
     assert len(occupancy) == sum(len(unit.held) for unit in units)
 
@@ -1013,7 +1063,9 @@ def test_in_a_packed_room_with_two_goals_for_seven_units_every_order_ends_and_th
         navigator.update(0.1)
         check_world(navigator)
     assert navigator.time < 60
-    assert all(unit.state in (UnitState.ARRIVED, UnitState.HELD_UP) and not navigator.goes_on_later(unit) for unit in units)
+    assert all(
+        unit.state in (UnitState.ARRIVED, UnitState.HELD_UP) and not navigator.goes_on_later(unit) for unit in units
+    )
     for goal in ((0, 0), (0, 1), (0, 3)):  # each goal held by a unit that arrived there
         holder = navigator.holder(goal)
         assert holder is not None and holder.goal == goal and holder.state is UnitState.ARRIVED
@@ -1111,7 +1163,9 @@ def test_numpy_numbers_are_taken_wherever_python_numbers_are(number):
     unit = navigator.add_unit((number(1), number(1)), speed=number(4), radius=number(1) / 2 if number in (np.float32, np.float64) else 0.5,
                               priority=np.int64(2))  # fmt: skip
     assert unit.position == (1.5, 1.5) and unit.speed == 4.0 and type(unit.speed) is float and unit.priority == 2
-    assert navigator.set_blocked([(np.int64(5), np.int32(0))], np.bool_(True)) == [] and not navigator.grid.is_passable((5, 0))
+    assert navigator.set_blocked([(np.int64(5), np.int32(0))], np.bool_(True)) == [] and not navigator.grid.is_passable(
+        (5, 0)
+    )
     unit.move_to((np.int64(7), np.int64(2)))
     navigator.update(number(1))
     assert navigator.time == 1.0 and type(navigator.time) is float
@@ -1151,7 +1205,9 @@ def test_an_update_says_where_its_time_went():
     navigator.update(0.1)
     parts = navigator.stats.part_seconds
     assert list(parts) == list(UPDATE_PARTS) and all(seconds >= 0.0 for seconds in parts.values())
-    assert parts["plans"] > 0.0 and parts["events"] > 0.0 and parts["traffic"] == 0.0  # planned, set off, no one in its way yet
+    assert (
+        parts["plans"] > 0.0 and parts["events"] > 0.0 and parts["traffic"] == 0.0
+    )  # planned, set off, no one in its way yet
     while walker.collision is None and navigator.time < 5.0:
         navigator.update(0.1)
     assert navigator.stats.part_seconds["traffic"] > 0.0  # it met the standing unit: the rules ran
@@ -1203,5 +1259,9 @@ def test_numpy_numbers_are_taken_by_the_constructor(number):
     navigator = Navigator(Grid.from_ascii("...."), time_budget=number(1), wait_limit=number(2), give_up=number(4), region_size=np.int64(8),
                           retry_time=number(0))  # fmt: skip
     assert navigator.retry_time == 0.0 and type(navigator.retry_time) is float
-    assert navigator.traffic.wait_limit == 2.0 and navigator.traffic.give_up == 4.0 and type(navigator.traffic.give_up) is float
+    assert (
+        navigator.traffic.wait_limit == 2.0
+        and navigator.traffic.give_up == 4.0
+        and type(navigator.traffic.give_up) is float
+    )
     assert navigator.requests.budget == 1.0 and navigator.watcher.region_size == 8

@@ -91,7 +91,9 @@ def test_units_taking_turns_at_passages_end_every_order_and_let_go_of_every_turn
     navigator, units, _, _ = run(crowd, with_graph)
     assert all(unit.state in FINAL_STATES for unit in units), [unit for unit in units if unit.state not in FINAL_STATES]
     settled = navigator.time + 60.0
-    while not navigator.at_rest and navigator.time < settled:  # (units held up for now go on, off their goals walk back)
+    while (
+        not navigator.at_rest and navigator.time < settled
+    ):  # (units held up for now go on, off their goals walk back)
         navigator.update(STEADY_DELTA)
     assert navigator.narrows.holds_nothing() or not navigator.at_rest  # at rest, no unit keeps a turn
 

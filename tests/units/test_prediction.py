@@ -20,7 +20,9 @@ def test_a_unit_under_way_is_predicted_along_its_cells_at_its_speed():
     assert [t for t, _ in predicted] == [0.0, 0.5, 1.0, 1.5, 2.0] and predicted[0][1] == unit.position
     # Each step walks speed x step cells along the polyline through the cell centres ahead: no corner is cut.
     points = [unit.position] + [(x + 0.5, y + 0.5) for x, y in cells_ahead(unit)]
-    assert sum(math.dist(a, b) for a, b in zip(points, points[1:])) > unit.speed * 2.0  # the horizon ends before the goal
+    assert (
+        sum(math.dist(a, b) for a, b in zip(points, points[1:])) > unit.speed * 2.0
+    )  # the horizon ends before the goal
     for (t0, p0), (t1, p1) in zip(predicted, predicted[1:]):
         assert math.dist(p0, p1) <= unit.speed * (t1 - t0) + 1e-9
 
@@ -35,7 +37,9 @@ def test_a_unit_that_waits_or_stands_is_predicted_where_it_is():
     navigator.update(0.1)
     navigator.update(0.1)
     waiting = [unit for unit in (standing, blocker) if unit.state is UnitState.WAITING]
-    assert waiting and all({position for _, position in predicted_positions(unit)} == {unit.position} for unit in waiting)
+    assert waiting and all(
+        {position for _, position in predicted_positions(unit)} == {unit.position} for unit in waiting
+    )
 
 
 @pytest.mark.parametrize("horizon, step", [(1.0, 0.0), (1.0, -0.5), (-1.0, 0.25)])

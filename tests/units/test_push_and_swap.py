@@ -15,13 +15,17 @@ from tests.support.strategies import maps
 from tests.support.jams import check_moves
 
 
-def plan(passable: np.ndarray, starts: Sequence[Cell], goals: Sequence[Cell], max_moves: int = 5000) -> Optional[List[Tuple[int, ...]]]:
+def plan(
+    passable: np.ndarray, starts: Sequence[Cell], goals: Sequence[Cell], max_moves: int = 5000
+) -> Optional[List[Tuple[int, ...]]]:
     """Push and swap on the window ``passable``, checked move by move; None where it finds no plan."""
     width = passable.shape[1]
     neighbours = _side_neighbours(passable)
     start = tuple(y * width + x for x, y in starts)
     goal = tuple(y * width + x for x, y in goals)
-    moves = push_and_swap(neighbours, [_distances_to(cell, neighbours) for cell in goal], start, goal, max_moves=max_moves)
+    moves = push_and_swap(
+        neighbours, [_distances_to(cell, neighbours) for cell in goal], start, goal, max_moves=max_moves
+    )
     if moves is None:
         return None
     assert moves[0] == start and moves[-1] == goal and len(moves) <= max_moves + 1
@@ -29,7 +33,9 @@ def plan(passable: np.ndarray, starts: Sequence[Cell], goals: Sequence[Cell], ma
         moved = [unit for unit, (was, now) in enumerate(zip(before, after)) if was != now]
         assert len(moved) == 1, f"units {moved} move at once"
         unit = moved[0]
-        assert after[unit] in neighbours[before[unit]] and after[unit] not in before, f"unit {unit} jumps or enters a held cell"
+        assert after[unit] in neighbours[before[unit]] and after[unit] not in before, (
+            f"unit {unit} jumps or enters a held cell"
+        )
     return moves
 
 
@@ -79,7 +85,9 @@ def test_plans_move_one_unit_at_a_time_and_reach_the_goals(data):
     goals = data.draw(st.permutations(free))[:count]
     neighbours = _side_neighbours(passable)
     width = passable.shape[1]
-    if any(_distances_to(y * width + x, neighbours)[sy * width + sx] >= 1 << 30 for (x, y), (sx, sy) in zip(goals, starts)):
+    if any(
+        _distances_to(y * width + x, neighbours)[sy * width + sx] >= 1 << 30 for (x, y), (sx, sy) in zip(goals, starts)
+    ):
         return  # a goal cut off: the caller (untangle) refuses those
     moves = plan(passable, starts, goals)
     if count <= 1:

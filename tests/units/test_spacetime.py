@@ -277,7 +277,6 @@ def test_paths_keep_clear_of_every_reservation(case):
         assert result.times[-1] <= last_hold + plain.cost / speed + EPS
 
 
-
 def lattice_arrival(grid, reservations, start, goal, horizon):
     """The earliest arrival (holding the goal one second) of plans made of straight one-second steps and
     half-second waits, by breadth-first search over (cell, half-seconds): plans the rules allow, found without

@@ -118,7 +118,11 @@ class JamPlan:
     def _turn_at(self, cell: Cell, own: Optional[Tuple[int, int]] = None) -> int:
         """The first turn at ``cell`` whose unit has not left it (``own`` counting as not left)."""
         turns, turn = self.turns[cell], self.next_turn[cell]
-        while turn < len(turns) and turns[turn] != own and self.members[turns[turn][0]].has_left(turns[turn][1], self.close):
+        while (
+            turn < len(turns)
+            and turns[turn] != own
+            and self.members[turns[turn][0]].has_left(turns[turn][1], self.close)
+        ):
             turn += 1
         self.next_turn[cell] = turn
         return turn
@@ -225,7 +229,9 @@ class JamPlans:
         it cannot be planned now, or if every unit of it walked a plan since it last came closer to its
         target (plans do not help these units: a plan again would shuffle them round for ever, each walk
         counting as progress; the stall check ends their orders instead)."""
-        if all(unit.planned_time >= unit.closer_time for unit in jam if unit.size == 1):  # (larger units are not planned)
+        if all(
+            unit.planned_time >= unit.closer_time for unit in jam if unit.size == 1
+        ):  # (larger units are not planned)
             return self._give_up_on(jam)
         widenings = min(max(self._failed.get(unit, (0.0, 0))[1] for unit in jam), MAX_WIDENINGS)
         setting = self._setting(jam, widenings, JAM_MARGIN)
@@ -265,7 +271,10 @@ class JamPlans:
         if stuck): the jam is found again if it still is one. Whether the jam is planned or still searched."""
         occupancy = self.host.occupancy
         self._searching = None
-        if not all(occupancy.holder(u.cell) is u and u.next_cell is None and u.stack.top is top for u, top in search.held.items()):
+        if not all(
+            occupancy.holder(u.cell) is u and u.next_cell is None and u.stack.top is top
+            for u, top in search.held.items()
+        ):
             return False
         before = search.untangling.work
         done = search.untangling.advance(self._work_left)
@@ -285,10 +294,16 @@ class JamPlans:
         found, first, setting = search.untangling, search.first, search.setting
         if first is None and not _moves_units(found):
             wider = self._wider(search.jam, search.widenings, search.margin) if _in_a_cycle(setting) else None
-            return self._give_up_on(search.jam) if wider is None else self._search_in(search.jam, search.widenings, 2 * search.margin, wider)
+            return (
+                self._give_up_on(search.jam)
+                if wider is None
+                else self._search_in(search.jam, search.widenings, 2 * search.margin, wider)
+            )
         if first is None and not found.misses and found.ticks > found.fewest + SLOW_PLAN_TICKS:
             better = setting.untangling(seeds=range(1, PLAN_SEEDS), both=True, sequential=False)
-            self._searching = search._replace(untangling=better, first=found, until=self.host.stats.updates + MAX_SEARCH_UPDATES)
+            self._searching = search._replace(
+                untangling=better, first=found, until=self.host.stats.updates + MAX_SEARCH_UPDATES
+            )
             return self._search_on(self._searching)
         best = found if first is None or found.ticks < first.ticks else first
         assert best.paths is not None
@@ -325,12 +340,19 @@ class JamPlans:
             return None
         held = list(self.host.occupancy.held_in(*window))
         units = {holder for _, holder in held}
-        if not all(u.next_cell is None and u.state is not UnitState.FIND_PATH and u not in self._planned for u in units):
+        if not all(
+            u.next_cell is None and u.state is not UnitState.FIND_PATH and u not in self._planned for u in units
+        ):
             return None
-        passable = self.host.grid.passable.copy()  # units larger than a cell are not moved by plans: they stand as walls
+        passable = (
+            self.host.grid.passable.copy()
+        )  # units larger than a cell are not moved by plans: they stand as walls
         for x, y in (cell for cell, holder in held if holder.size > 1):
             passable[y, x] = False
-        ordered = sorted((u for u in units if u.size == 1), key=lambda u: (u.stack.find(RouteKind.HIGH_LEVEL) is not None, -u.priority, u.id))
+        ordered = sorted(
+            (u for u in units if u.size == 1),
+            key=lambda u: (u.stack.find(RouteKind.HIGH_LEVEL) is not None, -u.priority, u.id),
+        )
         aheads = [_ahead(unit, window, passable) for unit in ordered]
         goals = _goals(ordered, aheads, window, passable, _lanes(units))
         return _Setting(window, ordered, passable, aheads, goals, close=len(ordered) == len(units))
@@ -432,7 +454,12 @@ def _lanes(units: Iterable[Unit]) -> Set[Cell]:
     lanes: Set[Cell] = set()
     for unit in units:
         top_route = unit.stack.top
-        if unit.size == 1 or unit.state is not UnitState.WAITING or top_route is None or top_route.kind is RouteKind.HIGH_LEVEL:
+        if (
+            unit.size == 1
+            or unit.state is not UnitState.WAITING
+            or top_route is None
+            or top_route.kind is RouteKind.HIGH_LEVEL
+        ):
             continue
         ahead = [unit.cell, *top_route.remaining[:LANE_STEPS]]
         lanes.update(*(step_cells(a, b, unit.size) for a, b in zip(ahead, ahead[1:])))
@@ -440,7 +467,9 @@ def _lanes(units: Iterable[Unit]) -> Set[Cell]:
     return lanes
 
 
-def _goals(units: List[Unit], aheads: List[List[Cell]], window: Window, passable, lanes: Set[Cell]) -> Optional[List[Tuple[Cell, Optional[int]]]]:
+def _goals(
+    units: List[Unit], aheads: List[List[Cell]], window: Window, passable, lanes: Set[Cell]
+) -> Optional[List[Tuple[Cell, Optional[int]]]]:
     """Where each unit goes in a window: the farthest cell of its route it reaches before leaving the
     window that no unit before it took, or where it stands, or the nearest free cell, off ``lanes`` (see
     :func:`_lanes`) unless there is none; and how many steps along its route that is (None when off it);
@@ -520,7 +549,11 @@ def _nearest_free(cell: Cell, claimed: Set[Cell], window: Window, passable) -> O
         reached = []
         for x, y in frontier:
             for near in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
-                if near in seen or not (left <= near[0] < right and top <= near[1] < bottom) or not passable[near[1], near[0]]:
+                if (
+                    near in seen
+                    or not (left <= near[0] < right and top <= near[1] < bottom)
+                    or not passable[near[1], near[0]]
+                ):
                     continue
                 if near not in claimed:
                     return near

@@ -172,7 +172,14 @@ def _swap(moves: _Moves, unit: int, other: int, forks: List[int]) -> bool:
             arms = _clear_arms(moves, fork, behind)
             if arms is not None:
                 first, second = arms
-                for mover, cell in ((leader, first), (follower, fork), (follower, second), (leader, fork), (leader, behind), (follower, fork)):
+                for mover, cell in (
+                    (leader, first),
+                    (follower, fork),
+                    (follower, second),
+                    (leader, fork),
+                    (leader, behind),
+                    (follower, fork),
+                ):
                     moves.move(mover, cell)
                 exchanged = {unit: other, other: unit}
                 for mover, cell in reversed(moves.made[before : len(moves.made) - 6]):

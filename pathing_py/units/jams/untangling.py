@@ -38,7 +38,21 @@ import bisect
 import math
 import random
 from collections import deque
-from typing import Callable, Deque, Dict, Generator, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union
+from typing import (
+    Callable,
+    Deque,
+    Dict,
+    Generator,
+    Iterable,
+    Iterator,
+    List,
+    NamedTuple,
+    Optional,
+    Sequence,
+    Tuple,
+    TypeVar,
+    Union,
+)
 
 import numpy as np
 
@@ -138,7 +152,9 @@ class Untangling:
         #: The plan walked soonest found so far (see :func:`untangle`; none for no units, None if none was
         #: found) and its walk ticks.
         self.paths: Optional[List[List[Cell]]] = [] if not start else None
-        self.ticks = 0 if not start else UNREACHABLE + 1  # (a plan whose turns wait for one another, not expected, is one)
+        self.ticks = (
+            0 if not start else UNREACHABLE + 1
+        )  # (a plan whose turns wait for one another, not expected, is one)
         #: The fewest walk ticks any plan can take: the steps of the unit farthest from its goal.
         self.fewest = max((distance[cell] for distance, cell in zip(distances, start)), default=0)
         #: Joint searches so far that found no plan (each ran its whole budget).
@@ -147,7 +163,9 @@ class Untangling:
         self.work = 0
         self._width = width
         variants = (False, True) if swaps else (False,)
-        self._plans = _plans(neighbours, distances, start, goal, max_configurations, list(seeds), variants, both, sequential and swaps)
+        self._plans = _plans(
+            neighbours, distances, start, goal, max_configurations, list(seeds), variants, both, sequential and swaps
+        )
 
     def advance(self, work: float) -> bool:
         """Search on for about ``work`` units of work (PLACE_WORK and the like: about a microsecond each
@@ -183,7 +201,9 @@ def _plans(
     """The searches of :class:`Untangling`, yielding the work done as they go (an int) and what each found."""
     for seed in seeds:
         for swapping in variants:  # swaps find ways through corridors, but make plans wander
-            found = yield from _Search(neighbours, distances, goal, random.Random(seed), swapping).search(start, max_configurations)
+            found = yield from _Search(neighbours, distances, goal, random.Random(seed), swapping).search(
+                start, max_configurations
+            )
             if found is None:
                 yield _Found(None, 0)
                 continue
@@ -347,7 +367,14 @@ class _Node:
 
 
 class _Search:
-    def __init__(self, neighbours: List[List[int]], distances: List[List[int]], goal: Configuration, rng: random.Random, swaps: bool):
+    def __init__(
+        self,
+        neighbours: List[List[int]],
+        distances: List[List[int]],
+        goal: Configuration,
+        rng: random.Random,
+        swaps: bool,
+    ):
         self.neighbours, self.distances, self.goal, self.rng, self.swaps = neighbours, distances, goal, rng, swaps
 
     def run(self, start: Configuration, max_configurations: int) -> Optional[List[Configuration]]:
@@ -355,7 +382,9 @@ class _Search:
         low-level node; a position seen before is searched again from its node (for completeness)."""
         return _finished(self.search(start, max_configurations))
 
-    def search(self, start: Configuration, max_configurations: int) -> Generator[int, None, Optional[List[Configuration]]]:
+    def search(
+        self, start: Configuration, max_configurations: int
+    ) -> Generator[int, None, Optional[List[Configuration]]]:
         """:meth:`run`, yielding the units placed in each joint position tried."""
         reach = max(max(d for d in distance if d < UNREACHABLE) for distance in self.distances) + 1
         first = [self.distances[unit][cell] / reach for unit, cell in enumerate(start)]
@@ -380,7 +409,9 @@ class _Search:
                 node.constraints.extend(_Constraint(constraint, unit, cell) for cell in cells)
             step = _Step(node.configuration)
             following = self._step(node, step, constraint.moves())
-            yield PLACE_WORK * len(start) + ALONG_WORK * step.walked  # (the walks count too: head-on in a corridor they cost about as much as the placing)
+            yield (
+                PLACE_WORK * len(start) + ALONG_WORK * step.walked
+            )  # (the walks count too: head-on in a corridor they cost about as much as the placing)
             if following is None:
                 continue
             if following in explored:
@@ -430,7 +461,12 @@ class _Search:
                 continue
             step.assign(unit, cell)
             standing = step.holder.get(cell)
-            if standing is not None and standing != unit and step.next[standing] < 0 and not self._choose(step, standing):
+            if (
+                standing is not None
+                and standing != unit
+                and step.next[standing] < 0
+                and not self._choose(step, standing)
+            ):
                 continue  # it could not make way: it stays, so this cell is taken now
             if puller is not None and cell == cells[0] and step.next[puller] < 0 and here not in step.taken:
                 step.assign(puller, here)
@@ -450,7 +486,10 @@ class _Search:
             puller: Optional[int] = ahead
         else:
             beside = (step.holder.get(cell) for cell in self.neighbours[here] if cell != best)
-            puller = next((other for other in beside if other is not None and self._must_pass(step, other, unit, here, best)), None)
+            puller = next(
+                (other for other in beside if other is not None and self._must_pass(step, other, unit, here, best)),
+                None,
+            )
         if puller is None or self._along(step, best, here, lambda back, front: True)[2] < 2:
             return None
         return puller
@@ -460,7 +499,9 @@ class _Search:
         pushing the puller along the pusher's way meets no fork before a dead end, and each wants the
         other's side."""
         distance = self.distances[pusher]
-        back, front, ways = self._along(step, pusher_at, puller_at, lambda back, front: distance[front] < distance[back])
+        back, front, ways = self._along(
+            step, pusher_at, puller_at, lambda back, front: distance[front] < distance[back]
+        )
         if ways >= 2:
             return False  # they can pass at that fork
         toward = self.distances[puller]

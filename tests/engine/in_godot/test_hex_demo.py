@@ -140,8 +140,11 @@ def test_conversions_agree_with_the_engine_at_40_positions_edges_included(demo, 
         inside.append(tilemap.map_to_world(Vector2(*cell)) + x_axis * rng.random() + y_axis * rng.random())
     positions = inside + edge_positions(tilemap, rng, 25)
     assert len(positions) == 40
-    wrong = [(p, navgrid.call("world_to_cell", p), tilemap.world_to_map(p)) for p in positions
-             if navgrid.call("world_to_cell", p) != tilemap.world_to_map(p)]
+    wrong = [
+        (p, navgrid.call("world_to_cell", p), tilemap.world_to_map(p))
+        for p in positions
+        if navgrid.call("world_to_cell", p) != tilemap.world_to_map(p)
+    ]
     assert not wrong, f"{len(wrong)} of 40 positions differ (position, ours, engine): {wrong}"
     for cell in [tuple(int(c) for c in (p.x, p.y)) for p in tilemap.get_used_cells()]:
         centre = navgrid.call("cell_to_world", Vector2(*cell))

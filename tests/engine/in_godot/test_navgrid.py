@@ -119,7 +119,13 @@ class EngineCells:
     The map is the TileMap's used rectangle, or ``bounds`` (a Rect2 in cells).
     """
 
-    def __init__(self, tilemap: TileMap, blocking: Sequence[str] = (), empty_passable: bool = True, bounds: Optional[Rect2] = None):
+    def __init__(
+        self,
+        tilemap: TileMap,
+        blocking: Sequence[str] = (),
+        empty_passable: bool = True,
+        bounds: Optional[Rect2] = None,
+    ):
         self.tilemap = tilemap
         self.blocking = set(blocking)
         self.empty_passable = empty_passable
@@ -159,7 +165,9 @@ class EngineCells:
         return [cell for cell in cells if not self.blocks(cell)]
 
 
-def check_walkable(path: Sequence[Vector2], tilemap: TileMap, engine: EngineCells, start: Cell, goal: Cell, smooth: bool):
+def check_walkable(
+    path: Sequence[Vector2], tilemap: TileMap, engine: EngineCells, start: Cell, goal: Cell, smooth: bool
+):
     """A path found by the NavGrid (TileMap-local points) crosses only cells the engine calls open."""
     cells = [cell_of(tilemap.world_to_map(point)) for point in path]
     assert cells[0] == start and cells[-1] == goal
@@ -234,8 +242,12 @@ def test_navgrid_reads_every_tilemap_as_the_reader_does(root, capsys, fixture_co
         tileset: TileSet = tilemap.get_tileset()
         names = [str(tileset.tile_get_name(tile)) for tile in tileset.get_tiles_ids()]
         for blocking, empty_passable in (((), True), (names[:1], False), (names[-1:], True)):
-            navgrid = new_navgrid(tilemap.get_parent(), f"../{tilemap.get_name()}",
-                                  blocking_tiles=strings(blocking), empty_cells_passable=empty_passable)
+            navgrid = new_navgrid(
+                tilemap.get_parent(),
+                f"../{tilemap.get_name()}",
+                blocking_tiles=strings(blocking),
+                empty_cells_passable=empty_passable,
+            )
             file, node_path = reader_source(tilemap, {load_from: source})
             try:  # tile ids the TileSet lacks are read as the engine loads them, as the NavGrid reads them
                 grid = reader_grid(file, node_path, list(blocking), empty_passable)
@@ -282,7 +294,9 @@ def test_the_navgrid_prepares_its_searches_when_it_reads_its_map(root, capsys, m
     """The level's load builds the search tables (and the graph's), not the first query: on a cluttered 512x512
     map the first query took 1.6-2 s in Godot when it did."""
     prepared: List[bool] = []
-    monkeypatch.setattr(bridge.TileMapNavigator, "prepare", lambda navigator: prepared.append(navigator.graph is not None))
+    monkeypatch.setattr(
+        bridge.TileMapNavigator, "prepare", lambda navigator: prepared.append(navigator.graph is not None)
+    )
     navgrid = demo_with(root, graph_path=graph).get_node("NavGrid")
     assert prepared == [bool(graph)]
     start, goal = (navgrid.call("cell_to_world", Vector2(*cell)) for cell in (DEMO_START, DEMO_GOAL))
@@ -341,7 +355,11 @@ def test_conversions_agree_with_world_to_map_and_map_to_world(root, capsys, tran
     rect = tilemap.get_used_rect()
     rng = random.Random(8)
     # Global positions over the map (a game's mouse clicks), taken to the TileMap's frame with to_local.
-    corners = [tilemap.to_global(tilemap.map_to_world(rect.position + Vector2(x, y) * rect.size)) for x in (0, 1) for y in (0, 1)]
+    corners = [
+        tilemap.to_global(tilemap.map_to_world(rect.position + Vector2(x, y) * rect.size))
+        for x in (0, 1)
+        for y in (0, 1)
+    ]
     low = Vector2(min(c.x for c in corners), min(c.y for c in corners))
     high = Vector2(max(c.x for c in corners), max(c.y for c in corners))
     local = [tilemap.to_local(Vector2(rng.uniform(low.x, high.x), rng.uniform(low.y, high.y))) for _ in range(500)]
@@ -352,11 +370,16 @@ def test_conversions_agree_with_world_to_map_and_map_to_world(root, capsys, tran
             for offset in (0.0, 1e-5, -1e-5, 5e-5, -5e-5, 1e-4, -1e-4, 1e-3, -1e-3, 0.01, -0.01):
                 local.append(engine_point(tilemap, cell, offset, -offset))
                 local.append(engine_point(tilemap, cell, offset, offset))
-    wrong = [(p, navgrid.call("world_to_cell", p), tilemap.world_to_map(p)) for p in local
-             if navgrid.call("world_to_cell", p) != tilemap.world_to_map(p)]
+    wrong = [
+        (p, navgrid.call("world_to_cell", p), tilemap.world_to_map(p))
+        for p in local
+        if navgrid.call("world_to_cell", p) != tilemap.world_to_map(p)
+    ]
     assert not wrong, f"{len(wrong)} of {len(local)} positions differ (position, ours, engine): {wrong[:5]}"
     for _ in range(300):
-        cell = Vector2(rng.randint(int(rect.position.x) - 5, int(rect.position.x + rect.size.x) + 5), rng.randint(-50, 50))
+        cell = Vector2(
+            rng.randint(int(rect.position.x) - 5, int(rect.position.x + rect.size.x) + 5), rng.randint(-50, 50)
+        )
         centre = navgrid.call("cell_to_world", cell)
         if geometry[0] == TileMap.MODE_SQUARE:
             assert centre == tilemap.map_to_world(cell) + size / 2, cell
@@ -370,8 +393,15 @@ def test_conversions_agree_with_world_to_map_and_map_to_world(root, capsys, tran
 
 @pytest.mark.parametrize("smooth", [False, True])
 @pytest.mark.parametrize("graph", ["", DEMO_GRAPH])
-@pytest.mark.parametrize("transform, geometry", [(TRANSFORMS[1], GEOMETRIES[0]), (TRANSFORMS[2], GEOMETRIES[0]),
-                                                 (TRANSFORMS[1], GEOMETRIES[1]), (TRANSFORMS[2], GEOMETRIES[4])])
+@pytest.mark.parametrize(
+    "transform, geometry",
+    [
+        (TRANSFORMS[1], GEOMETRIES[0]),
+        (TRANSFORMS[2], GEOMETRIES[0]),
+        (TRANSFORMS[1], GEOMETRIES[1]),
+        (TRANSFORMS[2], GEOMETRIES[4]),
+    ],
+)
 def test_paths_cross_only_cells_the_engine_calls_open(root, capsys, transform, geometry, graph, smooth):
     demo = demo_with(root, transformed(transform, geometry), graph_path=graph, smooth_paths=smooth)
     tilemap: TileMap = demo.get_node("TileMap")
@@ -384,8 +414,12 @@ def test_paths_cross_only_cells_the_engine_calls_open(root, capsys, transform, g
         start, goal = rng.choice(open_cells), rng.choice(open_cells)
         # Anywhere inside the cells, given globally as a game would, then to the TileMap's frame.
         # (map_to_world truncates fractional cells: the fraction is added along the cell's axes.)
-        points = [tilemap.to_local(tilemap.to_global(engine_point(tilemap, cell, rng.uniform(0.01, 0.99), rng.uniform(0.01, 0.99))))
-                  for cell in (start, goal)]
+        points = [
+            tilemap.to_local(
+                tilemap.to_global(engine_point(tilemap, cell, rng.uniform(0.01, 0.99), rng.uniform(0.01, 0.99)))
+            )
+            for cell in (start, goal)
+        ]
         assert [cell_of(tilemap.world_to_map(point)) for point in points] == [start, goal]
         path = navgrid.call("find_path", points[0], points[1])
         status = str(navgrid.call("get_last_status"))
@@ -398,8 +432,12 @@ def test_paths_cross_only_cells_the_engine_calls_open(root, capsys, transform, g
     assert errors(capsys) == []
 
 
-HALF_OFFSETS = [(TileMap.MODE_SQUARE, TileMap.HALF_OFFSET_X), (TileMap.MODE_SQUARE, TileMap.HALF_OFFSET_Y),
-                (TileMap.MODE_ISOMETRIC, TileMap.HALF_OFFSET_NEGATIVE_X), (TileMap.MODE_CUSTOM, TileMap.HALF_OFFSET_NEGATIVE_Y)]
+HALF_OFFSETS = [
+    (TileMap.MODE_SQUARE, TileMap.HALF_OFFSET_X),
+    (TileMap.MODE_SQUARE, TileMap.HALF_OFFSET_Y),
+    (TileMap.MODE_ISOMETRIC, TileMap.HALF_OFFSET_NEGATIVE_X),
+    (TileMap.MODE_CUSTOM, TileMap.HALF_OFFSET_NEGATIVE_Y),
+]
 
 
 def engine_axes(tilemap: TileMap) -> Tuple[Vector2, Vector2]:
@@ -417,7 +455,9 @@ def engine_centre(tilemap: TileMap, cell: Cell) -> Vector2:
 @pytest.mark.parametrize("transform", TRANSFORMS[:2])
 def test_half_offset_conversions_agree_with_world_to_map_and_map_to_world(root, capsys, transform, mode, half_offset):
     def setup(tilemap: TileMap) -> None:
-        transformed(transform, (mode, TileMap.TILE_ORIGIN_CENTER, GEOMETRIES[3][2] if mode == TileMap.MODE_CUSTOM else None))(tilemap)
+        transformed(
+            transform, (mode, TileMap.TILE_ORIGIN_CENTER, GEOMETRIES[3][2] if mode == TileMap.MODE_CUSTOM else None)
+        )(tilemap)
         tilemap.set_half_offset(half_offset)
 
     demo = demo_with(root, setup, graph_path="")
@@ -434,8 +474,11 @@ def test_half_offset_conversions_agree_with_world_to_map_and_map_to_world(root, 
         for u, v in ((0, 0), (0.5, 0), (0, 0.5), (1, 1)):
             for offset in (0.0, 1e-5, -1e-5, 1e-3, -1e-3):
                 local.append(corner + x_axis * (u + offset) + y_axis * (v - offset))
-    wrong = [(p, navgrid.call("world_to_cell", p), tilemap.world_to_map(p)) for p in local
-             if navgrid.call("world_to_cell", p) != tilemap.world_to_map(p)]
+    wrong = [
+        (p, navgrid.call("world_to_cell", p), tilemap.world_to_map(p))
+        for p in local
+        if navgrid.call("world_to_cell", p) != tilemap.world_to_map(p)
+    ]
     assert not wrong, f"{len(wrong)} of {len(local)} positions differ (position, ours, engine): {wrong[:5]}"
     for _ in range(200):
         cell = (rng.randint(-10, 50), rng.randint(-50, 50))
@@ -458,7 +501,10 @@ def engine_hex_astar(tilemap: TileMap, engine: "EngineCells") -> Tuple[AStar2D, 
                 continue
             a, b = engine_centre(tilemap, (x, y)), engine_centre(tilemap, other)
             middle, nudge = (a + b) / 2, (a - b) * 0.01
-            if cell_of(tilemap.world_to_map(middle + nudge)) == (x, y) and cell_of(tilemap.world_to_map(middle - nudge)) == other:
+            if (
+                cell_of(tilemap.world_to_map(middle + nudge)) == (x, y)
+                and cell_of(tilemap.world_to_map(middle - nudge)) == other
+            ):
                 astar.connect_points(index, ids[other])
     return astar, ids
 
@@ -480,7 +526,9 @@ def test_hex_paths_are_as_long_as_the_engines_six_neighbour_astar(root, capsys, 
     found = 0
     for _ in range(40):
         start, goal = rng.choice(cells), rng.choice(cells)
-        path = navgrid.call("find_path", navgrid.call("cell_to_world", Vector2(*start)), navgrid.call("cell_to_world", Vector2(*goal)))
+        path = navgrid.call(
+            "find_path", navgrid.call("cell_to_world", Vector2(*start)), navgrid.call("cell_to_world", Vector2(*goal))
+        )
         expected = astar.get_point_path(ids[start], ids[goal])
         if len(expected) == 0:
             assert len(path) == 0 and str(navgrid.call("get_last_status")) == "UNREACHABLE", (start, goal)
@@ -516,7 +564,14 @@ def test_path_units_are_refused_on_a_hex_map_saying_why(root, capsys, fixture_co
     assert len(navgrid.call("find_path", start, goal)) == 0 and str(navgrid.call("get_last_status")) == "UNREACHABLE"
     assert navgrid.call("set_cell_blocked", Vector2(*gap), False)
     assert gap in path_cells(navgrid.call("find_path", start, goal), tilemap)
-    assert len(navgrid.call("find_path", navgrid.call("cell_to_world", Vector2(0, 0)), navgrid.call("cell_to_world", Vector2(5, 0)))) > 0
+    assert (
+        len(
+            navgrid.call(
+                "find_path", navgrid.call("cell_to_world", Vector2(0, 0)), navgrid.call("cell_to_world", Vector2(5, 0))
+            )
+        )
+        > 0
+    )
     errors(capsys)
     navgrid.set("graph_path", "res://scenes/demo.kpg")  # a graph follows square steps: not used, and said so
     navgrid.call("rebuild")
@@ -555,7 +610,9 @@ def test_paths_on_isometric_and_custom_tilemaps_cost_what_the_engines_astar_find
     cells = sorted(ids)
     for _ in range(40):
         start, goal = rng.choice(cells), rng.choice(cells)
-        path = navgrid.call("find_path", navgrid.call("cell_to_world", Vector2(*start)), navgrid.call("cell_to_world", Vector2(*goal)))
+        path = navgrid.call(
+            "find_path", navgrid.call("cell_to_world", Vector2(*start)), navgrid.call("cell_to_world", Vector2(*goal))
+        )
         assert str(navgrid.call("get_last_status")) == "FOUND"
         check_walkable(list(path), tilemap, engine, start, goal, smooth=False)
         expected = astar.get_point_path(ids[start], ids[goal])
@@ -570,7 +627,9 @@ FOUR_CONNECTED = Path("connectivity") / "four_connected.tscn"
 
 @pytest.mark.parametrize("smooth", [False, True])
 @pytest.mark.parametrize("graph", [False, True])
-def test_four_connected_paths_are_as_long_as_the_engines_four_neighbour_astar(root, capsys, fixture_copy, graph, smooth):
+def test_four_connected_paths_are_as_long_as_the_engines_four_neighbour_astar(
+    root, capsys, fixture_copy, graph, smooth
+):
     """A NavGrid with ``connectivity = 4`` on a fixture made for it: its cells, conversions and straight-step
     paths against the engine's TileMap and an AStar2D the engine builds with four neighbours."""
     scene = instance(root, str(fixture_copy / FOUR_CONNECTED))
@@ -584,16 +643,22 @@ def test_four_connected_paths_are_as_long_as_the_engines_four_neighbour_astar(ro
     engine = EngineCells(tilemap)
     ox, oy = engine.origin
     cells = [(ox + x, oy + y) for y in range(-1, engine.size[1] + 1) for x in range(-1, engine.size[0] + 1)]
-    assert [bool(navgrid.call("is_cell_blocked", Vector2(*c))) for c in cells] == [not engine.walkable(c) for c in cells]
+    assert [bool(navgrid.call("is_cell_blocked", Vector2(*c))) for c in cells] == [
+        not engine.walkable(c) for c in cells
+    ]
     size = tilemap.get_cell_size()
     for cell in cells:
         centre = navgrid.call("cell_to_world", Vector2(*cell))
-        assert centre == tilemap.map_to_world(Vector2(*cell)) + size / 2 and navgrid.call("world_to_cell", centre) == Vector2(*cell)
+        assert centre == tilemap.map_to_world(Vector2(*cell)) + size / 2 and navgrid.call(
+            "world_to_cell", centre
+        ) == Vector2(*cell)
     astar, ids = engine_astar(engine, connectivity=4)
     rng = random.Random(4)
     for _ in range(60):
         start, goal = rng.choice(sorted(ids)), rng.choice(sorted(ids))
-        path = navgrid.call("find_path", navgrid.call("cell_to_world", Vector2(*start)), navgrid.call("cell_to_world", Vector2(*goal)))
+        path = navgrid.call(
+            "find_path", navgrid.call("cell_to_world", Vector2(*start)), navgrid.call("cell_to_world", Vector2(*goal))
+        )
         expected = astar.get_point_path(ids[start], ids[goal])
         if len(expected) == 0:
             assert len(path) == 0 and str(navgrid.call("get_last_status")) == "UNREACHABLE", (start, goal)
@@ -655,7 +720,9 @@ def block_by_set_cell(navgrid: Node, tilemap: TileMap, cells: Iterable[Cell], bl
     cells = set(cells)
     for x, y in cells:
         tilemap.set_cell(x, y, tile)
-    assert all(bool(navgrid.call("is_cell_blocked", Vector2(*cell))) != blocked for cell in cells), "seen before rebuild()"
+    assert all(bool(navgrid.call("is_cell_blocked", Vector2(*cell))) != blocked for cell in cells), (
+        "seen before rebuild()"
+    )
     assert navgrid.call("rebuild")
     return cells
 
@@ -667,7 +734,9 @@ def block_by_cells_painted(navgrid: Node, tilemap: TileMap, cells: Iterable[Cell
     cells = set(cells)
     for x, y in cells:
         tilemap.set_cell(x, y, tile)
-    assert all(bool(navgrid.call("is_cell_blocked", Vector2(*cell))) != blocked for cell in cells), "seen before cells_painted"
+    assert all(bool(navgrid.call("is_cell_blocked", Vector2(*cell))) != blocked for cell in cells), (
+        "seen before cells_painted"
+    )
     navgrid.call("cells_painted", PoolVector2Array([Vector2(*cell) for cell in cells]))
     return {cell for cell in cells if bool(navgrid.call("is_cell_blocked", Vector2(*cell))) == blocked}
 
@@ -692,16 +761,32 @@ def test_edits_reach_paths_and_the_graph(root, capsys, graph, edit):
     wall = edit(navgrid, tilemap, [cell for cell in around(middle) if engine.walkable(cell)], True)
     assert middle in wall
     wall_tile = signed_int(tilemap.get_tileset().find_tile_by_name("wall"))
-    assert all(signed_int(tilemap.get_cell(*cell)) == wall_tile and navgrid.call("is_cell_blocked", Vector2(*cell)) for cell in wall)
+    assert all(
+        signed_int(tilemap.get_cell(*cell)) == wall_tile and navgrid.call("is_cell_blocked", Vector2(*cell))
+        for cell in wall
+    )
     path = navgrid.call("find_path", start, goal)
     assert str(navgrid.call("get_last_status")) == "FOUND"
     check_walkable(list(path), tilemap, engine, DEMO_START, DEMO_GOAL, smooth=False)
     # Walls all around the goal: unreachable, for the graph as for the exact search.
-    ring = edit(navgrid, tilemap, [cell for cell in around(DEMO_GOAL, 2) if cell != DEMO_GOAL and engine.walkable(cell)
-                                   and max(abs(cell[0] - DEMO_GOAL[0]), abs(cell[1] - DEMO_GOAL[1])) == 2], True)
+    ring = edit(
+        navgrid,
+        tilemap,
+        [
+            cell
+            for cell in around(DEMO_GOAL, 2)
+            if cell != DEMO_GOAL
+            and engine.walkable(cell)
+            and max(abs(cell[0] - DEMO_GOAL[0]), abs(cell[1] - DEMO_GOAL[1])) == 2
+        ],
+        True,
+    )
     assert len(navgrid.call("find_path", start, goal)) == 0
     assert str(navgrid.call("get_last_status")) == "UNREACHABLE"
-    assert len(navgrid.call("find_path", navgrid.call("cell_to_world", Vector2(DEMO_GOAL[0] + 1, DEMO_GOAL[1])), goal)) == 2
+    assert (
+        len(navgrid.call("find_path", navgrid.call("cell_to_world", Vector2(DEMO_GOAL[0] + 1, DEMO_GOAL[1])), goal))
+        == 2
+    )
     edit(navgrid, tilemap, wall | ring, False)
     assert not any(navgrid.call("is_cell_blocked", Vector2(*cell)) for cell in wall | ring)
     assert path_cells(navgrid.call("find_path", start, goal), tilemap)[-1] == DEMO_GOAL
@@ -711,7 +796,9 @@ def test_edits_reach_paths_and_the_graph(root, capsys, graph, edit):
 def add_unit(scene: Node, tilemap: TileMap, navgrid: Node, cell: Cell) -> Node2D:
     unit = Node2D.new()
     unit.set_script(ResourceLoader.load(PATH_UNIT_SCRIPT))
-    unit.set_position(tilemap.to_global(navgrid.call("cell_to_world", Vector2(*cell))))  # the scene root is at the origin
+    unit.set_position(
+        tilemap.to_global(navgrid.call("cell_to_world", Vector2(*cell)))
+    )  # the scene root is at the origin
     unit.set("nav_grid_path", NodePath("../NavGrid"))
     scene.add_child(unit)
     return unit
@@ -734,7 +821,14 @@ def test_a_unit_on_its_way_walks_around_a_new_wall(root, capsys, graph, edit):
     here = unit_cell()
     assert here != DEMO_START and str(unit.call("get_state")) == "MOVING"
     navgrid.set("smooth_paths", False)
-    ahead = path_cells(navgrid.call("find_path", navgrid.call("cell_to_world", Vector2(*here)), navgrid.call("cell_to_world", Vector2(*DEMO_GOAL))), tilemap)
+    ahead = path_cells(
+        navgrid.call(
+            "find_path",
+            navgrid.call("cell_to_world", Vector2(*here)),
+            navgrid.call("cell_to_world", Vector2(*DEMO_GOAL)),
+        ),
+        tilemap,
+    )
     wall = edit(navgrid, tilemap, {cell for step in ahead[4:8] for cell in around(step) if engine.walkable(cell)}, True)
     assert set(ahead[4:8]) <= wall
     visited = set()
@@ -766,14 +860,25 @@ def test_cells_painted_reads_just_those_cells_of_the_tilemap_as_the_engine_holds
     check_walkable(list(navgrid.call("find_path", start, goal)), tilemap, engine, DEMO_START, DEMO_GOAL, smooth=True)
 
 
-@pytest.mark.parametrize("cells, status, message", [
-    (PoolVector2Array([Vector2(10, 10), Vector2(10.5, 3)]), "INVALID_POSITION",
-     "cells_painted: cells[1] must be a TileMap cell, two whole numbers, got (10.5, 3.0)"),
-    (PoolVector2Array([Vector2(500, 3)]), "OUT_OF_BOUNDS",
-     "cells_painted: TileMap cell (500, 3) is outside the map, TileMap cells "),
-    (Vector2(10, 10), "INVALID_POSITION", "cells_painted: cells must be a PoolVector2Array of TileMap cells"),
-])
-def test_cells_painted_refuses_cells_that_are_not_whole_cells_of_the_map_and_changes_nothing(root, capsys, cells, status, message):
+@pytest.mark.parametrize(
+    "cells, status, message",
+    [
+        (
+            PoolVector2Array([Vector2(10, 10), Vector2(10.5, 3)]),
+            "INVALID_POSITION",
+            "cells_painted: cells[1] must be a TileMap cell, two whole numbers, got (10.5, 3.0)",
+        ),
+        (
+            PoolVector2Array([Vector2(500, 3)]),
+            "OUT_OF_BOUNDS",
+            "cells_painted: TileMap cell (500, 3) is outside the map, TileMap cells ",
+        ),
+        (Vector2(10, 10), "INVALID_POSITION", "cells_painted: cells must be a PoolVector2Array of TileMap cells"),
+    ],
+)
+def test_cells_painted_refuses_cells_that_are_not_whole_cells_of_the_map_and_changes_nothing(
+    root, capsys, cells, status, message
+):
     demo = demo_with(root)
     tilemap: TileMap = demo.get_node("TileMap")
     navgrid = demo.get_node("NavGrid")
@@ -895,7 +1000,9 @@ def paint_a_wall(tilemap: TileMap) -> None:
     ],
     ids=["missing", "stale", "truncated", "garbage"],
 )
-def test_a_graph_file_that_does_not_fit_is_rebaked_with_one_warning(root, capsys, tmp_path, graph, tilemap_setup, expected):
+def test_a_graph_file_that_does_not_fit_is_rebaked_with_one_warning(
+    root, capsys, tmp_path, graph, tilemap_setup, expected
+):
     navgrid = demo_with(root, tilemap_setup, graph_path=graph(tmp_path)).get_node("NavGrid")
     warning = str(navgrid.call("_get_configuration_warning"))
     assert expected in warning and "a graph baked in memory is used" in warning
@@ -978,8 +1085,12 @@ def centre(navgrid: Node, cell: Cell) -> Vector2:
 def check_engine_cells(navgrid: Node, engine: EngineCells) -> None:
     """is_cell_blocked agrees with the engine's cells on the whole map and one cell beyond (outside blocks)."""
     (ox, oy), (width, height) = engine.origin, engine.size
-    wrong = [(x, y) for y in range(oy - 1, oy + height + 1) for x in range(ox - 1, ox + width + 1)
-             if bool(navgrid.call("is_cell_blocked", Vector2(x, y))) != (not engine.walkable((x, y)))]
+    wrong = [
+        (x, y)
+        for y in range(oy - 1, oy + height + 1)
+        for x in range(ox - 1, ox + width + 1)
+        if bool(navgrid.call("is_cell_blocked", Vector2(x, y))) != (not engine.walkable((x, y)))
+    ]
     assert not wrong, f"{len(wrong)} cells differ from the engine's, first {wrong[:5]}"
 
 
@@ -993,7 +1104,9 @@ def test_bounds_give_paths_between_unpainted_cells_and_out_of_bounds_beyond(root
     assert len(unpainted) > 100
     rng = random.Random(5)
     found = 0
-    for start, goal in [((-5, -3), (17, 9)), ((17, -4), (-6, 9))] + [(rng.choice(unpainted), rng.choice(engine.open_cells())) for _ in range(30)]:
+    for start, goal in [((-5, -3), (17, 9)), ((17, -4), (-6, 9))] + [
+        (rng.choice(unpainted), rng.choice(engine.open_cells())) for _ in range(30)
+    ]:
         path = navgrid.call("find_path", centre(navgrid, start), centre(navgrid, goal))
         status = str(navgrid.call("get_last_status"))
         if status == "FOUND":
@@ -1008,8 +1121,10 @@ def test_bounds_give_paths_between_unpainted_cells_and_out_of_bounds_beyond(root
         assert str(navgrid.call("get_last_status")) == "OUT_OF_BOUNDS"
     # Once a run, one line says where the map ends and what sets it (issue 43).
     rect = f"({int(ARENA_BOUNDS.position.x)}, {int(ARENA_BOUNDS.position.y)}) to ({int(ARENA_BOUNDS.end.x) - 1}, {int(ARENA_BOUNDS.end.y) - 1})"
-    assert errors(capsys) == [f"pathing_py: CodeNavGrid: no path from cell (-5, -3) to cell (-7, 0): OUT_OF_BOUNDS: TileMap cell (-7, 0) "
-                              f"is outside the map, TileMap cells {rect} (the NavGrid's bounds)"]
+    assert errors(capsys) == [
+        f"pathing_py: CodeNavGrid: no path from cell (-5, -3) to cell (-7, 0): OUT_OF_BOUNDS: TileMap cell (-7, 0) "
+        f"is outside the map, TileMap cells {rect} (the NavGrid's bounds)"
+    ]
 
 
 def test_bounds_on_an_isometric_tilemap_place_unpainted_cells_where_the_engine_does(root, capsys, fixture_copy):
@@ -1036,8 +1151,10 @@ def test_without_bounds_the_map_is_the_painted_rectangle(root, capsys, fixture_c
     used = tilemap.get_used_rect()
     rect = f"({int(used.position.x)}, {int(used.position.y)}) to ({int(used.end.x) - 1}, {int(used.end.y) - 1})"
     [told] = errors(capsys)  # the map of a game that paints only obstacles ends at its painted cells: bounds says more
-    assert told.endswith(f"TileMap cell (-5, -3) is outside the map, TileMap cells {rect} (the TileMap's painted rectangle; "
-                         "set the NavGrid's bounds to navigate beyond it)"), told
+    assert told.endswith(
+        f"TileMap cell (-5, -3) is outside the map, TileMap cells {rect} (the TileMap's painted rectangle; "
+        "set the NavGrid's bounds to navigate beyond it)"
+    ), told
 
 
 def test_walls_go_up_on_unpainted_cells_inside_the_bounds(root, capsys, fixture_copy):
@@ -1052,8 +1169,13 @@ def test_walls_go_up_on_unpainted_cells_inside_the_bounds(root, capsys, fixture_
     assert str(navgrid.call("get_last_status")) == "OUT_OF_BOUNDS" and len(errors(capsys)) == 1
 
 
-@pytest.mark.parametrize("bounds, problem", [(Rect2(0, 0, 2.5, 3), "bounds must be whole cells"),
-                                             (Rect2(0, 0, -4, 3), "bounds must be at least one cell wide and high")])
+@pytest.mark.parametrize(
+    "bounds, problem",
+    [
+        (Rect2(0, 0, 2.5, 3), "bounds must be whole cells"),
+        (Rect2(0, 0, -4, 3), "bounds must be at least one cell wide and high"),
+    ],
+)
 def test_bad_bounds_are_a_warning_and_no_grid(root, capsys, fixture_copy, bounds, problem):
     _, navgrid = arena(root, fixture_copy, bounds=bounds)
     warning = str(navgrid.call("_get_configuration_warning"))

@@ -81,11 +81,17 @@ class EngineStack:
 
 def check_cells(navgrid: Node, engine: EngineStack) -> None:
     """is_cell_blocked agrees with the engine's tiles on every cell of the map and one beyond."""
-    wrong = [cell for cell in engine.cells(margin=1) if bool(navgrid.call("is_cell_blocked", Vector2(*cell))) == engine.walkable(cell)]
+    wrong = [
+        cell
+        for cell in engine.cells(margin=1)
+        if bool(navgrid.call("is_cell_blocked", Vector2(*cell))) == engine.walkable(cell)
+    ]
     assert not wrong, f"{len(wrong)} cells differ, first {wrong[:5]}"
 
 
-def dungeon(root: Node, fixture_copy: Path, main: str = "Floor", layers: Iterable[str] = ("../Walls",), **settings) -> Tuple[Node, Node]:
+def dungeon(
+    root: Node, fixture_copy: Path, main: str = "Floor", layers: Iterable[str] = ("../Walls",), **settings
+) -> Tuple[Node, Node]:
     scene = instance(root, str(fixture_copy / DUNGEON))
     navgrid = new_navgrid(scene, f"../{main}", layer_paths=paths(*layers), **settings)
     navgrid.set_name("NavGrid")  # where add_unit's units look for it
@@ -94,8 +100,12 @@ def dungeon(root: Node, fixture_copy: Path, main: str = "Floor", layers: Iterabl
 
 @pytest.mark.parametrize("empty_passable", [False, True])
 @pytest.mark.parametrize("main, layer", [("Floor", "Walls"), ("Walls", "Floor")])
-def test_paths_between_floor_cells_agree_with_the_engines_astar(root, capsys, fixture_copy, main, layer, empty_passable):
-    scene, navgrid = dungeon(root, fixture_copy, main, [f"../{layer}"], empty_cells_passable=empty_passable, smooth_paths=False)
+def test_paths_between_floor_cells_agree_with_the_engines_astar(
+    root, capsys, fixture_copy, main, layer, empty_passable
+):
+    scene, navgrid = dungeon(
+        root, fixture_copy, main, [f"../{layer}"], empty_cells_passable=empty_passable, smooth_paths=False
+    )
     floor: TileMap = scene.get_node("Floor")
     engine = EngineStack([scene.get_node(main), scene.get_node(layer)], empty_passable)
     check_cells(navgrid, engine)
@@ -106,7 +116,9 @@ def test_paths_between_floor_cells_agree_with_the_engines_astar(root, capsys, fi
     found = 0
     for _ in range(60):
         start, goal = rng.choice(floor_cells), rng.choice(floor_cells)
-        path = navgrid.call("find_path", navgrid.call("cell_to_world", Vector2(*start)), navgrid.call("cell_to_world", Vector2(*goal)))
+        path = navgrid.call(
+            "find_path", navgrid.call("cell_to_world", Vector2(*start)), navgrid.call("cell_to_world", Vector2(*goal))
+        )
         expected = astar.get_point_path(ids[start], ids[goal])
         if len(expected) == 0:
             assert len(path) == 0 and str(navgrid.call("get_last_status")) == "UNREACHABLE", (start, goal)
@@ -128,7 +140,9 @@ def test_smoothed_paths_cross_only_open_cells(root, capsys, fixture_copy):
     rng = random.Random(41)
     for _ in range(40):
         start, goal = rng.choice(cells), rng.choice(cells)
-        path = navgrid.call("find_path", navgrid.call("cell_to_world", Vector2(*start)), navgrid.call("cell_to_world", Vector2(*goal)))
+        path = navgrid.call(
+            "find_path", navgrid.call("cell_to_world", Vector2(*start)), navgrid.call("cell_to_world", Vector2(*goal))
+        )
         if len(path):
             check_walkable(list(path), floor, engine, start, goal, smooth=True)
     assert errors(capsys) == []
@@ -174,14 +188,25 @@ def test_cells_painted_on_any_layer_are_read_again_and_units_turn(root, capsys, 
     assert unit.call("move_to", floor.to_global(navgrid.call("cell_to_world", Vector2(*goal))))
     physics_frames(navgrid, 30)
     here = cell_of(floor.world_to_map(floor.to_local(unit.get_global_position())))
-    ahead = path_cells(navgrid.call("find_path", navgrid.call("cell_to_world", Vector2(*here)), navgrid.call("cell_to_world", Vector2(*goal))), floor)
+    ahead = path_cells(
+        navgrid.call(
+            "find_path", navgrid.call("cell_to_world", Vector2(*here)), navgrid.call("cell_to_world", Vector2(*goal))
+        ),
+        floor,
+    )
     painted = ahead[3:6]
     for x, y in painted:  # walls go up on the walls' layer, on the unit's way
         walls.set_cell(x, y, wall)
     door = (5, 4)  # the inner room's door comes down, and a floor cell is taken away under an open cell
     walls.set_cell(*door, TileMap.INVALID_CELL)
-    hole = next(cell for cell in EngineStack([floor, walls], False).cells() if cell not in painted and cell != door
-                and signed_int(walls.get_cell(*cell)) < 0 and signed_int(floor.get_cell(*cell)) >= 0)
+    hole = next(
+        cell
+        for cell in EngineStack([floor, walls], False).cells()
+        if cell not in painted
+        and cell != door
+        and signed_int(walls.get_cell(*cell)) < 0
+        and signed_int(floor.get_cell(*cell)) >= 0
+    )
     floor.set_cell(*hole, TileMap.INVALID_CELL)
     assert navgrid.call("cells_painted", PoolVector2Array([Vector2(*cell) for cell in [*painted, door, hole]]))
     check_cells(navgrid, EngineStack([floor, walls], False))
@@ -201,11 +226,23 @@ def walk(navgrid: Node, unit: Node, floor: TileMap, frames: int = 3000) -> Set[C
     return visited
 
 
-@pytest.mark.parametrize("main, layer, wall_tile, floor_tile", [("Floor", "Walls", "Wall", "Base"), ("Walls", "Floor", "Wall", "")])
-def test_set_cell_blocked_edits_the_stack_and_units_reroute(root, capsys, fixture_copy, main, layer, wall_tile, floor_tile):
+@pytest.mark.parametrize(
+    "main, layer, wall_tile, floor_tile", [("Floor", "Walls", "Wall", "Base"), ("Walls", "Floor", "Wall", "")]
+)
+def test_set_cell_blocked_edits_the_stack_and_units_reroute(
+    root, capsys, fixture_copy, main, layer, wall_tile, floor_tile
+):
     """Walls put up through the NavGrid turn a unit on its way; a wall of either layer taken down opens the way."""
-    scene, navgrid = dungeon(root, fixture_copy, main, [f"../{layer}"], empty_cells_passable=False,
-                             wall_tile=wall_tile, floor_tile=floor_tile, smooth_paths=False)
+    scene, navgrid = dungeon(
+        root,
+        fixture_copy,
+        main,
+        [f"../{layer}"],
+        empty_cells_passable=False,
+        wall_tile=wall_tile,
+        floor_tile=floor_tile,
+        smooth_paths=False,
+    )
     floor: TileMap = scene.get_node("Floor")
     walls: TileMap = scene.get_node("Walls")
     stack = [scene.get_node(main), scene.get_node(layer)]
@@ -214,7 +251,12 @@ def test_set_cell_blocked_edits_the_stack_and_units_reroute(root, capsys, fixtur
     assert unit.call("move_to", floor.to_global(navgrid.call("cell_to_world", Vector2(*goal))))
     physics_frames(navgrid, 30)
     here = cell_of(floor.world_to_map(floor.to_local(unit.get_global_position())))
-    ahead = path_cells(navgrid.call("find_path", navgrid.call("cell_to_world", Vector2(*here)), navgrid.call("cell_to_world", Vector2(*goal))), floor)
+    ahead = path_cells(
+        navgrid.call(
+            "find_path", navgrid.call("cell_to_world", Vector2(*here)), navgrid.call("cell_to_world", Vector2(*goal))
+        ),
+        floor,
+    )
     blocked = {cell for cell in ahead[3:6] if navgrid.call("set_cell_blocked", Vector2(*cell), True)}
     assert blocked == set(ahead[3:6])
     check_cells(navgrid, EngineStack(stack, False))
@@ -225,7 +267,9 @@ def test_set_cell_blocked_edits_the_stack_and_units_reroute(root, capsys, fixtur
     assert navgrid.call("is_cell_blocked", Vector2(*door)) and signed_int(walls.get_cell(*door)) >= 0
     assert navgrid.call("set_cell_blocked", Vector2(*door), False)
     assert signed_int(walls.get_cell(*door)) == -1  # the wall is gone: cleared as a layer, or painted over with no tile
-    assert signed_int(floor.get_cell(*door)) >= 0  # the floor below stays (painted with floor_tile when it is the main map)
+    assert (
+        signed_int(floor.get_cell(*door)) >= 0
+    )  # the floor below stays (painted with floor_tile when it is the main map)
     check_cells(navgrid, EngineStack(stack, False))
     assert unit.call("move_to", floor.to_global(navgrid.call("cell_to_world", Vector2(*inside))))
     visited = walk(navgrid, unit, floor)
@@ -239,9 +283,18 @@ def test_set_cell_blocked_edits_the_stack_and_units_reroute(root, capsys, fixtur
 @pytest.mark.parametrize(
     "layers, expected",
     [
-        (["../Square"], "layer_paths[0]: layer '../Square' is square, cell_size (128, 64), but the TileMap '../Floor' is isometric"),
-        (["../Coarse"], "layer_paths[0]: layer '../Coarse' is isometric, cell_size (128, 128), but the TileMap '../Floor' is isometric, cell_size (128, 64)"),
-        (["../Shifted"], "layer_paths[0]: layer '../Shifted' lies at (64, 0) with axes (1, 0) and (0, 1), but the TileMap '../Floor' at (0, 0)"),
+        (
+            ["../Square"],
+            "layer_paths[0]: layer '../Square' is square, cell_size (128, 64), but the TileMap '../Floor' is isometric",
+        ),
+        (
+            ["../Coarse"],
+            "layer_paths[0]: layer '../Coarse' is isometric, cell_size (128, 128), but the TileMap '../Floor' is isometric, cell_size (128, 64)",
+        ),
+        (
+            ["../Shifted"],
+            "layer_paths[0]: layer '../Shifted' lies at (64, 0) with axes (1, 0) and (0, 1), but the TileMap '../Floor' at (0, 0)",
+        ),
         (["../Turned/Walls"], "layer_paths[0]: layer '../Turned/Walls' lies at (0, 0) with axes (0.877583, 0.479426)"),
         (["../Marker"], "layer_paths[0] '../Marker' points at a Sprite, not a TileMap."),
         (["../Nothing"], "layer_paths[0] '../Nothing' does not point at a node."),

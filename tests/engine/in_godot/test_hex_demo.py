@@ -25,8 +25,8 @@ from tests.engine.in_godot.test_navgrid import (
     engine_centre,
     engine_hex_astar,
     errors,
+    hex_paths_found,
     path_cells,
-    point_path_length,
     strings,
 )
 
@@ -160,24 +160,7 @@ def test_paths_are_legal_and_as_long_as_the_engines_six_neighbour_astar(demo, ca
     engine = EngineCells(tilemap, BLOCKING, empty_passable=False)
     astar, ids = engine_hex_astar(tilemap, engine)
     assert 100 < len(ids) < 180 and all(len(astar.get_point_connections(index)) <= 6 for index in ids.values())
-    rng = random.Random(41)
-    cells = sorted(ids)
-    found = 0
-    for _ in range(40):
-        start, goal = rng.choice(cells), rng.choice(cells)
-        path = find(navgrid, start, goal)
-        expected = astar.get_point_path(ids[start], ids[goal])
-        if len(expected) == 0:
-            assert len(path) == 0 and str(navgrid.call("get_last_status")) == "UNREACHABLE", (start, goal)
-            continue
-        found += 1
-        assert str(navgrid.call("get_last_status")) == "FOUND", (start, goal)
-        walked = path_cells(path, tilemap)
-        assert walked[0] == start and walked[-1] == goal and all(engine.walkable(cell) for cell in walked)
-        for a, b in zip(walked, walked[1:]):  # each step to a cell the engine's graph joins to it
-            assert ids[b] in [int(i) for i in astar.get_point_connections(ids[a])], (a, b)
-        assert abs(point_path_length(list(path)) - point_path_length(list(expected))) < 1e-2, (start, goal)
-    assert found >= 30
+    assert hex_paths_found(navgrid, tilemap, engine, astar, ids, random.Random(41)) >= 30
     assert errors(capsys) == []
 
 

@@ -521,7 +521,15 @@ def test_hex_paths_are_as_long_as_the_engines_six_neighbour_astar(root, capsys, 
     engine = EngineCells(tilemap)
     astar, ids = engine_hex_astar(tilemap, engine)
     assert all(len(astar.get_point_connections(index)) <= 6 for index in ids.values())
-    rng = random.Random(5)
+    assert hex_paths_found(navgrid, tilemap, engine, astar, ids, random.Random(5)) >= 30
+    assert errors(capsys) == []
+
+
+def hex_paths_found(
+    navgrid: Node, tilemap: TileMap, engine: "EngineCells", astar: AStar2D, ids: Dict[Cell, int], rng: random.Random
+) -> int:
+    """How many of 40 paths between random cells of ``ids`` the NavGrid found, each held to the engine's six-neighbour
+    AStar2D over them (``engine_hex_astar``): steps its graph joins, as long as its path; UNREACHABLE where it has none."""
     cells = sorted(ids)
     found = 0
     for _ in range(40):
@@ -534,14 +542,13 @@ def test_hex_paths_are_as_long_as_the_engines_six_neighbour_astar(root, capsys, 
             assert len(path) == 0 and str(navgrid.call("get_last_status")) == "UNREACHABLE", (start, goal)
             continue
         found += 1
-        assert str(navgrid.call("get_last_status")) == "FOUND"
+        assert str(navgrid.call("get_last_status")) == "FOUND", (start, goal)
         walked = path_cells(path, tilemap)
         assert walked[0] == start and walked[-1] == goal and all(engine.walkable(cell) for cell in walked)
         for a, b in zip(walked, walked[1:]):  # each step to a cell the engine's graph joins to it
             assert ids[b] in [signed_int(i) for i in astar.get_point_connections(ids[a])], (a, b)
         assert abs(point_path_length(list(path)) - point_path_length(list(expected))) < 1e-2, (start, goal)
-    assert found >= 30
-    assert errors(capsys) == []
+    return found
 
 
 def test_path_units_are_refused_on_a_hex_map_saying_why(root, capsys, fixture_copy):

@@ -56,9 +56,9 @@ LANDMARK_REPAY = 2.0
 #: A sweep that lowers no distance by more than this ends the sweeps (rounding, not a shorter path).
 SETTLED = 1e-6
 
-#: Distance maps computed together (each numpy call of the sweeps does their rows at once). On
-#: random512-10-0 the 16 maps take 1.2 s CPU at 8 (16 as fast, 4: 1.4-1.6 s); 8 float64 maps of a
-#: 512x512 map, 17 MB each, three alive at once (the maps, the sweep's copy, the turned copy).
+#: Distance maps computed together (each numpy call of the sweeps does their rows at once): fewer make more
+#: calls, more hold more memory (three float64 copies of the grid a map alive at once: the maps, the sweep's
+#: copy, the turned copy) for no further gain on a cluttered 512x512 map.
 SOURCES_AT_ONCE = 8
 
 #: Landmarks a query reads: those that bound its start-goal distance best.

@@ -65,8 +65,8 @@ LINK_MODES = ("exact", "fast")
 
 #: ``find_path``'s exact_first, in expanded nodes a cell of distance: where the exact search ends within it, it beats
 #: the key points (bench/bench_hierarchy.py --exact-first; random512-10-0, the most it needs: 4.5 a cell on the median
-#: query, 25 at most). On a maze it climbs the dead-end trees (:mod:`pathing_py.dead_ends`) with next to no search:
-#: maze512-1-0's graph queries 6.76 ms of CPU without it, 0.62 with it (the exact search alone 0.57; tcod 12.5).
+#: query, 25 at most). On a maze it climbs the dead-end trees (:mod:`pathing_py.dead_ends`) with next to no search,
+#: faster than the key points there (docs/benchmarks.md has the figures).
 EXACT_FIRST = 20.0
 
 #: Fields relaxed together in one numpy stack: bounds memory and gives the progress

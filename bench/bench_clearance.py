@@ -44,13 +44,13 @@ from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+import pathing_py.clearance as clearance_module
 from bench.bench_hierarchy import GraphSolver
 from bench.harness import MAPS_DIR, Answer, Ours, command_line, path_problem, ratio, render, run_solver
-import pathing_py.clearance as clearance_module
 from pathing_py import Grid, KeyPointGraph, find_path, prepare
 from pathing_py.clearance import ClearanceMap
-from pathing_py.tools.movingai import Scenario
 from pathing_py.sized_grids import SizedGrids
+from pathing_py.tools.movingai import Scenario
 
 DEFAULT_MAPS = "random512-10-0,AR0011SR,8room_000,den520d"
 EDIT_COUNTS = (10, 100, 1000)

@@ -35,12 +35,11 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence
 
 import numpy as np
 
+import pathing_py
 from bench import bench_crowd, bench_groups
 from bench.bench_groups import ROOT, Scenario, add_units
-from pathing_py.tools.scenarios import CrowdScenario
-
-import pathing_py
 from bench.report import command_line
+from pathing_py.tools.scenarios import CrowdScenario
 
 #: The name the commit's package is imported under.
 BASE_PACKAGE = "pathing_base"

@@ -89,6 +89,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 import numpy as np
 
 from bench import rvo2_peer
+from bench.report import command_line, pythonscript_python, render
 from pathing_py import PathResult
 from pathing_py.clearance import size_class
 from pathing_py.crowd_checks import overlapping_pairs, units_in_walls
@@ -106,7 +107,6 @@ from pathing_py.tools.scenarios import (
     packed_canyon,
     two_cell_corridor,
 )
-from bench.report import command_line, pythonscript_python, render
 
 ROOT = Path(__file__).resolve().parent.parent
 

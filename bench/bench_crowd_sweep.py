@@ -27,14 +27,12 @@ import argparse
 import sys
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-
+from bench.report import command_line, render
 from pathing_py.tools import scenarios
 from pathing_py.tools.crowd_bounds import TARGET_RATIO, lower_bound
 from pathing_py.tools.crowd_runs import CrowdRun
 from pathing_py.tools.scenarios import CrowdScenario
 from pathing_py.units import UnitState
-
-from bench.report import command_line, render
 
 DELTAS = (1 / 30, 1 / 20, 1 / 10)
 RUNS: List[Tuple[str, Callable[[], CrowdScenario]]] = [

@@ -35,10 +35,9 @@ from typing import Optional, Sequence, Tuple
 
 import numpy as np
 
-
+from bench.report import render
 from pathing_py import Grid, KeyPointGraph, prepare
 from pathing_py.tools.movingai import find_benchmarks
-from bench.report import render
 
 MOVINGAI = find_benchmarks(__file__)
 DEFAULT_MAPS = "den520d,AR0011SR,maze512-1-0,random512-10-0,Paris_0_1024"

@@ -64,15 +64,14 @@ from typing import Dict, List, NamedTuple, Optional, Sequence
 
 import numpy as np
 
+from bench import bench_groups
+from bench.report import TOLERANCE, command_line, render
+from pathing_py import Grid
+from pathing_py.groups import Formation
+from pathing_py.tools.movingai import find_benchmarks
 from tools.engine_runs import FPS, json_lines
 from tools.godot_headless import Godot, GodotRunError, find_godot
 from tools.godot_python import IGNORED, GodotPython, find_pythonscript
-from pathing_py.tools.movingai import find_benchmarks
-from bench.report import TOLERANCE, command_line, render
-
-from bench import bench_groups
-from pathing_py import Grid
-from pathing_py.groups import Formation
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -72,6 +72,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tu
 
 import numpy as np
 
+from bench.report import command_line, pythonscript_python, render
 from pathing_py import Grid, KeyPointGraph
 from pathing_py.clearance import ClearanceMap
 from pathing_py.crowd_checks import overlapping_pairs
@@ -82,7 +83,6 @@ from pathing_py.tools.scenarios import DEFAULT_SPEED
 from pathing_py.units import Navigator, Unit, UnitState
 from pathing_py.units.navigator import UPDATE_PARTS
 from pathing_py.units.unit import FINAL_STATES
-from bench.report import command_line, pythonscript_python, render
 
 ROOT = Path(__file__).resolve().parent.parent
 

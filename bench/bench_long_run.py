@@ -13,7 +13,6 @@ import random
 import statistics
 import time
 
-
 from pathing_py import Grid, KeyPointGraph
 from pathing_py.tools.movingai import find_benchmarks, read_scenarios
 

@@ -36,8 +36,8 @@ from typing import Callable, List, NamedTuple, Optional, Sequence, Set
 
 from bench.harness import MAPS_DIR, command_line, render
 from pathing_py import Grid, KeyPointGraph
-from pathing_py.tools.changing_map import FINAL_STATES, Order, Wall, drop_wall, free_cells, give_orders, update_ms
 from pathing_py.grid import Cell
+from pathing_py.tools.changing_map import FINAL_STATES, Order, Wall, drop_wall, free_cells, give_orders, update_ms
 from pathing_py.units import Navigator, UnitState
 
 UPDATE_SECONDS = 0.1

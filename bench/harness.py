@@ -24,9 +24,9 @@ from typing import Dict, Hashable, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
+from bench.report import TOLERANCE, command_line, render  # noqa: F401  (re-exported for the benchmarks)
 from pathing_py import Cell, Grid, find_path
 from pathing_py.tools.movingai import Scenario, find_benchmarks
-from bench.report import TOLERANCE, command_line, render  # noqa: F401  (re-exported for the benchmarks)
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -50,11 +50,11 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
-from .grid import Cell, Grid, corner_offsets, is_move
-from .jump_tables import DIRECTIONS, JumpTables, pad
 from .dead_ends import DeadEnds, worth_peeling
 from .differential import LANDMARK_REPAY, MARGIN, Landmarks, worth_landmarks
 from .differential import STEP as LANDMARK_STEP  # the unit of the landmarks' distances
+from .grid import Cell, Grid, corner_offsets, is_move
+from .jump_tables import DIRECTIONS, JumpTables, pad
 from .rook_jumps import RookJumpSearch
 from .search_state import SQRT2, TIE_BREAK, Markers, PathResult, PathStatus, Searcher, straight_runs
 

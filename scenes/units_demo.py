@@ -8,7 +8,7 @@ stands; the units splice their routes around the new walls. How each unit's
 trip ends is printed.
 """
 
-from godot import Array, Node, Node2D, PoolVector2Array, TileMap, Timer, Vector2, exposed, export
+from godot import Array, Node, Node2D, PoolVector2Array, TileMap, Timer, Vector2, export, exposed
 
 from pathing_py.godot.bridge import signed_int
 

@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from tools.godot_headless import Godot, GodotRunError, find_godot, godot_required
-from tools.godot_python import GodotPython, find_pythonscript
 from pathing_py.tools.movingai import BENCHMARKS_VARIABLE, find_benchmarks
 from tests.support.bench_groups import tiny_map  # noqa: F401 (fixtures every test may take)
+from tools.godot_headless import Godot, GodotRunError, find_godot, godot_required
+from tools.godot_python import GodotPython, find_pythonscript
 
 ROOT = Path(__file__).resolve().parent.parent
 

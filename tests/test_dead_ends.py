@@ -6,8 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathing_py import Grid, PathStatus, find_path, prepare
-from pathing_py import dead_ends
+from pathing_py import Grid, PathStatus, dead_ends, find_path, prepare
 from pathing_py.jump_tables import pad
 from tests.support.reference import dijkstra, path_cost
 from tests.support.strategies import cells_of, connectivities, edits, maps, mazes

@@ -3,10 +3,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.support import reference
 from pathing_py import Grid, MapFormatError
 from pathing_py.grid import diagonal_steps, passable_at, step_allowed, step_corners
 from pathing_py.islands import label_islands
+from tests.support import reference
 from tests.support.strategies import cells, edits, maps
 
 

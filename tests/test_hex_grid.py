@@ -18,8 +18,8 @@ from pathing_py.godot.tile_geometry import MODE_CUSTOM, MODE_ISOMETRIC, TileGeom
 from pathing_py.grid import MapFormatError
 from pathing_py.hex_grid import HexMap, HexSteps, find_hex_path, hex_islands, hex_neighbours
 from pathing_py.islands import label_islands
-from tests.support.strategies import cells_of, maps
 from tests.support.hex_grid import Cell, layouts, moved, origins, touching
+from tests.support.strategies import cells_of, maps
 
 FIXTURES = Path(__file__).resolve().parent / "support" / "fixtures"
 HEX_MAZE = FIXTURES / "geometry" / "hex_maze.tscn"

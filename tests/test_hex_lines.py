@@ -15,8 +15,8 @@ from pathing_py.godot.bridge import TileInfo, TileMapNavigator
 from pathing_py.godot.tile_geometry import HALF_OFFSET_Y, TileGeometry
 from pathing_py.hex_grid import HexSteps, find_hex_path
 from pathing_py.hex_lines import hex_line_cells, hex_line_of_sight, hex_line_touches, hex_path_cost, smooth_hex_path
-from tests.support.strategies import cells_of, maps
 from tests.support.hex_grid import layouts, moved, origins, touching
+from tests.support.strategies import cells_of, maps
 
 Cell = Tuple[int, int]
 

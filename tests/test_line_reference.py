@@ -10,7 +10,6 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from tests.support import reference_line as reference
 from pathing_py import Grid, find_path
 from pathing_py.line import (
     clear_cells,
@@ -22,6 +21,7 @@ from pathing_py.line import (
     prefix_costs,
     smooth_path,
 )
+from tests.support import reference_line as reference
 from tests.support.reference import step_allowed
 from tests.support.strategies import cells_of, connectivities, maps, walled_maps
 

@@ -6,11 +6,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathing_py import Grid, PathStatus, find_path
-from pathing_py.tools.movingai import read_scenarios
 from pathing_py.search import grid_distances
+from pathing_py.tools.movingai import read_scenarios
 from tests.support.reference import dijkstra, path_cost
-from tests.support.strategies import cells, cells_of, connectivities, costs, edits, maps
 from tests.support.search import MAPS, sample_scenarios
+from tests.support.strategies import cells, cells_of, connectivities, costs, edits, maps
 
 
 def last_places(path):

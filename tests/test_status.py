@@ -12,10 +12,10 @@ import pytest
 from pathing_py import status
 from pathing_py.godot.groups import GroupDriver
 from pathing_py.groups import GroupState
-from pathing_py.units.local import WalkStatus
 from pathing_py.search import PathStatus
 from pathing_py.status import Status
 from pathing_py.units import Navigator, UnitState
+from pathing_py.units.local import WalkStatus
 from tests.support.godot_units import DEAD_END, FakeTileMap, add, make_driver, run, world_centre
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -53,7 +53,7 @@ The NavGrid keeps the groups and does the work (:mod:`pathing_py.godot.groups`,
 which plain Python tests cover); this script converts and forwards.
 """
 
-from godot import Array, Engine, Node, NodePath, PropertyHint, Vector2, exposed, export, signal
+from godot import Array, Engine, Node, NodePath, PropertyHint, Vector2, export, exposed, signal
 
 from pathing_py.godot import groups
 from pathing_py.godot.bridge import keep_script_loaded, report_error

@@ -102,7 +102,6 @@ from godot import (
     Color,
     Engine,
     Node2D,
-    Rect2,
     NodePath,
     Object,
     PoolRealArray,
@@ -110,12 +109,13 @@ from godot import (
     PoolVector2Array,
     ProjectSettings,
     PropertyHint,
+    Rect2,
     TileMap,
     TileSet,
     Transform2D,
     Vector2,
-    exposed,
     export,
+    exposed,
     signal,
 )
 from godot.bindings import _File

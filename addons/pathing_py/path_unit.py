@@ -47,7 +47,7 @@ the NavGrid's own bake, once).
 Position, speed and the like are read when the unit joins.
 """
 
-from godot import Engine, Node2D, NodePath, Vector2, exposed, export, signal
+from godot import Engine, Node2D, NodePath, Vector2, export, exposed, signal
 
 from pathing_py.godot import units
 from pathing_py.godot.bridge import keep_script_loaded, report_error

@@ -49,8 +49,8 @@ from godot import (
 )
 
 from pathing_py import Grid, KeyPointGraph
-from pathing_py.tools.movingai import Scenario, read_scenarios
 from pathing_py.status import Status
+from pathing_py.tools.movingai import Scenario, read_scenarios
 
 SETTINGS_PREFIX = "--bench-settings="
 #: TileMap cells are CELL x CELL pixels; the NavGrid answers in pixels, AStar2D in cells.

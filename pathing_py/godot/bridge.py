@@ -46,8 +46,8 @@ from ..line import smooth_path
 from ..search import PathStatus, find_path, prepare
 from ..status import Status
 from .painted_cells import TileRules, whole_cells
-from .tile_geometry import WORLD_TO_MAP_EPSILON, TileGeometry
 from .tile_data import CellRect, decode_stack, grid_area, layer_blocking_ids, passable_cells, tiles_that_cannot_block
+from .tile_geometry import WORLD_TO_MAP_EPSILON, TileGeometry
 
 __all__ = [
     "CoordinateError",

@@ -63,10 +63,10 @@ from typing import Any, Callable, Deque, Dict, Hashable, Iterable, Iterator, Lis
 from ..arguments import finite_or_none
 from ..grid import Cell
 from ..groups import SHAPES, Cohesion, Group, Groups
+from ..status import Status
 from ..units import Unit, UnitState
 from .bridge import Position
 from .nav_grid_link import nav_grid_path_problem
-from ..status import Status
 from .units import Answer, UnitDriver
 
 __all__ = [

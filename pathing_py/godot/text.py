@@ -34,7 +34,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Iterator, NoReturn, Tuple, Union
+from typing import Any, Dict, Iterator, List, NoReturn, Tuple, Union
 
 import numpy as np
 

@@ -6,7 +6,7 @@ See :mod:`pathing_py.groups.group` for the quick start, and
 
 from .formations import FORWARD, REFORM_ANGLE, SHAPES, Formation, fits, needs_reforming, slot_cells, slot_headings
 from .forming import assign_slots
-from .group import Cohesion, Group, GroupEvent, GroupState, Groups, gathering_cells
+from .group import Cohesion, Group, GroupEvent, Groups, GroupState, gathering_cells
 
 __all__ = [
     "Cohesion",

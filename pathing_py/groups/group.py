@@ -45,8 +45,8 @@ from ..grid import Cell, Grid
 from ..search import as_cell
 from ..status import Status
 from ..units import Navigator, Unit, UnitState
-from ..units.occupancy import Occupancy, block_cells
 from ..units.narrows import Claim, hold_for_next_turn, mark_narrows
+from ..units.occupancy import Occupancy, block_cells
 from ..units.path_stack import Route, RouteKind
 from ..units.unit import FINAL_STATES, STANDING_STATES
 from .formations import FORWARD, Formation, checked_spacing, distinct_cells, needs_reforming, slot_cells

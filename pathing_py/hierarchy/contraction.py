@@ -23,7 +23,6 @@ cost found is the same, over far fewer key points.
 import sys
 from typing import Dict, Iterable, List, Sequence, Set
 
-
 __all__ = ["CORE", "Contraction"]
 
 #: The rank of a key point that is not a dead end: above all dead ends.

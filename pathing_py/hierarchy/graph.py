@@ -27,16 +27,16 @@ and refines the route into cells from the paths the bake kept.
 
 import math
 import numbers
-from itertools import chain
 from heapq import heappop, heappush
+from itertools import chain
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, MutableMapping, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
 
 from ..dead_ends import worth_peeling
-from ..jump_tables import pad
 from ..grid import Cell, Grid
+from ..jump_tables import pad
 from ..line import clear_lines, line_cells, line_of_sight, path_cost, smooth_path
 from ..search import (
     TIE_BREAK,
@@ -48,8 +48,8 @@ from ..search import (
     find_path,
     grid_distance,
 )
-from .entrances import DEFAULT_LONG_RUN, borders_key_points
 from .contraction import CORE, Contraction
+from .entrances import DEFAULT_LONG_RUN, borders_key_points
 from .fields import ClusterFields, cluster_fields, single_field, walk_back
 from .landmarks import Landmarks
 from .partition import Clusters, default_cluster_size

@@ -62,15 +62,11 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, TextIO,
 
 import numpy as np
 
-from .animation import GifWriter
-from .changing_map import FINAL_STATES, Order, Wall, drop_wall, give_orders, update_ms
-from .crowd_runs import CrowdRun
+from ..cell_layout import SQUARE_CELLS, CellLayout
 from ..debug import draw_commander, draw_grid, paths_picture, side_by_side, units_picture, write_png
-from .formation_scenarios import SCENARIOS, FormationRun
 from ..godot.bridge import load_graph
 from ..godot.scene_files import TileMapData, nav_grid_settings, read_tilemap
 from ..godot.tile_data import UNKNOWN_TILES, CellRect, cell_rect, tiles_that_cannot_block
-from ..cell_layout import SQUARE_CELLS, CellLayout
 from ..grid import CONNECTIVITIES, Cell, Grid, MapFormatError
 from ..hex_grid import HexSteps, find_hex_path, hex_islands
 from ..hex_lines import smooth_hex_path
@@ -78,9 +74,13 @@ from ..hierarchy import KeyPointGraph
 from ..line import smooth_path
 from ..map_pictures import MAX_SIDE, MIN_CELL_EDGE, MIN_WIDTH, MapPicture
 from ..pillow import PillowMissing, pillow_image
-from .scenarios import CrowdScenario, armies, crossroads
 from ..search import PathResult, find_path, prepare
 from ..units import CollisionState, Navigator, Resolution, UnitState
+from .animation import GifWriter
+from .changing_map import FINAL_STATES, Order, Wall, drop_wall, give_orders, update_ms
+from .crowd_runs import CrowdRun
+from .formation_scenarios import SCENARIOS, FormationRun
+from .scenarios import CrowdScenario, armies, crossroads
 
 __all__ = ["main", "LoadedMap", "load_map"]
 

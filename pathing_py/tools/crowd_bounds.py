@@ -64,8 +64,8 @@ import numpy as np
 
 from ..clearance import size_class
 from ..grid import Grid
-from .scenarios import CrowdScenario, fitting_cells
 from ..search import PathResult, find_path
+from .scenarios import CrowdScenario, fitting_cells
 
 __all__ = ["TARGET_RATIO", "Bound", "lower_bound", "passage_bound", "solo_paths", "trip_seconds"]
 

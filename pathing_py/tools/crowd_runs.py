@@ -24,9 +24,9 @@ from typing import List, Optional
 import numpy as np
 
 from ..crowd_checks import overlapping_pairs, units_in_walls
-from .scenarios import CrowdScenario
 from ..units import Navigator, Unit, UnitState
 from ..units.unit import FINAL_STATES
+from .scenarios import CrowdScenario
 
 __all__ = ["CrowdRun"]
 

@@ -53,13 +53,13 @@ import numpy as np
 
 from ..arguments import as_flag, as_int, as_point, as_seconds, finite_or_none
 from ..clearance import block_at, block_centre, size_class
-from .dynamic import MapWatcher
 from ..grid import Cell, Grid
 from ..search import as_cell
 from ..sized_grids import SizedGrids
 from .agents import AgentArrays
 from .collisions import Collisions
 from .corridor import Corridor, nearest_reachable
+from .dynamic import MapWatcher
 from .jams.plans import JamPlans
 from .moves import Round, move_on, sub_step, sub_steps
 from .narrows import Claim, Narrows, Stretch, hold_for_next_turn, mark_narrows

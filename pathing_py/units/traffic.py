@@ -28,10 +28,10 @@ from ..arguments import as_seconds
 from ..clearance import ClearanceMap
 from ..grid import Cell, Grid
 from ..search import find_path
-from .spacetime import Reservations, arrival_times, find_path_in_time, occupancy
 from .collisions import Collision, Collisions, Resolution
 from .occupancy import Occupancy, block_cells, step_cells
 from .path_stack import Route, RouteKind
+from .spacetime import Reservations, arrival_times, find_path_in_time, occupancy
 from .unit import FINAL_STATES, STANDING_STATES, Unit, UnitState
 
 __all__ = ["Blocked", "Held", "Queue", "Traffic", "TrafficHost", "grid_without", "waited_for", "waiting_aside"]

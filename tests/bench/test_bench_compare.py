@@ -8,7 +8,6 @@ from types import SimpleNamespace
 import pytest
 
 import pathing_py
-
 from bench import bench_compare, bench_groups
 
 SCENARIO = ["--groups", "2", "--size", "4", "--seconds", "60"]

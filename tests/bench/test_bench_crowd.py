@@ -10,12 +10,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
+from bench import bench_crowd, rvo2_peer
 from pathing_py.grid import Grid
 from pathing_py.tools.crowd_bounds import Bound, lower_bound
 from pathing_py.tools.scenarios import CrowdScenario, head_on_corridor, mixed_radii
 from tests.support.strategies import maps
-
-from bench import bench_crowd, rvo2_peer
 
 ROOT = Path(__file__).resolve().parents[2]
 

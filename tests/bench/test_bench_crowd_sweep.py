@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pathing_py.tools.crowd_bounds import lower_bound
 from bench import bench_crowd_sweep
+from pathing_py.tools.crowd_bounds import lower_bound
 
 ROOT = Path(__file__).resolve().parents[2]
 

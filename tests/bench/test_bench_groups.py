@@ -7,10 +7,9 @@ import math
 
 import pytest
 
+from bench import bench_groups
 from pathing_py import Grid
 from pathing_py.groups import Formation
-
-from bench import bench_groups
 
 GROUPS, SIZE = 2, 4
 

@@ -17,13 +17,13 @@ from typing import List
 import numpy as np
 import pytest
 
-from tools.engine_runs import json_lines
-from tools.godot_python import GodotPython, failures
 from pathing_py.godot.bridge import TileFrame
 from pathing_py.godot.editor import graph_drawing
-from pathing_py.hierarchy import KeyPointGraph
 from pathing_py.godot.scene_files import grid_from_tscn, nav_grid_settings
+from pathing_py.hierarchy import KeyPointGraph
 from tests.support.engine_editor import DRAW_REFUSED, ROOT, refused_draw_calls, run_check, with_check_plugin
+from tools.engine_runs import json_lines
+from tools.godot_python import GodotPython, failures
 
 SCENES = sorted(f"res://{path.relative_to(ROOT).as_posix()}" for path in (ROOT / "scenes").glob("*.tscn"))
 DEMO = "res://scenes/demo.tscn"

@@ -22,9 +22,9 @@ from typing import Dict, List, Tuple
 
 import pytest
 
+from tests.support.engine_scenes import Play, units_demo_intent
 from tools.engine_runs import FPS, GameRun, json_lines
 from tools.godot_python import IGNORED, GodotPython, failures
-from tests.support.engine_scenes import Play, units_demo_intent
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The presets, with the feature naming their platform's library in pythonscript.gdnlib.

@@ -13,8 +13,8 @@ from typing import List
 
 import pytest
 
-from tools.engine_runs import FPS, run_game
 from tests.support.engine_units import CELL_PIXELS, Game, assert_moved_frame_by_frame, cell, chebyshev
+from tools.engine_runs import FPS, run_game
 
 #: Where group_game.gd sends the squad, and the squad's units.
 TARGET = (10, 9)

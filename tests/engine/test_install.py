@@ -17,14 +17,13 @@ from typing import Tuple
 
 import pytest
 
-from tools.engine_runs import json_lines
-from tests.support.fresh_projects import INSTALL_SECTION, fresh_project, readme_commands
-from tools.godot_python import IGNORED, GodotPython
 from pathing_py.grid import Grid
 from pathing_py.line import line_of_sight
 from pathing_py.search import find_path
 from tests.support.engine_install import CELL, GOAL, LAYOUT, POCKET, ROOT, START, centre, tile_data
-
+from tests.support.fresh_projects import INSTALL_SECTION, fresh_project, readme_commands
+from tools.engine_runs import json_lines
+from tools.godot_python import IGNORED, GodotPython
 
 #: Where the TileMap sits in the scene (pixels): TileMap-local and global positions differ, as in most games.
 TILEMAP_AT = (96, 48)

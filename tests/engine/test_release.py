@@ -13,13 +13,12 @@ from typing import List
 
 import pytest
 
-from tools.engine_runs import json_lines
-from tests.support.fresh_projects import fresh_project
-from tools.godot_python import GodotPython
 from tests.support.engine_editor import DRAW_REFUSED, run_check, with_check_plugin
 from tests.support.engine_install import CELL, GOAL, START, centre, tile_data
-
+from tests.support.fresh_projects import fresh_project
 from tools import release
+from tools.engine_runs import json_lines
+from tools.godot_python import GodotPython
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,10 +15,10 @@ from typing import Dict, List
 
 import pytest
 
-from tools.engine_runs import run_game
 from pathing_py.godot.text import parse_file
 from tests.support.engine_editor import DRAW_REFUSED, refused_draw_calls
 from tests.support.engine_units import cell, chebyshev
+from tools.engine_runs import run_game
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENE = ROOT / "scenes" / "rts_demo.tscn"

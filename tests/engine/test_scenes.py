@@ -13,8 +13,8 @@ from typing import Callable, Dict, Set, Tuple
 
 import pytest
 
+from tests.support.engine_scenes import ROOT, Play, cell, units_demo_intent
 from tools.engine_runs import FPS, run_game
-from tests.support.engine_scenes import Play, ROOT, cell, units_demo_intent
 
 SECONDS = 30
 SCENES = sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "scenes").rglob("*.tscn"))

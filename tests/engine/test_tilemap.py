@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from pathing_py import PathStatus, find_path
-from pathing_py.godot.scene_files import grid_from_tscn, list_tilemaps, read_tilemap, TileMapData
+from pathing_py.godot.scene_files import TileMapData, grid_from_tscn, list_tilemaps, read_tilemap
 from pathing_py.godot.text import ResourceRef, parse_file
 from pathing_py.grid import MapFormatError
 

@@ -14,8 +14,8 @@ from typing import Dict
 
 import pytest
 
-from tools.engine_runs import FPS, run_game
 from tests.support.engine_units import CELL_PIXELS, Cell, Game, assert_moved_frame_by_frame, cell, chebyshev
+from tools.engine_runs import FPS, run_game
 
 #: Where the scenarios send units: open ground south-east of the demo's western base.
 GOAL = (10, 9)

@@ -12,9 +12,12 @@ from typing import List
 
 import pytest
 
-from tests.support.godot_api_check import GodotApi, check_files, check_source, check_sources
-from pathing_py.godot import bridge as godot_bridge, groups as godot_groups, tile_geometry, units as godot_units
+from pathing_py.godot import bridge as godot_bridge
+from pathing_py.godot import groups as godot_groups
+from pathing_py.godot import tile_geometry
+from pathing_py.godot import units as godot_units
 from pathing_py.godot.text import ResourceRef, parse_file
+from tests.support.godot_api_check import GodotApi, check_files, check_source, check_sources
 
 ROOT = Path(__file__).resolve().parents[2]
 ADDON = ROOT / "addons" / "pathing_py"

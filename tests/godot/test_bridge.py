@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pathing_py import Grid, KeyPointGraph, Navigator, find_path, smooth_path
 from pathing_py.godot.bridge import (
     CoordinateError,
     GraphLoad,
@@ -26,11 +27,10 @@ from pathing_py.godot.bridge import (
     signed_int,
     tilemap_problem,
 )
-from pathing_py import Grid, KeyPointGraph, Navigator, find_path, smooth_path
-from pathing_py.grid import MapFormatError
 from pathing_py.godot.scene_files import grid_from_tscn
 from pathing_py.godot.tile_data import CellRect
 from pathing_py.godot.tile_geometry import MODE_ISOMETRIC, WORLD_TO_MAP_EPSILON, TileGeometry
+from pathing_py.grid import MapFormatError
 from pathing_py.status import Status
 
 ROOT = Path(__file__).resolve().parents[2]

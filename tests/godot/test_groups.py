@@ -21,8 +21,8 @@ from pathing_py.godot.groups import (
 from pathing_py.godot.units import UnitDriver
 from pathing_py.groups import Cohesion
 from pathing_py.status import Status
-from tests.support.godot_units import CELL_SIZE, FakeTileMap, add, make_driver, tile_cell_of, world_centre, world_of
 from tests.support.godot_groups import FIELD, MANAGER, SQUAD, make_squad, settings
+from tests.support.godot_units import CELL_SIZE, FakeTileMap, add, make_driver, tile_cell_of, world_centre, world_of
 
 TARGET = (9, 1)
 #: World pixels a unit at 4 cells per second may move in one 60th of a second (the fake TileMap is scaled twice).

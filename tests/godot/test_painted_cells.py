@@ -11,7 +11,8 @@ from typing import Dict, List, Tuple
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pathing_py import KeyPointGraph
 from pathing_py.godot.bridge import CoordinateError, TileInfo, TileMapNavigator

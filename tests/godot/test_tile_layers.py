@@ -11,10 +11,10 @@ from typing import Dict, List, Tuple
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pathing_py import find_path
-from pathing_py.tools.cli import load_map, main
 from pathing_py.godot.bridge import TileInfo, TileMapNavigator
 from pathing_py.godot.scene_files import grid_from_tscn, nav_grid_settings, read_tilemap
 from pathing_py.godot.tile_data import CellRect, grid_from_tile_data, layer_blocking_ids
@@ -23,6 +23,7 @@ from pathing_py.godot.tile_layers import IDENTITY, layer_difference, layer_node_
 from pathing_py.godot.units import EMPTY_TILE, TilePainter, UnitDriver
 from pathing_py.grid import MapFormatError
 from pathing_py.status import Status
+from pathing_py.tools.cli import load_map, main
 
 FIXTURES = Path(__file__).resolve().parent.parent / "support" / "fixtures"
 DUNGEON = FIXTURES / "layers" / "dungeon.tscn"

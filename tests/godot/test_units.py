@@ -37,11 +37,11 @@ from pathing_py.units.unit import FINAL_STATES
 from tests.support.godot_units import (
     CELL_SIZE,
     DEAD_END,
-    FakeTileMap,
     MAP,
-    Node,
     TILEMAP_TO_WORLD,
     TILES,
+    FakeTileMap,
+    Node,
     add,
     make_driver,
     points,

@@ -4,7 +4,6 @@ come and go, and orders that cannot be carried out."""
 import math
 
 import numpy as np
-
 import pytest
 
 from pathing_py import Grid, KeyPointGraph
@@ -15,8 +14,8 @@ from pathing_py.tools.crowd_bounds import lower_bound
 from pathing_py.tools.scenarios import CrowdScenario
 from pathing_py.units import Navigator, RouteKind, UnitState
 from tests.conftest import ROOT
-from tests.support.navigator import HAIRPIN, check_world, most_seconds_no_closer
 from tests.support.groups import walk
+from tests.support.navigator import HAIRPIN, check_world, most_seconds_no_closer
 
 FINAL = {UnitState.ARRIVED, UnitState.HELD_UP, UnitState.UNREACHABLE}
 

@@ -10,8 +10,6 @@ import numpy as np
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
-from tests.support.strategies import maps
-from tests.support.navigator_properties import Restless
 
 from pathing_py import Grid, KeyPointGraph
 from pathing_py.clearance import block_at, block_centre, size_class
@@ -20,6 +18,8 @@ from pathing_py.groups import Cohesion, Groups
 from pathing_py.units import Navigator, UnitState
 from pathing_py.units.occupancy import block_cells
 from pathing_py.units.unit import FINAL_STATES, STANDING_STATES
+from tests.support.navigator_properties import Restless
+from tests.support.strategies import maps
 
 #: Seconds of waiting before units give up, short so that every drawn run ends quickly.
 GIVE_UP = 2.0

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from pathing_py import Grid
-from pathing_py.groups import GroupState, Groups, gathering_cells
+from pathing_py.groups import Groups, GroupState, gathering_cells
 from pathing_py.groups.passage import plan_passage
 from pathing_py.sized_grids import SizedGrids
 from pathing_py.units import Navigator, UnitState

@@ -7,11 +7,11 @@ size, and an unedited file must load whole.
 
 import numpy as np
 import pytest
-from tests.support.graph_file import FILES, GRIDS, edited, load, set_at
 
 from pathing_py import GraphFileError, KeyPointGraph
 from pathing_py.hierarchy import file_checks
 from pathing_py.jump_tables import DIRECTIONS
+from tests.support.graph_file import FILES, GRIDS, edited, load, set_at
 
 
 def cleared_reached_cell(array: np.ndarray) -> None:

@@ -22,7 +22,6 @@ from pathing_py.hierarchy.fields import walk_back
 from pathing_py.jump_tables import DIRECTIONS
 from tests.support.graph_file import FILES, GRIDS, MAGIC, edited, join, load, set_at, split
 
-
 FREE = [(x, y) for y in range(10) for x in range(24) if GRIDS["plain"].passable[y, x]]
 
 

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathing_py import (
-    Grid,
     GraphFileError,
+    Grid,
     KeyPointGraph,
     PathStatus,
     StaleGraphError,
@@ -20,13 +20,13 @@ from pathing_py import (
 from pathing_py.hierarchy import graph as graph_module
 from pathing_py.hierarchy.entrances import border_key_points
 from pathing_py.hierarchy.fields import NO_DIRECTION, cluster_fields, walk_back
-from pathing_py.jump_tables import DIRECTIONS
 from pathing_py.hierarchy.partition import Clusters, default_cluster_size
-from pathing_py.tools.movingai import read_scenarios
+from pathing_py.jump_tables import DIRECTIONS
 from pathing_py.search import grid_distance
+from pathing_py.tools.movingai import read_scenarios
 from tests.support.reference import dijkstra, path_cost
-from tests.support.strategies import cells, connectivities, costs, edits, maps, mazes
 from tests.support.search import MAPS, sample_scenarios
+from tests.support.strategies import cells, connectivities, costs, edits, maps, mazes
 
 
 def check_against_exact(graph, start, goal, link, exact_first=0.0):

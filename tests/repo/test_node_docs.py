@@ -6,10 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from tools import node_docs
-
 from pathing_py.godot.groups import GROUP_SIGNALS
 from pathing_py.godot.units import REASON_SIGNALS, UNIT_SIGNALS
+from tools import node_docs
 
 ROOT = Path(__file__).resolve().parents[2]
 

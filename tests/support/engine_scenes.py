@@ -4,10 +4,10 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Dict, List, Tuple
 
-from tools.engine_runs import GameRun
 from pathing_py.godot.scene_files import grid_from_tscn
 from pathing_py.godot.text import parse_file
 from pathing_py.islands import label_islands
+from tools.engine_runs import GameRun
 
 ROOT = Path(__file__).resolve().parents[2]
 Cell = Tuple[int, int]

@@ -4,7 +4,6 @@ import numpy as np
 from hypothesis import assume
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
-from tests.support.strategies import maps
 
 from pathing_py import Grid
 from pathing_py.clearance import block_centre, size_class
@@ -12,6 +11,7 @@ from pathing_py.crowd_checks import overlapping_pairs, units_in_walls
 from pathing_py.units import CollisionState, Navigator, UnitState
 from pathing_py.units.occupancy import block_cells
 from pathing_py.units.unit import FINAL_STATES
+from tests.support.strategies import maps
 
 #: Seconds of waiting before units give up, short so that every drawn run ends quickly.
 GIVE_UP = 2.0

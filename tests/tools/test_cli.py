@@ -11,8 +11,6 @@ import pytest
 from PIL import Image
 
 from pathing_py import GraphFileError, Grid, KeyPointGraph, Navigator, StaleGraphError, UnitState, find_path
-from pathing_py.godot.scene_files import grid_from_tscn, read_tilemap
-from pathing_py.tools.cli import DEMO_SCENE, ProgressBar, demo_frames_at_most, load_map, main
 from pathing_py.debug import (
     CLUSTER_BORDER,
     KEY_POINT,
@@ -25,6 +23,8 @@ from pathing_py.debug import (
     unit_colour,
     write_png,
 )
+from pathing_py.godot.scene_files import grid_from_tscn, read_tilemap
+from pathing_py.tools.cli import DEMO_SCENE, ProgressBar, demo_frames_at_most, load_map, main
 from pathing_py.units.prediction import route_cells
 from tests.support.animation import decode_gif
 

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from pathing_py import Grid
-from pathing_py.tools.cli import main
 from pathing_py.debug import COMMANDER_DOT, PANEL_GAP, draw_commander, side_by_side
+from pathing_py.tools.cli import main
 from pathing_py.tools.formation_scenarios import SCENARIOS, FormationRun, FormationScenario
 from pathing_py.units import Navigator
 from tests.support.animation import decode_gif

@@ -4,9 +4,9 @@ the geometry of small scenes, and the count of steps arrived units start off the
 import numpy as np
 import pytest
 
+from pathing_py.grid import Grid
 from pathing_py.tools.crowd_bounds import lower_bound
 from pathing_py.tools.crowd_runs import CrowdRun
-from pathing_py.grid import Grid
 from pathing_py.tools.scenarios import CrowdScenario, gate, head_on_corridor, two_cell_corridor
 
 

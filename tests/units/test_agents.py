@@ -7,15 +7,15 @@ import random
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
-from tests.support.navigator_properties import crowds, run
 
 from pathing_py import Grid
-from pathing_py.tools import scenarios
 from pathing_py.clearance import block_centre
+from pathing_py.tools import scenarios
 from pathing_py.units import Navigator
 from pathing_py.units.agents import AgentArrays
 from pathing_py.units.moves import Round, move_on, sub_steps
 from pathing_py.units.unit import FINAL_STATES, STATE_CODES
+from tests.support.navigator_properties import crowds, run
 
 
 def assert_arrays_agree(navigator: Navigator) -> None:

@@ -6,11 +6,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from pathing_py import Grid, KeyPointGraph, PathStatus, find_path
-from pathing_py import islands
-from pathing_py.units.dynamic import MapWatcher, SpliceStatus, WatcherStats, first_blocked, splice_path
+from pathing_py import Grid, KeyPointGraph, PathStatus, find_path, islands
 from pathing_py.islands import FLOOD_MIN, label_islands
 from pathing_py.jump_tables import JumpTables
+from pathing_py.units.dynamic import MapWatcher, SpliceStatus, WatcherStats, first_blocked, splice_path
 from tests.support.reference import dijkstra, path_cost
 from tests.support.strategies import connectivities, edits, maps, mazes
 

@@ -10,6 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathing_py.grid import Cell, Grid
+from pathing_py.tools.scenarios import head_on_corridor, two_cell_corridor
+from pathing_py.units.jams.push_and_swap import push_and_swap
 from pathing_py.units.jams.untangling import (
     Untangling,
     _cutting_detours,
@@ -21,11 +23,8 @@ from pathing_py.units.jams.untangling import (
     cell_turns,
     untangle,
 )
-from pathing_py.units.jams.push_and_swap import push_and_swap
-from pathing_py.tools.scenarios import head_on_corridor, two_cell_corridor
-
-from tests.support.strategies import maps
 from tests.support.jams import check_moves
+from tests.support.strategies import maps
 
 
 def solve(passable: np.ndarray, starts: List[Cell], goals: List[Cell]) -> List[List[Cell]]:

@@ -7,8 +7,8 @@ import pytest
 from pathing_py import Grid
 from pathing_py.clearance import block_centre
 from pathing_py.crowd_checks import overlapping_pairs, units_in_walls
-from pathing_py.tools.crowd_runs import CrowdRun
 from pathing_py.debug import plan_ahead
+from pathing_py.tools.crowd_runs import CrowdRun
 from pathing_py.tools.scenarios import mixed_radii
 from pathing_py.units import Navigator, UnitState
 from pathing_py.units.prediction import predicted_positions

@@ -7,8 +7,8 @@ import pytest
 
 from pathing_py import Grid, KeyPointGraph
 from pathing_py.groups import Groups
-from pathing_py.units.narrows import HOLD_LIMIT, PATIENCE, Narrows, Stretch, mark_narrows, narrow_cells
 from pathing_py.units import Navigator, UnitState
+from pathing_py.units.narrows import HOLD_LIMIT, PATIENCE, Narrows, Stretch, mark_narrows, narrow_cells
 from tests.support.navigator import check_world
 
 FIELD, HEIGHT = 20, 24

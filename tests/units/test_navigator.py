@@ -6,13 +6,13 @@ import pytest
 
 from pathing_py import Grid, KeyPointGraph
 from pathing_py.crowd_checks import overlapping_pairs, units_in_walls
+from pathing_py.search import find_path
 from pathing_py.tools import scenarios
 from pathing_py.tools.crowd_runs import CrowdRun
-from pathing_py.units.jams.untangling import MAX_SEQUENTIAL_MOVES, MOVE_WORK
-from pathing_py.search import find_path
-from pathing_py.units import navigator as navigator_module
 from pathing_py.units import Navigator, PathRequestQueue, PathStack, Route, RouteKind, UnitState
+from pathing_py.units import navigator as navigator_module
 from pathing_py.units.jams.plans import SEARCH_WORK_PER_UPDATE
+from pathing_py.units.jams.untangling import MAX_SEQUENTIAL_MOVES, MOVE_WORK
 from pathing_py.units.navigator import HELD_UP_RESUMES, MAX_UPDATE_SECONDS, STALL_SLICES, UPDATE_PARTS
 from pathing_py.units.traffic import waiting_aside
 from tests.support.navigator import FINAL, HAIRPIN, check_world, most_seconds_no_closer

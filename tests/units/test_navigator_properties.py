@@ -13,8 +13,7 @@ from pathing_py import KeyPointGraph
 from pathing_py.clearance import block_at
 from pathing_py.units import Navigator, UnitState
 from pathing_py.units.unit import FINAL_STATES
-from tests.support.navigator_properties import Restless, STEADY_DELTA, TIME_LIMIT, crowds, run
-
+from tests.support.navigator_properties import STEADY_DELTA, TIME_LIMIT, Restless, crowds, run
 
 #: Found by CI: unit 7 gives up waiting for (0, 0), its goal, and is pushed onto it later (it arrived after all).
 PUSHED_ONTO_ITS_GOAL = (

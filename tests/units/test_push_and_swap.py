@@ -7,12 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathing_py.grid import Cell
-from pathing_py.units.jams.untangling import _distances_to, _side_neighbours, untangle
-from pathing_py.units.jams.push_and_swap import push_and_swap
 from pathing_py.tools.scenarios import head_on_corridor, two_cell_corridor
-
-from tests.support.strategies import maps
+from pathing_py.units.jams.push_and_swap import push_and_swap
+from pathing_py.units.jams.untangling import _distances_to, _side_neighbours, untangle
 from tests.support.jams import check_moves
+from tests.support.strategies import maps
 
 
 def plan(

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""How crowds end (issue 12): the small scenarios of :mod:`pathing_py.tools.scenarios` at several sizes and update deltas.
+"""How crowds end (issue 12): the small scenarios of :mod:`pathing_py.tools.scenarios` at several sizes and update
+deltas.
 
 One crowd run is chaotic: a different update delta, or any change to the
 traffic rules, changes which unit waits for which, and a single scenario

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Benchmark groups in formation (issue 10): groups ordered across a Moving AI map, against the same units ordered one by one.
+"""Benchmark groups in formation (issue 10): groups ordered across a Moving AI map, against the same units ordered
+one by one.
 
 The scenario (seeded): on one map, disjoint free squares ("sites") wide
 enough for a group's formation at any heading, all on one island; each group

@@ -1,4 +1,5 @@
-"""``pathing-py demo --scenario armies|crossroads``: crowds of pathing_py.tools.scenarios run, checked, drawn and printed (issue 12 item 10)."""
+"""``pathing-py demo --scenario armies|crossroads``: crowds of pathing_py.tools.scenarios run, checked, drawn and
+printed (issue 12 item 10)."""
 
 import re
 

@@ -130,7 +130,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             ratios.append((f"{name} at {delta:.3f} s", ratio))
             rows.append(
                 [name, f"{delta:.3f}"] + [str(ended.counts[column]) for column in COUNTS[:-1]]
-                + ["-" if ended.rested_at is None else f"{ended.rested_at:.1f}", f"{bound:.1f}", "-" if ratio is None else f"{ratio:.1f}"]
+                + ["-" if ended.rested_at is None else f"{ended.rested_at:.1f}", f"{bound:.1f}",
+                   "-" if ratio is None else f"{ratio:.1f}"]
                 + [str(ended.counts["pushed off"]), str(ended.most_pushed)]
             )  # fmt: skip
     rows.append(

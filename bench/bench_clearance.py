@@ -276,10 +276,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         )
     )
     print(
-        f"\nSized worlds (sizes {args.sizes}) after the same edits, median ms. For scale, size 1: the base grid's catch-up"
+        f"\nSized worlds (sizes {args.sizes}) after the same edits, median ms. "
+        "For scale, size 1: the base grid's catch-up"
     )
     print(
-        "(prepare) and its graph's update. SizedGrids.cells_changed + prepare of the sized grids, without graphs and with"
+        "(prepare) and its graph's update. SizedGrids.cells_changed + prepare of the sized grids, "
+        "without graphs and with"
     )
     print(
         "theirs (base clusters: what SizedGrids costs). The alternative's graph share: graphs with unit-size clusters"

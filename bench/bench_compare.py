@@ -168,7 +168,8 @@ def argument_parser() -> argparse.ArgumentParser:
         description=__doc__.split("\n\n")[0], epilog="Other options: bench_groups.py's scenario options."
     )
     parser.add_argument("commit", help="the commit whose code to time against (any name git knows: 275f0de, HEAD~2)")
-    parser.add_argument("--crowd", choices=sorted(bench_crowd.SCENARIOS), help="a scenario of bench_crowd.py (at its default size) in "
+    parser.add_argument("--crowd", choices=sorted(bench_crowd.SCENARIOS),
+                        help="a scenario of bench_crowd.py (at its default size) in "
                         "place of the groups, updated until every order ended")  # fmt: skip
     return parser
 
@@ -198,7 +199,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         else:
             _, _, scenario = bench_groups.setting(scenario_args, path, scenario_args.seed)
             base, new = world(package, scenario_args, scenario), world(pathing_py, scenario_args, scenario)
-            title = f"{path.stem}: {scenario_args.groups} groups of {scenario_args.size}, formation {scenario_args.formation}, seed {scenario_args.seed}"
+            title = (
+                f"{path.stem}: {scenario_args.groups} groups of {scenario_args.size}, "
+                f"formation {scenario_args.formation}, seed {scenario_args.seed}"
+            )
         report = compare(new, base, scenario_args.delta, scenario_args.seconds)
     print(
         f"{title}; the working tree against commit {commit} (base); {sys.implementation.name} {sys.version.split()[0]}"

@@ -243,7 +243,8 @@ def run_navigator(label: str, setting: Setting, package_root: Path, python: str 
         under_way=int((~np.isin(states, ["ARRIVED", "HELD_UP", "UNREACHABLE"])).sum()),
         overlapping_pairs=overlaps, worst_tick=worst, in_walls=walled, idle_away=idle_away(setting.scenario, final),
         off_goal=off_goal(setting.scenario, states, final), rest_tick=result.get("rest_tick"),
-        moved_off_goal=None if result.get("moved_off_goal") is None else np.array(result["moved_off_goal"], dtype=np.int64),
+        moved_off_goal=(None if result.get("moved_off_goal") is None
+                        else np.array(result["moved_off_goal"], dtype=np.int64)),
     )  # fmt: skip
 
 
@@ -259,8 +260,9 @@ def run_rvo2(binary: Path, setting: Setting) -> Outcome:
     overlaps, worst, walled, final = check_positions(positions, scenario, len(run.step_ms))
     ordered = int(scenario.ordered.sum())
     return Outcome(
-        "RVO2", tick_ms=run.step_ms, all_arrived_tick=run.all_arrived_step, arrived=run.arrived, under_way=ordered - run.arrived,
-        stuck=run.stuck, overlapping_pairs=overlaps, worst_tick=worst, in_walls=walled, idle_away=idle_away(scenario, final),
+        "RVO2", tick_ms=run.step_ms, all_arrived_tick=run.all_arrived_step, arrived=run.arrived,
+        under_way=ordered - run.arrived, stuck=run.stuck, overlapping_pairs=overlaps, worst_tick=worst,
+        in_walls=walled, idle_away=idle_away(scenario, final),
     )  # fmt: skip
 
 
@@ -309,7 +311,8 @@ def extract_baseline(folder: Path) -> Tuple[Optional[Path], str]:
         stderr = getattr(error, "stderr", b"") or b""
         return (
             None,
-            f"cannot extract commit {BASELINE_COMMIT} from {ROOT} (not a git checkout?): {stderr.decode().strip() or error}",
+            f"cannot extract commit {BASELINE_COMMIT} from {ROOT} (not a git checkout?): "
+            f"{stderr.decode().strip() or error}",
         )
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(folder)
@@ -341,7 +344,8 @@ def bound_text(bound: Bound) -> str:
 
 
 def verdict(ratios: Sequence[Tuple[str, str, Optional[float]]]) -> str:
-    """Which runs (scenario, run, rest/bound) came to rest within TARGET_RATIO x their bound, which later, which never."""
+    """Which runs (scenario, run, rest/bound) came to rest within TARGET_RATIO x their bound, which later, which
+    never."""
     lines = [f"At rest within {TARGET_RATIO:g}x the lower bound (issue 42's target), per run:"]
     for label in dict.fromkeys(label for _, label, _ in ratios):
         runs = [(name, ratio) for name, run, ratio in ratios if run == label]
@@ -387,9 +391,9 @@ def row(name: str, outcome: Outcome, ordered: int, rvo2: Optional[Outcome], boun
 
 
 COLUMNS = [
-    "scenario", "run", "median ms", "p99 ms", "ticks", "all arrived at", "at rest s", "bound s", "rest/bound", "arrived",
-    "off goal", "pushed off (most)", "held up/unreach.", "under way", "overlapping pairs", "worst tick", "in walls",
-    "idle away", "x RVO2",
+    "scenario", "run", "median ms", "p99 ms", "ticks", "all arrived at", "at rest s", "bound s", "rest/bound",
+    "arrived", "off goal", "pushed off (most)", "held up/unreach.", "under way", "overlapping pairs", "worst tick",
+    "in walls", "idle away", "x RVO2",
 ]  # fmt: skip
 
 
@@ -412,7 +416,8 @@ def argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-baseline", action="store_true", help=f"skip the navigator of commit {BASELINE_COMMIT}")
     parser.add_argument("--no-rvo2", action="store_true", help="skip RVO2")
     parser.add_argument("--pythonscript", action="store_true",
-                        help="run ours again under pythonscript 0.50's embedded CPython 3.8 (outside the engine)")  # fmt: skip
+                        help="run ours again under pythonscript 0.50's embedded CPython 3.8 "
+                        "(outside the engine)")  # fmt: skip
     parser.add_argument(
         "--markdown", action="store_true", help="print the table as docs/benchmarks.md shows it (Markdown)"
     )
@@ -464,7 +469,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             folder = Path(scratch) / name
             folder.mkdir()
             setting = prepare(scenario, folder, args.max_seconds)
-            descriptions.append(f"{name}: {scenario.description}; {scenario.count} units, map {scenario.grid.width}x{scenario.grid.height}, "
+            descriptions.append(f"{name}: {scenario.description}; {scenario.count} units, "
+                                f"map {scenario.grid.width}x{scenario.grid.height}, "
                                 f"at most {setting.max_ticks} ticks; {bound_text(setting.bound)}")  # fmt: skip
             outcomes = []
             runs: List[Tuple[str, Callable[[], Outcome]]] = [("ours", lambda: run_navigator("ours", setting, ROOT))]
@@ -490,8 +496,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             violations += sum(
                 o.overlapping_pairs + o.in_walls for o in outcomes if o.label in ("ours", PYTHONSCRIPT_LABEL)
             )
-    print(f"Crowds at {1 / DELTA:.0f} updates a second (ms per tick of the update alone; RVO2: preferred velocities and doStep, "
-          f"one thread, g++ {' '.join(rvo2_peer.COMPILE_FLAGS)}; RVO2 arrives within {ARRIVAL_TOLERANCE} cell of its goal)\n")  # fmt: skip
+    print(f"Crowds at {1 / DELTA:.0f} updates a second (ms per tick of the update alone; "
+          f"RVO2: preferred velocities and doStep, one thread, g++ {' '.join(rvo2_peer.COMPILE_FLAGS)}; "
+          f"RVO2 arrives within {ARRIVAL_TOLERANCE} cell of its goal)\n")  # fmt: skip
     print("\n".join(descriptions) + "\n")
     print(render(COLUMNS, rows, args.markdown))
     print("\n" + verdict(ratios))

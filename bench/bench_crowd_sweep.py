@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""How crowds end (issue 12): the small scenarios of :mod:`pathing_py.tools.scenarios` at several sizes and update deltas.
+"""How crowds end (issue 12): the small scenarios of :mod:`pathing_py.tools.scenarios` at several sizes and update
+deltas.
 
 One crowd run is chaotic: a different update delta, or any change to the
 traffic rules, changes which unit waits for which, and a single scenario
@@ -129,7 +130,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             ratios.append((f"{name} at {delta:.3f} s", ratio))
             rows.append(
                 [name, f"{delta:.3f}"] + [str(ended.counts[column]) for column in COUNTS[:-1]]
-                + ["-" if ended.rested_at is None else f"{ended.rested_at:.1f}", f"{bound:.1f}", "-" if ratio is None else f"{ratio:.1f}"]
+                + ["-" if ended.rested_at is None else f"{ended.rested_at:.1f}", f"{bound:.1f}",
+                   "-" if ratio is None else f"{ratio:.1f}"]
                 + [str(ended.counts["pushed off"]), str(ended.most_pushed)]
             )  # fmt: skip
     rows.append(

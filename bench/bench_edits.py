@@ -67,7 +67,8 @@ def edit_cost(grid: Grid, cells: np.ndarray, graph: Optional[KeyPointGraph] = No
 
 
 def frame_cost(grid: Grid, cells: np.ndarray, graph: KeyPointGraph) -> float:
-    """ms per cell to block ``cells`` as one frame's edits (see :func:`edit_frame`), then unblock them alike (not timed)."""
+    """ms per cell to block ``cells`` as one frame's edits (see :func:`edit_frame`), then unblock them alike
+    (not timed)."""
     started = time.perf_counter()
     edit_frame(grid, cells, graph, blocked=True)
     elapsed = time.perf_counter() - started

@@ -374,7 +374,8 @@ def report(results: Results, args: argparse.Namespace, argv: Optional[Sequence[s
         ])  # fmt: skip
     if results.groups:
         sections.append([
-            f"Groups: bench_groups.py's scenario ({GROUP_FORMATION} at spacing {GROUP_SPACING:g}, a GroupManager a group), "
+            f"Groups: bench_groups.py's scenario ({GROUP_FORMATION} at spacing {GROUP_SPACING:g}, "
+            "a GroupManager a group), "
             f"the NavGrid's _physics_process per frame of {1 / 30:.4f} game s until the first order ended:",
             groups_table(results, args.markdown),
         ])  # fmt: skip

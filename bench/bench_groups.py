@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Benchmark groups in formation (issue 10): groups ordered across a Moving AI map, against the same units ordered one by one.
+"""Benchmark groups in formation (issue 10): groups ordered across a Moving AI map, against the same units ordered
+one by one.
 
 The scenario (seeded): on one map, disjoint free squares ("sites") wide
 enough for a group's formation at any heading, all on one island; each group
@@ -169,7 +170,8 @@ def make_scenario(grid: Grid, groups: int, size: int, formation: Optional[Format
     side = site_side(formation, size)
     sites = free_sites(grid, side, rng)
     if len(sites) < 2 * groups:
-        raise ValueError(f"the map has {len(sites)} free {side}x{side} squares on one island, {groups} groups need {2 * groups} "
+        raise ValueError(f"the map has {len(sites)} free {side}x{side} squares on one island, "
+                         f"{groups} groups need {2 * groups} "
                          f"(to start in and go to): fewer --groups, a smaller --size or --spacing")  # fmt: skip
     starts = rng.sample(sites, groups)
     left = [site for site in sites if site not in set(starts)]
@@ -233,8 +235,8 @@ class Trace:
         self.game_seconds = 0.0
 
 
-def simulate(navigator: Navigator, units: List[Unit], orders: int, ended: Callable[[], int], delta: float, seconds: float,
-             after_update: Callable[[], None]) -> Trace:  # fmt: skip
+def simulate(navigator: Navigator, units: List[Unit], orders: int, ended: Callable[[], int], delta: float,
+             seconds: float, after_update: Callable[[], None]) -> Trace:  # fmt: skip
     """Update until ``ended()`` says all ``orders`` ended, or ``seconds`` of game time, timing each update and
     checking after it."""
     trace = Trace()
@@ -279,14 +281,16 @@ def result(
             spreads.append(max(times) - min(times))
     return RunResult(
         label=label, python=f"{platform.python_implementation()} {platform.python_version()}", tick_ms=trace.tick_ms,
-        game_seconds=trace.game_seconds, finished=trace.finished, all_under_way=trace.all_under_way, orders=len(ordered), plans=sum(unit.stats.plans for unit in units),
+        game_seconds=trace.game_seconds, finished=trace.finished, all_under_way=trace.all_under_way,
+        orders=len(ordered), plans=sum(unit.stats.plans for unit in units),
         planned_once=sum(sum(unit.stats.plans for unit in order) == 1 for order in ordered),
         groups=len(members), spreads=spreads, units=len(units),
         arrived=sum(unit.state is UnitState.ARRIVED for unit in units), reachable=reachable,
         held_up=sum(unit.state is UnitState.HELD_UP for unit in units),
         unreachable=sum(unit.state is UnitState.UNREACHABLE for unit in units),
         overlapping_pairs=len(trace.pairs), run_s=time.perf_counter() - started,
-        part_ms={part: float(np.mean([parts[part] for parts in trace.part_ms[: trace.all_under_way or None]])) for part in UPDATE_PARTS},
+        part_ms={part: float(np.mean([parts[part] for parts in trace.part_ms[: trace.all_under_way or None]]))
+                 for part in UPDATE_PARTS},
     )  # fmt: skip
 
 
@@ -403,14 +407,16 @@ def figures() -> List[Figure]:
         Figure("ms per update: p99", lambda r: f"{ms(99)(r):.2f}", ms(99)),
         Figure("ms per update: max", lambda r: f"{ms(100)(r):.1f}", ms(100)),
         Figure("updates / game s until every order ended",
-               lambda r: f"{len(r.tick_ms)} / {r.game_seconds:.1f}" + ("" if r.finished else " (time limit)"), lambda r: r.game_seconds),
+               lambda r: f"{len(r.tick_ms)} / {r.game_seconds:.1f}" + ("" if r.finished else " (time limit)"),
+               lambda r: r.game_seconds),
         Figure("searches per order", lambda r: f"{searches(r):.2f}", searches),
         Figure("orders that cost one search", lambda r: f"{r.planned_once} / {r.orders}"),
         Figure("time to form s: median / max", forming),
         Figure("formations scaled / halved / broken", lambda r: " / ".join(map(str, r.passages)) or "-"),
         Figure("arrival spread s: median / max", spreads, spread),
         Figure("arrived / reachable", lambda r: f"{r.arrived} / {r.reachable}"),
-        Figure("HELD_UP / UNREACHABLE / under way", lambda r: f"{r.held_up} / {r.unreachable} / {r.units - r.arrived - r.held_up - r.unreachable}"),
+        Figure("HELD_UP / UNREACHABLE / under way",
+               lambda r: f"{r.held_up} / {r.unreachable} / {r.units - r.arrived - r.held_up - r.unreachable}"),
         Figure("overlapping pairs", lambda r: str(r.overlapping_pairs)),
         Figure("run wall-clock s", lambda r: f"{r.run_s:.1f}"),
     ]  # fmt: skip
@@ -440,8 +446,8 @@ def split_table(runs: Sequence[RunResult], markdown: bool) -> str:
 
 #: The figures of a row of the ``--seeds`` table: how the seed's orders ended.
 SEED_FIGURES = (
-    "updates / game s until every order ended", "searches per order", "arrival spread s: median / max", "arrived / reachable",
-    "HELD_UP / UNREACHABLE / under way", "overlapping pairs",
+    "updates / game s until every order ended", "searches per order", "arrival spread s: median / max",
+    "arrived / reachable", "HELD_UP / UNREACHABLE / under way", "overlapping pairs",
 )  # fmt: skip
 
 
@@ -472,7 +478,8 @@ def target_lines(runs: Sequence[RunResult], units: int) -> List[str]:
                 )
     overlaps = sum(run.overlapping_pairs for run in runs)
     checks += [
-        ("one search per group order", "met" if groups.plans == groups.orders else "MISSED", f"{groups.plans} searches for {groups.orders} orders"),
+        ("one search per group order", "met" if groups.plans == groups.orders else "MISSED",
+         f"{groups.plans} searches for {groups.orders} orders"),
         ("no units overlap, in any run", "met" if not overlaps else "MISSED", f"{overlaps} pairs"),
         ("every member whose target is reachable arrives", "met" if groups.arrived == groups.reachable else "MISSED",
          f"{groups.arrived} of {groups.reachable}"),
@@ -540,8 +547,8 @@ def scenario_arguments(args: argparse.Namespace) -> List[str]:
     """The options that make the same scenario and runs."""
     return [
         "--map", args.map, "--groups", str(args.groups), "--size", str(args.size), "--formation", args.formation,
-        "--spacing", repr(args.spacing), "--graph", args.graph, "--delta", repr(args.delta), "--seconds", repr(args.seconds),
-        "--seed", str(args.seed),
+        "--spacing", repr(args.spacing), "--graph", args.graph, "--delta", repr(args.delta),
+        "--seconds", repr(args.seconds), "--seed", str(args.seed),
     ]  # fmt: skip
 
 
@@ -586,10 +593,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     distances = [math.dist(cells[0], target) for cells, target in zip(scenario.starts, scenario.targets)]
     shape = "no formation" if formation is None else f"formation {args.formation} at spacing {args.spacing:g}"
     planning = "key-point graph (baked once per interpreter, timed apart)" if graph is not None else "find_path only"
-    print(f"{path.stem} ({grid.width}x{grid.height}): {args.groups} groups of {args.size} units at {DEFAULT_SPEED:g} cells/s, "
-          f"{shape}, each ordered {np.median(distances):.0f} cells away "
-          f"(straight line, median; {min(distances):.0f} to {max(distances):.0f}); {1 / args.delta:.0f} updates a second; "
-          f"{planning}; {groups.python}\n")  # fmt: skip
+    print(f"{path.stem} ({grid.width}x{grid.height}): {args.groups} groups of {args.size} units "
+          f"at {DEFAULT_SPEED:g} cells/s, {shape}, each ordered {np.median(distances):.0f} cells away "
+          f"(straight line, median; {min(distances):.0f} to {max(distances):.0f}); "
+          f"{1 / args.delta:.0f} updates a second; {planning}; {groups.python}\n")  # fmt: skip
     print(table(runs, groups, individual, args.markdown))
     print()
     print(split_table(runs, args.markdown))
@@ -621,8 +628,9 @@ def main_seeds(args: argparse.Namespace, path: Path, argv: Optional[Sequence[str
     workers = min(len(args.seeds), os.cpu_count() or 1)
     with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
         runs = list(zip(args.seeds, pool.map(run_seed, [args] * len(args.seeds), [path] * len(args.seeds), args.seeds)))
-    print(f"{path.stem}: {args.groups} groups of {args.size} units, formation {args.formation}, the groups run on the scenario of each "
-          f"seed; {1 / args.delta:.0f} updates a second, at most {args.seconds:g} game seconds\n")  # fmt: skip
+    print(f"{path.stem}: {args.groups} groups of {args.size} units, formation {args.formation}, "
+          f"the groups run on the scenario of each seed; {1 / args.delta:.0f} updates a second, "
+          f"at most {args.seconds:g} game seconds\n")  # fmt: skip
     print(seeds_table(runs, args.markdown))
     missed = [seed for seed, run in runs if run.arrived < run.reachable]
     print("\nTarget (issue 10): every member whose target is reachable arrives, on every seed: "

@@ -147,7 +147,8 @@ def first_query_tables_ms(graph: KeyPointGraph, start: Cell, goal: Cell) -> floa
 
 
 def update_ms(graph: KeyPointGraph, corners: np.ndarray, side: int) -> List[float]:
-    """ms of each ``graph.update`` (and the refresh it leaves for the next query) after blocking the free cells of each side x side square, and after freeing them again.
+    """ms of each ``graph.update`` (and the refresh it leaves for the next query) after blocking the free cells of
+    each side x side square, and after freeing them again.
 
     The grid's own catch-up (islands, jump tables: see bench_edits.py) is done
     untimed first, so the figure is the graph's share of an edit.
@@ -211,10 +212,10 @@ def max_ratio(run: Run) -> float:
 
 
 COLUMNS = (
-    "map", "size", "queries", "clusters", "key points", "bake s", "load ms", "load CPU ms", "load check ms", "1st query tables ms", "1-cell update ms",
-    "update 8x8 ms", "update 8x8 max ms",
-    "exact median ms", "exact p95 ms", "exact mean / max ratio", "fast median ms", "fast p95 ms", "fast mean / max ratio",
-    "find_path ms", "tcod ms", "wrong exact/fast/find_path",
+    "map", "size", "queries", "clusters", "key points", "bake s", "load ms", "load CPU ms", "load check ms",
+    "1st query tables ms", "1-cell update ms", "update 8x8 ms", "update 8x8 max ms",
+    "exact median ms", "exact p95 ms", "exact mean / max ratio", "fast median ms", "fast p95 ms",
+    "fast mean / max ratio", "find_path ms", "tcod ms", "wrong exact/fast/find_path",
 )  # fmt: skip
 README_COLUMNS = (
     "map", "key points", "bake s", "load ms", "1-cell update ms", "exact median ms", "exact mean / max ratio",
@@ -230,8 +231,9 @@ def ratios_text(run: Run) -> str:
 def table_row(result: MapResult) -> List[str]:
     exact, fast, ours, tcod = (result.runs[name] for name in SOLVERS)
     return [
-        result.name, f"{result.width}x{result.height}", str(result.queries), str(result.clusters), str(result.key_points),
-        f"{result.bake_s:.2f}", f"{result.load_ms:.1f}", f"{result.load_cpu_ms:.1f}", f"{result.check_ms:.1f}", f"{result.first_query_ms:.1f}", f"{result.update_ms:.2f}",
+        result.name, f"{result.width}x{result.height}", str(result.queries), str(result.clusters),
+        str(result.key_points), f"{result.bake_s:.2f}", f"{result.load_ms:.1f}", f"{result.load_cpu_ms:.1f}",
+        f"{result.check_ms:.1f}", f"{result.first_query_ms:.1f}", f"{result.update_ms:.2f}",
         f"{result.block_update_ms:.2f}", f"{result.block_update_max_ms:.1f}",
         f"{median_ms(exact):.2f}", f"{p95_ms(exact):.2f}", ratios_text(exact),
         f"{median_ms(fast):.2f}", f"{p95_ms(fast):.2f}", ratios_text(fast),
@@ -257,17 +259,21 @@ TARGETS = (
     Target("link='exact' mean length ratio <= 1.01", 1.01, lambda r: mean_ratio(r.runs["exact"])),
     Target("link='exact' max length ratio <= 1.05", 1.05, lambda r: max_ratio(r.runs["exact"])),
     Target(
-        "link='exact' median ms / tcod median ms <= 0.3 (den520d, AR0011SR, BlackLotus, maps of 512x512 cells and more; issue 39)", 0.3,
-        lambda r: ratio(r.runs["exact"], r.runs["tcod"])[0], lambda r: cells(r) >= 512 * 512 or r.name in ("den520d", "AR0011SR", "BlackLotus"),
+        "link='exact' median ms / tcod median ms <= 0.3 "
+        "(den520d, AR0011SR, BlackLotus, maps of 512x512 cells and more; issue 39)", 0.3,
+        lambda r: ratio(r.runs["exact"], r.runs["tcod"])[0],
+        lambda r: cells(r) >= 512 * 512 or r.name in ("den520d", "AR0011SR", "BlackLotus"),
     ),
     Target("link='fast' mean length ratio <= 1.05", 1.05, lambda r: mean_ratio(r.runs["fast"])),
-    Target("link='fast' median ms / link='exact' median ms <= 1", 1.0, lambda r: ratio(r.runs["fast"], r.runs["exact"])[0]),
+    Target("link='fast' median ms / link='exact' median ms <= 1", 1.0,
+           lambda r: ratio(r.runs["fast"], r.runs["exact"])[0]),
     Target("bake s <= 2 (maps of at most 512x512 cells)", 2.0, lambda r: r.bake_s, lambda r: cells(r) <= 512 * 512),
     Target("bake s <= 8 (1024x1024: Paris_0_1024)", 8.0, lambda r: r.bake_s, lambda r: cells(r) == 1024 * 1024),
     Target("load ms <= 100", 100.0, lambda r: r.load_ms),
     Target("load ms <= 50 (1024x1024: Paris_0_1024)", 50.0, lambda r: r.load_ms, lambda r: cells(r) == 1024 * 1024),
     Target("the tables the first query after a load builds: ms <= 5", 5.0, lambda r: r.first_query_ms),
-    Target("one-cell update ms <= 10 (maps of at most 512x512 cells)", 10.0, lambda r: r.update_ms, lambda r: cells(r) <= 512 * 512),
+    Target("one-cell update ms <= 10 (maps of at most 512x512 cells)", 10.0, lambda r: r.update_ms,
+           lambda r: cells(r) <= 512 * 512),
 )  # fmt: skip
 
 
@@ -292,7 +298,8 @@ def target_lines(results: Sequence[MapResult]) -> List[str]:
             else f"met on {len(checked)} of {len(checked)} maps"
         )
         lines.append(
-            f"  {'met' if not missed else 'MISSED':<7} {target.text}: {verdict} (worst {worst_map} {figure_text(worst)})"
+            f"  {'met' if not missed else 'MISSED':<7} {target.text}: {verdict} "
+            f"(worst {worst_map} {figure_text(worst)})"
         )
     return lines
 
@@ -303,7 +310,8 @@ warm-up query per solver and map, every solver answering the map's sample in the
 fast are graph.find_path(link=...) on the graph baked from the map (bake s, default cluster size, one
 run); find_path is our exact search (JPS+), tcod its CustomGraph (1000/1414 edges, no corner cutting).
 Ratios: path length / the scenario's optimal length, over every query. Load: KeyPointGraph.load of the
-saved file against the grid (fastest of {repeat}; load CPU ms: in CPU time, process_time); load check: the part of it spent checking the file's
+saved file against the grid (fastest of {repeat}; load CPU ms: in CPU time, process_time); load check:
+the part of it spent checking the file's
 arrays against the map (file_checks.check_graph_arrays, fastest of {repeat}); the rest is reading,
 hashing and setting up the graph's tables (each cluster's filled when a query first reads it); 1st query
 tables: what filling them costs the first query after a load, the longest of the sample (the entries it
@@ -334,7 +342,8 @@ def argument_parser() -> argparse.ArgumentParser:
     add_common_arguments(parser)
     parser.add_argument(
         "--exact-first", type=float, default=None, metavar="NODES",
-        help="graph queries try the exact search first, up to NODES expanded nodes a cell of distance (0: never; default: find_path's own)",
+        help="graph queries try the exact search first, up to NODES expanded nodes a cell of distance "
+        "(0: never; default: find_path's own)",
     )  # fmt: skip
     return parser
 
@@ -355,7 +364,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print()
     print(NOTES.format(repeat=args.repeat, edits=EDITS, block=EDIT_BLOCK))
     print(
-        f"\nCommand: {command_line('bench_hierarchy.py', argv)} (seed {args.seed}, {args.per_map} per map, best of {args.repeat})"
+        f"\nCommand: {command_line('bench_hierarchy.py', argv)} "
+        f"(seed {args.seed}, {args.per_map} per map, best of {args.repeat})"
     )
     wrong = sum(len(r.runs[name].wrong) for r in results for name in ("exact", "fast", "ours"))
     if wrong:

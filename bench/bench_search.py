@@ -166,7 +166,8 @@ COLUMNS = (
     "ours / tcod", "<=3", "wrong ours/tcod/pf",
 )  # fmt: skip
 README_COLUMNS = (
-    "map", "size", "our median ms", "our p95 ms", "tcod median ms", "pathfinding median ms", "pathfinding / ours", "ours / tcod",
+    "map", "size", "our median ms", "our p95 ms", "tcod median ms", "pathfinding median ms", "pathfinding / ours",
+    "ours / tcod",
 )  # fmt: skip
 
 
@@ -231,7 +232,8 @@ ours / tcod <= {tt:g}. The 'all' row pools every query of every map."""
 
 NOTES_4 = """\
 4-connected run: every solver takes straight steps only (ours: Grid(..., connectivity=4), a jump point
-search of straight steps with the Manhattan estimate, pathing_py/rook_jumps.py; tcod: cardinal edges, estimate with diagonal 2000 = Manhattan; pf: DiagonalMovement.never);
+search of straight steps with the Manhattan estimate, pathing_py/rook_jumps.py; tcod: cardinal edges,
+estimate with diagonal 2000 = Manhattan; pf: DiagonalMovement.never);
 "optimum" is each query's shortest straight-step length by tcod.path.dijkstra2d, computed untimed."""
 
 
@@ -283,7 +285,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.connectivity == 4:
         print(NOTES_4)
     print(
-        f"\nCommand: {command_line('bench_search.py', argv)} (seed {args.seed}, {args.per_map} per map, best of {args.repeat})"
+        f"\nCommand: {command_line('bench_search.py', argv)} "
+        f"(seed {args.seed}, {args.per_map} per map, best of {args.repeat})"
     )
     ours_wrong = sum(len(r.runs["ours"].wrong) for r in results)
     if ours_wrong:

@@ -141,7 +141,8 @@ def wrongly_unreachable(result: RunResult) -> List[Order]:
     grid = result.navigator.grid
     return [
         order for order in result.orders
-        if order.unit.state is UnitState.UNREACHABLE and grid.is_passable(order.goal) and grid.same_island(order.unit.cell, order.goal)
+        if order.unit.state is UnitState.UNREACHABLE and grid.is_passable(order.goal)
+        and grid.same_island(order.unit.cell, order.goal)
     ]  # fmt: skip
 
 
@@ -185,7 +186,8 @@ def figures(results: Sequence[RunResult]) -> List[Figure]:
 
     return [
         Figure("graph bake s", lambda r: f"{r.bake_s:.2f}" if r.label.startswith("key") else "-"),
-        Figure("walls put up / cells refused (held by units)", lambda r: f"{len(r.walls)} / {sum(len(w.refused) for w in r.walls)}"),
+        Figure("walls put up / cells refused (held by units)",
+               lambda r: f"{len(r.walls)} / {sum(len(w.refused) for w in r.walls)}"),
         Figure("simulated s / updates", lambda r: f"{r.navigator.time:.1f} / {r.navigator.stats.updates}"),
         Figure("ARRIVED", count(UnitState.ARRIVED)),
         Figure("HELD_UP", count(UnitState.HELD_UP)),
@@ -201,7 +203,8 @@ def figures(results: Sequence[RunResult]) -> List[Figure]:
         Figure("splices / nodes expanded", lambda r: f"{splices(r)} / {r.navigator.stats.splice_work}"),
         Figure("  nodes per splice", lambda r: per(r.navigator.stats.splice_work, splices(r))),
         Figure("route notifications / units told", lambda r: f"{r.navigator.stats.notified} / {len(r.notified)}"),
-        Figure("units never told / of which planned once", lambda r: f"{len(untouched(r))} / {sum(o.unit.stats.plans == 1 for o in untouched(r))}"),
+        Figure("units never told / of which planned once",
+               lambda r: f"{len(untouched(r))} / {sum(o.unit.stats.plans == 1 for o in untouched(r))}"),
         Figure("queue: requests / longest", lambda r: f"{queue(r).submitted} / {queue(r).longest}"),
         Figure("queue: latency mean / max s", lambda r: f"{queue(r).mean_latency:.3f} / {queue(r).max_latency:.3f}"),
         Figure("invariant violations", lambda r: str(len(r.violations))),
@@ -213,7 +216,8 @@ def target_lines(results: Sequence[RunResult]) -> List[str]:
     """The issue 4 targets, met or missed per run."""
     checks = (
         ("every unit ends ARRIVED, HELD_UP (with a reason) or UNREACHABLE",
-         lambda r: all(o.unit.state in FINAL_STATES and (o.unit.state is not UnitState.HELD_UP or o.unit.reason) for o in r.orders)),
+         lambda r: all(o.unit.state in FINAL_STATES and (o.unit.state is not UnitState.HELD_UP or o.unit.reason)
+                       for o in r.orders)),
         ("every UNREACHABLE unit is truly cut off from its goal", lambda r: not wrongly_unreachable(r)),
         ("a splice expands fewer nodes than a full plan, on average (seed 004)",
          lambda r: not sum(o.unit.stats.splices for o in r.orders)
@@ -285,7 +289,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             print(f"  violation: {line}", file=sys.stderr)
     rows = [[figure.name] + [figure.value(r) for r in results] for figure in figures(results)]
     budget = "none" if args.time_budget is None else f"{args.time_budget * 1000:g} ms"
-    print(f"{args.map} ({grid.width}x{grid.height}): {args.units} units at {SPEED:g} cells/s among {args.bystanders} standing, {args.edits} walls, "
+    print(f"{args.map} ({grid.width}x{grid.height}): {args.units} units at {SPEED:g} cells/s "
+          f"among {args.bystanders} standing, {args.edits} walls, "
           f"updates of {UPDATE_SECONDS} s, planning budget per update: {budget}\n")  # fmt: skip
     print(render(["figure"] + [r.label for r in results], rows, args.markdown))
     print("\nTargets (issue 4):")

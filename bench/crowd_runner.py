@@ -114,7 +114,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "all_arrived_tick": all_arrived_tick,
         "all_final_tick": all_final_tick,
         "rest_tick": rest_tick,
-        "moved_off_goal": [unit.stats.moved_off_goal for unit in ordered] if hasattr(units[0].stats, "moved_off_goal") else None,
+        "moved_off_goal": (
+            [unit.stats.moved_off_goal for unit in ordered] if hasattr(units[0].stats, "moved_off_goal") else None
+        ),
     }))  # fmt: skip
     return 0
 

@@ -75,14 +75,17 @@ class Headline(NamedTuple):
 
 #: The README's headline figures: in the engine against AStar2D, crowds against RVO2.
 HEADLINES = (
-    Headline("path query in Godot, BlackLotus 768x768, exact, median ms", Pick(ENGINE, {"map": "BlackLotus"}, "exact ms"),
+    Headline("path query in Godot, BlackLotus 768x768, exact, median ms",
+             Pick(ENGINE, {"map": "BlackLotus"}, "exact ms"),
              "AStar2D", Pick(ENGINE, {"map": "BlackLotus"}, "AStar2D ms")),
     Headline("path query in Godot, maze512-1-0, exact, median ms", Pick(ENGINE, {"map": "maze512-1-0"}, "exact ms"),
              "AStar2D", Pick(ENGINE, {"map": "maze512-1-0"}, "AStar2D ms")),
     Headline("path query in Godot, maze512-1-0, key-point graph, median ms",
-             Pick(ENGINE, {"map": "maze512-1-0"}, "graph ms"), "AStar2D", Pick(ENGINE, {"map": "maze512-1-0"}, "AStar2D ms")),
+             Pick(ENGINE, {"map": "maze512-1-0"}, "graph ms"),
+             "AStar2D", Pick(ENGINE, {"map": "maze512-1-0"}, "AStar2D ms")),
     Headline("memory per map cell in Godot, BlackLotus, key-point graph, bytes",
-             Pick(ENGINE, {"map": "BlackLotus"}, "B/cell graph"), "AStar2D", Pick(ENGINE, {"map": "BlackLotus"}, "B/cell AStar2D")),
+             Pick(ENGINE, {"map": "BlackLotus"}, "B/cell graph"),
+             "AStar2D", Pick(ENGINE, {"map": "BlackLotus"}, "B/cell AStar2D")),
     Headline("1,000 PathUnits on the move in Godot, ms a frame (median)",
              Pick(ENGINE, {"units": "1000", "search": "exact"}, "median ms"), "", None),
     Headline("crowd of 1,000 swapping places, ms a tick (median)",
@@ -101,7 +104,8 @@ HEADLINES = (
 
 
 class ReadmeTablesError(ValueError):
-    """Malformed generated sections, a table that is not what its command printed, or a command that cannot make its table."""
+    """Malformed generated sections, a table that is not what its command printed, or a command that cannot make its
+    table."""
 
 
 class Section(NamedTuple):
@@ -155,7 +159,8 @@ def find_sections(text: str) -> List[Section]:
         offset += len(line) + 1
     if opened:
         raise ReadmeTablesError(
-            f"line {opened[1]}: the generated table of `{opened[0]}` is not closed: add '<!-- end generated DIGEST -->' after it"
+            f"line {opened[1]}: the generated table of `{opened[0]}` is not closed: "
+            "add '<!-- end generated DIGEST -->' after it"
         )
     return sections
 
@@ -197,7 +202,8 @@ def markdown_tables(output: str) -> str:
 
 
 def parse_command(command: str) -> Tuple[Path, List[str]]:
-    """The benchmark script a marker's command runs, and its arguments; anything but ``python3 -m bench.NAME ...`` is an error."""
+    """The benchmark script a marker's command runs, and its arguments; anything but ``python3 -m bench.NAME ...``
+    is an error."""
     try:
         words = shlex.split(command)
     except ValueError as error:
@@ -263,7 +269,8 @@ def check(text: str) -> List[Section]:
             or not all(t and all(line.startswith("|") for line in t.split("\n")) for t in tables)
         ):
             problems.append(
-                f"line {section.line}: between its markers must be Markdown tables alone, a blank line on either side of each"
+                f"line {section.line}: between its markers must be Markdown tables alone, "
+                "a blank line on either side of each"
             )
         elif section.digest != digest(section.command, table):
             problems.append(

@@ -1,6 +1,6 @@
-"""The numpy line functions give exactly the answers of the cell-by-cell ones they replaced (tests/support/reference_line.py):
-the same cells, the same clear / blocked verdicts, the same smoothed paths and the same float lengths, on random
-maps, 8- and 4-connected, with and without terrain costs."""
+"""The numpy line functions give exactly the answers of the cell-by-cell ones they replaced
+(tests/support/reference_line.py): the same cells, the same clear / blocked verdicts, the same smoothed paths and
+the same float lengths, on random maps, 8- and 4-connected, with and without terrain costs."""
 
 import math
 

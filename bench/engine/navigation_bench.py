@@ -118,7 +118,8 @@ def make_tilemap(passable: np.ndarray, tileset: TileSet) -> TileMap:
 
 
 def add_navgrid(parent: Node, script: Script, name: str, graph_path: str) -> Tuple[Node2D, float]:
-    """A NavGrid reading the sibling TileMap (unsmoothed paths, as AStar2D gives), and the seconds its ``_ready`` took."""
+    """A NavGrid reading the sibling TileMap (unsmoothed paths, as AStar2D gives), and the seconds its ``_ready``
+    took."""
     navgrid = Node2D.new()
     navgrid.set_script(script)
     navgrid.set_name(name)
@@ -318,7 +319,8 @@ class NavigationBench(Node):
         return add_navgrid(self, self._nav_grid_script, name, graph_path)
 
     def _bake(self, name: str, grid: Grid) -> float:
-        """Bake the map's key-point graph with pathing_py into the project copy (``graph_file``); the seconds it took."""
+        """Bake the map's key-point graph with pathing_py into the project copy (``graph_file``); the seconds it
+        took."""
         path = str(ProjectSettings.globalize_path(graph_file(name)))
         return timed(lambda: KeyPointGraph.bake(grid).save(path))[0]
 

@@ -100,7 +100,8 @@ def test_the_runner_reports_when_the_world_rests_and_each_push_of_an_arrived_uni
     passable[1, 1:8] = True
     passable[0, 4] = True
     scenario = CrowdScenario(
-        "pass", "one unit passes another on its goal", Grid(passable), np.array([[4.5, 1.5], [1.5, 1.5]]), np.array([[4, 1], [7, 1]]),
+        "pass", "one unit passes another on its goal", Grid(passable),
+        np.array([[4.5, 1.5], [1.5, 1.5]]), np.array([[4, 1], [7, 1]]),
         np.full(2, 0.5), np.full(2, 4.0), np.zeros(2, dtype=int), np.zeros(2, dtype=bool),
     )  # fmt: skip
     outcome = bench_crowd.run_navigator("ours", bench_crowd.prepare(scenario, tmp_path, 30.0), ROOT)
@@ -143,8 +144,8 @@ def test_a_peer_that_cannot_run_stops_the_run_unless_it_is_skipped(tmp_path):
     done = subprocess.run(command, capture_output=True, cwd=ROOT, text=True, env=environment, timeout=600)
     assert done.returncode == 1 and not done.stdout
     assert (
-        f"bench_crowd: RVO2 cannot run: ${rvo2_peer.SOURCE_VARIABLE} is {tmp_path}, which has no src/RVOSimulator.cc (--no-rvo2 runs without it)"
-        in done.stderr
+        f"bench_crowd: RVO2 cannot run: ${rvo2_peer.SOURCE_VARIABLE} is {tmp_path}, which has no "
+        "src/RVOSimulator.cc (--no-rvo2 runs without it)" in done.stderr
     )
     done = subprocess.run(
         [*command, "--no-rvo2"], capture_output=True, cwd=ROOT, text=True, env=environment, timeout=600

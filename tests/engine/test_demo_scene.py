@@ -39,7 +39,8 @@ func _init():
 \tvar state = scene.get_state()
 \tfor i in range(state.get_node_count()):
 \t\tfor p in range(state.get_node_property_count(i)):
-\t\t\tprint("PROPERTY\\t%s\\t%s\\t%s" % [state.get_node_name(i), state.get_node_property_name(i, p), str(state.get_node_property_value(i, p))])
+\t\t\tvar property_value = str(state.get_node_property_value(i, p))
+\t\t\tprint("PROPERTY\\t%s\\t%s\\t%s" % [state.get_node_name(i), state.get_node_property_name(i, p), property_value])
 \tvar root = scene.instance()
 \tvar tilemap = root.get_node("TileMap")
 \tvar rect = tilemap.get_used_rect()
@@ -56,13 +57,15 @@ func _init():
 \t\tfor shape in tileset.tile_get_shapes(id):
 \t\t\tif shape["shape"] != null:
 \t\t\t\tcoords.append("%d %d" % [shape["autotile_coord"].x, shape["autotile_coord"].y])
-\t\tprint("TILE\\t%d\\t%s\\t%d\\t%s" % [id, tileset.tile_get_name(id), tileset.tile_get_tile_mode(id), coords.join(",")])
+\t\tvar tile_mode = tileset.tile_get_tile_mode(id)
+\t\tprint("TILE\\t%d\\t%s\\t%d\\t%s" % [id, tileset.tile_get_name(id), tile_mode, coords.join(",")])
 \tfor cell in tilemap.get_used_cells():
 \t\tvar id = tilemap.get_cellv(cell)
 \t\tvar coord = tilemap.get_cell_autotile_coord(cell.x, cell.y)
 \t\tvar shaped = 0
+\t\tvar single_tile = tileset.tile_get_tile_mode(id) == TileSet.SINGLE_TILE
 \t\tfor shape in tileset.tile_get_shapes(id):
-\t\t\tif shape["shape"] != null and (tileset.tile_get_tile_mode(id) == TileSet.SINGLE_TILE or shape["autotile_coord"] == coord):
+\t\t\tif shape["shape"] != null and (single_tile or shape["autotile_coord"] == coord):
 \t\t\t\tshaped = 1
 \t\tprint("CELL\\t%d\\t%d\\t%s\\t%d" % [cell.x, cell.y, tileset.tile_get_name(id), shaped])
 \troot.free()
@@ -198,7 +201,8 @@ func _init():
 \tfor c in range(state.get_connection_count()):
 \t\tvar source = state.get_connection_source(c)
 \t\tvar target = state.get_connection_target(c)
-\t\tprint("CONNECTION\\t%s\\t%s\\t%s\\t%s" % [source, state.get_connection_signal(c), target, state.get_connection_method(c)])
+\t\tvar method = state.get_connection_method(c)
+\t\tprint("CONNECTION\\t%s\\t%s\\t%s\\t%s" % [source, state.get_connection_signal(c), target, method])
 \tvar origin = tilemap.global_position
 \tprint("TILEMAP_AT\\t%s\\t%s" % [origin.x, origin.y])
 \tvar wall = tilemap.tile_set.find_tile_by_name("wall")

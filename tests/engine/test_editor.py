@@ -47,8 +47,8 @@ script = ExtResource( 2 )
 nav_grid_path = NodePath("../Demo/NavGrid")
 cohesion = "arrival"
 """
-#: Godot's isometric demo in small (tests/support/fixtures/layers/dungeon.tscn): a Floor and a Walls TileMap stacked, under a
-#: NavGrid with layer_paths, written into the copy with its TileSet.
+#: Godot's isometric demo in small (tests/support/fixtures/layers/dungeon.tscn): a Floor and a Walls TileMap
+#: stacked, under a NavGrid with layer_paths, written into the copy with its TileSet.
 LAYERED = "res://editor_check/dungeon.tscn"
 LAYERED_TILESET = "res://editor_check/dungeon.tres"
 
@@ -57,10 +57,12 @@ def layered_scene() -> str:
     text = (ROOT / "tests" / "support" / "fixtures" / "layers" / "dungeon.tscn").read_text(encoding="utf-8")
     text = text.replace("res://tilesets/dungeon.tres", LAYERED_TILESET).replace(
         "[gd_scene load_steps=2 format=2]\n",
-        '[gd_scene load_steps=3 format=2]\n\n[ext_resource path="res://addons/pathing_py/nav_grid.py" type="Script" id=2]\n',
+        "[gd_scene load_steps=3 format=2]\n\n"
+        '[ext_resource path="res://addons/pathing_py/nav_grid.py" type="Script" id=2]\n',
     )
     return text + (
-        '\n[node name="NavGrid" type="Node2D" parent="."]\nscript = ExtResource( 2 )\ntilemap_path = NodePath("../Floor")\n'
+        '\n[node name="NavGrid" type="Node2D" parent="."]\nscript = ExtResource( 2 )\n'
+        'tilemap_path = NodePath("../Floor")\n'
         'layer_paths = [ NodePath("../Walls") ]\nempty_cells_passable = false\n'
     )
 
@@ -222,7 +224,8 @@ def test_every_scene_and_every_node_of_ours_selected(editor):
 
 
 def assert_node_of_ours_shown(fact: dict) -> None:
-    """A selected node of ours: the inspector shows its properties, the Scene dock its icon, the bake button only for a NavGrid."""
+    """A selected node of ours: the inspector shows its properties, the Scene dock its icon, the bake button only for
+    a NavGrid."""
     script = fact["script"].rsplit("/", 1)[-1]
     properties, icon = NODE_KINDS[script]
     assert properties <= set(fact["inspected"]), fact
@@ -313,7 +316,8 @@ def test_the_bake_button(editor, scene):
 
 
 def test_the_bounds_are_drawn_in_the_editor_when_set(editor):
-    """Setting bounds redraws the NavGrid; its _draw outlines them (one draw_multiline) only when they are set and valid."""
+    """Setting bounds redraws the NavGrid; its _draw outlines them (one draw_multiline) only when they are set and
+    valid."""
     output = editor.run_editor(["--check=bounds"], timeout=300, allowed=(DRAW_REFUSED,))
     facts = json_lines(output)
     assert facts[-1] == {"done": True}, output[-6000:]

@@ -1,6 +1,6 @@
 """The release zip in a new empty Godot project: installed as the Asset Library's installer installs a zip, with
-pythonscript and numpy (the README's steps, tests/support/fresh_projects.py), the plugin enabled; its bake button bakes the
-scene's key-point graph in the editor, and a PathUnit of the game, routed through that graph, arrives.
+pythonscript and numpy (the README's steps, tests/support/fresh_projects.py), the plugin enabled; its bake button
+bakes the scene's key-point graph in the editor, and a PathUnit of the game, routed through that graph, arrives.
 
 The zip is built from the checkout by tools/release.py (its files as git tracks them, read from the working tree,
 so that the test runs while the tree has changes). Godot 3's asset installer drops a zip's first folder and

@@ -619,7 +619,8 @@ def test_a_tileset_whose_tiles_cannot_block_is_warned_of(tiles, blocking, warned
         names = ", ".join(repr(tile.name) for tile in sorted(tiles, key=lambda tile: tile.name))
         assert (
             warning
-            == f"The TileSet has no collision shapes, so no tile blocks: list the obstacle tiles in blocking_tiles (tiles: {names})."
+            == "The TileSet has no collision shapes, so no tile blocks: list the obstacle tiles in blocking_tiles "
+            f"(tiles: {names})."
         )
 
 

@@ -135,8 +135,8 @@ def test_a_unit_selected_twice_counts_once():
             world_centre((40, 0)),
             "route",
             Status.OUT_OF_BOUNDS.value,
-            "order_move: TileMap cell (40, 0) is outside the map, TileMap cells (-4, -2) to (11, 4) (the TileMap's painted rectangle; "
-            "set the NavGrid's bounds to navigate beyond it)",
+            "order_move: TileMap cell (40, 0) is outside the map, TileMap cells (-4, -2) to (11, 4) "
+            "(the TileMap's painted rectangle; set the NavGrid's bounds to navigate beyond it)",
         ),
         (
             [1, 2],
@@ -428,8 +428,9 @@ def test_signal_arguments_follow_the_table():
     def vector(x, y):
         return ("Vector2", x, y)
 
-    assert set(GROUP_SIGNALS) == {"group_ordered", "group_arrived", "member_lost", "formation_forming", "formation_formed",
-                                  "formation_scaled", "formation_halved", "formation_broken", "waiting_for_turn"}  # fmt: skip
+    assert set(GROUP_SIGNALS) == {"group_ordered", "group_arrived", "member_lost",
+                                  "formation_forming", "formation_formed", "formation_scaled",
+                                  "formation_halved", "formation_broken", "waiting_for_turn"}  # fmt: skip
     assert GroupSignal(3, "group_ordered", (9, 1), (8.0, 24.0)).arguments(vector) == [
         3,
         ("Vector2", 9, 1),

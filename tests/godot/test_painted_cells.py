@@ -46,7 +46,8 @@ def words(cells: Dict[Cell, Tuple[int, Cell]]) -> List[int]:
 
 
 def read_of(cells: Dict[Cell, Tuple[int, Cell]], wanted: List[Cell]) -> List[int]:
-    """What the node reads of ``wanted`` on a layer: get_cell and get_cell_autotile_coord of each, as tile_words packs them."""
+    """What the node reads of ``wanted`` on a layer: get_cell and get_cell_autotile_coord of each, as tile_words
+    packs them."""
     tiles = [cells[cell][0] if cell in cells else -1 for cell in wanted]
     coords = [cells[cell][1] if cell in cells else (0, 0) for cell in wanted]
     return tile_words(wanted, tiles, coords)
@@ -154,13 +155,14 @@ def test_cells_that_are_not_whole_cells_are_refused(cells, message):
     [
         (
             RECT,
-            "cells_painted: TileMap cell (5, 0) is outside the map, TileMap cells (-2, -1) to (4, 3) (the NavGrid's bounds); "
-            "painting beyond the map needs rebuild()",
+            "cells_painted: TileMap cell (5, 0) is outside the map, TileMap cells (-2, -1) to (4, 3) "
+            "(the NavGrid's bounds); painting beyond the map needs rebuild()",
         ),
         (
             None,
-            "cells_painted: TileMap cell (5, 0) is outside the map, TileMap cells (0, 0) to (1, 0) (the TileMap's painted "
-            "rectangle; set the NavGrid's bounds to navigate beyond it); painting beyond the map needs rebuild()",
+            "cells_painted: TileMap cell (5, 0) is outside the map, TileMap cells (0, 0) to (1, 0) "
+            "(the TileMap's painted rectangle; set the NavGrid's bounds to navigate beyond it); "
+            "painting beyond the map needs rebuild()",
         ),
     ],
 )

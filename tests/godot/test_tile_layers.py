@@ -151,7 +151,8 @@ def test_the_dungeon_floor_and_walls_read_together():
         rect = (int(xs.min()), int(ys.min()), int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1))
         assert grid.origin == rect[:2] and (grid.width, grid.height) == rect[2:]
         np.testing.assert_array_equal(grid.passable, expected_passable(layers, empty_passable, rect))
-    # Read alone, the walls' map lacks the floor beyond them (row 7), and with empty cells blocked it has no floor at all.
+    # Read alone, the walls' map lacks the floor beyond them (row 7), and with empty cells blocked it has no floor at
+    # all.
     assert grid_from_tscn(DUNGEON, tilemap="Walls").height == 9
     with pytest.raises(MapFormatError, match="no passable cell"):
         grid_from_tscn(DUNGEON, tilemap="Walls", empty_passable=False)
@@ -190,11 +191,13 @@ def test_paths_between_floor_cells_stay_on_the_floor():
     [
         (
             "Square",
-            r"mismatched.tscn:\d+: layer 'Dungeon/Square' is square, cell_size \(128, 64\), but the TileMap 'Dungeon/Floor' is isometric",
+            r"mismatched.tscn:\d+: layer 'Dungeon/Square' is square, cell_size \(128, 64\), "
+            r"but the TileMap 'Dungeon/Floor' is isometric",
         ),
         (
             "Coarse",
-            r"layer 'Dungeon/Coarse' is isometric, cell_size \(128, 128\), but the TileMap 'Dungeon/Floor' is isometric, cell_size \(128, 64\)",
+            r"layer 'Dungeon/Coarse' is isometric, cell_size \(128, 128\), "
+            r"but the TileMap 'Dungeon/Floor' is isometric, cell_size \(128, 64\)",
         ),
         (
             "Shifted",
@@ -261,7 +264,8 @@ def scene_with_navgrid(tmp_path: Path, navgrid_lines: str) -> Path:
     (tmp_path / "tilesets" / "dungeon.tres").write_text((FIXTURES / "tilesets" / "dungeon.tres").read_text())
     text = DUNGEON.read_text().replace(
         "[gd_scene load_steps=2 format=2]\n",
-        '[gd_scene load_steps=3 format=2]\n\n[ext_resource path="res://addons/pathing_py/nav_grid.py" type="Script" id=2]\n',
+        "[gd_scene load_steps=3 format=2]\n\n"
+        '[ext_resource path="res://addons/pathing_py/nav_grid.py" type="Script" id=2]\n',
     )
     path = tmp_path / "dungeon.tscn"
     path.write_text(

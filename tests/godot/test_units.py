@@ -107,7 +107,8 @@ def test_a_unit_joins_where_it_stands_and_is_not_moved_until_it_walks():
             (7, 0),
             {},
             Status.OUT_OF_BOUNDS.value,
-            "TileMap cell (7, 0) is outside the map, TileMap cells (-4, -2) to (6, 2) (the TileMap's painted rectangle; set the NavGrid's bounds to navigate beyond it)",
+            "TileMap cell (7, 0) is outside the map, TileMap cells (-4, -2) to (6, 2) "
+            "(the TileMap's painted rectangle; set the NavGrid's bounds to navigate beyond it)",
         ),
         ((-4, -2), {}, Status.CELL_HELD.value, "TileMap cell (-4, -2), which unit 1 holds"),
         ((0, 2), {"speed": 0.0}, Status.INVALID_SETTINGS.value, "speed must be a positive number of cells per second"),
@@ -207,7 +208,8 @@ def test_an_order_off_the_map_is_refused():
     answer = driver.order(1, world_centre((20, 0)))
     assert (
         answer.status == Status.OUT_OF_BOUNDS.value
-        and "TileMap cell (20, 0) is outside the map, TileMap cells (-4, -2) to (6, 2) (the TileMap's painted rectangle; set the NavGrid's bounds to navigate beyond it)"
+        and "TileMap cell (20, 0) is outside the map, TileMap cells (-4, -2) to (6, 2) "
+        "(the TileMap's painted rectangle; set the NavGrid's bounds to navigate beyond it)"
         in answer.message
     )
 
@@ -357,7 +359,8 @@ def test_set_cell_blocked_is_refused_where_a_unit_stands_and_succeeds_once_it_le
         (
             (9, 9),
             Status.OUT_OF_BOUNDS.value,
-            "TileMap cell (9, 9) is outside the map, TileMap cells (-4, -2) to (6, 2) (the TileMap's painted rectangle; set the NavGrid's bounds to navigate beyond it)",
+            "TileMap cell (9, 9) is outside the map, TileMap cells (-4, -2) to (6, 2) "
+            "(the TileMap's painted rectangle; set the NavGrid's bounds to navigate beyond it)",
         ),
     ],
 )

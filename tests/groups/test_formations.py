@@ -27,12 +27,14 @@ NAMES = list(SHAPES)
 COUNTS = range(1, 13)
 OPEN = np.ones((150, 150), dtype=bool)
 #: Where a formation stands on OPEN in the drawn tests: far enough from every edge for any shape of 40 slots 3 cells
-#: apart at any heading (a wedge's farthest slot is 66 cells from its centre; Hypothesis found one off the 130-cell map).
+#: apart at any heading (a wedge's farthest slot is 66 cells from its centre; Hypothesis found one off the 130-cell
+#: map).
 MIDDLE = st.tuples(st.floats(74.0, 76.0), st.floats(74.0, 76.0))
 
 
 def placed(formation, centre, heading):
-    """Where each slot's offset lands (floats), turned by hand: right of the heading is (-hy, hx), the rear is -heading."""
+    """Where each slot's offset lands (floats), turned by hand: right of the heading is (-hy, hx), the rear is
+    -heading."""
     hx, hy = heading
     x, y = formation.offsets.T
     return np.column_stack((centre[0] - x * hy - y * hx, centre[1] + x * hx - y * hy))

@@ -36,7 +36,8 @@ def test_the_commander_plans_once_and_every_member_walks_the_same_key_points():
     squad.move_to((25, 8))
     navigator.update(0.1)
     key_points = {id(route.waypoints) for unit in squad.members if unit is not squad.commander
-                  for route in unit.stack if route.kind is RouteKind.HIGH_LEVEL and len(route.waypoints) > 1}  # fmt: skip
+                  for route in unit.stack
+                  if route.kind is RouteKind.HIGH_LEVEL and len(route.waypoints) > 1}  # fmt: skip
     assert len(key_points) == 1  # one tuple, shared by reference (F1)
     events, _ = walk(navigator, groups)
     assert [unit.state for unit in squad.members] == [UnitState.ARRIVED] * 6
@@ -227,7 +228,8 @@ def test_a_group_pushes_through_a_packed_canyon_whole_before_the_pushed_units_go
     driver = navigator.add_unit(tuple(scenario.starts[0]), speed=4.0, priority=1)
     standing = [navigator.add_unit(tuple(start), speed=4.0) for start in scenario.starts[1:].tolist()]
     homes = [unit.cell for unit in standing]
-    squad = groups.add_group([driver, navigator.add_unit((1.5, 2.5), speed=4.0), navigator.add_unit((2.5, 3.5), speed=4.0)],
+    squad = groups.add_group([driver, navigator.add_unit((1.5, 2.5), speed=4.0),
+                              navigator.add_unit((2.5, 3.5), speed=4.0)],
                              formation=formation)  # fmt: skip
     squad.move_to(tuple(int(v) for v in scenario.goals[0]))
     exit_x = max(x for x, _ in homes) + 1
@@ -430,6 +432,7 @@ def test_groups_sent_to_one_pocket_take_distinct_goals_and_rest_within_twice_the
     while not navigator.at_rest and navigator.time < 60:
         navigator.update(0.0625)
     assert navigator.at_rest and [unit.cell for unit in units] == goals
-    scenario = CrowdScenario("pocket", "three groups into a pocket", Grid(passable), np.array([[x + 0.5, 0.5] for x in range(9)]),
-                             np.array(goals), np.full(9, 0.5), np.full(9, 4.0), np.zeros(9, dtype=int), np.zeros(9, dtype=bool))  # fmt: skip
+    scenario = CrowdScenario("pocket", "three groups into a pocket", Grid(passable),
+                             np.array([[x + 0.5, 0.5] for x in range(9)]), np.array(goals), np.full(9, 0.5),
+                             np.full(9, 4.0), np.zeros(9, dtype=int), np.zeros(9, dtype=bool))  # fmt: skip
     assert navigator.time <= 2 * lower_bound(scenario).seconds

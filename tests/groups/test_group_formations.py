@@ -115,7 +115,8 @@ def test_a_small_turn_does_not_form_a_line_again():
     assert [name for _, name in events] == ["group_ordered", "group_arrived"]
 
 
-#: Open ground above a wall from the west edge: from the north-west to behind the wall, a route runs east, south, then west.
+#: Open ground above a wall from the west edge: from the north-west to behind the wall, a route runs east, south,
+#: then west.
 BEND = "\n".join("".join("#" if 12 <= y <= 19 and x < 26 else "." for x in range(40)) for y in range(34))
 
 

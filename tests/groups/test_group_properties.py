@@ -207,8 +207,8 @@ def changing_groups(draw):
     """Group orders (:func:`group_orders`) and, at drawn updates of the run's first CHANGE_UPDATES, changes to
     the groups' members and orders: (update, change, which group, which unit or cell, a shape)."""
     orders = draw(group_orders())
-    change = st.tuples(st.integers(0, CHANGE_UPDATES - 1), st.sampled_from(CHANGES), st.integers(0, 2), st.integers(0, 400),
-                       st.sampled_from(SHAPES))  # fmt: skip
+    change = st.tuples(st.integers(0, CHANGE_UPDATES - 1), st.sampled_from(CHANGES), st.integers(0, 2),
+                       st.integers(0, 400), st.sampled_from(SHAPES))  # fmt: skip
     return orders, sorted(draw(st.lists(change, min_size=1, max_size=8)), key=lambda change: change[0])
 
 
@@ -225,7 +225,8 @@ def apply_change(navigator, groups, made, change):
     elif kind == "join" and group.members:  # (a group that lost every member is gone, as a GroupManager's is)
         loose = [unit for unit in navigator.units.values() if groups.group_of(unit) is None]
         free = [(x, y) for y in range(grid.height) for x in range(grid.width)
-                if grid.is_passable((x, y)) and navigator.holder((x, y)) is None and not navigator.occupancy.leavers((x, y))]  # fmt: skip
+                if grid.is_passable((x, y)) and navigator.holder((x, y)) is None
+                and not navigator.occupancy.leavers((x, y))]  # fmt: skip
         if loose:
             group.add(loose[pick % len(loose)])
         elif free:
@@ -250,19 +251,23 @@ LINE_LOSES_ITS_FIRST_SLOT = (
 #: commander must be a unit still there, and the members it plans for too.
 COMMANDER_LEAVES_AFTER_A_MEMBER_WAS_REMOVED = (
     (np.ones((11, 10), dtype=bool), np.array([[x, 0] for x in range(7)]), np.full(7, 4.0), np.full(7, 0.5),
-     [(1, None, 1.0, Cohesion.SPEED, (0, 0)), (4, None, 1.0, Cohesion.ROUTE, (1, 1)), (2, "line", 1.0, Cohesion.SPEED, (0, 0))],
+     [(1, None, 1.0, Cohesion.SPEED, (0, 0)), (4, None, 1.0, Cohesion.ROUTE, (1, 1)),
+      (2, "line", 1.0, Cohesion.SPEED, (0, 0))],
      False, np.array([0.5, 0.5])),
     [(0, "leave", 2, 0, None), (0, "leave", 0, 0, None), (0, "leave", 0, 0, None), (0, "remove_unit", 0, 1, None),
-     (0, "join", 0, 0, None), (254, "order", 1, 0, None), (254, "remove_unit", 0, 254, None), (254, "leave", 1, 0, None)],
+     (0, "join", 0, 0, None), (254, "order", 1, 0, None), (254, "remove_unit", 0, 254, None),
+     (254, "leave", 1, 0, None)],
 )  # fmt: skip
 
 #: Found by a property run (issue 42): three groups sent to one corner of a pocket of 4 x 2 cells, each given the free
 #: cells nearest it on its own (three units had one goal, two another): units pushed off their goals walked back in
 #: turn until 72.5 s, not within AFTER_ORDERS of the orders' end (6.3 s).
 GROUPS_SENT_TO_ONE_POCKET = (
-    (np.array([[1] * 9, [1] * 9, [0, 0, 0, 0, 1, 1, 1, 1, 1], [1] * 9], dtype=bool), np.array([[x, 0] for x in range(9)]),
+    (np.array([[1] * 9, [1] * 9, [0, 0, 0, 0, 1, 1, 1, 1, 1], [1] * 9], dtype=bool),
+     np.array([[x, 0] for x in range(9)]),
      np.full(9, 4.0), np.full(9, 0.5),
-     [(1, None, 1.0, Cohesion.SPEED, (0, 0)), (6, None, 1.0, Cohesion.SPEED, (0, 0)), (2, None, 1.0, Cohesion.SPEED, (0, 0))],
+     [(1, None, 1.0, Cohesion.SPEED, (0, 0)), (6, None, 1.0, Cohesion.SPEED, (0, 0)),
+      (2, None, 1.0, Cohesion.SPEED, (0, 0))],
      False, np.array([0.0625])),
     [(0, "leave", 0, 0, None)],
 )  # fmt: skip

@@ -59,7 +59,8 @@ def test_a_line_passes_a_pillar_in_its_way_on_both_sides():
 
 
 def test_a_member_beside_a_thick_wall_does_not_go_round_it_to_the_ground_behind():
-    """Halving goes round an obstacle close by; ground behind a wall that only a long way round reaches is no place to pass."""
+    """Halving goes round an obstacle close by; ground behind a wall that only a long way round reaches is no place
+    to pass."""
     rows = [
         ["#" if 8 <= y <= 15 and x < 25 else "." for x in range(30)] for y in range(20)
     ]  # ground behind, reached at x >= 25

@@ -131,7 +131,8 @@ def test_update_after_edits_equals_a_fresh_bake(grid, cluster_size, data):
 
 
 def assert_same_answers(graph, fresh, pairs):
-    """Both graphs give the same answer, cell for cell and after as many expansions, to every (start, goal) of ``pairs``."""
+    """Both graphs give the same answer, cell for cell and after as many expansions, to every (start, goal) of
+    ``pairs``."""
     for start, goal in pairs:
         for link in ("exact", "fast"):
             ours, theirs = graph.find_path(start, goal, link=link), fresh.find_path(start, goal, link=link)
@@ -319,7 +320,9 @@ def test_a_clusters_fields_depend_on_it_alone_and_their_paths_are_shortest(job_s
                         d for d, (dx, dy) in enumerate(DIRECTIONS)
                         if (x, y) != source and (x - dx, y - dy) in distance and (x, y) in distance
                         and (connectivity == 8 or not (dx and dy)) and grid.step_open((x - dx, y - dy), (x, y))
-                        and distance[(x - dx, y - dy)] + (math.sqrt(2.0) if dx and dy else 1.0) * (1.0 if cost is None else cost[y, x]) == distance[(x, y)]
+                        and distance[(x - dx, y - dy)]
+                        + (math.sqrt(2.0) if dx and dy else 1.0) * (1.0 if cost is None else cost[y, x])
+                        == distance[(x, y)]
                     ]  # fmt: skip
                     assert fields.direction[i, y - y0, x - x0] == (fitting[0] if fitting else NO_DIRECTION)
 

@@ -399,7 +399,8 @@ class ModuleChecker:
         return info
 
     def _plain_class(self, name: str) -> Optional[ast.ClassDef]:
-        """The class ``name`` this module imports from a pathing_py module (found above the script's folder), or None."""
+        """The class ``name`` this module imports from a pathing_py module (found above the script's folder), or
+        None."""
         module = self.plain_imports.get(name)
         if module is None:
             return None

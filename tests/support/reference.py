@@ -54,7 +54,8 @@ def step_cost(cost, a, b, size: int = 1) -> float:
 
 
 def dijkstra(passable: np.ndarray, start, goal, cost=None, size: int = 1, connectivity: int = 8):
-    """Cost of a shortest path (of a size x size block, named by its top-left cell), or None when the goal cannot be reached.
+    """Cost of a shortest path (of a size x size block, named by its top-left cell), or None when the goal cannot be
+    reached.
 
     ``connectivity`` 4 allows rook moves only."""
     if not (block_fits(passable, start, size) and block_fits(passable, goal, size)):
@@ -82,8 +83,8 @@ def dijkstra(passable: np.ndarray, start, goal, cost=None, size: int = 1, connec
 
 
 def path_cost(passable: np.ndarray, cells, cost=None, size: int = 1, connectivity: int = 8) -> float:
-    """The length of a cell path (of a size x size block, by its top-left cells), asserting that every step is a legal move
-    (a rook move when ``connectivity`` is 4)."""
+    """The length of a cell path (of a size x size block, by its top-left cells), asserting that every step is a
+    legal move (a rook move when ``connectivity`` is 4)."""
     total = 0.0
     assert block_fits(passable, cells[0], size), f"first cell {cells[0]} is blocked"
     for a, b in zip(cells, cells[1:]):

@@ -15,7 +15,8 @@ def line_cells(a, b, connectivity=8):
 
 
 def walk(a, b, connectivity):
-    """``line_cells(a, b)`` one by one; through a corner a rook line takes the column first from the (y, x)-smaller end."""
+    """``line_cells(a, b)`` one by one; through a corner a rook line takes the column first from the (y, x)-smaller
+    end."""
     return cells_toward(a, b, connectivity, with_start=True, columns_first=(a[1], a[0]) <= (b[1], b[0]))
 
 

@@ -104,7 +104,10 @@ def test_bad_frames_are_refused_with_a_message(frames, delay, message):
 
 
 #: A writer made where Pillow cannot be imported.
-WITHOUT_PILLOW = "import io, sys; sys.modules['PIL'] = None; from pathing_py.tools.animation import GifWriter; GifWriter(io.BytesIO())"
+WITHOUT_PILLOW = (
+    "import io, sys; sys.modules['PIL'] = None; "
+    "from pathing_py.tools.animation import GifWriter; GifWriter(io.BytesIO())"
+)
 
 
 def test_without_pillow_the_writer_says_what_to_install():
@@ -112,6 +115,6 @@ def test_without_pillow_the_writer_says_what_to_install():
     assert done.returncode != 0
     last = done.stderr.strip().splitlines()[-1]
     assert (
-        last
-        == "pathing_py.pillow.PillowMissing: pictures need Pillow, which this Python lacks: pip install 'pathing_py[pictures]'"
+        last == "pathing_py.pillow.PillowMissing: pictures need Pillow, which this Python lacks: "
+        "pip install 'pathing_py[pictures]'"
     )

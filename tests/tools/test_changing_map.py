@@ -1,4 +1,5 @@
-"""pathing_py.tools.changing_map: the seeded orders and the walls on routes that the demo and bench/bench_units.py share."""
+"""pathing_py.tools.changing_map: the seeded orders and the walls on routes that the demo and bench/bench_units.py
+share."""
 
 import random
 

@@ -578,7 +578,8 @@ def test_a_navgrids_bounds_are_read_with_its_scene(tmp_path, capsys):
             '[node name="Arena"',
             '[ext_resource path="res://addons/pathing_py/nav_grid.py" type="Script" id=9]\n\n[node name="Arena"',
         )
-        + '\n[node name="NavGrid" type="Node2D" parent="."]\nscript = ExtResource( 9 )\ntilemap_path = NodePath("../Obstacles")\nbounds = Rect2( -6, -4, 24, 14 )\n'
+        + '\n[node name="NavGrid" type="Node2D" parent="."]\nscript = ExtResource( 9 )\n'
+        'tilemap_path = NodePath("../Obstacles")\nbounds = Rect2( -6, -4, 24, 14 )\n'
     )
     (tmp_path / "arena.tscn").write_text(scene)
     shutil.copytree(FIXTURES / "tilesets", tmp_path / "tilesets")  # res:// resolves from the scene's folder here
@@ -679,8 +680,8 @@ def test_tiles_taken_as_blocking_are_named_and_a_tileset_without_shapes_is_warne
     printed = capsys.readouterr()
     assert "blocking (drawn as blocked cells): no tile" in printed.out
     assert (
-        "warning: the TileSet has no collision shapes, so no tile blocks; name the obstacle tiles with --blocking (tiles: 'floor', 'rock')"
-        in printed.err
+        "warning: the TileSet has no collision shapes, so no tile blocks; "
+        "name the obstacle tiles with --blocking (tiles: 'floor', 'rock')" in printed.err
     )
     assert main(["paths", str(tmp_path / "cave.tscn"), "--blocking", "rock", "--out", out]) == 0
     printed = capsys.readouterr()

@@ -1,4 +1,5 @@
-"""``pathing-py demo --scenario armies|crossroads``: crowds of pathing_py.tools.scenarios run, checked, drawn and printed (issue 12 item 10)."""
+"""``pathing-py demo --scenario armies|crossroads``: crowds of pathing_py.tools.scenarios run, checked, drawn and
+printed (issue 12 item 10)."""
 
 import re
 
@@ -26,8 +27,8 @@ def test_each_crowd_arrives_whole_without_overlaps_and_says_so(tmp_path, capsys,
     count = len(expected.ordered)
     assert f"scenario {name}: {expected.scenario.description}" in printed
     assert (
-        f"{count} of {count} units arrived ({count} ARRIVED, 0 HELD_UP, 0 UNREACHABLE); all arrived at {expected.all_arrived_at:.2f} s"
-        in printed
+        f"{count} of {count} units arrived ({count} ARRIVED, 0 HELD_UP, 0 UNREACHABLE); "
+        f"all arrived at {expected.all_arrived_at:.2f} s" in printed
     )
     checks = re.search(
         r"overlaps: (\d+) \(pairs of units\), circles in walls: (\d+), checked after each of (\d+) updates", printed

@@ -23,7 +23,8 @@ def group_reports(printed):
         name = section.split(",", 1)[0].split()[1]
         lines = section.splitlines()
         events = [(float(at), event, detail) for at, event, detail in
-                  (re.match(r"\s*(\d+\.\d+)  (\w+)\s+(.*)", line).groups() for line in lines[2:] if re.match(r"\s*\d+\.\d+  [a-z]", line))]  # fmt: skip
+                  (re.match(r"\s*(\d+\.\d+)  (\w+)\s+(.*)", line).groups()
+                   for line in lines[2:] if re.match(r"\s*\d+\.\d+  [a-z]", line))]  # fmt: skip
         rows = [
             [None if value == "-" else float(value) for value in line.split()[-5:]]
             for line in lines

@@ -1,4 +1,5 @@
-"""Crowd scenarios: units start clear of walls and of one another, ordered goals are reachable, the same seed gives the same scenario."""
+"""Crowd scenarios: units start clear of walls and of one another, ordered goals are reachable, the same seed gives
+the same scenario."""
 
 import numpy as np
 import pytest

@@ -18,7 +18,8 @@ def corridor(width: int, length: int) -> Grid:
     """Two open fields FIELD cells wide joined by a corridor ``width`` cells wide and ``length`` long."""
     top = (HEIGHT - width) // 2
     return Grid.from_ascii("\n".join(
-        "".join("." if x < FIELD or x >= FIELD + length or top <= y < top + width else "#" for x in range(2 * FIELD + length))
+        "".join("." if x < FIELD or x >= FIELD + length or top <= y < top + width else "#"
+                for x in range(2 * FIELD + length))
         for y in range(HEIGHT)
     ))  # fmt: skip
 

@@ -884,7 +884,8 @@ def test_a_unit_under_way_takes_a_door_that_opens_on_a_much_shorter_way(use_grap
 
 
 def swamp_and_road(wall_columns):
-    """Four rows: a swamp (cost 20) at y = 0, the way at y = 1, a wall at y = 2 over ``wall_columns``, a road at y = 3."""
+    """Four rows: a swamp (cost 20) at y = 0, the way at y = 1, a wall at y = 2 over ``wall_columns``, a road at
+    y = 3."""
     passable = np.ones((4, 13), dtype=bool)
     passable[2, wall_columns] = False
     cost = np.ones((4, 13))
@@ -1160,8 +1161,8 @@ def test_a_unit_of_another_navigator_with_the_same_id_is_not_removed():
 @pytest.mark.parametrize("number", [np.float32, np.float64, np.int64, np.int32])
 def test_numpy_numbers_are_taken_wherever_python_numbers_are(number):
     navigator = Navigator(Grid.from_ascii("\n".join(["." * 8] * 3)))
-    unit = navigator.add_unit((number(1), number(1)), speed=number(4), radius=number(1) / 2 if number in (np.float32, np.float64) else 0.5,
-                              priority=np.int64(2))  # fmt: skip
+    radius = number(1) / 2 if number in (np.float32, np.float64) else 0.5
+    unit = navigator.add_unit((number(1), number(1)), speed=number(4), radius=radius, priority=np.int64(2))
     assert unit.position == (1.5, 1.5) and unit.speed == 4.0 and type(unit.speed) is float and unit.priority == 2
     assert navigator.set_blocked([(np.int64(5), np.int32(0))], np.bool_(True)) == [] and not navigator.grid.is_passable(
         (5, 0)
@@ -1244,7 +1245,8 @@ def test_an_update_says_where_its_time_went():
     ],
 )
 def test_bad_constructor_arguments_are_refused_naming_the_argument(arguments, error, message):
-    """``Navigator(grid, retry_time=10**400)`` gave a stray OverflowError (issue 43), NaN and infinities slipped through."""
+    """``Navigator(grid, retry_time=10**400)`` gave a stray OverflowError (issue 43), NaN and infinities slipped
+    through."""
     with pytest.raises(error, match=message):
         Navigator(Grid.from_ascii("...."), **arguments)
 
@@ -1256,8 +1258,8 @@ def test_a_grid_that_is_no_grid_is_refused():
 
 @pytest.mark.parametrize("number", [np.float32, np.float64, np.int64, np.int32])
 def test_numpy_numbers_are_taken_by_the_constructor(number):
-    navigator = Navigator(Grid.from_ascii("...."), time_budget=number(1), wait_limit=number(2), give_up=number(4), region_size=np.int64(8),
-                          retry_time=number(0))  # fmt: skip
+    navigator = Navigator(Grid.from_ascii("...."), time_budget=number(1), wait_limit=number(2), give_up=number(4),
+                          region_size=np.int64(8), retry_time=number(0))  # fmt: skip
     assert navigator.retry_time == 0.0 and type(navigator.retry_time) is float
     assert (
         navigator.traffic.wait_limit == 2.0

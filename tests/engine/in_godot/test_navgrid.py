@@ -200,7 +200,8 @@ def path_cells(path: Iterable[Vector2], tilemap: TileMap) -> List[Cell]:
 
 @pytest.fixture(scope="module")
 def fixture_copy(tmp_path_factory) -> Path:
-    """tests/support/fixtures with its res:// paths (relative to its own project.godot) made absolute, so that it loads here."""
+    """tests/support/fixtures with its res:// paths (relative to its own project.godot) made absolute, so that it
+    loads here."""
     copy = tmp_path_factory.mktemp("fixtures") / "fixtures"
     shutil.copytree(FIXTURES, copy)
     for path in [*copy.rglob("*.tscn"), *copy.rglob("*.tres")]:
@@ -529,7 +530,8 @@ def hex_paths_found(
     navgrid: Node, tilemap: TileMap, engine: "EngineCells", astar: AStar2D, ids: Dict[Cell, int], rng: random.Random
 ) -> int:
     """How many of 40 paths between random cells of ``ids`` the NavGrid found, each held to the engine's six-neighbour
-    AStar2D over them (``engine_hex_astar``): steps its graph joins, as long as its path; UNREACHABLE where it has none."""
+    AStar2D over them (``engine_hex_astar``): steps its graph joins, as long as its path; UNREACHABLE where it has
+    none."""
     cells = sorted(ids)
     found = 0
     for _ in range(40):
@@ -1077,7 +1079,8 @@ ARENA_BOUNDS = Rect2(-6, -4, 24, 14)  #: for obstacles_only.tscn, which paints o
 def arena(
     root: Node, fixture_copy: Path, tilemap_setup: Optional[Callable[[TileMap], None]] = None, **settings
 ) -> Tuple[TileMap, Node]:
-    """The obstacles-only fixture (its TileMap changed by ``tilemap_setup``) under a NavGrid made in code with ``settings``."""
+    """The obstacles-only fixture (its TileMap changed by ``tilemap_setup``) under a NavGrid made in code with
+    ``settings``."""
     scene = instance(root, str(fixture_copy / "obstacles_only.tscn"))
     tilemap: TileMap = scene.get_node("Obstacles")
     if tilemap_setup is not None:
@@ -1127,7 +1130,10 @@ def test_bounds_give_paths_between_unpainted_cells_and_out_of_bounds_beyond(root
         assert len(navgrid.call("find_path", centre(navgrid, (-5, -3)), centre(navgrid, outside))) == 0
         assert str(navgrid.call("get_last_status")) == "OUT_OF_BOUNDS"
     # Once a run, one line says where the map ends and what sets it (issue 43).
-    rect = f"({int(ARENA_BOUNDS.position.x)}, {int(ARENA_BOUNDS.position.y)}) to ({int(ARENA_BOUNDS.end.x) - 1}, {int(ARENA_BOUNDS.end.y) - 1})"
+    rect = (
+        f"({int(ARENA_BOUNDS.position.x)}, {int(ARENA_BOUNDS.position.y)}) "
+        f"to ({int(ARENA_BOUNDS.end.x) - 1}, {int(ARENA_BOUNDS.end.y) - 1})"
+    )
     assert errors(capsys) == [
         f"pathing_py: CodeNavGrid: no path from cell (-5, -3) to cell (-7, 0): OUT_OF_BOUNDS: TileMap cell (-7, 0) "
         f"is outside the map, TileMap cells {rect} (the NavGrid's bounds)"

@@ -177,7 +177,8 @@ def test_edits_painted_on_any_layer_are_read_by_rebuild(root, capsys, fixture_co
 
 
 def test_cells_painted_on_any_layer_are_read_again_and_units_turn(root, capsys, fixture_copy):
-    """The cells a game paints on either TileMap of the stack, named to cells_painted (issue 43): read as the engine holds them."""
+    """The cells a game paints on either TileMap of the stack, named to cells_painted (issue 43): read as the engine
+    holds them."""
     scene, navgrid = dungeon(root, fixture_copy, empty_cells_passable=False, smooth_paths=False)
     floor: TileMap = scene.get_node("Floor")
     walls: TileMap = scene.get_node("Walls")
@@ -289,11 +290,13 @@ def test_set_cell_blocked_edits_the_stack_and_units_reroute(
         ),
         (
             ["../Coarse"],
-            "layer_paths[0]: layer '../Coarse' is isometric, cell_size (128, 128), but the TileMap '../Floor' is isometric, cell_size (128, 64)",
+            "layer_paths[0]: layer '../Coarse' is isometric, cell_size (128, 128), "
+            "but the TileMap '../Floor' is isometric, cell_size (128, 64)",
         ),
         (
             ["../Shifted"],
-            "layer_paths[0]: layer '../Shifted' lies at (64, 0) with axes (1, 0) and (0, 1), but the TileMap '../Floor' at (0, 0)",
+            "layer_paths[0]: layer '../Shifted' lies at (64, 0) with axes (1, 0) and (0, 1), "
+            "but the TileMap '../Floor' at (0, 0)",
         ),
         (["../Turned/Walls"], "layer_paths[0]: layer '../Turned/Walls' lies at (0, 0) with axes (0.877583, 0.479426)"),
         (["../Marker"], "layer_paths[0] '../Marker' points at a Sprite, not a TileMap."),

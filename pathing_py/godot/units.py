@@ -291,7 +291,8 @@ class TilePainter:
 def unit_problem(nav_grid_path: str, found: Optional[str], *, speed: float, radius: float) -> str:
     """Why a PathUnit cannot be driven, or "": its configuration warning in the editor.
 
-    ``found`` is what ``nav_grid_path`` leads to, as :func:`~pathing_py.godot.nav_grid_link.nav_grid_path_problem` takes it.
+    ``found`` is what ``nav_grid_path`` leads to, as
+    :func:`~pathing_py.godot.nav_grid_link.nav_grid_path_problem` takes it.
     """
     problem = nav_grid_path_problem(nav_grid_path, found, "moves this unit")
     if problem:

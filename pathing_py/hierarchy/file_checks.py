@@ -39,7 +39,8 @@ from .landmarks import LANDMARK_COUNT
 from .partition import Clusters
 
 __all__ = [
-    "CostEntries", "InvalidGraphData", "check_fields", "check_graph_arrays", "check_key_points", "check_landmarks", "field_layout",
+    "CostEntries", "InvalidGraphData", "check_fields", "check_graph_arrays", "check_key_points", "check_landmarks",
+    "field_layout",
 ]  # fmt: skip
 
 #: Stored costs are sums of the same steps added in another order: this much relative slack.
@@ -54,7 +55,8 @@ _STEP_LENGTH = np.array([math.sqrt(2.0) if dx and dy else 1.0 for dx, dy in DIRE
 #: numpy calls per step cost more than cache misses, 1 << 21 best of 1 << 18 to 1 << 30).
 CHUNK_ENTRIES = 1 << 18
 WALK_CHUNK_ENTRIES = 1 << 21
-#: Half of the eight moves, one of each pair of opposites: legal moves go both ways, so these cover every pair of neighbours.
+#: Half of the eight moves, one of each pair of opposites: legal moves go both ways, so these cover every
+#: pair of neighbours.
 _FORWARD = [d for d, (dx, dy) in enumerate(DIRECTIONS) if dy > 0 or (dy == 0 and dx > 0)]
 
 

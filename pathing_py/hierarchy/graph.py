@@ -104,8 +104,8 @@ class KeyPointGraph:
         self._neighbours: Dict[int, Tuple[tuple, tuple]] = {}
         #: Clusters holding cells edited since the last :meth:`refresh`.
         self._edited: Set[int] = set()
-        #: The dead ends (:mod:`.contraction`) of the graph at version ``[0]``, and the edges of each key point split by them;
-        #: whether the map at version ``[0]`` is narrow enough for them to pay.
+        #: The dead ends (:mod:`.contraction`) of the graph at version ``[0]``, and the edges of each key
+        #: point split by them; whether the map at version ``[0]`` is narrow enough for them to pay.
         self._contraction: Optional[Tuple[int, Contraction, Dict[int, Tuple[tuple, tuple, tuple, tuple]]]] = None
         self._narrow: Optional[Tuple[int, bool]] = None
         self.version = grid.version
@@ -211,7 +211,8 @@ class KeyPointGraph:
         self.version = self.grid.version
 
     def refresh(self) -> None:
-        """Do now what :meth:`update` left for the graph's next read (say, at the end of a frame that edited the map)."""
+        """Do now what :meth:`update` left for the graph's next read (say, at the end of a frame that
+        edited the map)."""
         if not self._edited:
             return
         clusters, self._edited = self._edited, set()  # first, so that reading the tables below does not come back here

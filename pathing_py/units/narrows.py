@@ -75,7 +75,8 @@ __all__ = [
 #: A cell is narrow where the open run across it, along its row or its column, is at most this many cells
 #: (of the group's grid, whose cells are the blocks where its widest member fits): two files cannot pass there.
 NARROW_RUN = 3
-#: Cells a stretch runs along a route at the least: doors and gates in walls one or two cells thick are passed by the traffic rules.
+#: Cells a stretch runs along a route at the least: doors and gates in walls one or two cells thick are passed
+#: by the traffic rules.
 MIN_LENGTH = 3
 #: Cells between where a held group stands (its depth round the approach point) and the stretch's first cell,
 #: left free for the group coming out.

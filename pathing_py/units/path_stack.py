@@ -71,7 +71,8 @@ class Route:
         self._to_end: Optional[Tuple[float, ...]] = None  #: see :meth:`length_after_current`
 
     def waiting(self) -> bool:
-        """Whether the unit walking this route is to wait where it is now (the ``wait_while`` condition ends once false)."""
+        """Whether the unit walking this route is to wait where it is now (the ``wait_while`` condition ends once
+        false)."""
         if self.may_take is not None and not self.finished and not self.may_take(self.index):
             return True
         if self.wait_while is None or self.index != self.wait_at:
@@ -100,7 +101,8 @@ class Route:
         return self.waypoints[self.index] if self.aims is None else self.aims[self.index]
 
     def length_after_current(self) -> float:
-        """The length from the current waypoint through the later ones, each leg as long as on an empty grid (octile)."""
+        """The length from the current waypoint through the later ones, each leg as long as on an empty grid
+        (octile)."""
         if self._to_end is None:
             self._to_end = _lengths_to_end(self.waypoints)
         return self._to_end[self.index]
@@ -110,7 +112,8 @@ class Route:
         return cell == self.waypoints[self.index] or self.aims is not None and cell == self.aims[self.index]
 
     def advance(self, steps: int = 1) -> None:
-        """Move on by ``steps`` waypoints (the only way a route's index changes); a looping route starts over after its last."""
+        """Move on by ``steps`` waypoints (the only way a route's index changes); a looping route starts over
+        after its last."""
         if steps < 0:
             raise ValueError(f"a route moves on, never back: got {steps} steps")
         self.index += steps

@@ -40,7 +40,8 @@ Held = Tuple[Tuple[Unit, Cell], ...]  #: units, and the cells they stand on, tha
 
 
 class Queue(NamedTuple):
-    """What a unit asleep in a queue waits for (see :meth:`Traffic.sleep_blocked`): the units holding the cells of its step."""
+    """What a unit asleep in a queue waits for (see :meth:`Traffic.sleep_blocked`): the units holding the cells
+    of its step."""
 
     route: Route  #: the route it walks, whose next cell they hold
     cells: List[Cell]  #: the cells of its step
@@ -406,7 +407,8 @@ class Traffic:
         keeps its place in its squad's queue, or it keeps to a shared route, units under way hold its way (none
         to push) and no detour is due."""
         return self._behind_mates(unit, others) or (
-            unit.keeps_to_shared_route and self.host.time < unit.next_detour and all(other.next_cell is not None for other in others)
+            unit.keeps_to_shared_route and self.host.time < unit.next_detour
+            and all(other.next_cell is not None for other in others)
         )  # fmt: skip
 
     def _still_queued(self, unit: Unit, queue: Queue, dt: float) -> bool:

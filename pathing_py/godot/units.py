@@ -1,8 +1,8 @@
 """The plain-Python half of the PathUnit nodes and of the NavGrid that drives them (SPEC E1, E2).
 
 A NavGrid moves all the PathUnits of its map in one call per physics frame
-(one engine-to-Python call per unit per frame costs about 4 µs in
-pythonscript 0.50, so units have no ``_physics_process`` of their own): it
+(an engine-to-Python call per unit per frame is costly in pythonscript 0.50,
+so units have no ``_physics_process`` of their own): it
 advances a :class:`~pathing_py.units.Navigator` with :meth:`UnitDriver.step`,
 calls ``set_position`` on each node that moved, then emits the signals of
 :meth:`UnitDriver.signals`. Everything between engine values and the

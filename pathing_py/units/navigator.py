@@ -512,8 +512,8 @@ class Navigator:
         next cell: a unit waiting aside on purpose (for a unit it made way for to pass, or for its turn at a narrow
         passage: its top route's ``wait_while``, worked out once an update), a unit only making way blocked by
         units that wait where they stand, and a unit that only waits in a queue, behind squad-mates or units stepping
-        (see :meth:`Traffic.sleep_blocked`). (In the packed canyon, of the ten
-        units pushed along it most wait so for 20 s: awake, each cost three times as long.) Anything else that
+        (see :meth:`Traffic.sleep_blocked`). (In the packed canyon, most of the
+        units pushed along it wait so for long: awake, each cost several times as much.) Anything else that
         changes its routes or its state (an order, a push, a jam's plan, a map edit) wakes it."""
         route, blocked = self._asleep[unit]
         stack = unit.stack
@@ -605,7 +605,7 @@ class Navigator:
         standing units aside as an order does: a unit stays where it was sent. The game heard how the
         order ended: a unit that cannot get back stands again where it is, ARRIVED (see :meth:`finish`). Up to
         WALKS_BACK times an order: units walking back pushed one another off their goals in turn for good (in a
-        corner, three units that had arrived so for 1,500 s after the last order)."""
+        corner, three units that had arrived kept at it long after the last order)."""
         for unit in units:
             goal = unit.goal
             if (
@@ -647,8 +647,8 @@ class Navigator:
         """Whether ``unit`` stopped HELD_UP and goes on with its order by itself once the crowd around it has
         settled (see :meth:`_go_on`): its order has not ended for good. Not while a unit that arrived at its own
         goal stands on ``unit``'s (two units ordered to one cell): going on, it would only push that one off to
-        take its place, and be pushed off in turn. (In a room of 4 x 3 cells, five units ordered to one cell
-        and two to another so took turns on them until 165 s.)"""
+        take its place, and be pushed off in turn. (In a small room, five units ordered to one cell and two to
+        another so took turns on them long after every other unit was done.)"""
         return (
             unit.state is UnitState.HELD_UP and unit.goal is not None
             and not unit.cut_off and unit.resumed < HELD_UP_RESUMES

@@ -167,7 +167,7 @@ class PathStack(List[Route]):
         between key points as it comes closer to the next. Units shuffled round in a jam come no closer by it:
         for each key point to reach next it is a fixed measure of the cell, and a route's next key point only
         moves on. (Measured as a straight line to the destination, a group member whose shared route went
-        100 cells north before it turned south walked 60 s "coming no closer", and was stopped HELD_UP at
+        far north before it turned south walked a long while "coming no closer", and was stopped HELD_UP at
         the first unit in its way.)"""
         if not self or self[0].kind is not RouteKind.HIGH_LEVEL or not self[0].waypoints:  # (no destination)
             return None

@@ -128,7 +128,7 @@ class Unit:
     """A unit of a :class:`Navigator`. Read its fields; give orders with :meth:`move_to`."""
 
     #: Slots, not a dict: every unit under way is read at every sub-step, and compact units stay in the
-    #: processor's cache (the groups benchmark's update takes 0.92 times as long).
+    #: processor's cache (the groups benchmark's update is faster so).
     __slots__ = (
         "navigator",
         "id",

@@ -16,12 +16,12 @@ walked its part goes on with its own route (waiting there for the rest of
 the plan was tried: the crowds of the benchmarks did no better, some worse),
 but steps into no cell that a unit of the plan has yet to pass. A plan that
 overruns its time is dropped and its units plan again. Plans are searched a
-slice of work an update (searched at once, 20 against 20 in a corridor two
-cells wide held one update up 0.4 s), while the window's units stand; the
+slice of work an update (searched at once, a head-on crowd in a corridor two
+cells wide held one update up far too long), while the window's units stand; the
 search is dropped if one of them is moved meanwhile. Where the first plan
 found would be walked slowly, they stand for up to MAX_SEARCH_UPDATES updates
 more while plans with other seeds are searched, and the plan walked soonest is
-taken: 20 against 20 in that corridor all arrived by 198 s, not 310 s.
+taken: the crowd in that corridor all arrived much sooner so.
 """
 
 from typing import Dict, Iterable, List, NamedTuple, Optional, Set, Tuple
@@ -247,12 +247,12 @@ class JamPlans:
 
         Every search is sliced, even the first seed's in a small window: its work is not known before, as a
         search that finds no plan runs its whole budget (five a side head-on through a pocket, the first
-        seed's two joint searches did: 0.9 s in one update; a knot of four in the packed canyon: 0.2 s). Most
-        first searches take about an update's work or less (at the gate and among mixed radii, 14 of 15 were
-        done within two updates), so most plans start as soon as before, or an update later. The window's
+        seed's two joint searches did, far more than one update should take). Most first searches take about
+        an update's work or less (at the gate and among mixed radii, nearly all were done within two updates),
+        so most plans start as soon as before, or an update later. The window's
         units keep their cells while it searches, as the plan starts from where they are (not held, the
-        searches were dropped as units moved, and found again later: den520d's random orders all arrived by
-        tick 13362, not 9627)."""
+        searches were dropped as units moved, and found again later: den520d's random orders all arrived
+        much later)."""
         while setting.goals is not None and _stopped_short(setting.units, setting.aheads, setting.goals):
             wider = self._wider(jam, widenings, margin)
             if wider is None:

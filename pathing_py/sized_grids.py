@@ -29,7 +29,7 @@ costs the largest cost of its cells.
 
 One graph per size class, baked at first use with the base graph's clusters,
 rather than one graph serving every size: the base graph's paths are illegal
-for a 2- or 3-cell block in 34 to 40 of 40 queries on 512x512 Moving AI maps,
+for a 2- or 3-cell block in nearly every query on 512x512 Moving AI maps,
 so a shared graph would need each size's paths inside every cluster (the work
 and memory of the per-size graphs) and a query filtering edges by size.
 Measured with bench/bench_clearance.py (figures in docs/benchmarks.md), a

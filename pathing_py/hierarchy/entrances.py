@@ -22,8 +22,8 @@ from .partition import Clusters
 __all__ = ["DEFAULT_LONG_RUN", "border_key_points", "borders_key_points", "key_point_cells", "key_point_pairs"]
 
 #: Runs longer than this many cells get two key points. Chosen with bench/bench_long_run.py: 8 keeps
-#: the mean path within 0.5% of optimal (12 or one key point per run reach 7-8% worst cases)
-#: with fewer key points than 4 or 6.
+#: the mean path near optimal (longer runs, or one key point per run, have far worse worst cases)
+#: with fewer key points than shorter runs.
 DEFAULT_LONG_RUN = 8
 
 Cell = Tuple[int, int]

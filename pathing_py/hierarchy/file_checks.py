@@ -243,7 +243,7 @@ class _Walks:
                 live, step = ending, step[:ending]
             index = step.astype(
                 np.intp
-            )  # once for the tables below (each would convert int8 steps anew): 10% of the walks
+            )  # once for the tables below (each would convert int8 steps anew, a fair share of the walks)
             length = _STEP_LENGTH[index]
             if cost is not None and self.cell is not None:
                 length *= np.take(cost, self.cell[:live])

@@ -64,13 +64,13 @@ Progress = Callable[[int, int], None]
 LINK_MODES = ("exact", "fast")
 
 #: ``find_path``'s exact_first, in expanded nodes a cell of distance: where the exact search ends within it, it beats
-#: the key points (bench/bench_hierarchy.py --exact-first; random512-10-0, the most it needs: 4.5 a cell on the median
-#: query, 25 at most). On a maze it climbs the dead-end trees (:mod:`pathing_py.dead_ends`) with next to no search,
+#: the key points (bench/bench_hierarchy.py --exact-first; random512-10-0 needs the most of the benchmark maps).
+#: On a maze it climbs the dead-end trees (:mod:`pathing_py.dead_ends`) with next to no search,
 #: faster than the key points there (docs/benchmarks.md has the figures).
 EXACT_FIRST = 20.0
 
 #: Fields relaxed together in one numpy stack: bounds memory and gives the progress
-#: callback its steps. Measured: 1024 bakes faster than 256 or 4096 (stacks that fit caches).
+#: callback its steps. A stack that fits the caches bakes faster than a smaller or a larger one.
 FIELDS_PER_BATCH = 1024
 
 

@@ -363,8 +363,8 @@ class Traffic:
 
         - a unit only making way (it pushes no one and goes around no one) blocked by units that wait where they
           stand: those units and their cells;
-        - a unit that only waits in a queue (see :meth:`_queues`): the same units on the same cells. (Of 1,000 units
-          in 50 groups on AR0011SR, about 40 wait so at every update: their sleep takes about 5% off an update.)"""
+        - a unit that only waits in a queue (see :meth:`_queues`): the same units on the same cells. (In a crowd of
+          groups, a few dozen wait so at every update: their sleep takes a little off every update.)"""
         if unit.state is not UnitState.WAITING:
             return ()
         if unit.stack.find(RouteKind.HIGH_LEVEL) is None:

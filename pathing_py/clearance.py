@@ -61,9 +61,8 @@ MAX_SIZE = 8
 RADIUS_TOLERANCE = 1e-9
 
 #: An update recomputes tiles while their cells, read with the margin they need, are fewer than
-#: this share of the map's; past that one pass over the whole map is cheaper. Measured with
-#: bench/bench_clearance.py on 512x512 maps: 10 scattered cells cost 0.7 ms by tiles, a whole pass
-#: about 1.5 ms (twice that with finding the changed cells); 1000 cells cost 17 ms by tiles.
+#: this share of the map's; past that one pass over the whole map is cheaper (bench/bench_clearance.py
+#: compares the two: a few scattered cells are far cheaper by tiles, many cost more than the pass).
 FULL_PASS_SHARE = 0.25
 
 

@@ -66,7 +66,8 @@ def overlapping_pairs(positions, radii, slack: float = OVERLAP_SLACK) -> np.ndar
 
 
 def units_in_walls(passable, positions, radii, slack: float = OVERLAP_SLACK) -> np.ndarray:
-    """The indices of the units whose circle, shrunk to ``slack`` times its radius, meets a blocked cell or leaves the map.
+    """The indices of the units whose circle, shrunk to ``slack`` times its radius, meets a blocked cell
+    or leaves the map.
 
     ``passable[y, x]`` is the map (a :attr:`pathing_py.Grid.passable`); cell
     (x, y) covers [x, x + 1) x [y, y + 1).

@@ -38,7 +38,7 @@ from .search_state import SQRT2, PathResult, PathStatus, Searcher
 __all__ = ["CORRIDOR_SHARE", "DeadEnds", "REPEEL_SHARE", "move_counts", "worth_peeling"]
 
 #: The peel runs when at least this share of the free cells have at most two moves. A maze has
-#: all of them; open maps a few percent (random512-10-0 2%, den520d 0.3%), whose cores keep nearly
+#: all of them; open maps a few percent at most, whose cores keep nearly
 #: every cell, so that peeling them would cost a bake and save no query anything.
 CORRIDOR_SHARE = 0.5
 

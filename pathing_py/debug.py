@@ -150,7 +150,8 @@ def write_png(path: Union[str, Path], image: np.ndarray) -> None:
 def paths_picture(
     grid: Grid, paths: Iterable[Sequence[Cell]], scale: int = 4, graph: Optional["KeyPointGraph"] = None, **terrain
 ) -> np.ndarray:
-    """The grid (terrain as in :func:`draw_grid`), its key-point ``graph`` if given, and each path in the next colour."""
+    """The grid (terrain as in :func:`draw_grid`), its key-point ``graph`` if given, and each path in
+    the next colour."""
     image = draw_grid(grid, scale, **terrain)
     if graph is not None:
         draw_graph(image, graph, scale)

@@ -56,8 +56,9 @@ import numpy as np
 from .islands import IslandLabels
 
 __all__ = [
-    "CONNECTIVITIES", "Grid", "MapFormatError", "Cell", "cell_pairs", "cells_inside", "check_connectivity", "check_passable", "corner_offsets",
-    "diagonal_steps", "FollowsEdits", "is_move", "passable_at", "step_corners", "step_allowed",
+    "CONNECTIVITIES", "Grid", "MapFormatError", "Cell", "cell_pairs", "cells_inside", "check_connectivity",
+    "check_passable", "corner_offsets", "diagonal_steps", "FollowsEdits", "is_move", "passable_at", "step_corners",
+    "step_allowed",
 ]  # fmt: skip
 
 Cell = Tuple[int, int]
@@ -388,7 +389,10 @@ class Grid:
         return found  # type: ignore[return-value]  # what ``make`` made under ``key``
 
     def __repr__(self) -> str:
-        return f"Grid({self.width}x{self.height}, origin={self.origin}, connectivity={self.connectivity}, version={self.version})"
+        return (
+            f"Grid({self.width}x{self.height}, origin={self.origin}, connectivity={self.connectivity},"
+            f" version={self.version})"
+        )
 
 
 def _parse_rows(rows: Sequence[str], symbols: dict, source: str, first_line: int) -> np.ndarray:

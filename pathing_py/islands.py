@@ -128,7 +128,7 @@ class IslandLabels:
 
     def of(self, x: int, y: int) -> int:
         """The island number of cell (x, y); 0 if it is blocked. (:meth:`_roots` for one number, in Python ints: every
-        path search asks twice, and numpy's arrays cost twenty times as much for one.)"""
+        path search asks twice, and numpy's arrays cost far more for one.)"""
         number = int(self._raw[y, x])
         parent = self._parent
         root = int(parent[number])

@@ -59,7 +59,8 @@ from .rook_jumps import RookJumpSearch
 from .search_state import SQRT2, TIE_BREAK, Markers, PathResult, PathStatus, Searcher, straight_runs
 
 __all__ = [
-    "PathStatus", "PathResult", "diagonal_saving", "find_path", "grid_distance", "grid_distances", "octile_distance", "prepare",
+    "PathStatus", "PathResult", "diagonal_saving", "find_path", "grid_distance", "grid_distances", "octile_distance",
+    "prepare",
 ]  # fmt: skip
 
 _OCTILE_SAVING = SQRT2 - 2.0  #: diagonal_saving(8)

@@ -29,13 +29,12 @@ costs the largest cost of its cells.
 
 One graph per size class, baked at first use with the base graph's clusters,
 rather than one graph serving every size: the base graph's paths are illegal
-for a 2- or 3-cell block in 34 to 40 of 40 queries on 512x512 Moving AI maps,
+for a 2- or 3-cell block in nearly every query on 512x512 Moving AI maps,
 so a shared graph would need each size's paths inside every cluster (the work
 and memory of the per-size graphs) and a query filtering edges by size.
-Measured with bench/bench_clearance.py, a size-2 or size-3 graph bakes in
-about the base graph's time or less (3.1-4.5 s and 1.7-3.0 s against
-4.8-5.2 s on random512-10-0, two runs) and holds no more memory (24 and 5 MB
-against 40 MB), its paths are within 1.1% of the exact search's on average,
+Measured with bench/bench_clearance.py (figures in docs/benchmarks.md), a
+size-2 or size-3 graph bakes in about the base graph's time or less and holds
+no more memory, its paths are close to the exact search's on average,
 and an edit costs each size about what it costs the base grid and graph;
 clusters scaled to the unit (``unit_size=k``) save key points but peak at
 three to four times the memory while baking and answer more slowly on most maps.

@@ -1,4 +1,5 @@
-"""GroupManager: orders a selection of PathUnits as one group, in formation if asked, and says when it has arrived (SPEC E1, E2, F1-F5).
+"""GroupManager: orders a selection of PathUnits as one group, in formation if asked, and says when it
+has arrived (SPEC E1, E2, F1-F5).
 
 Add a GroupManager to the scene and point ``nav_grid_path`` at the NavGrid
 that moves the units. ``order_move(units, world_target)`` sends an Array of

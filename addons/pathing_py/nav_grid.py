@@ -270,7 +270,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
     @export(Rect2, default=Rect2(0, 0, 0, 0))
     @property
     def bounds(self) -> Rect2:
-        """The cells to navigate, in TileMap cells (position and size); a zero size means the TileMap's used rectangle."""
+        """The cells to navigate, in TileMap cells (position and size); a zero size: the TileMap's used rectangle."""
         return self._bounds
 
     @bounds.setter
@@ -858,7 +858,8 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
     def _answer_manager(
         self, manager: "GroupManager", method: str, ask: Callable[[groups.GroupDriver], units.Answer]
     ) -> str:
-        """What the groups answer a manager's call ``method`` (NOT_DRIVEN without units), with one error line if refused."""
+        """What the groups answer a manager's call ``method`` (NOT_DRIVEN without units), with one error
+        line if refused."""
         if self._groups is None:
             answer = units.Answer(Status.NOT_DRIVEN.value, f"{method}: the NavGrid moves no units (see its errors)")
         else:

@@ -169,7 +169,10 @@ def collision_warning(
     if not unblocking:
         return ""
     listed = ", ".join(repr(name) for name in unblocking)
-    return f"The TileSet has no collision shapes, so no tile blocks: list the obstacle tiles in blocking_tiles (tiles: {listed})."
+    return (
+        "The TileSet has no collision shapes, so no tile blocks: list the obstacle tiles in blocking_tiles"
+        f" (tiles: {listed})."
+    )
 
 
 def tilemap_problem(
@@ -295,7 +298,8 @@ class TileFrame:
         return corner, x_end, y_end
 
     def grid_centres(self, grid_cells: Sequence[Cell]) -> List[Position]:
-        """Centres of grid cells as plain Python floats (``centre_of`` of their TileMap cells), ready for ``Vector2``."""
+        """Centres of grid cells as plain Python floats (``centre_of`` of their TileMap cells), ready for
+        ``Vector2``."""
         cells = np.asarray(grid_cells, dtype=np.int64).reshape(-1, 2) + np.asarray(self.origin)
         return positions(self.geometry.centres_of(cells))
 
@@ -419,7 +423,8 @@ class TileMapNavigator:
             raise ValueError("the key-point graph was made for another grid than this navigator's")
         if graph is not None and self.hex_steps is not None:
             raise ValueError(
-                f"a key-point graph follows eight or four neighbours, not the six of this TileMap's cells: {HEX_NO_GRAPH}"
+                "a key-point graph follows eight or four neighbours, not the six of this TileMap's cells: "
+                f"{HEX_NO_GRAPH}"
             )
         self._graph = graph
 
@@ -446,7 +451,8 @@ class TileMapNavigator:
         return self._apply(to_free, to_block, edit)
 
     def _apply(self, to_free: List[Cell], to_block: List[Cell], edit: Optional[Edit]) -> List[Cell]:
-        """Free, then block, grid cells through ``edit`` or on the grid and its graph; the TileMap cells units kept open."""
+        """Free, then block, grid cells through ``edit`` or on the grid and its graph; the TileMap cells
+        units kept open."""
         if edit is not None:
             edit(to_free, False)
             return [self.frame.from_grid(cell) for cell in edit(to_block, True)]

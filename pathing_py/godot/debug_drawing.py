@@ -38,7 +38,8 @@ Quick start, on a row of eight 16-pixel cells at the canvas origin::
     [(10.133333333333333, 8.0), (24.0, 8.0), (24.0, 8.0), (40.0, 8.0)]
     >>> len(drawing.held["moving"]) // 8          # cells held (four sides, two ends each): the one it steps into
     1
-    >>> [(len(segments), colour) for segments, colour, _width in drawing.layers()][:3]   # route, 4 predicted squares, 1 cell
+    >>> # the route, 4 predicted squares, 1 held cell:
+    >>> [(len(segments), colour) for segments, colour, _width in drawing.layers()][:3]
     [(14, (1.0, 1.0, 1.0, 0.75)), (32, (1.0, 1.0, 1.0, 1.0)), (8, (0.3, 0.9, 0.35, 1.0))]
 """
 
@@ -146,7 +147,8 @@ class UnitsDrawing:
     target_slots: List[Position]
 
     def layers(self) -> List[Layer]:
-        """One layer per colour that has segments, in drawing order: slots, routes, predicted positions, held cells, next cells."""
+        """One layer per colour that has segments, in drawing order: slots, routes, predicted positions,
+        held cells, next cells."""
         kinds: List[Layer] = [
             (self.forming_slots, FORMING_SLOT_COLOUR, SLOT_WIDTH),
             (self.target_slots, TARGET_SLOT_COLOUR, SLOT_WIDTH),

@@ -46,7 +46,8 @@ the PathUnits' instance ids, owners the GroupManagers')::
     ...     at = ((8.0, y), (9.0, y), (8.0, y + 1))
     ...     _ = units.add(key, f"unit {key}", at, at, speed=4.0)
     >>> groups = GroupDriver(units)
-    >>> groups.order("manager", [1, 2, 3], (180.0, 20.0), {"cohesion": "route", "formation": "none", "spacing": 1.0}.get)
+    >>> settings = {"cohesion": "route", "formation": "none", "spacing": 1.0}
+    >>> groups.order("manager", [1, 2, 3], (180.0, 20.0), settings.get)
     Answer(status='OK', message='')
     >>> for _ in range(120):
     ...     _ = units.step(1 / 30)

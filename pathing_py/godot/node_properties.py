@@ -32,7 +32,8 @@ __all__ = ["NodeProperties"]
 
 
 class NodeProperties:
-    """Node properties Godot reads and writes through a Python node: ``script``, ``editor_description``, ``_import_path``, ``__meta__``."""
+    """Node properties Godot reads and writes through a Python node: ``script``, ``editor_description``,
+    ``_import_path``, ``__meta__``."""
 
     if TYPE_CHECKING:  # Node's methods, which the Godot class after this one among a node's bases provides
 

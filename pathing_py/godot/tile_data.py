@@ -433,7 +433,8 @@ def _unknown_blocking(item: Union[int, str], tile_sets: Sequence[Tuple[Collision
     if isinstance(item, str):
         known = quoted(sorted({str(name) for _, names in tile_sets for name in names.values()}))
         return f"blocking: no tile named {item!r}; tile names: {known}"
-    return f"blocking: no tile id {item}; ids: {quoted(sorted({int(tile) for collision, _ in tile_sets for tile in collision}))}"
+    ids = quoted(sorted({int(tile) for collision, _ in tile_sets for tile in collision}))
+    return f"blocking: no tile id {item}; ids: {ids}"
 
 
 def passable_cells(layers: Sequence[TileLayer], empty_passable: bool, area: CellRect, where: str) -> np.ndarray:

@@ -142,7 +142,8 @@ class TileGeometry:
         return self.half_offset != HALF_OFFSET_DISABLED
 
     def _offset(self) -> Tuple[int, float]:
-        """The axis odd lines move along (0: x, odd rows; 1: y, odd columns) and by how much (cells); (-1, 0) without."""
+        """The axis odd lines move along (0: x, odd rows; 1: y, odd columns) and by how much (cells);
+        (-1, 0) without."""
         return _HALF_OFFSETS.get(self.half_offset, (-1, 0.0))
 
     def layout(self) -> CellLayout:

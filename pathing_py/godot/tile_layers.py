@@ -15,8 +15,10 @@ composed ``position``, ``rotation`` and ``scale`` of its scene nodes in files.
 
     >>> from pathing_py.godot.tile_geometry import MODE_ISOMETRIC, TileGeometry
     >>> floor = TileGeometry(mode=MODE_ISOMETRIC, cell_size=(128, 64))
-    >>> layer_difference("Walls", TileGeometry(), IDENTITY, "Floor", floor, IDENTITY)
-    "layer 'Walls' is square, cell_size (64, 64), but the TileMap 'Floor' is isometric, cell_size (128, 64): stacked TileMaps must share one cell grid (the same mode, cell size and transform)"
+    >>> message = layer_difference("Walls", TileGeometry(), IDENTITY, "Floor", floor, IDENTITY)
+    >>> print(message)  # doctest: +NORMALIZE_WHITESPACE
+    layer 'Walls' is square, cell_size (64, 64), but the TileMap 'Floor' is isometric, cell_size (128, 64):
+    stacked TileMaps must share one cell grid (the same mode, cell size and transform)
     >>> layer_difference("Walls", floor, IDENTITY, "Floor", floor, IDENTITY)
     ''
 """
@@ -77,7 +79,8 @@ def layer_difference(
     if geometry.half_offset != main_geometry.half_offset or not np.array_equal(
         geometry.cell_transform(), main_geometry.cell_transform()
     ):
-        return f"layer {layer!r} is {geometry.describe()}, but the TileMap {main!r} is {main_geometry.describe()}: {_SAME_GRID}"
+        ours_described, theirs_described = geometry.describe(), main_geometry.describe()
+        return f"layer {layer!r} is {ours_described}, but the TileMap {main!r} is {theirs_described}: {_SAME_GRID}"
     ours, theirs = _checked(transform), _checked(main_transform)
     if ours is None or theirs is None or not np.allclose(ours, theirs, rtol=0, atol=TRANSFORM_TOLERANCE):
         return (

@@ -1,8 +1,8 @@
 """The plain-Python half of the PathUnit nodes and of the NavGrid that drives them (SPEC E1, E2).
 
 A NavGrid moves all the PathUnits of its map in one call per physics frame
-(one engine-to-Python call per unit per frame costs about 4 µs in
-pythonscript 0.50, so units have no ``_physics_process`` of their own): it
+(an engine-to-Python call per unit per frame is costly in pythonscript 0.50,
+so units have no ``_physics_process`` of their own): it
 advances a :class:`~pathing_py.units.Navigator` with :meth:`UnitDriver.step`,
 calls ``set_position`` on each node that moved, then emits the signals of
 :meth:`UnitDriver.signals`. Everything between engine values and the
@@ -291,7 +291,8 @@ class TilePainter:
 def unit_problem(nav_grid_path: str, found: Optional[str], *, speed: float, radius: float) -> str:
     """Why a PathUnit cannot be driven, or "": its configuration warning in the editor.
 
-    ``found`` is what ``nav_grid_path`` leads to, as :func:`~pathing_py.godot.nav_grid_link.nav_grid_path_problem` takes it.
+    ``found`` is what ``nav_grid_path`` leads to, as
+    :func:`~pathing_py.godot.nav_grid_link.nav_grid_path_problem` takes it.
     """
     problem = nav_grid_path_problem(nav_grid_path, found, "moves this unit")
     if problem:

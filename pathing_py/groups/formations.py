@@ -45,8 +45,8 @@ from ..crowd_checks import overlapping_pairs
 from ..grid import Cell, check_passable, passable_at
 
 __all__ = [
-    "FORWARD", "REFORM_ANGLE", "SHAPES", "Formation", "as_point", "distinct_cells", "fits", "needs_reforming", "slot_cells",
-    "slot_headings",
+    "FORWARD", "REFORM_ANGLE", "SHAPES", "Formation", "as_point", "distinct_cells", "fits", "needs_reforming",
+    "slot_cells", "slot_headings",
 ]  # fmt: skip
 
 #: The heading offsets are written for: up the screen.
@@ -135,7 +135,8 @@ class Formation:
     def custom(
         cls, offsets, facings=None, turns_in_place: bool = False, *, spacing: float = 1.0, name: str = "custom"
     ) -> "Formation":
-        """A game's own shape: ``offsets`` multiplied by ``spacing``, which must leave the slots at least 1 cell apart."""
+        """A game's own shape: ``offsets`` multiplied by ``spacing``, which must leave the slots at least
+        1 cell apart."""
         return cls(
             name, _as_float_array(offsets, "offsets") * checked_spacing(spacing), facings, turns_in_place=turns_in_place
         )
@@ -374,7 +375,8 @@ def _checked_offsets(offsets) -> np.ndarray:
         first, second = too_close[0].tolist()
         gap = float(np.linalg.norm(array[first] - array[second]))
         raise ValueError(
-            f"slots {first} and {second} are {gap:.3g} cells apart; slots must be at least 1 cell apart to keep cells of their own"
+            f"slots {first} and {second} are {gap:.3g} cells apart;"
+            " slots must be at least 1 cell apart to keep cells of their own"
         )
     return array
 

@@ -104,7 +104,8 @@ def assign_slots(
 
 
 def _units_in_the_way(units: np.ndarray, movers: np.ndarray, target: np.ndarray) -> np.ndarray:
-    """For each unit of ``movers``: how many other units stand within :data:`IN_THE_WAY` of its straight line to ``target``."""
+    """For each unit of ``movers``: how many other units stand within :data:`IN_THE_WAY` of its straight
+    line to ``target``."""
     starts = units[movers].astype(np.float64)
     path = target - starts  # (movers, 2)
     standing = units[None, :, :] - starts[:, None, :]  # (movers, units, 2), from each mover

@@ -8,7 +8,8 @@ Quick start::
     >>> grid = Grid.from_ascii("\\n".join(["." * 12] * 5))
     >>> navigator = Navigator(grid)
     >>> groups = Groups(navigator)
-    >>> squad = groups.add_group([navigator.add_unit((0.5, y + 0.5), speed=s) for y, s in ((1, 4.0), (2, 3.0), (3, 4.0))])
+    >>> members = [navigator.add_unit((0.5, y + 0.5), speed=s) for y, s in ((1, 4.0), (2, 3.0), (3, 4.0))]
+    >>> squad = groups.add_group(members)
     >>> squad.speed, squad.cohesion
     (3.0, <Cohesion.ROUTE: 'route'>)
     >>> squad.move_to((10, 2))
@@ -860,7 +861,8 @@ class Groups:
         cohesion: Cohesion = Cohesion.ROUTE,
     ) -> Group:
         """A new group of ``units`` (at least one; none in another group), in ``formation`` (None: none)
-        with its slots ``spacing`` cells apart (>= 1; squares of the widest member's size apart, see :attr:`Group.size`)."""
+        with its slots ``spacing`` cells apart (>= 1; squares of the widest member's size apart, see
+        :attr:`Group.size`)."""
         units = list(units)
         if not units:
             raise ValueError("a group needs at least one unit")

@@ -5,11 +5,11 @@ key points, a cell off the corner of the wall between them. Groups going
 opposite ways round that corner meet head-on on one line, each member's way
 held by the other group's members, with open ground beside them: in
 ``bench/bench_groups.py --seeds 1-8`` (1,000 units in 50 groups on
-AR0011SR), knots of up to 150 units stood for minutes at two such corners.
+AR0011SR), large knots of units stood for minutes at two such corners.
 With each key point moved to the right of the way, by up to the group's half
 width and a cell, to where the group fits, the streams pass each other side
 by side, as traffic does; where a wall is on the right, the point stays at
-the corner. (Every order of those runs then ended by 358 game seconds, not 672.)
+the corner. (Every order of those runs then ended in about half the time.)
 
 Quick start::
 

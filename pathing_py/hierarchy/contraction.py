@@ -8,7 +8,7 @@ borders is already a dead end, since its cluster-mates reach each other
 directly at least as cheaply (the costs inside a cluster are shortest paths
 there). Dead ends are found repeatedly, each numbered in the order found
 (its rank); the key points never found are the core (maze512-1-0 is a tree:
-no core; the other benchmark maps keep 95% or more of their key points).
+no core; the other benchmark maps keep nearly all of their key points).
 
 Numbered that way, the graph is a contraction hierarchy without shortcuts: a
 node numbered k had, when it was found, direct edges between all its

@@ -22,8 +22,8 @@ from .partition import Clusters
 __all__ = ["DEFAULT_LONG_RUN", "border_key_points", "borders_key_points", "key_point_cells", "key_point_pairs"]
 
 #: Runs longer than this many cells get two key points. Chosen with bench/bench_long_run.py: 8 keeps
-#: the mean path within 0.5% of optimal (12 or one key point per run reach 7-8% worst cases)
-#: with fewer key points than 4 or 6.
+#: the mean path near optimal (longer runs, or one key point per run, have far worse worst cases)
+#: with fewer key points than shorter runs.
 DEFAULT_LONG_RUN = 8
 
 Cell = Tuple[int, int]
@@ -111,7 +111,7 @@ def key_point_cells(clusters: Clusters, pairs: np.ndarray) -> Tuple[np.ndarray, 
     keys = np.sort((cluster * clusters.height + y) * clusters.width + x)
     keys = keys[
         np.concatenate((keys[:1] == keys[:1], keys[1:] != keys[:-1]))
-    ]  # np.unique, 20x faster on numpy 2 (it hashes)
+    ]  # np.unique on sorted keys, without its hashing on numpy 2, which costs far more here
     cluster, rest = np.divmod(keys, clusters.height * clusters.width)
     y, x = np.divmod(rest, clusters.width)
     return np.bincount(cluster, minlength=len(clusters)), np.stack((x, y), axis=1).reshape(-1, 2)

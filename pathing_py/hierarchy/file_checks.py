@@ -39,7 +39,8 @@ from .landmarks import LANDMARK_COUNT
 from .partition import Clusters
 
 __all__ = [
-    "CostEntries", "InvalidGraphData", "check_fields", "check_graph_arrays", "check_key_points", "check_landmarks", "field_layout",
+    "CostEntries", "InvalidGraphData", "check_fields", "check_graph_arrays", "check_key_points", "check_landmarks",
+    "field_layout",
 ]  # fmt: skip
 
 #: Stored costs are sums of the same steps added in another order: this much relative slack.
@@ -50,11 +51,12 @@ _STEP_X = np.array([dx for dx, _ in DIRECTIONS] + [0], dtype=np.int64)
 _STEP_Y = np.array([dy for _, dy in DIRECTIONS] + [0], dtype=np.int64)
 _STEP_LENGTH = np.array([math.sqrt(2.0) if dx and dy else 1.0 for dx, dy in DIRECTIONS] + [0.0])
 #: Steps are checked, and paths walked, in groups of fields of about this many direction entries, so
-#: that they stay in the CPU's cache (measured on Paris_0_1024: 1 << 16 and 1 << 20 slower for steps; walks, whose
-#: numpy calls per step cost more than cache misses, 1 << 21 best of 1 << 18 to 1 << 30).
+#: that they stay in the CPU's cache (smaller groups cost more numpy calls, larger ones cache misses; walks,
+#: whose numpy calls per step cost more than cache misses, take larger groups).
 CHUNK_ENTRIES = 1 << 18
 WALK_CHUNK_ENTRIES = 1 << 21
-#: Half of the eight moves, one of each pair of opposites: legal moves go both ways, so these cover every pair of neighbours.
+#: Half of the eight moves, one of each pair of opposites: legal moves go both ways, so these cover every
+#: pair of neighbours.
 _FORWARD = [d for d, (dx, dy) in enumerate(DIRECTIONS) if dy > 0 or (dy == 0 and dx > 0)]
 
 
@@ -228,7 +230,7 @@ class _Walks:
 
     def run(self, directions: np.ndarray, cost: Optional[np.ndarray], width: int) -> None:
         """Walk in fields ``width`` cells wide; a walk longer than its cluster's area has a loop."""
-        back = _STEP_X + _STEP_Y * width  # tables indexed by steps: table[index] (np.take is 6x slower on int8)
+        back = _STEP_X + _STEP_Y * width  # tables indexed by steps: table[index] (np.take is slower on int8)
         map_back = _STEP_X + _STEP_Y * (0 if cost is None else cost.shape[1])
         live, taken = len(self.at), 0
         while live:
@@ -241,7 +243,7 @@ class _Walks:
                 live, step = ending, step[:ending]
             index = step.astype(
                 np.intp
-            )  # once for the tables below (each would convert int8 steps anew): 10% of the walks
+            )  # once for the tables below (each would convert int8 steps anew, a fair share of the walks)
             length = _STEP_LENGTH[index]
             if cost is not None and self.cell is not None:
                 length *= np.take(cost, self.cell[:live])
@@ -261,7 +263,7 @@ class _Walks:
         expected = self.expected[begin:end]
         if (
             np.abs(self.spent[begin:end] - expected) > COST_TOLERANCE * (1 + expected)
-        ).any():  # np.allclose, 20x cheaper
+        ).any():  # np.allclose without its checks and copies, far cheaper
             raise InvalidGraphData("a stored cost is not the cost of its path")
 
 

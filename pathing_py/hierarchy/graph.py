@@ -64,13 +64,13 @@ Progress = Callable[[int, int], None]
 LINK_MODES = ("exact", "fast")
 
 #: ``find_path``'s exact_first, in expanded nodes a cell of distance: where the exact search ends within it, it beats
-#: the key points (bench/bench_hierarchy.py --exact-first; random512-10-0, the most it needs: 4.5 a cell on the median
-#: query, 25 at most). On a maze it climbs the dead-end trees (:mod:`pathing_py.dead_ends`) with next to no search,
+#: the key points (bench/bench_hierarchy.py --exact-first; random512-10-0 needs the most of the benchmark maps).
+#: On a maze it climbs the dead-end trees (:mod:`pathing_py.dead_ends`) with next to no search,
 #: faster than the key points there (docs/benchmarks.md has the figures).
 EXACT_FIRST = 20.0
 
 #: Fields relaxed together in one numpy stack: bounds memory and gives the progress
-#: callback its steps. Measured: 1024 bakes faster than 256 or 4096 (stacks that fit caches).
+#: callback its steps. A stack that fits the caches bakes faster than a smaller or a larger one.
 FIELDS_PER_BATCH = 1024
 
 
@@ -104,8 +104,8 @@ class KeyPointGraph:
         self._neighbours: Dict[int, Tuple[tuple, tuple]] = {}
         #: Clusters holding cells edited since the last :meth:`refresh`.
         self._edited: Set[int] = set()
-        #: The dead ends (:mod:`.contraction`) of the graph at version ``[0]``, and the edges of each key point split by them;
-        #: whether the map at version ``[0]`` is narrow enough for them to pay.
+        #: The dead ends (:mod:`.contraction`) of the graph at version ``[0]``, and the edges of each key
+        #: point split by them; whether the map at version ``[0]`` is narrow enough for them to pay.
         self._contraction: Optional[Tuple[int, Contraction, Dict[int, Tuple[tuple, tuple, tuple, tuple]]]] = None
         self._narrow: Optional[Tuple[int, bool]] = None
         self.version = grid.version
@@ -211,7 +211,8 @@ class KeyPointGraph:
         self.version = self.grid.version
 
     def refresh(self) -> None:
-        """Do now what :meth:`update` left for the graph's next read (say, at the end of a frame that edited the map)."""
+        """Do now what :meth:`update` left for the graph's next read (say, at the end of a frame that
+        edited the map)."""
         if not self._edited:
             return
         clusters, self._edited = self._edited, set()  # first, so that reading the tables below does not come back here

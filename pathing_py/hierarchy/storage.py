@@ -30,7 +30,8 @@ from .lazy_table import LazyTable
 from .partition import Clusters
 
 __all__ = [
-    "FORMAT_VERSION", "GraphData", "GraphFileError", "StaleGraphError", "graph_bytes", "graph_from_bytes", "read_graph", "write_graph",
+    "FORMAT_VERSION", "GraphData", "GraphFileError", "StaleGraphError", "graph_bytes", "graph_from_bytes", "read_graph",
+    "write_graph",
 ]  # fmt: skip
 
 MAGIC = b"PATHING_PY KEY-POINT GRAPH\n"
@@ -128,7 +129,8 @@ def graph_from_bytes(data: bytes, grid: Grid, source: str = "<bytes>") -> GraphD
     header, arrays = _unpack(data, source)
     if (header["width"], header["height"]) != (grid.width, grid.height):
         raise StaleGraphError(
-            f"{source}: baked for a {header['width']}x{header['height']} map, the grid is {grid.width}x{grid.height}: bake again"
+            f"{source}: baked for a {header['width']}x{header['height']} map,"
+            f" the grid is {grid.width}x{grid.height}: bake again"
         )
     if header["map_hash"] != grid.content_hash():
         raise StaleGraphError(
@@ -136,7 +138,8 @@ def graph_from_bytes(data: bytes, grid: Grid, source: str = "<bytes>") -> GraphD
         )
     if header["connectivity"] != grid.connectivity:
         raise StaleGraphError(
-            f"{source}: baked for {header['connectivity']}-connected movement, the grid is {grid.connectivity}-connected: bake again"
+            f"{source}: baked for {header['connectivity']}-connected movement,"
+            f" the grid is {grid.connectivity}-connected: bake again"
         )
     clusters = Clusters(grid.width, grid.height, header["cluster_size"])
     try:

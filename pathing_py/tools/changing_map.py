@@ -54,7 +54,8 @@ class Order(NamedTuple):
 
 
 def give_orders(navigator: Navigator, count: int, seed: int, speed: float) -> List[Order]:
-    """``count`` new units on distinct free cells, each ordered to another distinct free cell; the same for the same seed."""
+    """``count`` new units on distinct free cells, each ordered to another distinct free cell; the same for
+    the same seed."""
     grid = navigator.grid
     free = free_cells(grid)
     if len(free) < 2 * count:
@@ -80,7 +81,8 @@ class Wall(NamedTuple):
 
 
 def drop_wall(navigator: Navigator, rng: random.Random, ahead: int, length: int) -> Optional[Wall]:
-    """Block up to ``length`` open cells across the route of a walking unit picked with ``rng``, ``ahead`` steps in front of it.
+    """Block up to ``length`` open cells across the route of a walking unit picked with ``rng``, ``ahead``
+    steps in front of it.
 
     The wall is square to the route's step there, so a diagonal step gets a
     diagonal wall (which units cannot slip through: no corner cutting). None

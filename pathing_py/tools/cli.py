@@ -278,7 +278,8 @@ Finder = Callable[[Cell, Cell], Tuple[PathResult, List[Cell]]]
 
 
 def answer_orders(grid: Grid, orders: Sequence[Tuple[Cell, Cell]], find: Finder) -> List[List[Cell]]:
-    """Answer each order (grid cells) with ``find``, printing a line per order in TileMap cells and a summary; the paths."""
+    """Answer each order (grid cells) with ``find``, printing a line per order in TileMap cells and a summary;
+    the paths."""
     print(
         f"{'order':>5}  {'start':>12}  {'goal':>12}  {'status':<13} {'cost':>8} {'cells':>6} {'expanded':>8} {'ms':>7}"
     )
@@ -291,13 +292,14 @@ def answer_orders(grid: Grid, orders: Sequence[Tuple[Cell, Cell]], find: Finder)
         paths.append(cells)
         cost = f"{result.cost:8.2f}" if result else f"{'-':>8}"
         print(
-            f"{number:>5}  {str(tilemap_cell(grid, start)):>12}  {str(tilemap_cell(grid, goal)):>12}  {result.status.name:<13} {cost} "
-            f"{len(cells):>6} {result.expanded:>8} {times[-1]:>7.2f}"
+            f"{number:>5}  {str(tilemap_cell(grid, start)):>12}  {str(tilemap_cell(grid, goal)):>12}  "
+            f"{result.status.name:<13} {cost} {len(cells):>6} {result.expanded:>8} {times[-1]:>7.2f}"
         )
     if times:
         found = sum(1 for cells in paths if cells)
         print(
-            f"{found} of {len(paths)} orders found; mean {sum(times) / len(times):.2f} ms, max {max(times):.2f} ms per order"
+            f"{found} of {len(paths)} orders found;"
+            f" mean {sum(times) / len(times):.2f} ms, max {max(times):.2f} ms per order"
         )
     return paths
 
@@ -375,7 +377,8 @@ def run_demo(args: argparse.Namespace) -> int:
     navigator.cell_label = lambda cell: str(tilemap_cell(grid, cell))  # reasons name TileMap cells
     orders = give_orders(navigator, args.units, args.seed, args.speed)
     print(
-        f"{len(orders)} units at {args.speed:g} cells/s, seed {args.seed}; walls to put up across their routes: {args.walls}"
+        f"{len(orders)} units at {args.speed:g} cells/s, seed {args.seed};"
+        f" walls to put up across their routes: {args.walls}"
     )
     background, built = draw_grid(grid, args.scale, **terrain), grid.passable.copy()
     trails: Dict[int, List[Tuple[float, float]]] = {}
@@ -389,14 +392,16 @@ def run_demo(args: argparse.Namespace) -> int:
         return units_picture(background, navigator, args.scale, trails, new_walls)
 
     def step() -> None:
-        """Put up the next wall once its time has come (if no unit has the steps for it, try again next update); update."""
+        """Put up the next wall once its time has come (if no unit has the steps for it, try again next
+        update); update."""
         if len(walls) < args.walls and navigator.time >= FIRST_WALL_SECONDS + len(walls) * WALL_EVERY_SECONDS - 1e-9:
             wall = drop_wall(navigator, rng, WALL_AHEAD, WALL_LENGTH)
             if wall is not None:
                 walls.append(wall)
                 refused = f"; refused (held by units): {cell_list(grid, wall.refused)}" if wall.refused else ""
                 wall_lines.append(
-                    f"t={navigator.time:.2f} s: wall {cell_list(grid, wall.cells)} across unit {wall.unit.id}'s route{refused}"
+                    f"t={navigator.time:.2f} s: wall {cell_list(grid, wall.cells)}"
+                    f" across unit {wall.unit.id}'s route{refused}"
                 )
         navigator.update(UPDATE_SECONDS)
 
@@ -448,7 +453,8 @@ def write_animation(
 def print_animation(gif_path: Path, png_path: Optional[Path], gif: GifWriter, last: np.ndarray) -> None:
     """Say where the animation went, with its frames and size; write the last picture as a PNG if asked."""
     print(
-        f"animation: {gif_path} ({gif.frames} frames of {last.shape[1]}x{last.shape[0]}, {gif_path.stat().st_size / 1024:.1f} KB)"
+        f"animation: {gif_path} ({gif.frames} frames of {last.shape[1]}x{last.shape[0]},"
+        f" {gif_path.stat().st_size / 1024:.1f} KB)"
     )
     if png_path is not None:
         write_png(png_path, last)
@@ -473,7 +479,8 @@ def run_formations(args: argparse.Namespace) -> int:
     for run in runs:
         grid = run.navigator.grid
         print(
-            f"scenario {run.scenario.name}: {run.scenario.description} ({grid.width}x{grid.height} cells, seed {args.seed})"
+            f"scenario {run.scenario.name}: {run.scenario.description}"
+            f" ({grid.width}x{grid.height} cells, seed {args.seed})"
         )
     if len(runs) > 1:
         print(f"drawn side by side, left to right: {', '.join(names)}")
@@ -510,7 +517,8 @@ def run_formations(args: argparse.Namespace) -> int:
 
 # -- the crowds demo ----------------------------------------------------------------
 
-#: The crowds ``demo --scenario`` runs (issue 12 item 10), by name: scenarios of pathing_py.tools.scenarios at their sizes.
+#: The crowds ``demo --scenario`` runs (issue 12 item 10), by name: scenarios of pathing_py.tools.scenarios at
+#: their sizes.
 CROWDS: Dict[str, Callable[[], CrowdScenario]] = {"armies": armies, "crossroads": crossroads}
 
 
@@ -526,7 +534,9 @@ def run_crowd(args: argparse.Namespace) -> int:
 
     gif_path, png_path = animation_paths(Path(args.out))
     gif, last = write_animation(
-        gif_path, lambda: units_picture(background, run.navigator, args.scale, trails), lambda: run.update(UPDATE_SECONDS),
+        gif_path,
+        lambda: units_picture(background, run.navigator, args.scale, trails),
+        lambda: run.update(UPDATE_SECONDS),
         running, demo_frames_at_most(args.max_time),
     )  # fmt: skip
     print_crowd_run(run)
@@ -535,7 +545,8 @@ def run_crowd(args: argparse.Namespace) -> int:
 
 
 def print_crowd_run(run: CrowdRun) -> None:
-    """How the ordered units ended, the checks' findings, the time per update, and why each unit that did not arrive did not."""
+    """How the ordered units ended, the checks' findings, the time per update, and why each unit that did not
+    arrive did not."""
     navigator = run.navigator
     states = ", ".join(f"{sum(unit.state is state for unit in run.ordered)} {state.value}" for state in FINAL_STATES)
     under_way = sum(unit.state not in FINAL_STATES for unit in run.ordered)
@@ -551,8 +562,10 @@ def print_crowd_run(run: CrowdRun) -> None:
     )
     ms = np.array(run.update_ms)
     print(
-        f"overlaps: {run.overlaps} (pairs of units), circles in walls: {run.in_walls}, checked after each of {len(ms)} updates; "
-        f"ms per update: median {np.median(ms):.2f}, p99 {np.percentile(ms, 99):.2f}, max {ms.max():.2f} ({len(run.units)} units)"
+        f"overlaps: {run.overlaps} (pairs of units), circles in walls: {run.in_walls},"
+        f" checked after each of {len(ms)} updates; "
+        f"ms per update: median {np.median(ms):.2f}, p99 {np.percentile(ms, 99):.2f}, max {ms.max():.2f}"
+        f" ({len(run.units)} units)"
     )
     print(collisions_line(navigator))
     for unit in (unit for unit in run.ordered if unit.state is not UnitState.ARRIVED):
@@ -568,7 +581,10 @@ def collisions_line(navigator: Navigator) -> str:
     by_rule = ", ".join(f"{count} by {resolution.value}" for resolution, count in resolved if count) or "none"
     unresolved = sum(count for (state, _), count in ended.items() if state is CollisionState.UNRESOLVED)
     still_open = len(navigator.collisions.open())
-    return f"collisions: {sum(ended.values()) + still_open} met; resolved {by_rule}; {unresolved} ended unresolved, {still_open} open"
+    return (
+        f"collisions: {sum(ended.values()) + still_open} met; resolved {by_rule};"
+        f" {unresolved} ended unresolved, {still_open} open"
+    )
 
 
 def print_formation_run(run: FormationRun) -> None:
@@ -577,33 +593,38 @@ def print_formation_run(run: FormationRun) -> None:
     group, scenario, navigator = run.group, run.scenario, run.navigator
     speeds = "/".join(f"{speed:g}" for speed in sorted(set(scenario.speeds)))
     print(
-        f"scenario {scenario.name}, group {group.id}: {scenario.shape} of {scenario.members} at spacing {scenario.spacing:g}, "
+        f"scenario {scenario.name}, group {group.id}: {scenario.shape} of {scenario.members}"
+        f" at spacing {scenario.spacing:g}, "
         f"members at {speeds} cells/s, the group at {group.speed:g}"
     )
     print(f"{'t s':>7}  {'event':<18} detail")
     for at, name, detail in run.events:
         print(f"{at:7.2f}  {name:<18} {detail}")
     print(
-        f"{'order':>5}  {'target':>10}  {'given s':>7} {'formed in s':>11} {'arrived s':>9} {'spread s':>8} {'searches':>8}"
+        f"{'order':>5}  {'target':>10}  {'given s':>7} {'formed in s':>11}"
+        f" {'arrived s':>9} {'spread s':>8} {'searches':>8}"
     )
     for number, order in enumerate(run.orders, start=1):
         formed_in = f"{order.formed_in:11.2f}" if order.formed_in is not None else f"{'-':>11}"
         arrived_at = f"{order.ended:9.2f}" if order.ended is not None else f"{'-':>9}"
         spread = f"{order.spread:8.2f}" if order.spread is not None else f"{'-':>8}"
         print(
-            f"{number:>5}  {str(order.target):>10}  {order.given:7.2f} {formed_in} {arrived_at} {spread} {order.searches:>8}"
+            f"{number:>5}  {str(order.target):>10}  {order.given:7.2f}"
+            f" {formed_in} {arrived_at} {spread} {order.searches:>8}"
         )
     arrived = sum(unit.state is UnitState.ARRIVED for unit in group.members)
     per_order = sum(order.searches for order in run.orders) / len(run.orders)
     under_way = "" if run.done else f"; still under way after {navigator.time:.2f} s"
     print(
         f"{arrived} of {len(group.members)} members arrived{under_way}; searches per order: {per_order:.2f}; "
-        f"overlaps: {run.overlaps} (pairs of units, checked after each of {navigator.stats.updates} updates); {update_times(navigator)}"
+        f"overlaps: {run.overlaps} (pairs of units, checked after each of {navigator.stats.updates} updates);"
+        f" {update_times(navigator)}"
     )
 
 
 def demo_frames_at_most(max_time: float) -> int:
-    """The most frames a demo run of ``max_time`` simulated seconds draws: the first, one per frame of the run, the last."""
+    """The most frames a demo run of ``max_time`` simulated seconds draws: the first, one per frame of the run,
+    the last."""
     return 2 + math.ceil(max_time / FRAME_SECONDS)
 
 
@@ -630,8 +651,9 @@ def print_units(grid: Grid, orders: Sequence[Order]) -> None:
         if order.optimal is None:
             why = f"{why} (no path at order time)".strip()
         line = (
-            f"{unit.id:>4}  {str(tilemap_cell(grid, order.start)):>12}  {str(tilemap_cell(grid, order.goal)):>12}  {unit.state.value:<11} {stats.distance:7.2f} "
-            f"{optimal} {ratio} {stats.plans:>5} {stats.splices:>7} {stats.detours:>7} {stats.waited:>8.2f}  {why}"
+            f"{unit.id:>4}  {str(tilemap_cell(grid, order.start)):>12}  {str(tilemap_cell(grid, order.goal)):>12}  "
+            f"{unit.state.value:<11} {stats.distance:7.2f} {optimal} {ratio} "
+            f"{stats.plans:>5} {stats.splices:>7} {stats.detours:>7} {stats.waited:>8.2f}  {why}"
         )
         print(line.rstrip())
 
@@ -647,7 +669,8 @@ def print_run_summary(navigator: Navigator, orders: Sequence[Order], walls: Sequ
     )  # fmt: skip
     refused = sum(len(wall.refused) for wall in walls)
     print(
-        f"walls: {len(walls)} put up, {sum(len(w.cells) for w in walls) - refused} cells blocked, {refused} refused (held by units)"
+        f"walls: {len(walls)} put up, {sum(len(w.cells) for w in walls) - refused} cells blocked,"
+        f" {refused} refused (held by units)"
     )
     print(update_times(navigator))
     stats = navigator.stats
@@ -658,7 +681,8 @@ def print_run_summary(navigator: Navigator, orders: Sequence[Order], walls: Sequ
     )
     queue = navigator.requests.stats
     print(
-        f"queue: {queue.submitted} requests, {queue.served} served, {queue.cancelled} cancelled, at most {queue.longest} waiting; "
+        f"queue: {queue.submitted} requests, {queue.served} served, {queue.cancelled} cancelled,"
+        f" at most {queue.longest} waiting; "
         f"latency mean {queue.mean_latency:.3f} s, max {queue.max_latency:.3f} s"
     )
 
@@ -810,7 +834,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "--walls",
         type=_at_least(0),
         default=4,
-        help=f"walls of {WALL_LENGTH} cells put up across routes, one every {WALL_EVERY_SECONDS:g} s from {FIRST_WALL_SECONDS:g} s (default 4)",
+        help=f"walls of {WALL_LENGTH} cells put up across routes, one every {WALL_EVERY_SECONDS:g} s"
+        f" from {FIRST_WALL_SECONDS:g} s (default 4)",
     )
     demo.add_argument("--speed", type=_positive, default=4.0, help="unit speed in cells per second (default 4)")
     demo.add_argument(
@@ -828,13 +853,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "the spread of its members' arrivals and its searches per order. Takes --seed (where members start), "
         "--max-time, --scale and --out. Or a crowd: "
         + "; ".join(f"{name}: {make().description}" for name, make in CROWDS.items())
-        + ". Prints how the units ended (why not, for each that did not arrive), the pairs of units that overlapped "
-        "and the circles in walls (checked after every update) and the time per update. Takes --max-time, --scale and --out",
+        + ". Prints how the units ended (why not, for each that did not arrive), "
+        "the pairs of units that overlapped and the circles in walls (checked after every update) "
+        "and the time per update. Takes --max-time, --scale and --out",
     )  # fmt: skip
     demo.add_argument(
         "--out", type=_picture_path, default="demo.gif",
-        help=f"animated GIF to write (default demo.gif; a frame every {FRAME_SECONDS:g} s of the run, played in real time); "
-        "a .png path gets the last picture, and the animation goes beside it with suffix .gif",
+        help=f"animated GIF to write (default demo.gif; a frame every {FRAME_SECONDS:g} s of the run,"
+        " played in real time); a .png path gets the last picture, and the animation goes beside it with suffix .gif",
     )  # fmt: skip
     paths = commands.add_parser("paths", help="answer path orders on a map and draw them into a PNG")
     paths.add_argument("map", nargs="?", help=f"a .tscn, .map or .txt map (default: {DEMO_SCENE.name})")

@@ -62,7 +62,8 @@ class FormationScenario:
             for x, char in enumerate(row):
                 if char not in legend:
                     raise ValueError(
-                        f"scenario {self.name!r}: unknown map character {char!r} at {(x, y)} (expected one of {''.join(sorted(legend))})"
+                        f"scenario {self.name!r}: unknown map character {char!r} at {(x, y)}"
+                        f" (expected one of {''.join(sorted(legend))})"
                     )
         self.grid()  # rows of one width
         starts, targets = (
@@ -260,7 +261,8 @@ SCENARIOS: Dict[str, FormationScenario] = {
         ),
         _scenario(
             "bend",
-            "a line of 7 at spacing 2 is sent behind a wall: it forms facing the way its route sets off, and where the route turns back west it halts and forms again facing the way on",
+            "a line of 7 at spacing 2 is sent behind a wall: it forms facing the way its route sets off,"
+            " and where the route turns back west it halts and forms again facing the way on",
             "line",
             7,
             """

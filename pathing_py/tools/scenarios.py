@@ -151,7 +151,8 @@ class CrowdScenario:
             if len(walled):
                 unit = int(units[walled[0]])
                 raise ValueError(
-                    f"scenario {self.name!r}: unit {unit}'s {what} {tuple(positions[walled[0]].tolist())} reaches into a wall or off the map"
+                    f"scenario {self.name!r}: unit {unit}'s {what} {tuple(positions[walled[0]].tolist())}"
+                    " reaches into a wall or off the map"
                 )
             pairs = overlapping_pairs(positions, self.radii[units])
             if len(pairs):
@@ -279,7 +280,10 @@ def armies(
     west = _block(columns, rows, per_side, 1, (2, (height - rows) // 2))
     east = np.array([width - 1, 0]) + np.array([-1, 1]) * west  # the west army mirrored
     starts, goals = np.concatenate([west, east]), np.concatenate([east, west])
-    description = f"two armies of {per_side} cross a wall through {gates} gates {gate_width} cells wide, each to the other's places"
+    description = (
+        f"two armies of {per_side} cross a wall through {gates} gates {gate_width} cells wide,"
+        " each to the other's places"
+    )
     return _scenario("armies", description, passable, starts, goals, radius, speed)
 
 
@@ -382,7 +386,10 @@ def crossing_blocks(
     starts = np.concatenate([east, south])
     goals = np.concatenate([east + [travel, 0], south + [0, travel]])
     side = 2 * margin + travel + extent
-    description = f"two blocks of {per_block} ({columns}x{rows}, {step} cells apart) cross at right angles in the open, {travel} cells each"
+    description = (
+        f"two blocks of {per_block} ({columns}x{rows}, {step} cells apart) cross at right angles in the open,"
+        f" {travel} cells each"
+    )
     return _scenario("crossing_blocks", description, np.ones((side, side), dtype=bool), starts, goals, radius, speed)
 
 
@@ -441,7 +448,8 @@ def random_orders(
     ys, xs = np.nonzero((islands == int(np.argmax(sizes))) & on_lattice & fits)
     if len(xs) < 2 * units:
         raise ValueError(
-            f"{units} units of radius {radius:g} need {2 * units} cells (to start on and go to) on one island, the map has {len(xs)}"
+            f"{units} units of radius {radius:g} need {2 * units} cells (to start on and go to) on one island,"
+            f" the map has {len(xs)}"
         )
     chosen = np.random.default_rng(int(seed)).permutation(len(xs))[: 2 * units]
     cells = np.stack([xs[chosen], ys[chosen]], axis=1)
@@ -472,7 +480,8 @@ def movingai_orders(
 
 
 def fitting_cells(passable: np.ndarray, radius: float) -> np.ndarray:
-    """``fits[y, x]``: whether a circle of ``radius`` at the centre of cell (x, y) is clear of walls and the map's edge."""
+    """``fits[y, x]``: whether a circle of ``radius`` at the centre of cell (x, y) is clear of walls and the
+    map's edge."""
     passable = np.asarray(passable)
     ys, xs = np.nonzero(passable)
     centres = np.stack([xs, ys], axis=1) + 0.5

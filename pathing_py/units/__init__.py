@@ -1,4 +1,5 @@
-"""Units: the unit, its path stack, the navigator that moves them, collisions, traffic rules and the request queue (SPEC U1–U7, D5).
+"""Units: the unit, its path stack, the navigator that moves them, collisions, traffic rules and the request
+queue (SPEC U1–U7, D5).
 
 See :mod:`pathing_py.units.navigator` for the quick start.
 """

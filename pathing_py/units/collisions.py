@@ -53,7 +53,8 @@ touch it::
     Collision(unit 2 with 1 at (2, 0): unresolved)
     Collision(unit 1 with 2 at (3, 0): resolving by push)
     Collision(unit 2 with 1 at (3, 0): resolving by slow)
-    >>> first.state.name, second.state.name, sorted(resolution.value for _, resolution in navigator.collisions.ended.elements())
+    >>> resolutions = sorted(resolution.value for _, resolution in navigator.collisions.ended.elements())
+    >>> first.state.name, second.state.name, resolutions
     ('ARRIVED', 'ARRIVED', ['push', 'slow', 'wait'])
 """
 

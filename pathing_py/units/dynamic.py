@@ -172,7 +172,7 @@ class MapWatcher(Generic[Subscriber]):
 
     def _regions_crossed(self, route: List[Cell], points: List[Cell]) -> FrozenSet[int]:
         """The regions of the cells of ``route``, of the corner cells of its diagonal steps, and of ``points``
-        (in a loop: a unit subscribes at every leg, a few dozen cells, for which numpy's arrays cost five times as much)."""
+        (in a loop: a unit subscribes at every leg, a few dozen cells, too few for numpy's arrays to pay)."""
         size, columns = self.region_size, self.columns
         regions = {y // size * columns + x // size for x, y in route}
         regions.update(y // size * columns + x // size for x, y in points)

@@ -2,12 +2,11 @@
 
 Two streams meeting head-on in a corridor up to three cells wide cannot pass
 each other there: units of each stand in the other's way all along it.
-Measured with 20 units a side crossing a 30-cell corridor between two open
-fields: one cell wide, all 40 ordered one by one stopped HELD_UP by 300 game
-seconds, and two groups of 20 had not arrived then either; two cells wide,
-the units took 220 s and the groups 252 s; three, the groups 104 s (boxes,
-147 s). Through a bridge or a canyon, traffic goes one way at a time, and so
-do units here (the same crossings: 36 to 59 s):
+With a crowd a side crossing a long corridor between two open fields, units
+ordered one by one and groups alike stopped HELD_UP in a corridor one cell
+wide, and took many times as long as needed in one two or three cells wide.
+Through a bridge or a canyon, traffic goes one way at a time, and so do units
+here (the same crossings then take a fraction of that time):
 
 - as a route is planned (a unit's on a key-point graph, or a group's as its
   commander shares it), :func:`mark_narrows` finds the stretches of it that
@@ -75,7 +74,8 @@ __all__ = [
 #: A cell is narrow where the open run across it, along its row or its column, is at most this many cells
 #: (of the group's grid, whose cells are the blocks where its widest member fits): two files cannot pass there.
 NARROW_RUN = 3
-#: Cells a stretch runs along a route at the least: doors and gates in walls one or two cells thick are passed by the traffic rules.
+#: Cells a stretch runs along a route at the least: doors and gates in walls one or two cells thick are passed
+#: by the traffic rules.
 MIN_LENGTH = 3
 #: Cells between where a held group stands (its depth round the approach point) and the stretch's first cell,
 #: left free for the group coming out.

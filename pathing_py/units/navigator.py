@@ -86,8 +86,8 @@ SETTLED_CLEARANCE = 20
 STALL_FACTOR = 3
 #: Stall limits (STALL_FACTOR x ``give_up``) after which a unit whose order came no closer to its goal stops HELD_UP
 #: whatever it is doing meanwhile (making way, waiting aside, being pushed: each counts as progress for the stall
-#: limit, and dense crowds kept units so busy for good). A push holds a unit aside for up to one; with two, 1,000 units
-#: of random orders on den520d (bench_crowd.py's movingai_orders) all arrived by tick 11463, not 9627; with three, by 9627.
+#: limit, and dense crowds kept units so busy for good). A push holds a unit aside for up to one; with two, a large
+#: crowd of random orders (bench_crowd.py's movingai_orders) took longer to all arrive than with three.
 BUSY_STALL_FACTOR = 3
 #: The stall check reads every STALL_SLICES-th unit an update, in turn (a stall lasts STALL_FACTOR x give_up
 #: seconds: found a few updates late, it is as good).
@@ -113,7 +113,8 @@ class NavigatorStats:
         self.update_seconds: Deque[float] = deque(maxlen=UPDATES_KEPT)
         self.plan_work = 0  #: nodes expanded by full path searches
         self.splice_work = 0  #: nodes expanded by splices
-        self.jam_work = 0  #: work of the searches for jams' plans (see :meth:`~pathing_py.units.jams.untangling.Untangling.advance`)
+        #: work of the searches for jams' plans (see :meth:`~pathing_py.units.jams.untangling.Untangling.advance`)
+        self.jam_work = 0
         self.notified = 0  #: unit notifications of map changes on their routes
         self.refused_edits = 0  #: cells an edit could not block because units hold them
         self.removed = 0  #: units taken off the map (:meth:`Navigator.remove_unit`)
@@ -255,7 +256,8 @@ class Navigator:
         for cell in cells:
             if not self.grid.is_passable(cell):
                 raise ValueError(
-                    f"position ({x}, {y}) puts a unit of radius {radius} on cell {cell}, which is blocked or off the map"
+                    f"position ({x}, {y}) puts a unit of radius {radius} on cell {cell},"
+                    " which is blocked or off the map"
                 )
             holder = self.occupancy.holder(cell) or next(iter(self.occupancy.leavers(cell)), None)
             if holder is not None:
@@ -384,7 +386,8 @@ class Navigator:
         return self._at_rest and all(steerer.resting() for steerer in self.steering)
 
     def _advance_world(self, delta: float) -> None:
-        """One update's work: map changes, plans, steering, the units' moves, and the checks that end or resume orders."""
+        """One update's work: map changes, plans, steering, the units' moves, and the checks that end or resume
+        orders."""
         self._at_rest = False  # (found anew at the end: steering, pushes and plans may set units going meanwhile)
         parts = self._parts = dict.fromkeys(UPDATE_PARTS, 0.0)
         started = time.perf_counter()
@@ -509,8 +512,8 @@ class Navigator:
         next cell: a unit waiting aside on purpose (for a unit it made way for to pass, or for its turn at a narrow
         passage: its top route's ``wait_while``, worked out once an update), a unit only making way blocked by
         units that wait where they stand, and a unit that only waits in a queue, behind squad-mates or units stepping
-        (see :meth:`Traffic.sleep_blocked`). (In the packed canyon, of the ten
-        units pushed along it most wait so for 20 s: awake, each cost three times as long.) Anything else that
+        (see :meth:`Traffic.sleep_blocked`). (In the packed canyon, most of the
+        units pushed along it wait so for long: awake, each cost several times as much.) Anything else that
         changes its routes or its state (an order, a push, a jam's plan, a map edit) wakes it."""
         route, blocked = self._asleep[unit]
         stack = unit.stack
@@ -531,7 +534,8 @@ class Navigator:
         standing there for good): only another unit's move can let it back, and that wakes the world."""
         return (
             unit.state in STANDING_STATES and unit.next_cell is None and not len(unit.stack)
-            and not (unit.off_goal and unit.walked_back < WALKS_BACK and unit.goal is not None and self._goal_left_for(unit, unit.goal))
+            and not (unit.off_goal and unit.walked_back < WALKS_BACK and unit.goal is not None
+                     and self._goal_left_for(unit, unit.goal))
             and not self.goes_on_later(unit)
         )  # fmt: skip
 
@@ -545,13 +549,12 @@ class Navigator:
         units in their way, up to REROUTES_PER_TRIP times, then stop HELD_UP, unless the queue they wait in
         comes closer (``Traffic.queue_still``): every order ends, even among units that keep making way for
         one another. A group's member leaves the route its group shares so, too. (Waiting on for the group's
-        way instead, members of groups crossing at the mouths of two corridors stood in a knot of 150 units
-        until they stopped HELD_UP: 1,000 units in 50 groups on AR0011SR, seed 3, 912 arrived by 600 s; now
-        all 1,000 by 611 s.) Whatever a unit does, its order ends HELD_UP once it came no closer for BUSY_STALL_FACTOR
-        stall limits (but while it holds for its turn at a narrow passage or walks a jam's plan): in dense traffic, units
-        kept busy making way, waiting aside and pushed, shuffling between a few cells, never stalled (in a world of 76
-        units, tests/units/test_soak.py's world 161, an order went 199 s without coming closer); stopped in a step, it ends
-        the step first."""
+        way instead, members of groups crossing at the mouths of two corridors stood in a knot until they
+        stopped HELD_UP, and fewer of them arrived.) Whatever a unit does, its order ends HELD_UP once it came
+        no closer for BUSY_STALL_FACTOR stall limits (but while it holds for its turn at a narrow passage or
+        walks a jam's plan): in dense traffic, units kept busy making way, waiting aside and pushed, shuffling
+        between a few cells, never stalled (one of tests/units/test_soak.py's worlds had an order go on for
+        minutes without coming closer); stopped in a step, it ends the step first."""
         limit = STALL_FACTOR * self.traffic.give_up
         for unit in units:
             busy = unit.state not in FINAL_STATES and unit.state not in (UnitState.IDLE, UnitState.FIND_PATH)
@@ -580,10 +583,11 @@ class Navigator:
                 self.finish(unit, UnitState.HELD_UP, f"came no closer to {target} for {limit:.0f} s among other units")
 
     def _stop_kept_busy(self, unit: Unit, seconds: float) -> bool:
-        """Stop ``unit`` HELD_UP, its order having come no closer for ``seconds`` since it last set off on a jam's plan (see
-        :meth:`_stop_stalled`), unless the order ended already (it tidies up: making way, walking back to its goal), it
-        holds for its turn at a narrow passage or walks a jam's plan (which sorts a jam out: stopped on it, 20 units a side
-        in a corridor two cells wide did not all arrive by 250 s); whether it stopped."""
+        """Stop ``unit`` HELD_UP, its order having come no closer for ``seconds`` since it last set off on a
+        jam's plan (see :meth:`_stop_stalled`), unless the order ended already (it tidies up: making way,
+        walking back to its goal), it holds for its turn at a narrow passage or walks a jam's plan (which sorts
+        a jam out: stopped on it, units crossing head-on in a corridor two cells wide did not all arrive);
+        whether it stopped."""
         destination = unit.stack.destination()
         if destination is None or unit.announced or unit.taking_turns or self.jams.planned(unit):
             return False
@@ -601,7 +605,7 @@ class Navigator:
         standing units aside as an order does: a unit stays where it was sent. The game heard how the
         order ended: a unit that cannot get back stands again where it is, ARRIVED (see :meth:`finish`). Up to
         WALKS_BACK times an order: units walking back pushed one another off their goals in turn for good (in a
-        corner, three units that had arrived so for 1,500 s after the last order)."""
+        corner, three units that had arrived kept at it long after the last order)."""
         for unit in units:
             goal = unit.goal
             if (
@@ -623,12 +627,11 @@ class Navigator:
         settled (standing units make way), up to HELD_UP_RESUMES times an order: the game hears how it ends
         again. Settled: after ``give_up`` seconds, every unit within SETTLED_CLEARANCE cells stands; after
         STALL_FACTOR x ``give_up`` seconds, every unit within SEND_BACK_CLEARANCE cells. A group's members
-        too (left to their groups, 13 members of the 1,000 in 50 groups on AR0011SR, seed 4, stayed held up
-        for good; going on, none did). (Going on after ``give_up`` seconds with every unit within SEND_BACK_CLEARANCE cells
-        standing, units went back into crowds still under way: random orders on den520d, 871 of 1,000 arrived,
-        not 901; within 10 cells, seeds 4-6 of these orders 2,659 against 2,711. Going on only after
-        STALL_FACTOR x ``give_up`` seconds, the last of two blocks of 500 crossing arrived at 99.1 s, 26 s after
-        every other unit had; now all by 80.8 s.)"""
+        too (left to their groups, some members of a large crowd of groups stayed held up for good; going on,
+        none did). (Going on after ``give_up`` seconds with every unit within SEND_BACK_CLEARANCE cells
+        standing, units went back into crowds still under way, and fewer of a crowd of random orders arrived.
+        Going on only after STALL_FACTOR x ``give_up`` seconds, the last of two large blocks crossing arrived
+        long after every other unit had.)"""
         give_up = self.traffic.give_up
         for unit in units:
             waited = self.time - unit.stopped_time
@@ -644,8 +647,8 @@ class Navigator:
         """Whether ``unit`` stopped HELD_UP and goes on with its order by itself once the crowd around it has
         settled (see :meth:`_go_on`): its order has not ended for good. Not while a unit that arrived at its own
         goal stands on ``unit``'s (two units ordered to one cell): going on, it would only push that one off to
-        take its place, and be pushed off in turn. (In a room of 4 x 3 cells, five units ordered to one cell
-        and two to another so took turns on them until 165 s.)"""
+        take its place, and be pushed off in turn. (In a small room, five units ordered to one cell and two to
+        another so took turns on them long after every other unit was done.)"""
         return (
             unit.state is UnitState.HELD_UP and unit.goal is not None
             and not unit.cut_off and unit.resumed < HELD_UP_RESUMES
@@ -749,7 +752,10 @@ class Navigator:
             if not self.grid.is_passable(goal):
                 reason = f"goal {named} is blocked"
             elif not grid.is_passable(goal):
-                reason = f"goal {named} has no room for a unit of radius {unit.radius:g} (a block of {unit.size}x{unit.size} cells)"
+                reason = (
+                    f"goal {named} has no room for a unit of radius {unit.radius:g}"
+                    f" (a block of {unit.size}x{unit.size} cells)"
+                )
             else:
                 reason = f"goal {named} cannot be reached from {self.cell_label(start)}"
         unit.arrival_state, unit.reason = arrival, reason

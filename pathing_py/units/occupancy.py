@@ -37,8 +37,8 @@ class Occupancy:
     def __init__(self) -> None:
         self._holder: Dict[Cell, Unit] = {}
         #: ``holder(cell)``: the unit holding ``cell``, if any. The dict's own ``get``, not a method around it:
-        #: group steering asks it about the cells around members at every update (2.7 million times in the
-        #: 2,570 updates before the first of 50 groups of 20 arrived, in bench_groups.py).
+        #: group steering asks it about the cells around members at every update (millions of times a run of
+        #: bench_groups.py).
         self.holder: Callable[[Cell], Optional[Unit]] = self._holder.get
         self._buckets: Dict[Bucket, Dict[Cell, Unit]] = {}
         #: Cell -> the units stepping out of it: mostly one, but a small unit may follow one out and step

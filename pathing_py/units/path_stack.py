@@ -71,7 +71,8 @@ class Route:
         self._to_end: Optional[Tuple[float, ...]] = None  #: see :meth:`length_after_current`
 
     def waiting(self) -> bool:
-        """Whether the unit walking this route is to wait where it is now (the ``wait_while`` condition ends once false)."""
+        """Whether the unit walking this route is to wait where it is now (the ``wait_while`` condition ends once
+        false)."""
         if self.may_take is not None and not self.finished and not self.may_take(self.index):
             return True
         if self.wait_while is None or self.index != self.wait_at:
@@ -100,7 +101,8 @@ class Route:
         return self.waypoints[self.index] if self.aims is None else self.aims[self.index]
 
     def length_after_current(self) -> float:
-        """The length from the current waypoint through the later ones, each leg as long as on an empty grid (octile)."""
+        """The length from the current waypoint through the later ones, each leg as long as on an empty grid
+        (octile)."""
         if self._to_end is None:
             self._to_end = _lengths_to_end(self.waypoints)
         return self._to_end[self.index]
@@ -110,7 +112,8 @@ class Route:
         return cell == self.waypoints[self.index] or self.aims is not None and cell == self.aims[self.index]
 
     def advance(self, steps: int = 1) -> None:
-        """Move on by ``steps`` waypoints (the only way a route's index changes); a looping route starts over after its last."""
+        """Move on by ``steps`` waypoints (the only way a route's index changes); a looping route starts over
+        after its last."""
         if steps < 0:
             raise ValueError(f"a route moves on, never back: got {steps} steps")
         self.index += steps
@@ -164,7 +167,7 @@ class PathStack(List[Route]):
         between key points as it comes closer to the next. Units shuffled round in a jam come no closer by it:
         for each key point to reach next it is a fixed measure of the cell, and a route's next key point only
         moves on. (Measured as a straight line to the destination, a group member whose shared route went
-        100 cells north before it turned south walked 60 s "coming no closer", and was stopped HELD_UP at
+        far north before it turned south walked a long while "coming no closer", and was stopped HELD_UP at
         the first unit in its way.)"""
         if not self or self[0].kind is not RouteKind.HIGH_LEVEL or not self[0].waypoints:  # (no destination)
             return None

@@ -40,7 +40,8 @@ Held = Tuple[Tuple[Unit, Cell], ...]  #: units, and the cells they stand on, tha
 
 
 class Queue(NamedTuple):
-    """What a unit asleep in a queue waits for (see :meth:`Traffic.sleep_blocked`): the units holding the cells of its step."""
+    """What a unit asleep in a queue waits for (see :meth:`Traffic.sleep_blocked`): the units holding the cells
+    of its step."""
 
     route: Route  #: the route it walks, whose next cell they hold
     cells: List[Cell]  #: the cells of its step
@@ -232,8 +233,8 @@ class Traffic:
         ``Navigator._stop_stalled``). A unit that is only making way pushes no one: it waits, and stops where
         it is once a standing unit has taken its place. A unit walking a jam's plan whose turn in the
         cell has come pushes the units from outside the plan that stopped there, whatever their rank:
-        they may be waiting for units of the plan, which wait for them in turn (in a knot at a gate of
-        100, 30 units of a plan stood 10 s that way, until the plan overran)."""
+        they may be waiting for units of the plan, which wait for them in turn (in a knot at a gate, the
+        units of a plan stood that way until the plan overran)."""
         if route.may_take is not None:  # walking a jam's plan: its turn in the cell has come
             self._push_one(unit, blockers, by_plan=True)  # units from outside the plan that stopped there make way
             self.wait_on_purpose(unit, dt)
@@ -319,8 +320,8 @@ class Traffic:
 
         A search of the whole map, so one per REROUTE_INTERVAL updates at most: None means "not
         now". The map with the units in it is searched this once: its islands answer a target the
-        units cut off (2 ms on den520d), plain A* the others (10 ms median there); jump tables would
-        first take 19 ms to build (random orders on den520d: p99 25 ms per update, 38 ms with them).
+        units cut off (cheaply), plain A* the others; jump tables would first cost more to build than
+        the searches they speed up (random orders on den520d: slower updates with them).
         """
         if not self._may_route_around():
             return None
@@ -362,8 +363,8 @@ class Traffic:
 
         - a unit only making way (it pushes no one and goes around no one) blocked by units that wait where they
           stand: those units and their cells;
-        - a unit that only waits in a queue (see :meth:`_queues`): the same units on the same cells. (Of 1,000 units
-          in 50 groups on AR0011SR, about 40 wait so at every update: their sleep takes about 5% off an update.)"""
+        - a unit that only waits in a queue (see :meth:`_queues`): the same units on the same cells. (In a crowd of
+          groups, a few dozen wait so at every update: their sleep takes a little off every update.)"""
         if unit.state is not UnitState.WAITING:
             return ()
         if unit.stack.find(RouteKind.HIGH_LEVEL) is None:
@@ -406,7 +407,8 @@ class Traffic:
         keeps its place in its squad's queue, or it keeps to a shared route, units under way hold its way (none
         to push) and no detour is due."""
         return self._behind_mates(unit, others) or (
-            unit.keeps_to_shared_route and self.host.time < unit.next_detour and all(other.next_cell is not None for other in others)
+            unit.keeps_to_shared_route and self.host.time < unit.next_detour
+            and all(other.next_cell is not None for other in others)
         )  # fmt: skip
 
     def _still_queued(self, unit: Unit, queue: Queue, dt: float) -> bool:
@@ -734,10 +736,9 @@ def _right_hand(window: Grid, start: Cell, end: Cell) -> Grid:
     """``window`` with the cells left of the way from ``start`` to ``end`` costing LEFT_HAND_COST times more.
 
     Units meeting head-on pass each other on their right, as people walking do: each detouring the
-    shortest way round, two often took the same side and met again. With it, in 70 s, two blocks crossing
-    head-on in the open (mixed radii 60, at four frame rates) got 164 units to their goals, not 136; random
-    orders on den520d (seeds 1-3, 6,954 updates) 2,738 of 3,000, not 2,654; queues through gates, which
-    meet no oncoming units, are unchanged."""
+    shortest way round, two often took the same side and met again. With it, more units got to their
+    goals in the same time, both in two blocks crossing head-on in the open and in random orders on
+    den520d; queues through gates, which meet no oncoming units, are unchanged."""
     height, width = window.passable.shape
     ys, xs = np.mgrid[0:height, 0:width]
     left_of_way = (end[0] - start[0]) * (ys - start[1]) - (end[1] - start[1]) * (xs - start[0]) < 0  # y grows downward

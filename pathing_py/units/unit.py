@@ -119,7 +119,8 @@ class UnitStats:
     def __repr__(self) -> str:
         return (
             f"UnitStats(plans={self.plans}, splices={self.splices}, walks={self.walks}, detours={self.detours}, "
-            f"encounters={self.encounters}, shortcuts={self.shortcuts}, waited={self.waited:.2f}s, distance={self.distance:.2f})"
+            f"encounters={self.encounters}, shortcuts={self.shortcuts}, waited={self.waited:.2f}s,"
+            f" distance={self.distance:.2f})"
         )
 
 
@@ -127,7 +128,7 @@ class Unit:
     """A unit of a :class:`Navigator`. Read its fields; give orders with :meth:`move_to`."""
 
     #: Slots, not a dict: every unit under way is read at every sub-step, and compact units stay in the
-    #: processor's cache (the groups benchmark's update takes 0.92 times as long).
+    #: processor's cache (the groups benchmark's update is faster so).
     __slots__ = (
         "navigator",
         "id",
@@ -284,7 +285,8 @@ class Unit:
     @property
     def making_way(self) -> bool:
         """Whether the unit is stepping aside for another unit, waiting there, or going back (SPEC U7, U9):
-        a route of its stack waits before a waypoint for the other to pass. (Asked at every step: a loop, not a generator.)"""
+        a route of its stack waits before a waypoint for the other to pass. (Asked at every step: a loop, not a
+        generator.)"""
         for route in self.stack:
             if route.kind is RouteKind.AVOIDANCE and route.wait_at >= 0:
                 return True

@@ -16,12 +16,12 @@ walked its part goes on with its own route (waiting there for the rest of
 the plan was tried: the crowds of the benchmarks did no better, some worse),
 but steps into no cell that a unit of the plan has yet to pass. A plan that
 overruns its time is dropped and its units plan again. Plans are searched a
-slice of work an update (searched at once, 20 against 20 in a corridor two
-cells wide held one update up 0.4 s), while the window's units stand; the
+slice of work an update (searched at once, a head-on crowd in a corridor two
+cells wide held one update up far too long), while the window's units stand; the
 search is dropped if one of them is moved meanwhile. Where the first plan
 found would be walked slowly, they stand for up to MAX_SEARCH_UPDATES updates
 more while plans with other seeds are searched, and the plan walked soonest is
-taken: 20 against 20 in that corridor all arrived by 198 s, not 310 s.
+taken: the crowd in that corridor all arrived much sooner so.
 """
 
 from typing import Dict, Iterable, List, NamedTuple, Optional, Set, Tuple
@@ -55,17 +55,17 @@ LANE_STEPS = 3
 MAX_GOAL_MARGIN = 4 * JAM_MARGIN
 #: Times a jam's window doubles its room (free cells per unit) after plans were not found for it.
 MAX_WIDENINGS = 2
-#: Seeds a jam's plan is searched with (see :class:`~pathing_py.units.jams.untangling.Untangling`) when the first seed's plan
-#: is walked in more than SLOW_PLAN_TICKS ticks beyond the fewest a plan can take (at a cell a second, far
+#: Seeds a jam's plan is searched with (see :class:`~pathing_py.units.jams.untangling.Untangling`) when the first
+#: seed's plan is walked in more than SLOW_PLAN_TICKS ticks beyond the fewest a plan can take (at a cell a second, far
 #: longer than the search for a better one holds the units up); the plan walked soonest is taken. Not where
 #: a joint search of the first seed found no plan: other seeds rarely do there (files head-on through a
 #: pocket), and each search that finds none runs its whole budget.
 PLAN_SEEDS = 4
 SLOW_PLAN_TICKS = 30
 #: Work a jam's plans are searched for in one update, all searches together (see
-#: :meth:`~pathing_py.units.jams.untangling.Untangling.advance`): about 30 ms. (About 10 ms, a group pushing through a packed
-#: canyon stood 5 s for each search there that found no plan, and the units it pushed aside were not back
-#: home 90 s after it set out.) And for how many updates at most plans with other seeds are (a search that
+#: :meth:`~pathing_py.units.jams.untangling.Untangling.advance`). (With less, a group pushing through a packed
+#: canyon stood for seconds at each search there that found no plan, and the units it pushed aside were long
+#: in getting back home.) And for how many updates at most plans with other seeds are (a search that
 #: finds no plan runs long): the best found by then is taken. The first seed's search runs to its end (a
 #: plan is not known to be had before).
 SEARCH_WORK_PER_UPDATE = 30000
@@ -129,7 +129,8 @@ class JamPlan:
 
     def under_way(self) -> bool:
         """Whether some unit has yet to reach the end of its walk."""
-        return any(member.route is not None and member.route in member.unit.stack and member.route.index < len(member.walk) - 1
+        return any(member.route is not None and member.route in member.unit.stack
+                   and member.route.index < len(member.walk) - 1
                    for member in self.members)  # fmt: skip
 
 
@@ -246,12 +247,12 @@ class JamPlans:
 
         Every search is sliced, even the first seed's in a small window: its work is not known before, as a
         search that finds no plan runs its whole budget (five a side head-on through a pocket, the first
-        seed's two joint searches did: 0.9 s in one update; a knot of four in the packed canyon: 0.2 s). Most
-        first searches take about an update's work or less (at the gate and among mixed radii, 14 of 15 were
-        done within two updates), so most plans start as soon as before, or an update later. The window's
+        seed's two joint searches did, far more than one update should take). Most first searches take about
+        an update's work or less (at the gate and among mixed radii, nearly all were done within two updates),
+        so most plans start as soon as before, or an update later. The window's
         units keep their cells while it searches, as the plan starts from where they are (not held, the
-        searches were dropped as units moved, and found again later: den520d's random orders all arrived by
-        tick 13362, not 9627)."""
+        searches were dropped as units moved, and found again later: den520d's random orders all arrived
+        much later)."""
         while setting.goals is not None and _stopped_short(setting.units, setting.aheads, setting.goals):
             wider = self._wider(jam, widenings, margin)
             if wider is None:
@@ -311,7 +312,8 @@ class JamPlans:
         return True
 
     def _wider(self, jam: Set[Unit], widenings: int, margin: int) -> Optional["_Setting"]:
-        """The setting of the window twice ``margin`` round ``jam`` (see :meth:`_setting`); None past MAX_GOAL_MARGIN."""
+        """The setting of the window twice ``margin`` round ``jam`` (see :meth:`_setting`); None past
+        MAX_GOAL_MARGIN."""
         return self._setting(jam, widenings, 2 * margin) if 2 * margin <= MAX_GOAL_MARGIN else None
 
     def _start_plan(self, setting: "_Setting", paths: List[List[Cell]]) -> None:
@@ -401,7 +403,8 @@ class JamPlans:
         unit.planned_time = self.host.time
 
     def _end(self, plan: JamPlan) -> None:
-        """Forget a plan; units still on it (it overran) drop their routes below down to the key points and plan again."""
+        """Forget a plan; units still on it (it overran) drop their routes below down to the key points and plan
+        again."""
         self.plans.remove(plan)
         for member in plan.members:
             unit = member.unit

@@ -290,7 +290,8 @@ def _timing_walk(paths: List[List[int]]) -> Generator[int, None, int]:
             leaving = set(entering)
             ready = [
                 unit for unit in waiting
-                if turns[walks[unit][reached[unit] + 1]][next_turn[walks[unit][reached[unit] + 1]]] == (unit, reached[unit] + 1)
+                if turns[walks[unit][reached[unit] + 1]][next_turn[walks[unit][reached[unit] + 1]]]
+                == (unit, reached[unit] + 1)
                 and holder.get(walks[unit][reached[unit] + 1], -1) in leaving | {-1}
             ]  # fmt: skip
             if not ready:
@@ -429,7 +430,8 @@ class _Search:
         return None
 
     def _step(self, node: _Node, step: "_Step", fixed: Dict[int, int]) -> Optional[Configuration]:
-        """PIBT: the next joint position from ``node`` (chosen in ``step``) with the ``fixed`` moves, or None if they clash."""
+        """PIBT: the next joint position from ``node`` (chosen in ``step``) with the ``fixed`` moves, or None if
+        they clash."""
         for unit, cell in fixed.items():
             if cell in step.taken:
                 return None

@@ -31,7 +31,7 @@ IDLE                the unit has no order
 FIND_PATH           the unit waits for its path (it may still be finishing a step)
 RUN                 the unit stands at a cell centre, taking its next waypoint
 MOVING              the unit moves between two cell centres
-WAITING             the unit waits: for a unit in its next cell, aside for one it made way for, or its turn at a narrow passage
+WAITING             the unit waits for a unit in its next cell, aside for one it let by, or its turn at a narrow pass
 ARRIVED             the unit (or walk) reached its goal
 HELD_UP             the unit stopped: other units keep its way or its goal shut
 BROKEN              the group keeps no formation

@@ -51,7 +51,7 @@ from ..search import (
 from .contraction import CORE, Contraction
 from .entrances import DEFAULT_LONG_RUN, borders_key_points
 from .fields import ClusterFields, cluster_fields, single_field, walk_back
-from .landmarks import Landmarks
+from .landmarks import LANDMARK_COUNT, Landmarks
 from .partition import Clusters, default_cluster_size
 from .storage import GraphData, StaleGraphError, graph_bytes, graph_from_bytes, read_graph, write_graph
 
@@ -131,8 +131,9 @@ class KeyPointGraph:
 
     @property
     def landmarks(self) -> Optional[Landmarks]:
-        """The search's landmark heuristic; None on weighted grids. Updates repair it and pick the
-        landmarks again as :meth:`bake` would."""
+        """The search's landmark heuristic; None on weighted grids. Updates repair its distances; the
+        landmarks are picked again as :meth:`bake` would by :meth:`prepare`, a save or a comparison
+        (see :mod:`.landmarks`)."""
         self.refresh()
         return self._landmarks
 
@@ -198,10 +199,12 @@ class KeyPointGraph:
 
         The clusters holding changed cells are connected again, with the borders
         they share; a neighbour is connected again when its key points moved;
-        the landmarks are repaired. That work waits until the graph is next read
-        (a query, a save, or :meth:`refresh`), so that the updates of many edits
-        between two queries, say those of one frame, cost one refresh. The
-        result equals a fresh bake of the edited grid.
+        the landmarks' distances are repaired. That work waits until the graph
+        is next read (a query, a save, or :meth:`refresh`), so that the updates
+        of many edits between two queries, say those of one frame, cost one
+        refresh. The result equals a fresh bake of the edited grid, once the
+        landmarks are picked again (:meth:`prepare` or a save does it; queries
+        keep their bounds before, see :mod:`.landmarks`).
         """
         cells = [as_cell(cell, "changed cell") for cell in changed_cells]
         for cell in cells:
@@ -228,13 +231,23 @@ class KeyPointGraph:
             landmarks = self._landmarks
             if landmarks is None or not landmarks.update(before - after, after - before, changed, self._all_edges):
                 self._choose_landmarks()
+            elif len(landmarks.nodes) < LANDMARK_COUNT // 2:  # the update took the landmarks away
+                landmarks.choose_again(self._all_edges)
+
+    def _chosen_landmarks(self) -> Optional[Landmarks]:
+        """The landmarks, picked again now if updates left that waiting: those a fresh bake would pick."""
+        landmarks = self.landmarks
+        if landmarks is not None:
+            landmarks.choose_again(self._all_edges)
+        return landmarks
 
     def prepare(self) -> None:
-        """Do now what the next query would do first: the work :meth:`update` left, and on a map of narrow
+        """Do now what the next query would do first: the work :meth:`update` left (and the choice of the
+        landmarks it left waiting, which no query waits for), and on a map of narrow
         corridors the contraction of the key points' dead ends (a pass over every key point, which also
         fills the tables a :meth:`load` left to fill as they are read). A game calls it while a level loads
         (:func:`pathing_py.prepare` does the same for the exact search, which the graph's queries also use)."""
-        self.refresh()
+        self._chosen_landmarks()
         self._split_edges()
 
     def _nodes_of(self, clusters: Iterable[int]) -> Set[int]:
@@ -360,12 +373,12 @@ class KeyPointGraph:
     def __eq__(self, other) -> bool:
         if not isinstance(other, KeyPointGraph):
             return NotImplemented
-        contents = (self.entrances, self.members, self.fields, self.landmarks)
+        contents = (self.entrances, self.members, self.fields, self._chosen_landmarks())
         return self._setup() == other._setup() and contents == (
             other.entrances,
             other.members,
             other.fields,
-            other.landmarks,
+            other._chosen_landmarks(),
         )
 
     def _setup(self) -> tuple:
@@ -759,7 +772,13 @@ class KeyPointGraph:
 
     def _data(self) -> GraphData:
         return GraphData(
-            self.clusters, self.unit_size, self.long_run, self.entrances, self.members, self.fields, self.landmarks
+            self.clusters,
+            self.unit_size,
+            self.long_run,
+            self.entrances,
+            self.members,
+            self.fields,
+            self._chosen_landmarks(),
         )
 
     @classmethod

@@ -11,11 +11,15 @@ which is where the bound is tight.
 The bound holds for the graph the distances were measured on, so an update
 repairs them (:meth:`Landmarks.update`): distances that rested on a changed
 key point are measured again, and shortcuts opened by freed cells are carried
-on, touching only the key points whose distance changes. Then the choice is
-made again as a bake would make it, landmarks whose choice still stands
-keeping their repaired distances: the graph answers as a fresh bake of the
-edited map does. Weighted grids, whose costs depend on the direction of
-travel, get none.
+on, touching only the key points whose distance changes. The choice itself
+waits (:meth:`Landmarks.choose_again`): an edit that moves the farthest key
+point would otherwise pay a Dijkstra over every key point for each landmark
+picked anew. Repaired landmarks give an exact bound whoever picked them, so the
+search stays optimal over the key points meanwhile; when the choice is made again (the graph
+does it before a save, a comparison or :meth:`~.graph.KeyPointGraph.prepare`),
+landmarks whose choice still stands keep their repaired distances and the
+landmarks equal those of a fresh bake of the edited map. Weighted grids, whose
+costs depend on the direction of travel, get none.
 
 The repair is exact, not close: every distance is the sum of a neighbour's and
 the edge's cost, bit for bit (what Dijkstra computes, and there is only one
@@ -56,6 +60,10 @@ class Landmarks:
         self._free_rows: List[int] = []
         #: Rows in each column, those given back included.
         self.row_count = len(rows)
+        #: Since the landmarks were last chosen: the key points updates added, and those whose distance
+        #: from a landmark they changed (for :meth:`choose_again`); None while the choice stands.
+        self._added: Optional[Set[int]] = None
+        self._moved: Set[int] = set()
 
     @classmethod
     def choose(cls, key_points: Sequence[int], edges: Edges, count: int = LANDMARK_COUNT) -> Optional["Landmarks"]:
@@ -71,15 +79,15 @@ class Landmarks:
         row = self.rows[node]
         return [column[row] for column in self.columns]
 
-    def update(
-        self, removed: Set[int], added: Set[int], changed: Set[int], edges: Edges, count: int = LANDMARK_COUNT
-    ) -> bool:
-        """Follow a graph update: distances exact again, landmarks as :meth:`choose` would pick them now.
+    def update(self, removed: Set[int], added: Set[int], changed: Set[int], edges: Edges) -> bool:
+        """Follow a graph update: distances exact again; the choice waits for :meth:`choose_again`.
 
         ``removed`` and ``added`` are the key points the update took away and
         made; ``changed`` the key points whose edges differ now (the added ones
         and the neighbours of the removed ones among them); ``edges(node)`` the
-        edges now. Returns False when no key point is left.
+        edges now. A landmark the update took away goes, with those picked
+        after it (picked as farthest from it). Returns False when no key point
+        is left.
         """
         for node in removed:
             self._free_rows.append(self.rows.pop(node))
@@ -90,11 +98,21 @@ class Landmarks:
             for column in self.columns:
                 column[row] = math.inf
         self._truncate(next((l for l, node in enumerate(self.nodes) if node in removed), len(self.nodes)))
-        moved = set(added)
+        self._added = (self._added or set()) | added
+        self._moved |= added
         for landmark, column in zip(self.nodes, self.columns):
-            moved |= _repair_column(column, self.rows, landmark, changed, edges)
-        self._choose_from(self._still_chosen(added, moved), edges, count)
+            self._moved |= _repair_column(column, self.rows, landmark, changed, edges)
         return True
+
+    def choose_again(self, edges: Edges, count: int = LANDMARK_COUNT) -> None:
+        """The landmarks :meth:`choose` would pick now, after updates: those whose choice still stands kept
+        with their distances, the others measured anew (a Dijkstra over every key point each)."""
+        if self._added is None:
+            return
+        added = {node for node in self._added if node in self.rows}
+        moved = {node for node in self._moved if node in self.rows}
+        self._added, self._moved = None, set()
+        self._choose_from(self._still_chosen(added, moved), edges, count)
 
     def to_goal(self, goal_links: Dict[int, float]) -> Optional[Tuple[float, ...]]:
         """Each landmark's distance to the goal, reached through ``goal_links`` (key point -> link cost)."""

@@ -18,6 +18,7 @@ from pathing_py import (
     smooth_path,
 )
 from pathing_py.hierarchy import graph as graph_module
+from pathing_py.hierarchy import landmarks as landmarks_module
 from pathing_py.hierarchy.entrances import border_key_points
 from pathing_py.hierarchy.fields import NO_DIRECTION, cluster_fields, walk_back
 from pathing_py.hierarchy.partition import Clusters, default_cluster_size
@@ -530,6 +531,35 @@ def test_freeing_cells_on_a_benchmark_map_keeps_landmarks_exact(movingai_dir, co
     assert graph == fresh
     scenarios = sample_scenarios(grid, read_scenarios(movingai_dir / "den520d.map.scen"), count=20)
     assert_same_answers(graph, fresh, [(s.start, s.goal) for s in scenarios])
+
+
+def test_an_edit_that_moves_the_farthest_key_point_leaves_the_choice_of_landmarks_for_later(movingai_dir):
+    """Blocking (238, 206) on den520d makes a fresh bake pick another last landmark: the update only
+    repairs the distances (no Dijkstra over every key point, the spike it cost), queries stay within
+    their bounds meanwhile, and a save (or a comparison) picks the landmarks as the bake does."""
+    grid = Grid.from_movingai(movingai_dir / "den520d.map")
+    graph = KeyPointGraph.bake(grid)
+    picked = list(graph.landmarks.nodes)
+    grid.set_blocked([(238, 206)])
+    graph.update([(238, 206)])
+
+    def measured_anew(*_):
+        raise AssertionError("the update measured a landmark's distances anew")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(landmarks_module, "_distances_from", measured_anew)
+        graph.refresh()
+        assert graph.landmarks.nodes == picked
+        assert_landmarks_exact(graph)
+        scenarios = sample_scenarios(grid, read_scenarios(movingai_dir / "den520d.map.scen"), count=10)
+        for scenario in scenarios:
+            ours, exact = graph.find_path(scenario.start, scenario.goal), find_path(grid, scenario.start, scenario.goal)
+            assert ours.status is exact.status
+            assert exact.cost - 1e-9 <= ours.cost <= 1.05 * exact.cost
+    fresh = KeyPointGraph.bake(grid)
+    assert fresh.landmarks.nodes != picked
+    assert KeyPointGraph.from_bytes(graph.to_bytes(), grid) == fresh
+    assert graph.landmarks.nodes == fresh.landmarks.nodes
 
 
 def test_weighted_grids_get_no_landmarks():

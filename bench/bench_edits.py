@@ -18,7 +18,10 @@ splits the one-cell edit with its graph patch into its parts, in CPU time
 (time.process_time: other processes on a loaded machine do not count):
 the islands (set_blocked), the jump tables' catch-up (prepare; the dead-end
 trees and the landmarks of the exact search are dropped by an edit and come
-back lazily, see pathing_py.search.prepare), and graph.update + refresh.
+back lazily, see pathing_py.search.prepare), graph.update + refresh, and the
+repair of the graph's landmarks that the next query pays when it reads them
+(graph.landmarks; see pathing_py.hierarchy.landmarks), outside the total: an
+edit does not pay it, and the edits between two queries share one repair.
 
 Then the growth table: n random passable cells blocked in one edit, then
 freed in one edit (each followed by the catch-up), and the same cells edited
@@ -85,9 +88,9 @@ def edit_frame(grid: Grid, cells: np.ndarray, graph: KeyPointGraph, blocked: boo
     graph.refresh()
 
 
-def edit_parts(grid: Grid, cell: np.ndarray, graph: KeyPointGraph) -> Tuple[float, float, float]:
-    """CPU ms to block ``cell`` (the islands follow), to catch the search tables up, and to patch ``graph``;
-    then the cell is freed again (not timed)."""
+def edit_parts(grid: Grid, cell: np.ndarray, graph: KeyPointGraph) -> Tuple[float, float, float, float]:
+    """CPU ms to block ``cell`` (the islands follow), to catch the search tables up, to patch ``graph``,
+    and to bring its landmarks up to date at the next query's read; then the cell is freed again (not timed)."""
     cells = cell[None, :]
     clock = [time.process_time()]
     grid.set_blocked(cells)
@@ -97,11 +100,15 @@ def edit_parts(grid: Grid, cell: np.ndarray, graph: KeyPointGraph) -> Tuple[floa
     graph.update(cells.tolist())
     graph.refresh()
     clock.append(time.process_time())
+    graph.landmarks  # what the next query reads first
+    clock.append(time.process_time())
     grid.set_blocked(cells, blocked=False)
     prepare(grid)
     graph.update(cells.tolist())
     graph.refresh()
-    return (clock[1] - clock[0]) * 1000, (clock[2] - clock[1]) * 1000, (clock[3] - clock[2]) * 1000
+    graph.landmarks
+    first, second, third, fourth = ((later - earlier) * 1000 for earlier, later in zip(clock, clock[1:]))
+    return first, second, third, fourth
 
 
 def rebuild_cost(grid: Grid) -> float:
@@ -195,7 +202,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
                 or [math.nan]
             )
             parts = np.array([edit_parts(grid, pick, graph) for pick in picks])
-            totals = parts.sum(axis=1)
+            totals = parts[:, :3].sum(axis=1)
             part_rows.append(
                 [
                     name,
@@ -213,7 +220,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
         print()
         print(
             render(
-                ("map", "islands", "jump tables", "graph patch", "1 cell CPU ms", "mean", "max"),
+                ("map", "islands", "jump tables", "graph patch", "landmarks", "1 cell CPU ms", "mean", "max"),
                 part_rows,
                 args.markdown,
             )

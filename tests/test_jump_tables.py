@@ -1,31 +1,40 @@
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pathing_py import jump_tables
 from pathing_py.jump_tables import JumpTables
 from tests.support.strategies import batches, maps
 
 
+@pytest.mark.parametrize("walk_share", [1, 10**9], ids=["walks", "quarters"])
 @settings(max_examples=200, deadline=None)
 @given(maps(max_walls=0.6), st.booleans(), st.data())
-def test_refresh_after_edits_equals_a_fresh_build(passable, one_refresh_for_all, data):
-    """Local refreshes, one per batch or one for all batches, give exactly the tables of a new build."""
-    tables = JumpTables(passable)
-    passable = passable.copy()
-    height, width = passable.shape
-    pending = []
-    for batch in data.draw(st.lists(batches(width, height), max_size=5)):
-        cells = np.array(batch)
-        xs, ys = cells[:, 0], cells[:, 1]
-        passable[ys, xs] = ~passable[ys, xs]
-        pending.append((xs, ys))
-        if not one_refresh_for_all:
-            tables.refresh(passable, xs, ys)
-    if one_refresh_for_all and pending:
-        tables.refresh(passable, np.concatenate([p[0] for p in pending]), np.concatenate([p[1] for p in pending]))
+def test_refresh_after_edits_equals_a_fresh_build(walk_share, passable, one_refresh_for_all, data):
+    """Local refreshes, one per batch or one for all batches, give exactly the tables of a new
+    build: with the diagonal walks left to run (WALK_SHARE 1), and with the quarter rewrites
+    every diagonal refresh falls back to past its budget (a budget of 0 cells)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(jump_tables, "WALK_SHARE", walk_share)
+        tables = JumpTables(passable)
+        passable = passable.copy()
+        height, width = passable.shape
+        pending = []
+        for batch in data.draw(st.lists(batches(width, height), max_size=5)):
+            cells = np.array(batch)
+            xs, ys = cells[:, 0], cells[:, 1]
+            passable[ys, xs] = ~passable[ys, xs]
+            pending.append((xs, ys))
+            if not one_refresh_for_all:
+                tables.refresh(passable, xs, ys)
+        if one_refresh_for_all and pending:
+            tables.refresh(passable, np.concatenate([p[0] for p in pending]), np.concatenate([p[1] for p in pending]))
     fresh = JumpTables(passable)
     for direction, (kept, built) in enumerate(zip(tables.arrays, fresh.arrays)):
         assert np.array_equal(kept, built), direction
+        # What the search reads: views of the same arrays, not copies left behind.
+        assert np.array_equal(np.frombuffer(tables.tables[direction], dtype=built.dtype), built.ravel()), direction
 
 
 def test_distances_on_a_small_map():

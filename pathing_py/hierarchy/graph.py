@@ -51,7 +51,7 @@ from ..search import (
 from .contraction import CORE, Contraction
 from .entrances import DEFAULT_LONG_RUN, borders_key_points
 from .fields import ClusterFields, cluster_fields, single_field, walk_back
-from .landmarks import Landmarks
+from .landmarks import LANDMARK_COUNT, Landmarks
 from .partition import Clusters, default_cluster_size
 from .storage import GraphData, StaleGraphError, graph_bytes, graph_from_bytes, read_graph, write_graph
 
@@ -100,6 +100,9 @@ class KeyPointGraph:
         self._members: MutableMapping[int, List[Cell]] = {}
         self._fields: MutableMapping[int, ClusterFields] = {}
         self._landmarks: Optional[Landmarks] = None
+        #: Edges of the key points refreshes re-baked since the landmarks were last repaired, as they were
+        #: then (None: made since); None when there is nothing to repair (see :meth:`_repair_landmarks`).
+        self._landmark_edges: Optional[Dict[int, Optional[tuple]]] = None
         #: Edges out of each key point, filled in as searches reach them.
         self._neighbours: Dict[int, Tuple[tuple, tuple]] = {}
         #: Clusters holding cells edited since the last :meth:`refresh`.
@@ -131,15 +134,20 @@ class KeyPointGraph:
 
     @property
     def landmarks(self) -> Optional[Landmarks]:
-        """The search's landmark heuristic; None on weighted grids. Updates repair it and pick the
-        landmarks again as :meth:`bake` would."""
+        """The search's landmark heuristic; None on weighted grids. Updates repair its distances; the
+        landmarks are picked again as :meth:`bake` would by :meth:`prepare`, a save or a comparison
+        (see :mod:`.landmarks`)."""
         self.refresh()
+        self._repair_landmarks()
+        if self._landmarks is not None:
+            self._landmarks.advance(self._all_edges)
         return self._landmarks
 
     @landmarks.setter
     def landmarks(self, landmarks: Optional[Landmarks]) -> None:
         self.refresh()
         self._landmarks = landmarks
+        self._landmark_edges = None
 
     @property
     def cluster_size(self) -> int:
@@ -198,10 +206,12 @@ class KeyPointGraph:
 
         The clusters holding changed cells are connected again, with the borders
         they share; a neighbour is connected again when its key points moved;
-        the landmarks are repaired. That work waits until the graph is next read
-        (a query, a save, or :meth:`refresh`), so that the updates of many edits
-        between two queries, say those of one frame, cost one refresh. The
-        result equals a fresh bake of the edited grid.
+        the landmarks' distances are repaired. That work waits until the graph
+        is next read (a query, a save, or :meth:`refresh`), so that the updates
+        of many edits between two queries, say those of one frame, cost one
+        refresh. The result equals a fresh bake of the edited grid, once the
+        landmarks are picked again (:meth:`prepare` or a save does it; queries
+        keep their bounds before, see :mod:`.landmarks`).
         """
         cells = [as_cell(cell, "changed cell") for cell in changed_cells]
         for cell in cells:
@@ -218,23 +228,57 @@ class KeyPointGraph:
         clusters, self._edited = self._edited, set()  # first, so that reading the tables below does not come back here
         borders = {border for cluster in clusters for border in self.clusters.borders_of(cluster)}
         touched = clusters | {cluster for border in borders for cluster in border}
-        before = self._nodes_of(touched)
-        old_edges = {node: self._all_edges(node) for node in before} if self.landmarks is not None else {}
+        landmarks_follow = self.grid.cost is None  # weighted grids have none
+        if landmarks_follow:
+            self._note_edges(self._nodes_of(touched))
         self._rebake(clusters, borders)
-        after = self._nodes_of(touched)
-        if self.grid.cost is None:
-            # Their bound holds only for the graph they were measured on: repaired, and chosen as a bake would.
-            changed = {node for node in after if old_edges.get(node) != self._all_edges(node)}
-            landmarks = self._landmarks
-            if landmarks is None or not landmarks.update(before - after, after - before, changed, self._all_edges):
-                self._choose_landmarks()
+        if landmarks_follow:
+            self._note_edges(self._nodes_of(touched))
+
+    def _note_edges(self, nodes: Set[int]) -> None:
+        """Remember, for the landmarks' repair, the edges ``nodes`` had when the landmarks were last
+        repaired: those they have now, None for key points made since (first seen after a re-bake)."""
+        seen = self._landmark_edges
+        if seen is None:
+            seen = self._landmark_edges = {}
+        if self._landmarks is None:  # chosen afresh at the repair: no edges to compare
+            return
+        for node in nodes - seen.keys():
+            seen[node] = self._all_edges(node) if node in self._landmarks.rows else None
+
+    def _repair_landmarks(self) -> None:
+        """Bring the landmarks' distances up to the graph that refreshes since the last repair left:
+        the key points whose edges differ, and those taken away or made, tell the repair where to
+        look (see :meth:`.Landmarks.update`). Their bound holds only for the graph they were measured
+        on: a query reads them through :attr:`landmarks`, which repairs them first."""
+        seen, self._landmark_edges = self._landmark_edges, None
+        if seen is None:
+            return
+        width = self.grid.width
+        now = self._nodes_of({self.clusters.of((node % width, node // width)) for node in seen}) & seen.keys()
+        removed = {node for node, edges in seen.items() if edges is not None and node not in now}
+        added = {node for node, edges in seen.items() if edges is None and node in now}
+        changed = {node for node in now if seen[node] != self._all_edges(node)}
+        landmarks = self._landmarks
+        if landmarks is None or not landmarks.update(removed, added, changed, self._all_edges):
+            self._choose_landmarks()
+        elif len(landmarks.nodes) < LANDMARK_COUNT // 2:  # the updates took the landmarks away
+            landmarks.choose_again(self._all_edges)
+
+    def _chosen_landmarks(self) -> Optional[Landmarks]:
+        """The landmarks, picked again now if updates left that waiting: those a fresh bake would pick."""
+        landmarks = self.landmarks
+        if landmarks is not None:
+            landmarks.choose_again(self._all_edges)
+        return landmarks
 
     def prepare(self) -> None:
-        """Do now what the next query would do first: the work :meth:`update` left, and on a map of narrow
+        """Do now what the next query would do first: the work :meth:`update` left (and the choice of the
+        landmarks it left waiting, which no query waits for), and on a map of narrow
         corridors the contraction of the key points' dead ends (a pass over every key point, which also
         fills the tables a :meth:`load` left to fill as they are read). A game calls it while a level loads
         (:func:`pathing_py.prepare` does the same for the exact search, which the graph's queries also use)."""
-        self.refresh()
+        self._chosen_landmarks()
         self._split_edges()
 
     def _nodes_of(self, clusters: Iterable[int]) -> Set[int]:
@@ -360,12 +404,12 @@ class KeyPointGraph:
     def __eq__(self, other) -> bool:
         if not isinstance(other, KeyPointGraph):
             return NotImplemented
-        contents = (self.entrances, self.members, self.fields, self.landmarks)
+        contents = (self.entrances, self.members, self.fields, self._chosen_landmarks())
         return self._setup() == other._setup() and contents == (
             other.entrances,
             other.members,
             other.fields,
-            other.landmarks,
+            other._chosen_landmarks(),
         )
 
     def _setup(self) -> tuple:
@@ -759,7 +803,13 @@ class KeyPointGraph:
 
     def _data(self) -> GraphData:
         return GraphData(
-            self.clusters, self.unit_size, self.long_run, self.entrances, self.members, self.fields, self.landmarks
+            self.clusters,
+            self.unit_size,
+            self.long_run,
+            self.entrances,
+            self.members,
+            self.fields,
+            self._chosen_landmarks(),
         )
 
     @classmethod

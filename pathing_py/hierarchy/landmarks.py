@@ -11,11 +11,19 @@ which is where the bound is tight.
 The bound holds for the graph the distances were measured on, so an update
 repairs them (:meth:`Landmarks.update`): distances that rested on a changed
 key point are measured again, and shortcuts opened by freed cells are carried
-on, touching only the key points whose distance changes. Then the choice is
-made again as a bake would make it, landmarks whose choice still stands
-keeping their repaired distances: the graph answers as a fresh bake of the
-edited map does. Weighted grids, whose costs depend on the direction of
-travel, get none.
+on, touching only the key points whose distance changes. The choice itself
+waits (:meth:`Landmarks.choose_again`): an edit that moves the farthest key
+point would otherwise pay a Dijkstra over every key point for each landmark
+picked anew. Repaired landmarks give an exact bound whoever picked them, so the
+search stays optimal over the key points meanwhile; when the choice is made again (the graph
+does it before a save, a comparison or :meth:`~.graph.KeyPointGraph.prepare`),
+landmarks whose choice still stands keep their repaired distances and the
+landmarks equal those of a fresh bake of the edited map. A repair that would
+touch too many key points (a maze's corridor cut: most distances change) is
+given up: that landmark bounds nothing until its distances are measured anew,
+a bounded share at each read of the landmarks (each query), so no edit and no
+query pays a Dijkstra over every key point. Weighted grids, whose costs depend
+on the direction of travel, get none.
 
 The repair is exact, not close: every distance is the sum of a neighbour's and
 the edge's cost, bit for bit (what Dijkstra computes, and there is only one
@@ -35,6 +43,14 @@ __all__ = ["LANDMARK_COUNT", "Landmarks", "farthest_key_point"]
 #: On the Moving AI maps, 4 landmarks cut the key points expanded well at a small bake cost; 8 cut them
 #: further but double that cost.
 LANDMARK_COUNT = 4
+
+#: A repair that takes more key points off its heap than this (per landmark) stops: the landmark is
+#: set aside and measured anew, a little at each read (:meth:`Landmarks.advance`), while the search
+#: uses the others. A repair's cost follows the key points whose distance changes, which a cut
+#: corridor of a maze makes most of the graph; this keeps an edit's cost near that of a local one.
+REPAIR_BUDGET = 500
+#: Key points the set-aside landmarks' Dijkstras take off their heaps at each :meth:`Landmarks.advance`.
+ADVANCE_BUDGET = 500
 
 #: ``edges(node)``: the edges out of a key point, as (neighbour, cost, …) tuples.
 Edges = Callable[[int], Sequence[tuple]]
@@ -56,6 +72,12 @@ class Landmarks:
         self._free_rows: List[int] = []
         #: Rows in each column, those given back included.
         self.row_count = len(rows)
+        #: Since the landmarks were last chosen: the key points updates added, and those whose distance
+        #: from a landmark they changed (for :meth:`choose_again`); None while the choice stands.
+        self._added: Optional[Set[int]] = None
+        self._moved: Set[int] = set()
+        #: Landmarks set aside (by position) after a repair over budget, each with its Dijkstra so far.
+        self._remeasured: Dict[int, Tuple[Dict[int, float], List[Tuple[float, int]]]] = {}
 
     @classmethod
     def choose(cls, key_points: Sequence[int], edges: Edges, count: int = LANDMARK_COUNT) -> Optional["Landmarks"]:
@@ -71,15 +93,16 @@ class Landmarks:
         row = self.rows[node]
         return [column[row] for column in self.columns]
 
-    def update(
-        self, removed: Set[int], added: Set[int], changed: Set[int], edges: Edges, count: int = LANDMARK_COUNT
-    ) -> bool:
-        """Follow a graph update: distances exact again, landmarks as :meth:`choose` would pick them now.
+    def update(self, removed: Set[int], added: Set[int], changed: Set[int], edges: Edges) -> bool:
+        """Follow a graph update: distances exact again, or the landmark set aside while a repair over
+        REPAIR_BUDGET is measured anew (:meth:`advance`); the choice waits for :meth:`choose_again`.
 
         ``removed`` and ``added`` are the key points the update took away and
         made; ``changed`` the key points whose edges differ now (the added ones
         and the neighbours of the removed ones among them); ``edges(node)`` the
-        edges now. Returns False when no key point is left.
+        edges now. A landmark the update took away goes, with those picked
+        after it (picked as farthest from it). Returns False when no key point
+        is left.
         """
         for node in removed:
             self._free_rows.append(self.rows.pop(node))
@@ -90,18 +113,62 @@ class Landmarks:
             for column in self.columns:
                 column[row] = math.inf
         self._truncate(next((l for l, node in enumerate(self.nodes) if node in removed), len(self.nodes)))
-        moved = set(added)
-        for landmark, column in zip(self.nodes, self.columns):
-            moved |= _repair_column(column, self.rows, landmark, changed, edges)
-        self._choose_from(self._still_chosen(added, moved), edges, count)
+        self._added = (self._added or set()) | added
+        self._moved |= added
+        for position, (landmark, column) in enumerate(zip(self.nodes, self.columns)):
+            measuring = self._remeasured.get(position)
+            if measuring is not None:
+                # A Dijkstra under way stands while the changes lie beyond every key point it reached.
+                if changed.isdisjoint(measuring[0]) and removed.isdisjoint(measuring[0]):
+                    continue
+                repaired = None
+            else:
+                repaired = _repair_column(column, self.rows, landmark, changed, edges)
+            if repaired is None:  # over budget, or in the way of the Dijkstra: measured anew from the start
+                self._remeasured[position] = ({landmark: 0.0}, [(0.0, landmark)])
+                self._moved.update(self.rows)
+            else:
+                self._moved |= repaired
         return True
+
+    def advance(self, edges: Edges, budget: Optional[int] = ADVANCE_BUDGET) -> None:
+        """Go on measuring the landmarks set aside, the first one ``budget`` key points further (None: all
+        of them to the end)."""
+        for position, (distance, heap) in sorted(self._remeasured.items()):
+            if _settle(distance, heap, edges, budget):
+                return
+            column = [math.inf] * self.row_count
+            for node, value in distance.items():
+                column[self.rows[node]] = value
+            self.columns[position] = column
+            del self._remeasured[position]
+            if budget is not None:
+                return
+
+    def usable(self) -> List[bool]:
+        """Whether each landmark's distances are exact (not set aside, see :meth:`update`)."""
+        return [position not in self._remeasured for position in range(len(self.nodes))]
+
+    def choose_again(self, edges: Edges, count: int = LANDMARK_COUNT) -> None:
+        """The landmarks :meth:`choose` would pick now, after updates: those whose choice still stands kept
+        with their distances, the others measured anew (a Dijkstra over every key point each)."""
+        if self._added is None:
+            return
+        self.advance(edges, None)
+        added = {node for node in self._added if node in self.rows}
+        moved = {node for node in self._moved if node in self.rows}
+        self._added, self._moved = None, set()
+        self._choose_from(self._still_chosen(added, moved), edges, count)
 
     def to_goal(self, goal_links: Dict[int, float]) -> Optional[Tuple[float, ...]]:
         """Each landmark's distance to the goal, reached through ``goal_links`` (key point -> link cost)."""
         if not goal_links or any(node not in self.rows for node in goal_links):
             return None
         links = [(self.rows[node], cost) for node, cost in goal_links.items()]
-        return tuple(min(column[row] + cost for row, cost in links) for column in self.columns)
+        return tuple(
+            min(column[row] + cost for row, cost in links) if usable else math.inf  # inf: bounds nothing
+            for column, usable in zip(self.columns, self.usable())
+        )
 
     def _new_row(self) -> int:
         self.row_count += 1
@@ -132,6 +199,7 @@ class Landmarks:
     def _truncate(self, count: int) -> None:
         del self.nodes[count:]
         del self.columns[count:]
+        self._remeasured = {position: state for position, state in self._remeasured.items() if position < count}
 
     def _farthest(self, count: int) -> Optional[int]:
         """The key point :func:`farthest_key_point` from the first ``count`` landmarks."""
@@ -185,9 +253,12 @@ def farthest_key_point(nodes: np.ndarray, nearest: np.ndarray) -> Optional[int]:
     return int(nodes[reached & (nearest == top)].min())
 
 
-def _repair_column(column: List[float], rows: Dict[int, int], source: int, changed: Set[int], edges: Edges) -> Set[int]:
+def _repair_column(
+    column: List[float], rows: Dict[int, int], source: int, changed: Set[int], edges: Edges
+) -> Optional[Set[int]]:
     """Exact distances from ``source`` again (``column[rows[node]]``), when only the edges of ``changed``
-    nodes differ; returns the nodes whose distance it set.
+    nodes differ; returns the nodes whose distance it set, or None when that took more than
+    REPAIR_BUDGET key points off its heaps (the column is then left half done).
 
     First, in order of old distance from the changed nodes on, the nodes whose
     distance no longer stands: those that no standing neighbour reaches at
@@ -199,7 +270,11 @@ def _repair_column(column: List[float], rows: Dict[int, int], source: int, chang
     fallen: Set[int] = set()
     heap = [(column[rows[node]], node) for node in changed if node != source]
     heapify(heap)
+    budget = REPAIR_BUDGET
     while heap:
+        budget -= 1
+        if budget < 0:
+            return None
         old, node = heappop(heap)
         if node in fallen or any(
             edge[0] not in fallen and column[rows[edge[0]]] + edge[1] == old for edge in edges(node)
@@ -222,7 +297,8 @@ def _repair_column(column: List[float], rows: Dict[int, int], source: int, chang
         if math.isfinite(distance[node]):
             heap.append((distance[node], node))
     heapify(heap)
-    _settle(distance, heap, edges)
+    if _settle(distance, heap, edges, budget):
+        return None
     return fallen | distance.lowered
 
 
@@ -255,9 +331,15 @@ def _distances_from(source: int, edges: Edges) -> Dict[int, float]:
     return distance
 
 
-def _settle(distance: Distances, heap: List[Tuple[float, int]], edges: Edges) -> None:
-    """Dijkstra from the nodes on ``heap`` (a heap of (distance, node)), lowering ``distance`` in place."""
+def _settle(distance: Distances, heap: List[Tuple[float, int]], edges: Edges, budget: Optional[int] = None) -> bool:
+    """Dijkstra from the nodes on ``heap`` (a heap of (distance, node)), lowering ``distance`` in place;
+    after ``budget`` nodes taken off the heap (None: no limit), stops. Returns whether it stopped
+    before the end (``distance`` and ``heap`` then go on from there)."""
     while heap:
+        if budget is not None:
+            if budget <= 0:
+                return True
+            budget -= 1
         reached, node = heappop(heap)
         if reached > distance[node]:
             continue
@@ -267,3 +349,4 @@ def _settle(distance: Distances, heap: List[Tuple[float, int]], edges: Edges) ->
             if candidate < distance.get(other, math.inf):
                 distance[other] = candidate
                 heappush(heap, (candidate, other))
+    return False

@@ -18,6 +18,7 @@ from pathing_py import (
     smooth_path,
 )
 from pathing_py.hierarchy import graph as graph_module
+from pathing_py.hierarchy import landmarks as landmarks_module
 from pathing_py.hierarchy.entrances import border_key_points
 from pathing_py.hierarchy.fields import NO_DIRECTION, cluster_fields, walk_back
 from pathing_py.hierarchy.partition import Clusters, default_cluster_size
@@ -490,13 +491,16 @@ def reference_distances(graph, source):
 
 
 def assert_landmarks_exact(graph):
-    """Every landmark is a key point, and the distances kept from it are the graph's shortest distances."""
+    """Every landmark is a key point, and the distances kept from it are the graph's shortest distances
+    (those the search uses: not those of landmarks set aside while they are measured anew)."""
     width = graph.grid.width
     landmarks = graph.landmarks
     assert landmarks is not None and landmarks.nodes
     points = [tuple(p) for p in graph.key_points().tolist()]
     assert sorted(landmarks.rows) == sorted(y * width + x for x, y in points)
-    for l, node in enumerate(landmarks.nodes):
+    for l, (node, usable) in enumerate(zip(landmarks.nodes, landmarks.usable())):
+        if not usable:
+            continue
         expected = reference_distances(graph, (node % width, node // width))
         for (x, y), distance in expected.items():
             assert landmarks.distances(y * width + x)[l] == pytest.approx(distance, abs=1e-9), ((x, y), node)
@@ -530,6 +534,97 @@ def test_freeing_cells_on_a_benchmark_map_keeps_landmarks_exact(movingai_dir, co
     assert graph == fresh
     scenarios = sample_scenarios(grid, read_scenarios(movingai_dir / "den520d.map.scen"), count=20)
     assert_same_answers(graph, fresh, [(s.start, s.goal) for s in scenarios])
+
+
+def test_an_edit_that_moves_the_farthest_key_point_leaves_the_choice_of_landmarks_for_later(movingai_dir):
+    """Blocking (238, 206) on den520d makes a fresh bake pick another last landmark: the update only
+    repairs the distances (no Dijkstra over every key point, the spike it cost), queries stay within
+    their bounds meanwhile, and a save (or a comparison) picks the landmarks as the bake does."""
+    grid = Grid.from_movingai(movingai_dir / "den520d.map")
+    graph = KeyPointGraph.bake(grid)
+    picked = list(graph.landmarks.nodes)
+    grid.set_blocked([(238, 206)])
+    graph.update([(238, 206)])
+
+    def measured_anew(*_):
+        raise AssertionError("the update measured a landmark's distances anew")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(landmarks_module, "_distances_from", measured_anew)
+        graph.refresh()
+        assert graph.landmarks.nodes == picked
+        assert_landmarks_exact(graph)
+        scenarios = sample_scenarios(grid, read_scenarios(movingai_dir / "den520d.map.scen"), count=10)
+        for scenario in scenarios:
+            ours, exact = graph.find_path(scenario.start, scenario.goal), find_path(grid, scenario.start, scenario.goal)
+            assert ours.status is exact.status
+            assert exact.cost - 1e-9 <= ours.cost <= 1.05 * exact.cost
+    fresh = KeyPointGraph.bake(grid)
+    assert fresh.landmarks.nodes != picked
+    assert KeyPointGraph.from_bytes(graph.to_bytes(), grid) == fresh
+    assert graph.landmarks.nodes == fresh.landmarks.nodes
+
+
+def test_a_repair_over_budget_sets_the_landmark_aside(movingai_dir):
+    """A repair past REPAIR_BUDGET gives up: that landmark bounds nothing (inf to the goal) while the
+    others, exact, still do."""
+    grid = Grid.from_movingai(movingai_dir / "den520d.map")
+    graph = KeyPointGraph.bake(grid)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(landmarks_module, "REPAIR_BUDGET", 0)
+        patch.setattr(landmarks_module, "ADVANCE_BUDGET", 0)
+        grid.set_blocked([(238, 206)])
+        graph.update([(238, 206)])
+        landmarks = graph.landmarks
+        assert not all(landmarks.usable())
+        assert_landmarks_exact(graph)  # those still in use
+        bounds = landmarks.to_goal({landmarks.nodes[0]: 0.0})
+        assert [math.isfinite(bound) for bound in bounds] == landmarks.usable()
+
+
+def test_a_refresh_leaves_the_landmarks_repair_to_their_next_read(movingai_dir):
+    """The patch of an edit (update, refresh) does not touch the landmarks; the next query, through
+    graph.landmarks, repairs them for all the edits since, exact again."""
+    grid = Grid.from_movingai(movingai_dir / "den520d.map")
+    graph = KeyPointGraph.bake(grid)
+    rng = np.random.default_rng(2)
+    free = np.argwhere(grid.passable)[:, ::-1]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(landmarks_module.Landmarks, "update", lambda *_: pytest.fail("repaired in the refresh"))
+        for x, y in free[rng.integers(0, len(free), 3)].tolist():
+            grid.set_blocked([(x, y)])
+            graph.update([(x, y)])
+            graph.refresh()
+    assert_landmarks_exact(graph)
+    assert graph == KeyPointGraph.bake(grid)
+
+
+@settings(max_examples=40, deadline=None)
+@given(graph_maps(), st.integers(2, 7), st.data())
+def test_landmarks_set_aside_bound_nothing_until_measured_anew(grid, cluster_size, data):
+    """With no repair budget every repair gives up: the landmarks are set aside, queries stay exact over
+    the key points without them, reads measure them anew (exact again), and a save picks them as a bake."""
+    graph = KeyPointGraph.bake(grid, cluster_size=cluster_size)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(landmarks_module, "REPAIR_BUDGET", 0)
+        patch.setattr(landmarks_module, "ADVANCE_BUDGET", 0)
+        for batch, blocked in data.draw(edits(grid.width, grid.height, max_edits=4)):
+            grid.set_blocked(batch, blocked)
+            graph.update(batch)
+            assert graph.landmarks is None or graph.landmarks.nodes
+        start, goal = data.draw(cells(grid.width, grid.height)), data.draw(cells(grid.width, grid.height))
+        fresh = KeyPointGraph.bake(grid, cluster_size=cluster_size)
+        # Unsmoothed, and through the key points only: both searches optimal over the same key-point graph.
+        ours, theirs = (g.find_path(start, goal, smooth=False, exact_first=0) for g in (graph, fresh))
+        assert ours.status is theirs.status
+        if ours.status is PathStatus.FOUND:
+            assert ours.cost == pytest.approx(theirs.cost)
+        patch.setattr(landmarks_module, "ADVANCE_BUDGET", 3)
+        while graph.landmarks is not None and not all(graph.landmarks.usable()):
+            pass  # each read measures a little further
+    if graph.landmarks is not None:
+        assert_landmarks_exact(graph)
+    assert KeyPointGraph.from_bytes(graph.to_bytes(), grid) == KeyPointGraph.bake(grid, cluster_size=cluster_size)
 
 
 def test_weighted_grids_get_no_landmarks():

@@ -149,7 +149,7 @@ class RookJumpSearch:
     def cells_changed(self, xs: np.ndarray, ys: np.ndarray) -> None:
         self.edited.append((xs, ys))
 
-    def search(self, start: Cell, goal: Cell, max_nodes: Optional[int]) -> PathResult:
+    def search(self, start: Cell, goal: Cell, max_nodes: Optional[int], weight: float = 1.0) -> PathResult:
         stride = self.stride
         tables = self.tables.tables
         passable = self.tables.passable
@@ -170,6 +170,7 @@ class RookJumpSearch:
             forward, left, right = moves[a][2], moves[(a - 2) % 8][2], moves[(a + 2) % 8][2]
             sides[a] = (left, left - forward, right, right - forward, 16 + 4 * a)
         successors = _SUCCESSORS
+        scale = TIE_BREAK * weight
         while heap:
             _, node = heappop(heap)
             if closed[node] == generation:
@@ -216,13 +217,14 @@ class RookJumpSearch:
                 neighbour = node + steps * offset
                 if seen[neighbour] != generation or g_new < g[neighbour]:
                     seen[neighbour] = generation
+                    closed[neighbour] = 0  # opened again if closed: a weighted search may close a node early
                     g[neighbour] = g_new
                     parent[neighbour] = node
                     arrival[neighbour] = direction
                     h_x = to_x - steps * dx
                     h_y = to_y - steps * dy
                     estimate = (h_x if h_x > 0 else -h_x) + (h_y if h_y > 0 else -h_y)
-                    heappush(heap, (g_new + estimate * TIE_BREAK, neighbour))
+                    heappush(heap, (g_new + estimate * scale, neighbour))
         else:
             return PathResult(PathStatus.UNREACHABLE, expanded=expanded)
         return PathResult(PathStatus.FOUND, straight_runs(markers.trace(target, stride)), g[target], expanded)

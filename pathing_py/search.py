@@ -45,6 +45,8 @@ All keep their per-cell markers between queries and reset them by bumping a
 generation counter, so a query costs nothing for the cells it does not touch.
 """
 
+import math
+import numbers
 from heapq import heappop, heappush
 from typing import List, Optional, Tuple
 
@@ -103,6 +105,7 @@ def find_path(
     max_nodes: Optional[int] = None,
     bounds: Optional[Tuple[int, int, int, int]] = None,
     once: bool = False,
+    weight: float = 1.0,
 ) -> PathResult:
     """Find a shortest path from ``start`` to ``goal``.
 
@@ -121,6 +124,11 @@ def find_path(
         it): plain A*, without the islands and jump tables that pay for themselves only over many
         queries of one grid. On a large grid the caller may ask ``grid.same_island`` first: labelling
         costs less than a search that floods a cut-off island.
+    weight : float
+        1 (the default) for a shortest path; more for one at most ``weight`` times as long, found
+        sooner (weighted A*: the estimate scaled by it). On cluttered maps, where every path is a
+        few percent longer than the estimate says, a weight of that much lets the search follow
+        one path instead of searching a band around it.
 
     Returns
     -------
@@ -132,6 +140,8 @@ def find_path(
     goal = as_cell(goal, "goal")
     if max_nodes is not None and (not isinstance(max_nodes, int) or max_nodes < 1):
         raise ValueError(f"max_nodes must be a positive int, got {max_nodes!r}")
+    if isinstance(weight, bool) or not isinstance(weight, numbers.Real) or not 1.0 <= weight < math.inf:
+        raise ValueError(f"weight must be a number, 1 or more and finite, got {weight!r}")
     region = _region(grid, bounds)
     x0, y0, x1, y1 = region
     early = answer_without_search(grid, start, goal, region, islands=not once)
@@ -142,7 +152,7 @@ def find_path(
     else:
         sub_cost = None if grid.cost is None else grid.cost[y0:y1, x0:x1]
         searcher = _AStar(grid.passable[y0:y1, x0:x1], sub_cost, grid.connectivity)
-    result = searcher.search((start[0] - x0, start[1] - y0), (goal[0] - x0, goal[1] - y0), max_nodes)
+    result = searcher.search((start[0] - x0, start[1] - y0), (goal[0] - x0, goal[1] - y0), max_nodes, float(weight))
     if x0 or y0:
         result.cells = [(x + x0, y + y0) for x, y in result.cells]
     return result
@@ -260,7 +270,7 @@ class _AStar:
     def cells_changed(self, xs, ys) -> None:
         self.stale = True
 
-    def search(self, start: Cell, goal: Cell, max_nodes: Optional[int]) -> PathResult:
+    def search(self, start: Cell, goal: Cell, max_nodes: Optional[int], weight: float = 1.0) -> PathResult:
         stride = self.stride
         passable, cost, moves = self.passable, self.cost, self.moves
         markers = self.markers
@@ -273,6 +283,7 @@ class _AStar:
         heap = [(0.0, source)]
         expanded = 0
         diagonal_extra = diagonal_saving(self.connectivity)
+        scale = TIE_BREAK * weight
         while heap:
             _, node = heappop(heap)
             if closed[node] == generation:
@@ -291,13 +302,14 @@ class _AStar:
                 g_new = g_node + (length if cost is None else length * cost[neighbour])
                 if seen[neighbour] != generation or g_new < g[neighbour]:
                     seen[neighbour] = generation
+                    closed[neighbour] = 0  # opened again if closed: a weighted search may close a node early
                     g[neighbour] = g_new
                     parent[neighbour] = node
                     y, x = divmod(neighbour, stride)
                     dx = abs(x - goal_x)
                     dy = abs(y - goal_y)
                     h = dx + dy + diagonal_extra * (dx if dx < dy else dy)
-                    heappush(heap, (g_new + h * TIE_BREAK, neighbour))
+                    heappush(heap, (g_new + h * scale, neighbour))
         else:
             return PathResult(PathStatus.UNREACHABLE, expanded=expanded)
         return PathResult(PathStatus.FOUND, markers.trace(target, stride), g[target], expanded)
@@ -370,7 +382,7 @@ class _JumpPointSearch:
             self.landmarks_stale = True
             self.expanded_since_edit = 0
 
-    def search(self, start: Cell, goal: Cell, max_nodes: Optional[int]) -> PathResult:
+    def search(self, start: Cell, goal: Cell, max_nodes: Optional[int], weight: float = 1.0) -> PathResult:
         stride = self.stride
         tables = self.tables.tables
         markers = self.markers
@@ -395,6 +407,7 @@ class _JumpPointSearch:
         for a in range(0, 8, 2):
             forward, left, right = moves[a][2], moves[(a - 2) % 8][2], moves[(a + 2) % 8][2]
             sides[a] = (left, left - forward, right, right - forward, 9 + 4 * a)
+        scale = TIE_BREAK * weight
         while heap:
             _, node = heappop(heap)
             if closed[node] == generation:
@@ -467,7 +480,7 @@ class _JumpPointSearch:
                         bound = (steps if steps > 0 else -steps) * LANDMARK_STEP - MARGIN
                         if bound > h:
                             h = bound
-                    heappush(heap, (g_new + h * TIE_BREAK, neighbour))
+                    heappush(heap, (g_new + h * scale, neighbour))
         else:
             self.expanded_since_edit += expanded
             return PathResult(PathStatus.UNREACHABLE, expanded=expanded)

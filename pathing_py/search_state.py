@@ -60,8 +60,9 @@ class Searcher(Protocol):
     def cells_changed(self, xs: np.ndarray, ys: np.ndarray) -> None:
         """Hear of cells (xs, ys) the grid just edited (Grid.set_blocked)."""
 
-    def search(self, start: Cell, goal: Cell, max_nodes: Optional[int]) -> PathResult:
-        """A shortest path from ``start`` to ``goal`` (grid cells)."""
+    def search(self, start: Cell, goal: Cell, max_nodes: Optional[int], weight: float = 1.0) -> PathResult:
+        """A shortest path from ``start`` to ``goal`` (grid cells), or with ``weight`` > 1 one at most that
+        many times as long (weighted A*: the estimate scaled by it)."""
 
 
 class Markers:

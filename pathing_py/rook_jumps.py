@@ -135,7 +135,7 @@ class RookJumpSearch:
         self.stride = self.tables.width
         size = self.tables.padded.size
         self.markers = Markers(size)
-        self.arrival = [_START] * size
+        self.arrival = bytearray([_START]) * size  # directions: a byte a cell, not a list entry
         self.edited: List[Tuple[np.ndarray, np.ndarray]] = []
 
     def sync(self, grid) -> None:

@@ -348,7 +348,7 @@ class _JumpPointSearch:
         self.stride = self.tables.width
         size = len(self.tables.tables[0])
         self.markers = Markers(size)
-        self.arrival = [8] * size
+        self.arrival = bytearray([8]) * size  # directions 0-8: a byte a cell, not a list entry
         self.edited: List[Tuple[np.ndarray, np.ndarray]] = []
         self.landmarks: Optional[Landmarks] = None
         self.landmarks_stale = worth_landmarks(self.tables.padded) and not worth_peeling(self.tables.padded, 8)

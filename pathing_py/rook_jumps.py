@@ -154,12 +154,13 @@ class RookJumpSearch:
         tables = self.tables.tables
         passable = self.tables.passable
         markers = self.markers
-        seen, closed, g, parent, arrival = markers.seen, markers.closed, markers.g, markers.parent, self.arrival
+        state, g, parent, arrival = markers.state, markers.g, markers.parent, self.arrival
         goal_x, goal_y = goal[0] + 1, goal[1] + 1
         source = (start[1] + 1) * stride + start[0] + 1
         target = goal_y * stride + goal_x
         limit = max_nodes or -1
-        generation = markers.begin(source)
+        reached = markers.begin(source)
+        shut = reached + 1
         arrival[source] = _START
         heap = [(0.0, source)]
         expanded = 0
@@ -173,9 +174,9 @@ class RookJumpSearch:
         scale = TIE_BREAK * weight
         while heap:
             _, node = heappop(heap)
-            if closed[node] == generation:
+            if state[node] == shut:
                 continue
-            closed[node] = generation
+            state[node] = shut
             if node == target:
                 break
             if expanded == limit:
@@ -215,9 +216,8 @@ class RookJumpSearch:
                         steps = jump
                 g_new = g_node + steps
                 neighbour = node + steps * offset
-                if seen[neighbour] != generation or g_new < g[neighbour]:
-                    seen[neighbour] = generation
-                    closed[neighbour] = 0  # opened again if closed: a weighted search may close a node early
+                if state[neighbour] < reached or g_new < g[neighbour]:
+                    state[neighbour] = reached  # opened again if closed: a weighted search may close a node early
                     g[neighbour] = g_new
                     parent[neighbour] = node
                     arrival[neighbour] = direction

@@ -274,21 +274,22 @@ class _AStar:
         stride = self.stride
         passable, cost, moves = self.passable, self.cost, self.moves
         markers = self.markers
-        seen, closed, g, parent = markers.seen, markers.closed, markers.g, markers.parent
+        state, g, parent = markers.state, markers.g, markers.parent
         source = (start[1] + 1) * stride + start[0] + 1
         target = (goal[1] + 1) * stride + goal[0] + 1
         goal_x, goal_y = goal[0] + 1, goal[1] + 1
         limit = max_nodes or -1
-        generation = markers.begin(source)
+        reached = markers.begin(source)
+        shut = reached + 1
         heap = [(0.0, source)]
         expanded = 0
         diagonal_extra = diagonal_saving(self.connectivity)
         scale = TIE_BREAK * weight
         while heap:
             _, node = heappop(heap)
-            if closed[node] == generation:
+            if state[node] == shut:
                 continue
-            closed[node] = generation
+            state[node] = shut
             if node == target:
                 break
             if expanded == limit:
@@ -300,9 +301,8 @@ class _AStar:
                 if not passable[neighbour] or (side_a and not (passable[node + side_a] and passable[node + side_b])):
                     continue
                 g_new = g_node + (length if cost is None else length * cost[neighbour])
-                if seen[neighbour] != generation or g_new < g[neighbour]:
-                    seen[neighbour] = generation
-                    closed[neighbour] = 0  # opened again if closed: a weighted search may close a node early
+                if state[neighbour] < reached or g_new < g[neighbour]:
+                    state[neighbour] = reached  # opened again if closed: a weighted search may close a node early
                     g[neighbour] = g_new
                     parent[neighbour] = node
                     y, x = divmod(neighbour, stride)
@@ -386,7 +386,7 @@ class _JumpPointSearch:
         stride = self.stride
         tables = self.tables.tables
         markers = self.markers
-        seen, closed, g, parent, arrival = markers.seen, markers.closed, markers.g, markers.parent, self.arrival
+        state, g, parent, arrival = markers.state, markers.g, markers.parent, self.arrival
         goal_x, goal_y = goal[0] + 1, goal[1] + 1
         source = (start[1] + 1) * stride + start[0] + 1
         target = goal_y * stride + goal_x
@@ -394,7 +394,8 @@ class _JumpPointSearch:
             [] if self.landmarks is None else self.landmarks.for_query(source, target, octile_distance(start, goal))
         )
         limit = max_nodes or -1
-        generation = markers.begin(source)
+        reached = markers.begin(source)
+        shut = reached + 1
         arrival[source] = 8
         heap = [(0.0, source)]
         expanded = 0
@@ -410,9 +411,9 @@ class _JumpPointSearch:
         scale = TIE_BREAK * weight
         while heap:
             _, node = heappop(heap)
-            if closed[node] == generation:
+            if state[node] == shut:
                 continue
-            closed[node] = generation
+            state[node] = shut
             if node == target:
                 break
             if expanded == limit:
@@ -462,9 +463,8 @@ class _JumpPointSearch:
                         continue
                     g_new = g_node + steps
                 neighbour = node + steps * offset
-                if seen[neighbour] != generation or g_new < g[neighbour]:
-                    seen[neighbour] = generation
-                    closed[neighbour] = 0  # opened again if closed: the landmarks' rounded bounds are not consistent
+                if state[neighbour] < reached or g_new < g[neighbour]:
+                    state[neighbour] = reached  # opened again if closed: the landmarks' bounds are not consistent
                     g[neighbour] = g_new
                     parent[neighbour] = node
                     arrival[neighbour] = direction

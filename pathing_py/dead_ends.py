@@ -197,10 +197,10 @@ class DeadEnds:
             self.forest = None
             self.stale = True
 
-    def search(self, start: Cell, goal: Cell, max_nodes: Optional[int]) -> PathResult:
+    def search(self, start: Cell, goal: Cell, max_nodes: Optional[int], weight: float = 1.0) -> PathResult:
         forest = self.forest
         if forest is None:
-            result = self.inner.search(start, goal, max_nodes)
+            result = self.inner.search(start, goal, max_nodes, weight)
             self.expanded_since_edit += result.expanded
             return result
         stride = self.stride
@@ -210,7 +210,7 @@ class DeadEnds:
         if top_source == top_target:
             path = forest.tree_path(source, target)
             return PathResult(PathStatus.FOUND, self._cells(path), self._length(path))
-        core = self.inner.search(self._cells([top_source])[0], self._cells([top_target])[0], max_nodes)
+        core = self.inner.search(self._cells([top_source])[0], self._cells([top_target])[0], max_nodes, weight)
         if not core:
             return core
         head, tail = forest.climb(source), forest.climb(target)

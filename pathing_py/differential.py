@@ -11,10 +11,10 @@ distance and the bounds of the two or three landmarks that bound this query
 best (those better than the octile distance at the start), an admissible
 and consistent estimate, so paths stay optimal.
 
-Landmarks are the free cells nearest to 16 points around the map's border; their distance maps are computed with
-numpy by sweeps over the rows and the columns, down and up, until nothing changes (a few sweeps: rows
-in numpy, the pull along each row by a prefix minimum). They are worth it only on cluttered
-maps (:func:`worth_landmarks`); edits make them stale, and the search goes on
+Landmarks are the free cells nearest to 32 points around the map's border (:data:`BORDER_PARTS`); their
+distance maps are computed with numpy by sweeps over the rows and the columns, down and up, until nothing
+changes (a few sweeps: rows in numpy, the pull along each row by a prefix minimum). They are worth it only
+on cluttered maps (:func:`worth_landmarks`); edits make them stale, and the search goes on
 with the octile distance alone until they are computed again, once its searches
 have paid for them (:data:`LANDMARK_REPAY`).
 """
@@ -25,8 +25,8 @@ from typing import List, Tuple
 import numpy as np
 
 __all__ = [
-    "CORNER_SHARE", "LANDMARK_REPAY", "MARGIN", "Landmarks", "PER_QUERY", "STEP", "UNREACHED", "USEFUL_SHARE",
-    "distance_map", "distance_maps", "worth_landmarks",
+    "BORDER_PARTS", "CORNER_SHARE", "LANDMARK_REPAY", "MARGIN", "Landmarks", "PER_QUERY", "STEP", "UNREACHED",
+    "USEFUL_SHARE", "distance_map", "distance_maps", "worth_landmarks",
 ]  # fmt: skip
 
 SQRT2 = math.sqrt(2.0)
@@ -45,13 +45,20 @@ UNREACHED = 65535  #: the stored distance of cells the landmark cannot reach
 MARGIN = STEP + 1e-3
 
 #: A landmark is read for a query when it bounds its distance at the start better than this share of
-#: the octile distance (on random512-10-0, 0.9 or 3 landmarks a query cost mid-length queries more
-#: reads than they save expansions).
-USEFUL_SHARE = 1.0
+#: the octile distance: one a little short of it at the start may still bound better further on, where
+#: the octile distance falls behind (3 landmarks a query cost mid-length queries more reads than they
+#: save expansions).
+USEFUL_SHARE = 0.9
+
+#: Each side of the border is cut into this many parts, a landmark at each cut. The octile distance is
+#: linear within each of its eight octants, so a landmark behind the start (or beyond the goal) in the
+#: query's octant bounds every distance to the goal nearly exactly: the more cuts, the likelier a query
+#: finds one (a landmark costs 2 bytes a cell and one more distance map to sweep).
+BORDER_PARTS = 8
 
 #: After an edit drops them, the landmarks are computed again once the searches since have expanded
 #: this many nodes per free cell (about what the sweeps cost).
-LANDMARK_REPAY = 2.0
+LANDMARK_REPAY = 4.0
 
 #: A sweep that lowers no distance by more than this ends the sweeps (rounding, not a shorter path).
 SETTLED = 1e-6
@@ -184,15 +191,15 @@ class Landmarks:
 
     @staticmethod
     def _places(padded: np.ndarray) -> List[Tuple[int, int]]:
-        """The free cells nearest to 16 points around the border: the corners and the quarters of the
-        sides (row, column), without repeats (none when no cell is free)."""
+        """The free cells nearest to the corners and the cuts of the sides into :data:`BORDER_PARTS` parts (row,
+        column), without repeats (none when no cell is free)."""
         ys, xs = np.nonzero(padded)
         height, width = padded.shape
         places: List[Tuple[int, int]] = []
         if len(ys) == 0:
             return places
-        rows = [height * i // 4 for i in range(4)] + [height - 1]
-        columns = [width * i // 4 for i in range(4)] + [width - 1]
+        rows = [height * i // BORDER_PARTS for i in range(BORDER_PARTS)] + [height - 1]
+        columns = [width * i // BORDER_PARTS for i in range(BORDER_PARTS)] + [width - 1]
         for y in rows:
             for x in columns:
                 if y in (0, height - 1) or x in (0, width - 1):

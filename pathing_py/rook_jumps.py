@@ -135,7 +135,7 @@ class RookJumpSearch:
         self.stride = self.tables.width
         size = self.tables.padded.size
         self.markers = Markers(size)
-        self.arrival = [_START] * size
+        self.arrival = bytearray([_START]) * size  # directions: a byte a cell, not a list entry
         self.edited: List[Tuple[np.ndarray, np.ndarray]] = []
 
     def sync(self, grid) -> None:
@@ -149,17 +149,18 @@ class RookJumpSearch:
     def cells_changed(self, xs: np.ndarray, ys: np.ndarray) -> None:
         self.edited.append((xs, ys))
 
-    def search(self, start: Cell, goal: Cell, max_nodes: Optional[int]) -> PathResult:
+    def search(self, start: Cell, goal: Cell, max_nodes: Optional[int], weight: float = 1.0) -> PathResult:
         stride = self.stride
         tables = self.tables.tables
         passable = self.tables.passable
         markers = self.markers
-        seen, closed, g, parent, arrival = markers.seen, markers.closed, markers.g, markers.parent, self.arrival
+        state, g, parent, arrival = markers.state, markers.g, markers.parent, self.arrival
         goal_x, goal_y = goal[0] + 1, goal[1] + 1
         source = (start[1] + 1) * stride + start[0] + 1
         target = goal_y * stride + goal_x
         limit = max_nodes or -1
-        generation = markers.begin(source)
+        reached = markers.begin(source)
+        shut = reached + 1
         arrival[source] = _START
         heap = [(0.0, source)]
         expanded = 0
@@ -170,11 +171,12 @@ class RookJumpSearch:
             forward, left, right = moves[a][2], moves[(a - 2) % 8][2], moves[(a + 2) % 8][2]
             sides[a] = (left, left - forward, right, right - forward, 16 + 4 * a)
         successors = _SUCCESSORS
+        scale = TIE_BREAK * weight
         while heap:
             _, node = heappop(heap)
-            if closed[node] == generation:
+            if state[node] == shut:
                 continue
-            closed[node] = generation
+            state[node] = shut
             if node == target:
                 break
             if expanded == limit:
@@ -214,15 +216,15 @@ class RookJumpSearch:
                         steps = jump
                 g_new = g_node + steps
                 neighbour = node + steps * offset
-                if seen[neighbour] != generation or g_new < g[neighbour]:
-                    seen[neighbour] = generation
+                if state[neighbour] < reached or g_new < g[neighbour]:
+                    state[neighbour] = reached  # opened again if closed: a weighted search may close a node early
                     g[neighbour] = g_new
                     parent[neighbour] = node
                     arrival[neighbour] = direction
                     h_x = to_x - steps * dx
                     h_y = to_y - steps * dy
                     estimate = (h_x if h_x > 0 else -h_x) + (h_y if h_y > 0 else -h_y)
-                    heappush(heap, (g_new + estimate * TIE_BREAK, neighbour))
+                    heappush(heap, (g_new + estimate * scale, neighbour))
         else:
             return PathResult(PathStatus.UNREACHABLE, expanded=expanded)
         return PathResult(PathStatus.FOUND, straight_runs(markers.trace(target, stride)), g[target], expanded)

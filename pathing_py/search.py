@@ -45,6 +45,8 @@ All keep their per-cell markers between queries and reset them by bumping a
 generation counter, so a query costs nothing for the cells it does not touch.
 """
 
+import math
+import numbers
 from heapq import heappop, heappush
 from typing import List, Optional, Tuple
 
@@ -103,6 +105,7 @@ def find_path(
     max_nodes: Optional[int] = None,
     bounds: Optional[Tuple[int, int, int, int]] = None,
     once: bool = False,
+    weight: float = 1.0,
 ) -> PathResult:
     """Find a shortest path from ``start`` to ``goal``.
 
@@ -121,6 +124,11 @@ def find_path(
         it): plain A*, without the islands and jump tables that pay for themselves only over many
         queries of one grid. On a large grid the caller may ask ``grid.same_island`` first: labelling
         costs less than a search that floods a cut-off island.
+    weight : float
+        1 (the default) for a shortest path; more for one at most ``weight`` times as long, found
+        sooner (weighted A*: the estimate scaled by it). On cluttered maps, where every path is a
+        few percent longer than the estimate says, a weight of that much lets the search follow
+        one path instead of searching a band around it.
 
     Returns
     -------
@@ -132,6 +140,8 @@ def find_path(
     goal = as_cell(goal, "goal")
     if max_nodes is not None and (not isinstance(max_nodes, int) or max_nodes < 1):
         raise ValueError(f"max_nodes must be a positive int, got {max_nodes!r}")
+    if isinstance(weight, bool) or not isinstance(weight, numbers.Real) or not 1.0 <= weight < math.inf:
+        raise ValueError(f"weight must be a number, 1 or more and finite, got {weight!r}")
     region = _region(grid, bounds)
     x0, y0, x1, y1 = region
     early = answer_without_search(grid, start, goal, region, islands=not once)
@@ -142,7 +152,7 @@ def find_path(
     else:
         sub_cost = None if grid.cost is None else grid.cost[y0:y1, x0:x1]
         searcher = _AStar(grid.passable[y0:y1, x0:x1], sub_cost, grid.connectivity)
-    result = searcher.search((start[0] - x0, start[1] - y0), (goal[0] - x0, goal[1] - y0), max_nodes)
+    result = searcher.search((start[0] - x0, start[1] - y0), (goal[0] - x0, goal[1] - y0), max_nodes, float(weight))
     if x0 or y0:
         result.cells = [(x + x0, y + y0) for x, y in result.cells]
     return result
@@ -260,24 +270,26 @@ class _AStar:
     def cells_changed(self, xs, ys) -> None:
         self.stale = True
 
-    def search(self, start: Cell, goal: Cell, max_nodes: Optional[int]) -> PathResult:
+    def search(self, start: Cell, goal: Cell, max_nodes: Optional[int], weight: float = 1.0) -> PathResult:
         stride = self.stride
         passable, cost, moves = self.passable, self.cost, self.moves
         markers = self.markers
-        seen, closed, g, parent = markers.seen, markers.closed, markers.g, markers.parent
+        state, g, parent = markers.state, markers.g, markers.parent
         source = (start[1] + 1) * stride + start[0] + 1
         target = (goal[1] + 1) * stride + goal[0] + 1
         goal_x, goal_y = goal[0] + 1, goal[1] + 1
         limit = max_nodes or -1
-        generation = markers.begin(source)
+        reached = markers.begin(source)
+        shut = reached + 1
         heap = [(0.0, source)]
         expanded = 0
         diagonal_extra = diagonal_saving(self.connectivity)
+        scale = TIE_BREAK * weight
         while heap:
             _, node = heappop(heap)
-            if closed[node] == generation:
+            if state[node] == shut:
                 continue
-            closed[node] = generation
+            state[node] = shut
             if node == target:
                 break
             if expanded == limit:
@@ -289,15 +301,15 @@ class _AStar:
                 if not passable[neighbour] or (side_a and not (passable[node + side_a] and passable[node + side_b])):
                     continue
                 g_new = g_node + (length if cost is None else length * cost[neighbour])
-                if seen[neighbour] != generation or g_new < g[neighbour]:
-                    seen[neighbour] = generation
+                if state[neighbour] < reached or g_new < g[neighbour]:
+                    state[neighbour] = reached  # opened again if closed: a weighted search may close a node early
                     g[neighbour] = g_new
                     parent[neighbour] = node
                     y, x = divmod(neighbour, stride)
                     dx = abs(x - goal_x)
                     dy = abs(y - goal_y)
                     h = dx + dy + diagonal_extra * (dx if dx < dy else dy)
-                    heappush(heap, (g_new + h * TIE_BREAK, neighbour))
+                    heappush(heap, (g_new + h * scale, neighbour))
         else:
             return PathResult(PathStatus.UNREACHABLE, expanded=expanded)
         return PathResult(PathStatus.FOUND, markers.trace(target, stride), g[target], expanded)
@@ -336,7 +348,7 @@ class _JumpPointSearch:
         self.stride = self.tables.width
         size = len(self.tables.tables[0])
         self.markers = Markers(size)
-        self.arrival = [8] * size
+        self.arrival = bytearray([8]) * size  # directions 0-8: a byte a cell, not a list entry
         self.edited: List[Tuple[np.ndarray, np.ndarray]] = []
         self.landmarks: Optional[Landmarks] = None
         self.landmarks_stale = worth_landmarks(self.tables.padded) and not worth_peeling(self.tables.padded, 8)
@@ -370,11 +382,11 @@ class _JumpPointSearch:
             self.landmarks_stale = True
             self.expanded_since_edit = 0
 
-    def search(self, start: Cell, goal: Cell, max_nodes: Optional[int]) -> PathResult:
+    def search(self, start: Cell, goal: Cell, max_nodes: Optional[int], weight: float = 1.0) -> PathResult:
         stride = self.stride
         tables = self.tables.tables
         markers = self.markers
-        seen, closed, g, parent, arrival = markers.seen, markers.closed, markers.g, markers.parent, self.arrival
+        state, g, parent, arrival = markers.state, markers.g, markers.parent, self.arrival
         goal_x, goal_y = goal[0] + 1, goal[1] + 1
         source = (start[1] + 1) * stride + start[0] + 1
         target = goal_y * stride + goal_x
@@ -382,7 +394,8 @@ class _JumpPointSearch:
             [] if self.landmarks is None else self.landmarks.for_query(source, target, octile_distance(start, goal))
         )
         limit = max_nodes or -1
-        generation = markers.begin(source)
+        reached = markers.begin(source)
+        shut = reached + 1
         arrival[source] = 8
         heap = [(0.0, source)]
         expanded = 0
@@ -395,11 +408,12 @@ class _JumpPointSearch:
         for a in range(0, 8, 2):
             forward, left, right = moves[a][2], moves[(a - 2) % 8][2], moves[(a + 2) % 8][2]
             sides[a] = (left, left - forward, right, right - forward, 9 + 4 * a)
+        scale = TIE_BREAK * weight
         while heap:
             _, node = heappop(heap)
-            if closed[node] == generation:
+            if state[node] == shut:
                 continue
-            closed[node] = generation
+            state[node] = shut
             if node == target:
                 break
             if expanded == limit:
@@ -449,9 +463,8 @@ class _JumpPointSearch:
                         continue
                     g_new = g_node + steps
                 neighbour = node + steps * offset
-                if seen[neighbour] != generation or g_new < g[neighbour]:
-                    seen[neighbour] = generation
-                    closed[neighbour] = 0  # opened again if closed: the landmarks' rounded bounds are not consistent
+                if state[neighbour] < reached or g_new < g[neighbour]:
+                    state[neighbour] = reached  # opened again if closed: the landmarks' bounds are not consistent
                     g[neighbour] = g_new
                     parent[neighbour] = node
                     arrival[neighbour] = direction
@@ -467,7 +480,7 @@ class _JumpPointSearch:
                         bound = (steps if steps > 0 else -steps) * LANDMARK_STEP - MARGIN
                         if bound > h:
                             h = bound
-                    heappush(heap, (g_new + h * TIE_BREAK, neighbour))
+                    heappush(heap, (g_new + h * scale, neighbour))
         else:
             self.expanded_since_edit += expanded
             return PathResult(PathStatus.UNREACHABLE, expanded=expanded)

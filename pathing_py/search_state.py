@@ -60,24 +60,30 @@ class Searcher(Protocol):
     def cells_changed(self, xs: np.ndarray, ys: np.ndarray) -> None:
         """Hear of cells (xs, ys) the grid just edited (Grid.set_blocked)."""
 
-    def search(self, start: Cell, goal: Cell, max_nodes: Optional[int]) -> PathResult:
-        """A shortest path from ``start`` to ``goal`` (grid cells)."""
+    def search(self, start: Cell, goal: Cell, max_nodes: Optional[int], weight: float = 1.0) -> PathResult:
+        """A shortest path from ``start`` to ``goal`` (grid cells), or with ``weight`` > 1 one at most that
+        many times as long (weighted A*: the estimate scaled by it)."""
 
 
 class Markers:
-    """Per-cell search state in flat lists, reset between queries by a generation counter."""
+    """Per-cell search state in flat lists, reset between queries by a generation counter.
+
+    ``state`` holds, per cell, the generation's number when the query has reached the cell (its ``g`` and
+    ``parent`` are this query's) and that number + 1 once it is closed; a number below it is an earlier
+    query's. One list, not one for each: a cell reached again by a shorter way is opened again by the same
+    store that marks it reached.
+    """
 
     def __init__(self, size: int):
         self.generation = 0
-        self.seen = [0] * size
-        self.closed = [0] * size
+        self.state = [0] * size
         self.g = [0.0] * size
         self.parent = [0] * size
 
     def begin(self, source: int) -> int:
-        """Start a new query from ``source``; returns its generation."""
-        self.generation += 1
-        self.seen[source] = self.generation
+        """Start a new query from ``source``; returns its generation (cells reached; + 1: closed)."""
+        self.generation += 2
+        self.state[source] = self.generation
         self.g[source] = 0.0
         self.parent[source] = -1
         return self.generation

@@ -112,7 +112,10 @@ def grids_and_queries(draw, weighted=False):
 
 
 def check_against_dijkstra(grid, start, goal, **options):
+    """The answer is Dijkstra's: the same status, a legal path of the optimal length (at most ``weight`` times it
+    when that option is given) whose reported cost is its own."""
     result = find_path(grid, start, goal, **options)
+    weight = options.get("weight", 1.0)
     expected = dijkstra(grid.passable, start, goal, grid.cost, connectivity=grid.connectivity)
     if not grid.is_passable(start):
         assert result.status is PathStatus.START_BLOCKED
@@ -122,10 +125,12 @@ def check_against_dijkstra(grid, start, goal, **options):
         assert result.status is PathStatus.UNREACHABLE
     else:
         assert result.status is PathStatus.FOUND
-        assert result.cost == pytest.approx(expected)
+        assert expected - 1e-9 <= result.cost <= weight * expected + 1e-9
+        if weight == 1.0:
+            assert result.cost == pytest.approx(expected)
         assert result.cells[0] == start and result.cells[-1] == goal
         assert path_cost(grid.passable, result.cells, grid.cost, connectivity=grid.connectivity) == pytest.approx(
-            expected
+            result.cost
         )
 
 
@@ -149,6 +154,32 @@ def test_weighted_matches_dijkstra_through_edits(case, connectivity):
     for batch, blocked in edits:
         grid.set_blocked(batch, blocked)
         check_against_dijkstra(grid, start, goal)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.booleans().flatmap(grids_and_queries), connectivities(), st.floats(1.0, 3.0), st.booleans())
+def test_weighted_search_stays_within_its_weight_through_edits(case, connectivity, weight, once):
+    """``weight``: a legal path at most that many times the shortest, on uniform and weighted grids, through edits."""
+    passable, cost, start, goal, edits = case
+    grid = Grid(passable, cost, connectivity=connectivity)
+    check_against_dijkstra(grid, start, goal, weight=weight, once=once)
+    for batch, blocked in edits:
+        grid.set_blocked(batch, blocked)
+        check_against_dijkstra(grid, start, goal, weight=weight, once=once)
+
+
+def test_weighted_search_follows_one_path_on_a_cluttered_map(movingai_dir):
+    """On random512-10-0 (every path a few percent longer than the octile estimate) a weight of 1.03 expands fewer
+    nodes than the exact search, its paths within 1.03 of the optimal length."""
+    name = "random512-10-0"
+    grid = Grid.from_movingai(movingai_dir / f"{name}.map")
+    scenarios = sample_scenarios(grid, read_scenarios(movingai_dir / f"{name}.map.scen"), 10)
+    exact = [find_path(grid, s.start, s.goal) for s in scenarios]
+    weighted = [find_path(grid, s.start, s.goal, weight=1.03) for s in scenarios]
+    for scenario, result in zip(scenarios, weighted):
+        assert scenario.optimal_length - 1e-3 <= result.cost <= 1.03 * scenario.optimal_length + 1e-3
+        assert path_cost(grid.passable, result.cells) == pytest.approx(result.cost)
+    assert sum(r.expanded for r in weighted) < sum(r.expanded for r in exact) / 2
 
 
 @settings(max_examples=100, deadline=None)
@@ -238,6 +269,12 @@ def test_node_limit():
 def test_bad_cells_are_type_errors(bad):
     with pytest.raises(TypeError, match="start"):
         find_path(GRID, bad, (0, 0))
+
+
+@pytest.mark.parametrize("bad", [0.99, 0, float("nan"), float("inf"), True, "2", None])
+def test_bad_weight(bad):
+    with pytest.raises(ValueError, match="weight"):
+        find_path(GRID, (0, 0), (4, 2), weight=bad)
 
 
 @pytest.mark.parametrize("bad", [0, -3, 2.5])

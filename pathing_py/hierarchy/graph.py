@@ -55,7 +55,7 @@ from .landmarks import LANDMARK_COUNT, Landmarks
 from .partition import Clusters, default_cluster_size
 from .storage import GraphData, StaleGraphError, graph_bytes, graph_from_bytes, read_graph, write_graph
 
-__all__ = ["EXACT_FIRST", "GraphPathResult", "KeyPointGraph", "LINK_MODES"]
+__all__ = ["EXACT_FIRST", "EXACT_FIRST_WEIGHT", "GraphPathResult", "KeyPointGraph", "LINK_MODES"]
 
 Progress = Callable[[int, int], None]
 
@@ -68,6 +68,13 @@ LINK_MODES = ("exact", "fast")
 #: On a maze it climbs the dead-end trees (:mod:`pathing_py.dead_ends`) with next to no search,
 #: faster than the key points there (docs/benchmarks.md has the figures).
 EXACT_FIRST = 20.0
+
+#: The weight of that first try (:func:`~pathing_py.find_path`'s ``weight``): its path is at most this many times
+#: the shortest, within the graph's bounds (1.01 on average, 1.05 at worst; a larger weight brings the mean of long
+#: paths on a cluttered map close to 1.01). On cluttered maps, where every path is a few percent longer than the
+#: octile estimate, a weight of about that much lets the search follow one path instead of searching a band around
+#: it, and end within the budget where the exact search would not.
+EXACT_FIRST_WEIGHT = 1.02
 
 #: Fields relaxed together in one numpy stack: bounds memory and gives the progress
 #: callback its steps. A stack that fits the caches bakes faster than a smaller or a larger one.
@@ -436,11 +443,11 @@ class KeyPointGraph:
             Pull the refined path straight where lines are clear
             (:func:`~pathing_py.smooth_path`); the path stays valid.
         exact_first : float, optional
-            Try the exact search (:func:`~pathing_py.find_path`) first, up to
-            this many expanded nodes per cell of octile (Manhattan when
-            4-connected) distance between start and goal, and answer with its
-            shortest path if it ends within them; else go on through the key
-            points. 0 never tries. Where start and goal are close or the
+            Try the grid search (:func:`~pathing_py.find_path`, weighted by
+            :data:`EXACT_FIRST_WEIGHT`) first, up to this many expanded nodes per
+            cell of octile (Manhattan when 4-connected) distance between start and
+            goal, and answer with its path if it ends within them; else go on
+            through the key points. 0 never tries. Where start and goal are close or the
             ground between is open the exact search ends within a few nodes
             per cell, faster than the key-point search; where it must go far round walls (a maze with loops) it gives up
             having spent a part of its full cost (bench/bench_hierarchy.py
@@ -488,12 +495,10 @@ class KeyPointGraph:
         tried = 0
         if exact_first > 0.0:
             budget = max(1, int(exact_first * grid_distance(start, goal, connectivity)))
-            exact = find_path(self.grid, start, goal, max_nodes=budget)
+            exact = find_path(self.grid, start, goal, max_nodes=budget, weight=EXACT_FIRST_WEIGHT)
             if exact:
                 crossings = self._crossings(exact.cells)
-                return GraphPathResult(
-                    PathStatus.FOUND, exact.cells, exact.cost, exact.expanded, crossings
-                )  # shortest already
+                return GraphPathResult(PathStatus.FOUND, exact.cells, exact.cost, exact.expanded, crossings)
             tried = exact.expanded
         direct = self._direct(start, goal)
         if direct and direct.cost <= grid_distance(start, goal, connectivity) + 1e-9:

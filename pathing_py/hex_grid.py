@@ -96,7 +96,7 @@ class HexSteps:
     def line_ahead(self, cell: Cell) -> bool:
         """Whether a grid cell's line lies half a cell forward of its neighbour lines (moved by +0.5, or its
         neighbours moved by -0.5)."""
-        return self.lines_ahead(cell[1 - self.axis], 1)[0]
+        return self.layout.line_shifted(cell[1 - self.axis] + self.origin[1 - self.axis]) == (self.layout.shift > 0)
 
     def lines_ahead(self, first: int, count: int) -> List[bool]:
         """:meth:`line_ahead` of the grid lines (rows for offset x, columns for offset y) ``first`` on, ``count`` of

@@ -78,8 +78,13 @@ def _grid_cell(steps: HexSteps, along: int, line: int) -> Cell:
 def hex_line_cells(steps: HexSteps, a: Cell, b: Cell) -> List[Cell]:
     """A six-neighbour path from ``a`` to ``b`` through cells the segment between their centres touches: the
     cells it passes in order, each dropped whose two neighbours in that order touch each other."""
+    return _passed(steps, hex_line_touches(steps, a, b))
+
+
+def _passed(steps: HexSteps, touched: List[List[Cell]]) -> List[Cell]:
+    """:func:`hex_line_cells` from the cells the line touches."""
     path: List[Cell] = []
-    for line in hex_line_touches(steps, a, b):
+    for line in touched:
         for cell in line:
             while len(path) >= 2 and steps.touch(path[-2], cell):
                 path.pop()
@@ -92,10 +97,12 @@ def hex_line_of_sight(grid: Grid, steps: HexSteps, a: Cell, b: Cell) -> bool:
     free (False when an end is off the grid)."""
     if not (grid.in_bounds(a) and grid.in_bounds(b)):
         return False
+    return _all_free(grid, hex_line_touches(steps, a, b))
+
+
+def _all_free(grid: Grid, touched: List[List[Cell]]) -> bool:
     free, width, height = grid.passable.item, grid.width, grid.height
-    return all(
-        0 <= x < width and 0 <= y < height and free(y, x) for line in hex_line_touches(steps, a, b) for x, y in line
-    )
+    return all(0 <= x < width and 0 <= y < height and free(y, x) for line in touched for x, y in line)
 
 
 def hex_path_cost(steps: HexSteps, cells: Sequence[Cell]) -> float:
@@ -130,8 +137,8 @@ def smooth_hex_path(grid: Grid, steps: HexSteps, cells: Sequence[Cell]) -> List[
     def shortcut(i: int, j: int) -> Optional[List[Cell]]:
         """The line from cell i to cell j of the path, if it is clear and no dearer than the path between."""
         if j not in lines:
-            clear = hex_line_of_sight(grid, steps, cells[i], cells[j])
-            line = hex_line_cells(steps, cells[i], cells[j]) if clear else None
+            touched = hex_line_touches(steps, cells[i], cells[j])  # the path's cells are on the grid
+            line = _passed(steps, touched) if _all_free(grid, touched) else None
             fits = line is not None and hex_path_cost(steps, line) <= prefix[j] - prefix[i] + 1e-9
             lines[j] = line if fits else None
         return lines[j]

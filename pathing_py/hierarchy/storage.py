@@ -4,9 +4,9 @@ Layout, all little-endian::
 
     MAGIC                     b"PATHING_PY KEY-POINT GRAPH\\n"
     header length             uint32
-    header                    JSON: format version, map size, content hash, connectivity and kind
-                              (square cells, or half offset: which lines ahead, step costs), bake
-                              parameters, and the name, dtype and shape of each array
+    header                    JSON: format version, map size, content hash, connectivity, the kind of
+                              cells of a half-offset map ("map": which lines ahead, step costs; none
+                              for square cells), bake parameters, and the name, dtype and shape of each array
                               (entrances, key points, costs and directions per cluster, landmarks)
     arrays                    raw bytes, one after the other, in header order
     checksum                  SHA-1 of everything before it
@@ -123,12 +123,13 @@ def graph_bytes(grid: Grid, graph: GraphData) -> bytes:
         "height": grid.height,
         "map_hash": grid.content_hash(),
         "connectivity": grid.connectivity,
-        "map": map_kind(graph.hexes),
         "cluster_size": graph.clusters.size,
         "unit_size": graph.unit_size,
         "long_run": graph.long_run,
         "arrays": [[name, array.dtype.str, list(array.shape)] for name, array in typed.items()],
     }
+    if graph.hexes is not None:  # a square map's file has no "map": its bytes are those it had before hex graphs
+        header["map"] = map_kind(graph.hexes)
     header_bytes = json.dumps(header, sort_keys=True).encode("utf-8")
     body = MAGIC + struct.pack("<I", len(header_bytes)) + header_bytes
     body += b"".join(np.ascontiguousarray(array).tobytes() for array in typed.values())
@@ -156,6 +157,12 @@ def graph_from_bytes(data: bytes, grid: Grid, source: str = "<bytes>", hexes: Op
     (see :mod:`.file_checks`), so a loaded graph answers as a baked one does.
     """
     header, arrays = _unpack(data, source)
+    stored_kind = header.get("map", map_kind(None))  # files written before the kind was recorded: square
+    if stored_kind != map_kind(hexes):
+        raise StaleGraphError(
+            f"{source}: baked for {_kind_name(stored_kind)}, the grid is read as {_kind_name(map_kind(hexes))}: "
+            f"bake again for this map"
+        )
     if (header["width"], header["height"]) != (grid.width, grid.height):
         raise StaleGraphError(
             f"{source}: baked for a {header['width']}x{header['height']} map,"
@@ -169,12 +176,6 @@ def graph_from_bytes(data: bytes, grid: Grid, source: str = "<bytes>", hexes: Op
         raise StaleGraphError(
             f"{source}: baked for {header['connectivity']}-connected movement,"
             f" the grid is {grid.connectivity}-connected: bake again"
-        )
-    stored_kind = header.get("map", map_kind(None))  # files written before the kind was recorded: square
-    if stored_kind != map_kind(hexes):
-        raise StaleGraphError(
-            f"{source}: baked for {_kind_name(stored_kind)}, the grid is read as {_kind_name(map_kind(hexes))}: "
-            f"bake again for this map"
         )
     clusters = (Clusters if hexes is None else HexClusters)(grid.width, grid.height, header["cluster_size"])
     try:

@@ -31,7 +31,8 @@ that could join two cells, so the search is exact::
 The grid is only the obstacle table here: its own islands, line of sight, key-point
 graph and units follow the square grid's eight (or four) neighbours, not these six;
 :func:`hex_islands` labels the islands of six neighbours, :mod:`pathing_py.hex_lines`
-draws lines between hex cells. A half-offset TileMap read from a scene comes as a :class:`HexMap`, the two together::
+draws lines between hex cells, :class:`pathing_py.hierarchy.HexKeyPointGraph` is their key-point graph.
+A half-offset TileMap read from a scene comes as a :class:`HexMap`, the two together::
 
     hexes = read_tilemap("hexagonal_map/map.tscn").hex_map()   # pathing_py.godot.scene_files
     hexes.find_path((0, 0), (9, 4)).cells                      # grid cells; hexes.grid.origin is TileMap cell (0, 0)

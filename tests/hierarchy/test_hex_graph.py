@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathing_py import Grid, KeyPointGraph, StaleGraphError
+from pathing_py import GraphFileError, Grid, KeyPointGraph, StaleGraphError
 from pathing_py.cell_layout import CellLayout
 from pathing_py.hex_grid import HexSteps, find_hex_path
 from pathing_py.hex_lines import hex_path_cost
@@ -13,6 +13,7 @@ from pathing_py.hierarchy import HexKeyPointGraph
 from pathing_py.hierarchy.hex_entrances import HexClusters
 from pathing_py.hierarchy.partition import Clusters
 from pathing_py.tools.movingai import read_scenarios
+from tests.support.graph_file import MAP, join, split
 from tests.support.hex_grid import layouts, origins
 from tests.support.search import sample_scenarios
 from tests.support.strategies import cells, edits, maps
@@ -148,6 +149,26 @@ def test_a_hex_graph_file_round_trips_through_a_file(tmp_path):
     graph.save(tmp_path / "hex.kpg")
     assert HexKeyPointGraph.load(tmp_path / "hex.kpg", grid, LAYOUT) == graph
     assert (tmp_path / "hex.kpg").read_bytes() == graph.to_bytes()  # the same graph, the same bytes
+
+
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda header, arrays: arrays["entrances"].__setitem__((0, 1), arrays["entrances"][0, 1] + 1), "entrances"),
+        (lambda header, arrays: arrays.__setitem__("costs", arrays["costs"][:-1]), "costs"),
+        (lambda header, arrays: header["map"].__setitem__("shift", -0.5), "baked for a half-offset"),
+    ],
+    ids=["a moved key point", "a cost missing", "another layout"],
+)
+def test_an_edited_hex_graph_file_is_refused(edit, message):
+    """A file with a right checksum but not what the bake makes for this hex map (key points, sizes of its
+    fields, layout) is refused."""
+    grid = Grid.from_ascii(MAP)
+    header, arrays = split(HexKeyPointGraph.bake(grid, LAYOUT, cluster_size=3).to_bytes())
+    arrays = {name: array.copy() for name, array in arrays.items()}
+    edit(header, arrays)
+    with pytest.raises(GraphFileError, match=message):
+        HexKeyPointGraph.from_bytes(join(header, arrays), grid, LAYOUT)
 
 
 def test_a_hex_graph_refuses_bad_arguments():

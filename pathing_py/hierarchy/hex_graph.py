@@ -20,7 +20,7 @@ are the square graph's; the file records the map's kind of cells::
     ... ''')
     >>> layout = CellLayout(x_axis=(2.0, 0.0), y_axis=(0.0, 2.0), offset_axis=0, shift=0.5)
     >>> graph = HexKeyPointGraph.bake(grid, layout, cluster_size=5)
-    >>> result = graph.find_path((0, 0), (19, 0), exact_first=0)  # through the key points, not the exact search
+    >>> result = graph.find_path((0, 0), (19, 0))
     >>> from pathing_py.hex_grid import find_hex_path
     >>> result.status.name, round(result.cost, 3), round(find_hex_path(grid, layout, (0, 0), (19, 0)).cost, 3)
     ('FOUND', 45.416, 45.416)
@@ -43,7 +43,12 @@ from .graph import GraphPathResult, KeyPointGraph, Progress, bake_parameters, qu
 from .hex_entrances import HexClusters, hex_borders_key_points
 from .storage import GraphData, graph_from_bytes, map_kind, read_graph
 
-__all__ = ["HexKeyPointGraph"]
+__all__ = ["HEX_EXACT_FIRST", "HexKeyPointGraph"]
+
+#: ``find_path``'s exact_first on hex maps: 0, the key points at once. The six-neighbour search has no jump
+#: tables nor dead ends peeled, so an attempt that runs out of nodes costs more than the key points save where it
+#: succeeds (bench/bench_hex_graph.py: faster without it on each of its maps, short paths and long).
+HEX_EXACT_FIRST = 0.0
 
 #: A path found by the key points costs at most this much more than the bound it is weighed against.
 _SLACK = 1e-9
@@ -116,9 +121,9 @@ class HexKeyPointGraph(KeyPointGraph):
         """A path from ``start`` to ``goal`` through the key points, over six neighbours; arguments and result as
         :meth:`.KeyPointGraph.find_path`'s, costs in the layout's pixels as
         :func:`~pathing_py.hex_grid.find_hex_path`'s. ``exact_first`` counts expanded nodes per cell of hex
-        distance (steps on an open map)."""
+        distance (steps on an open map); by default :data:`HEX_EXACT_FIRST`."""
         start, goal = as_cell(start, "start"), as_cell(goal, "goal")
-        exact_first = query_options(link, exact_first)
+        exact_first = query_options(link, HEX_EXACT_FIRST if exact_first is None else exact_first)
         self._check_fresh()
         early = answer_without_search(self.grid, start, goal, islands=False)
         if early is None and not self._same_island(start, goal):

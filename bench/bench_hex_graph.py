@@ -12,7 +12,7 @@ Also printed: the bake's CPU time, and the graph's path costs against the shorte
 
 Usage::
 
-    python3 -m bench.bench_hex_graph                                   # den520d, maze512-1-0, Paris_0_1024
+    python3 -m bench.bench_hex_graph --markdown      # den520d, maze512-1-0, random512-10-0, Paris_0_1024
     python3 -m bench.bench_hex_graph random512-10-0 --queries 24 --exact-first 0
 """
 
@@ -34,10 +34,11 @@ from pathing_py.tools.movingai import Scenario, read_scenarios
 
 #: A half-offset layout as Godot's TileMap gives it: rows moved by half a cell, cells 64x48 pixels.
 LAYOUT = CellLayout(x_axis=(64.0, 0.0), y_axis=(0.0, 48.0), offset_axis=0, shift=0.5)
-DEFAULT_MAPS = ["den520d", "maze512-1-0", "Paris_0_1024"]
+DEFAULT_MAPS = ["den520d", "maze512-1-0", "random512-10-0", "Paris_0_1024"]
 
 
-def run_map(name: str, queries: int, exact_first: Optional[float]) -> None:
+def run_map(name: str, queries: int, exact_first: Optional[float]) -> List[str]:
+    """The map's row: size, bake s, then ms per query and ratios without and with smoothing, costs."""
     grid = Grid.from_movingai(MAPS_DIR / f"{name}.map")
     hexes = HexSteps(LAYOUT, grid.origin)
     started = time.process_time()
@@ -71,30 +72,50 @@ def run_map(name: str, queries: int, exact_first: Optional[float]) -> None:
         if shortest.cost > 0:
             ratios.append(found.cost / shortest.cost)  # the graph's smoothed path
     per_query = {key: total / len(scenarios) * 1000 for key, total in totals.items()}
-    print(
-        f"{name:<14} {grid.width}x{grid.height:<5} {bake:6.2f} s"
-        f" {per_query[exact, False]:9.1f} {per_query[through_graph, False]:9.1f}"
-        f" {totals[through_graph, False] / totals[exact, False]:6.2f}"
-        f" {per_query[exact, True]:9.1f} {per_query[through_graph, True]:9.1f}"
-        f" {totals[through_graph, True] / totals[exact, True]:6.2f}"
-        f"   {np.mean(ratios):.4f} {max(ratios):.4f}",
-        flush=True,
-    )
+    return [
+        name,
+        f"{grid.width}x{grid.height}",
+        f"{bake:.2f}",
+        *(
+            cell
+            for smooth in (False, True)
+            for cell in (
+                f"{per_query[exact, smooth]:.1f}",
+                f"{per_query[through_graph, smooth]:.1f}",
+                f"{totals[through_graph, smooth] / totals[exact, smooth]:.2f}",
+            )
+        ),
+        f"{np.mean(ratios):.4f}, {max(ratios):.4f}",
+    ]
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+#: The columns of the table, for the plain and the Markdown output.
+COLUMNS = [
+    "map", "size", "bake s", "exact ms", "graph ms", "ratio", "exact + smoothing ms", "graph + smoothing ms", "ratio",
+    "cost / shortest mean, max",
+]  # fmt: skip
+
+
+def argument_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("maps", nargs="*", default=DEFAULT_MAPS, help="Moving AI map names")
     parser.add_argument("--queries", type=int, default=16, help="scenarios per map (default 16)")
     parser.add_argument("--exact-first", type=float, default=None, help="find_path's exact_first (default its own)")
-    args = parser.parse_args(argv)
+    parser.add_argument("--markdown", action="store_true", help="print a Markdown table (docs/benchmarks.md)")
+    return parser
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    args = argument_parser().parse_args(argv)
     print(f"CPU ms per query, the hex search and the hex graph paired (exact_first {args.exact_first}); {LAYOUT}")
-    print(
-        f"{'map':<14} {'size':<9} {'bake':>8} {'exact':>9} {'graph':>9} {'ratio':>6}"
-        f" {'exact+sm':>9} {'graph+sm':>9} {'ratio':>6}   cost/shortest mean, max"
-    )
+    if args.markdown:
+        print("| " + " | ".join(COLUMNS) + " |")
+        print("|---|---|" + "---:|" * (len(COLUMNS) - 2))
+    else:
+        print("  ".join(COLUMNS))
     for name in args.maps:
-        run_map(name, args.queries, args.exact_first)
+        row = run_map(name, args.queries, args.exact_first)
+        print(("| " + " | ".join(row) + " |") if args.markdown else "  ".join(row), flush=True)
     return 0
 
 

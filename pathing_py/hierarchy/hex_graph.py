@@ -45,10 +45,10 @@ from .storage import GraphData, graph_from_bytes, map_kind, read_graph
 
 __all__ = ["HEX_EXACT_FIRST", "HexKeyPointGraph"]
 
-#: ``find_path``'s exact_first on hex maps: 0, the key points at once. The six-neighbour search has no jump
-#: tables nor dead ends peeled, so an attempt that runs out of nodes costs more than the key points save where it
-#: succeeds (bench/bench_hex_graph.py: faster without it on each of its maps, short paths and long).
-HEX_EXACT_FIRST = 0.0
+#: ``find_path``'s exact_first on hex maps, lower than the square graph's: the six-neighbour search has no jump
+#: tables nor dead ends peeled, so an attempt that runs out of nodes costs more. Enough for short paths on open
+#: ground, which the key points would bend at a border (bench/bench_hex_graph.py: 0 is faster, 20 slower).
+HEX_EXACT_FIRST = 5.0
 
 #: A path found by the key points costs at most this much more than the bound it is weighed against.
 _SLACK = 1e-9

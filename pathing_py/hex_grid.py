@@ -31,7 +31,8 @@ that could join two cells, so the search is exact::
 The grid is only the obstacle table here: its own islands, line of sight, key-point
 graph and units follow the square grid's eight (or four) neighbours, not these six;
 :func:`hex_islands` labels the islands of six neighbours, :mod:`pathing_py.hex_lines`
-draws lines between hex cells. A half-offset TileMap read from a scene comes as a :class:`HexMap`, the two together::
+draws lines between hex cells, :class:`pathing_py.hierarchy.HexKeyPointGraph` is their key-point graph.
+A half-offset TileMap read from a scene comes as a :class:`HexMap`, the two together::
 
     hexes = read_tilemap("hexagonal_map/map.tscn").hex_map()   # pathing_py.godot.scene_files
     hexes.find_path((0, 0), (9, 4)).cells                      # grid cells; hexes.grid.origin is TileMap cell (0, 0)
@@ -76,8 +77,13 @@ class HexSteps:
         #: The estimate's prices: a line crossed (the cheaper step across), and half a cell along the lines.
         self.across_price = min(self.forward_cost, self.backward_cost)
         self.half_price = min(self.across_price, self.along_cost / 2.0)
-        # Steps from a cell whose line lies half a cell ahead of its neighbour lines (d = +0.5), and behind them.
+        # Steps from a cell whose line lies half a cell ahead of its neighbour lines (d = +0.5), and behind them,
+        # and the same as {(dx, dy): cost}, for the checks of steps that paths and lines make cell by cell.
         self._steps = {ahead: self._make_steps(ahead) for ahead in (True, False)}
+        self._step_costs = {ahead: {(dx, dy): cost for dx, dy, cost in self._steps[ahead]} for ahead in (True, False)}
+        # A line is ahead when it is moved and the shift is forward, or unmoved and the shift backward.
+        self._ahead_parity = 1 if layout.shift > 0 else 0
+        self._origin_line = self.origin[1 - self.axis]
 
     def _make_steps(self, ahead: bool) -> List[Step]:
         """The six steps (d_along, d_across) as (dx, dy, cost); ``ahead``: this cell's line is shifted forward of the
@@ -96,7 +102,7 @@ class HexSteps:
     def line_ahead(self, cell: Cell) -> bool:
         """Whether a grid cell's line lies half a cell forward of its neighbour lines (moved by +0.5, or its
         neighbours moved by -0.5)."""
-        return self.lines_ahead(cell[1 - self.axis], 1)[0]
+        return (cell[1 - self.axis] + self._origin_line) % 2 == self._ahead_parity
 
     def lines_ahead(self, first: int, count: int) -> List[bool]:
         """:meth:`line_ahead` of the grid lines (rows for offset x, columns for offset y) ``first`` on, ``count`` of
@@ -115,13 +121,13 @@ class HexSteps:
 
     def touch(self, a: Cell, b: Cell) -> bool:
         """Whether two grid cells are hex neighbours: their sides meet."""
-        return any(a[0] + dx == b[0] and a[1] + dy == b[1] for dx, dy, _ in self.steps(a))
+        return (b[0] - a[0], b[1] - a[1]) in self._step_costs[self.line_ahead(a)]
 
     def step_cost(self, a: Cell, b: Cell) -> float:
         """The cost of the step between two neighbouring grid cells; ValueError if they do not touch."""
-        for dx, dy, cost in self.steps(a):
-            if a[0] + dx == b[0] and a[1] + dy == b[1]:
-                return cost
+        cost = self._step_costs[self.line_ahead(a)].get((b[0] - a[0], b[1] - a[1]))
+        if cost is not None:
+            return cost
         raise ValueError(f"cells {tuple(a)} and {tuple(b)} are not hex neighbours: no step joins them")
 
     def line_moves(self, first: int, count: int) -> List[int]:

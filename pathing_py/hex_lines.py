@@ -34,39 +34,66 @@ does on square cells: from each kept cell to the farthest later one it sees
 more than the piece of path it replaces.
 """
 
-from typing import Dict, List, Optional, Sequence
+from functools import lru_cache
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+import numpy as np
 
 from .grid import Cell, Grid
 from .hex_grid import HexSteps
 
 __all__ = ["hex_line_cells", "hex_line_of_sight", "hex_line_touches", "hex_path_cost", "smooth_hex_path"]
 
+#: A segment at most this many cells long (|dx| + |dy|) is checked cell by cell, stopping at the first blocked one
+#: (smoothing a maze's path tries mostly such lines, and mostly blocked ones), its cells and the line through them
+#: worked out once per offset and kept for this many offsets; a longer one in a few array operations.
+SHORT = 16
+CACHED_OFFSETS = 4096
+
+
+class _Spans(NamedTuple):
+    """The cells a segment touches, as spans: for each line it crosses (from the first end's to the other's), the
+    first and last index along it, and whether the segment runs along the lines towards lower indices."""
+
+    lines: np.ndarray
+    first: np.ndarray
+    last: np.ndarray
+    backwards: bool
+
+
+def _spans(steps: HexSteps, a: Cell, b: Cell) -> _Spans:
+    """The spans of the segment between the centres of ``a`` and ``b``, every line at once (a long line of sight
+    costs a few array operations, not a Python loop over its lines)."""
+    (ua, va), (ub, vb) = steps.doubled(a), steps.doubled(b)
+    xa, ya, xb, yb = ua + 1, 2 * va + 1, ub + 1, 2 * vb + 1  # the centres, in half cells
+    direction = 1 if vb >= va else -1
+    lines = np.arange(va, vb + direction, direction, dtype=np.int64)
+    moves = np.array(steps.line_moves(min(va, vb), abs(vb - va) + 1), dtype=np.int64)[lines - min(va, vb)]
+    if ya == yb:
+        low, high, denominator = np.array([min(xa, xb)]), np.array([max(xa, xb)]), 1
+    else:  # the segment's along coordinates where it enters and leaves each line, over a common denominator
+        y_low, y_high = np.maximum(2 * lines, min(ya, yb)), np.minimum(2 * lines + 2, max(ya, yb))
+        denominator = abs(yb - ya)
+        sign = 1 if yb > ya else -1
+        enter, leave = (xa * denominator + (xb - xa) * (y - ya) * sign for y in (y_low, y_high))
+        low, high = np.minimum(enter, leave), np.maximum(enter, leave)
+    # Cells 2i + move .. 2i + move + 2 that meet [low, high] / denominator, edges included.
+    first = -((-(low - (moves + 2) * denominator)) // (2 * denominator))
+    last = (high - moves * denominator) // (2 * denominator)
+    return _Spans(lines, first, last, xb < xa)
+
 
 def hex_line_touches(steps: HexSteps, a: Cell, b: Cell) -> List[List[Cell]]:
     """The grid cells the closed segment between the centres of ``a`` and ``b`` touches, line by line from
     ``a``'s line to ``b``'s, each line's cells in the order the segment passes them (along the lines
     from ``a``'s side; by increasing index when the segment runs straight across them)."""
-    (ua, va), (ub, vb) = steps.doubled(a), steps.doubled(b)
-    xa, ya, xb, yb = ua + 1, 2 * va + 1, ub + 1, 2 * vb + 1  # the centres, in half cells
-    direction = 1 if vb >= va else -1
-    lines = range(va, vb + direction, direction)
-    moves = steps.line_moves(min(va, vb), abs(vb - va) + 1)
-    backwards = xb < xa
+    return _touched(steps, _spans(steps, a, b))
+
+
+def _touched(steps: HexSteps, spans: _Spans) -> List[List[Cell]]:
     touched = []
-    for line in lines:
-        move = moves[line - min(va, vb)]
-        if ya == yb:
-            low, high, denominator = min(xa, xb), max(xa, xb), 1
-        else:  # the segment's along coordinates where it enters and leaves this line, over a common denominator
-            y_low, y_high = max(2 * line, min(ya, yb)), min(2 * line + 2, max(ya, yb))
-            denominator = abs(yb - ya)
-            sign = 1 if yb > ya else -1
-            ends = [xa * denominator + (xb - xa) * (y - ya) * sign for y in (y_low, y_high)]
-            low, high = min(ends), max(ends)
-        # Cells 2i + move .. 2i + move + 2 that meet [low, high] / denominator, edges included.
-        first = -((-(low - (move + 2) * denominator)) // (2 * denominator))
-        last = (high - move * denominator) // (2 * denominator)
-        indices = range(last, first - 1, -1) if backwards else range(first, last + 1)
+    for line, first, last in zip(spans.lines.tolist(), spans.first.tolist(), spans.last.tolist()):
+        indices = range(last, first - 1, -1) if spans.backwards else range(first, last + 1)
         touched.append([_grid_cell(steps, index, line) for index in indices])
     return touched
 
@@ -78,8 +105,46 @@ def _grid_cell(steps: HexSteps, along: int, line: int) -> Cell:
 def hex_line_cells(steps: HexSteps, a: Cell, b: Cell) -> List[Cell]:
     """A six-neighbour path from ``a`` to ``b`` through cells the segment between their centres touches: the
     cells it passes in order, each dropped whose two neighbours in that order touch each other."""
+    return _line(steps, a, b)[0]
+
+
+def _line(steps: HexSteps, a: Cell, b: Cell) -> Tuple[List[Cell], float]:
+    """:func:`hex_line_cells` and its cost; a short line's worked out once per offset."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    if abs(dx) + abs(dy) > SHORT:
+        cells = _passed(steps, hex_line_touches(steps, a, b))
+        return cells, hex_path_cost(steps, cells)
+    relative, cost = _short_line(steps, dx, dy, steps.line_ahead(a))
+    return [(x + a[0], y + a[1]) for x, y in relative], cost
+
+
+@lru_cache(maxsize=CACHED_OFFSETS)
+def _short_line(steps: HexSteps, dx: int, dy: int, ahead: bool) -> Tuple[Tuple[Cell, ...], float]:
+    """The line from a cell whose line lies ahead (or not) to the cell (dx, dy) from it, as offsets, and its cost."""
+    x0, y0 = start = _reference(steps, ahead)
+    cells = _passed(steps, hex_line_touches(steps, start, (x0 + dx, y0 + dy)))
+    return tuple((x - x0, y - y0) for x, y in cells), hex_path_cost(steps, cells)
+
+
+@lru_cache(maxsize=CACHED_OFFSETS)
+def _short_touches(steps: HexSteps, dx: int, dy: int, ahead: bool) -> Tuple[Cell, ...]:
+    """The cells a short segment touches, as offsets from its first cell (whose line lies ahead or not): moved by
+    whole cells along the lines, or by two lines, a segment touches the cells moved as much."""
+    x0, y0 = start = _reference(steps, ahead)
+    return tuple((x - x0, y - y0) for line in hex_line_touches(steps, start, (x0 + dx, y0 + dy)) for x, y in line)
+
+
+def _reference(steps: HexSteps, ahead: bool) -> Cell:
+    """A cell whose line lies ahead of its neighbour lines, or behind them: (0, 0) or the next line's."""
+    if steps.line_ahead((0, 0)) == ahead:
+        return 0, 0
+    return (0, 1) if steps.axis == 0 else (1, 0)
+
+
+def _passed(steps: HexSteps, touched: List[List[Cell]]) -> List[Cell]:
+    """:func:`hex_line_cells` from the cells the line touches."""
     path: List[Cell] = []
-    for line in hex_line_touches(steps, a, b):
+    for line in touched:
         for cell in line:
             while len(path) >= 2 and steps.touch(path[-2], cell):
                 path.pop()
@@ -92,10 +157,28 @@ def hex_line_of_sight(grid: Grid, steps: HexSteps, a: Cell, b: Cell) -> bool:
     free (False when an end is off the grid)."""
     if not (grid.in_bounds(a) and grid.in_bounds(b)):
         return False
-    free, width, height = grid.passable.item, grid.width, grid.height
-    return all(
-        0 <= x < width and 0 <= y < height and free(y, x) for line in hex_line_touches(steps, a, b) for x, y in line
-    )
+    return _clear(grid, steps, a, b)
+
+
+def _clear(grid: Grid, steps: HexSteps, a: Cell, b: Cell) -> bool:
+    """:func:`hex_line_of_sight` between cells on the grid: a short segment checked cell by cell up to the first
+    blocked one, a long one in a few array operations."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    if abs(dx) + abs(dy) <= SHORT:
+        free, width, height, (ax, ay) = grid.passable.item, grid.width, grid.height, a
+        return all(
+            0 <= x + ax < width and 0 <= y + ay < height and free(y + ay, x + ax)
+            for x, y in _short_touches(steps, dx, dy, steps.line_ahead(a))
+        )
+    spans = _spans(steps, a, b)
+    counts = spans.last - spans.first + 1
+    starts = np.cumsum(counts) - counts
+    along = np.repeat(spans.first - starts, counts) + np.arange(int(counts.sum()))
+    across = np.repeat(spans.lines, counts)
+    xs, ys = (along, across) if steps.axis == 0 else (across, along)
+    if xs.min() < 0 or ys.min() < 0 or xs.max() >= grid.width or ys.max() >= grid.height:
+        return False
+    return bool(grid.passable[ys, xs].all())
 
 
 def hex_path_cost(steps: HexSteps, cells: Sequence[Cell]) -> float:
@@ -130,10 +213,10 @@ def smooth_hex_path(grid: Grid, steps: HexSteps, cells: Sequence[Cell]) -> List[
     def shortcut(i: int, j: int) -> Optional[List[Cell]]:
         """The line from cell i to cell j of the path, if it is clear and no dearer than the path between."""
         if j not in lines:
-            clear = hex_line_of_sight(grid, steps, cells[i], cells[j])
-            line = hex_line_cells(steps, cells[i], cells[j]) if clear else None
-            fits = line is not None and hex_path_cost(steps, line) <= prefix[j] - prefix[i] + 1e-9
-            lines[j] = line if fits else None
+            lines[j] = None
+            if _clear(grid, steps, cells[i], cells[j]):  # the path's cells are on the grid
+                line, cost = _line(steps, cells[i], cells[j])
+                lines[j] = line if cost <= prefix[j] - prefix[i] + 1e-9 else None
         return lines[j]
 
     result = [cells[0]]

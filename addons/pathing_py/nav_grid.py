@@ -84,7 +84,7 @@ TileMap-local, as ``TileMap.map_to_world``; use ``tilemap.to_local()`` for
 global ones. Square, isometric and custom TileMaps are navigated (a cell's
 position is the centre of the cell ``world_to_map`` finds), and half-offset
 (hexagonal) ones too: their paths step between the six neighbours of each cell
-(smoothed along hex lines, no key-point graph), and PathUnits and GroupManagers cannot
+(smoothed along hex lines; their key-point graph follows the same six steps), and PathUnits and GroupManagers cannot
 move on them yet (a unit joining one is refused, ``NOT_DRIVEN``, saying why).
 
 This script only reads Godot objects and converts Godot types; the work is
@@ -492,7 +492,7 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
                 self._navigator.grid,
                 cluster_size=self.cluster_size,
                 rebake=not Engine.is_editor_hint(),
-                hexagonal=self._navigator.hex_steps is not None,
+                layout=self._hex_layout(),
             )
         except ValueError as error:  # a cluster_size the bake refuses
             loaded = bridge.GraphLoad(None, f"cannot bake the key-point graph: {error}")
@@ -502,6 +502,11 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         if loaded.warning != self._graph_warning:
             self._graph_warning = loaded.warning
             self.update_configuration_warning()
+
+    def _hex_layout(self):
+        """The half-offset layout of the TileMap's cells, which its graph follows; None for square cells."""
+        hexes = self._navigator.hex_steps
+        return hexes.layout if hexes is not None else None
 
     def _forget_grid(self) -> None:
         """Drop the grid and graph read so far: the next query or drawing reads the TileMap and the file again."""
@@ -526,13 +531,12 @@ class NavGrid(NodeProperties, Node2D):  # NodeProperties first: see its module
         problem = self._read_tilemap()
         if problem:
             return problem
-        if self._navigator.hex_steps is not None:
-            return f"Cannot bake a key-point graph: {bridge.HEX_NO_GRAPH}."
         self._bake = editor.BakeJob(
             self._navigator.grid,
             str(ProjectSettings.globalize_path(graph_file)),
             graph_file=graph_file,
             cluster_size=self.cluster_size or None,
+            layout=self._hex_layout(),
         )
         self._bake.start()
         self.set_process(True)

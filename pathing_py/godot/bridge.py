@@ -23,8 +23,8 @@ negative; a *grid cell* indexes the :class:`~pathing_py.Grid`, whose
 ``origin`` is the TileMap cell of grid cell ``(0, 0)``. Square, isometric and
 custom TileMaps convert as the engine does (:mod:`pathing_py.godot.tile_geometry`),
 and so do half-offset (hexagonal) ones, whose paths follow the six neighbours of
-their cells (:mod:`pathing_py.hex_grid`), smoothed along hex lines (:mod:`pathing_py.hex_lines`): no
-key-point graph, no units.
+their cells (:mod:`pathing_py.hex_grid`), smoothed along hex lines (:mod:`pathing_py.hex_lines`), through
+their own key-point graph (:class:`pathing_py.hierarchy.HexKeyPointGraph`) when one is baked: no units.
 
 A navigator answers from a baked key-point graph when it has one
 (:func:`load_graph` decides what to do with a missing or stale file), and
@@ -38,10 +38,11 @@ from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence
 
 import numpy as np
 
+from ..cell_layout import CellLayout
 from ..grid import Cell, Grid
 from ..hex_grid import HexSteps, find_hex_path
 from ..hex_lines import smooth_hex_path
-from ..hierarchy import GraphFileError, KeyPointGraph
+from ..hierarchy import GraphFileError, HexKeyPointGraph, KeyPointGraph
 from ..line import smooth_path
 from ..search import PathStatus, find_path, prepare
 from ..status import Status
@@ -57,6 +58,7 @@ __all__ = [
     "TileFrame",
     "TileInfo",
     "TileMapNavigator",
+    "bake_graph",
     "bounds_outline",
     "collision_tables",
     "collision_warning",
@@ -80,9 +82,6 @@ Geometry = Union[TileGeometry, Position]
 TILE_MODE_SINGLE = 0
 TILE_MODE_AUTOTILE = 1
 TILE_MODE_ATLAS = 2
-
-#: What becomes of a key-point graph on a half-offset (hexagonal) TileMap.
-HEX_NO_GRAPH = "half-offset (hexagonal) maps use the exact six-neighbour search, not a baked graph"
 
 #: Godot's ``Error.OK``: what ``File.open`` returns when the file could be opened.
 GODOT_OK = 0
@@ -385,7 +384,8 @@ class TileMapNavigator:
     ``graph``, when set, is a key-point graph of this very grid: paths then come
     from it (:meth:`pathing_py.KeyPointGraph.find_path`) instead of the exact search.
     On a half-offset (hexagonal) TileMap paths follow the six neighbours of each
-    cell (:func:`pathing_py.hex_grid.find_hex_path`), and there is no graph.
+    cell (:func:`pathing_py.hex_grid.find_hex_path`), and the graph is a
+    :class:`~pathing_py.hierarchy.HexKeyPointGraph` of the same layout.
     ``stacked`` tells what the TileMaps stacked on the main one hold, for map edits;
     ``rules`` how their tiles were read, for cells a game paints later (:meth:`repaint`);
     ``bounded`` whether the map is a NavGrid's ``bounds`` rather than the painted rectangle.
@@ -421,11 +421,16 @@ class TileMapNavigator:
     def graph(self, graph: Optional[KeyPointGraph]) -> None:
         if graph is not None and graph.grid is not self.grid:
             raise ValueError("the key-point graph was made for another grid than this navigator's")
-        if graph is not None and self.hex_steps is not None:
+        if graph is not None and isinstance(graph, HexKeyPointGraph) != (self.hex_steps is not None):
             raise ValueError(
                 "a key-point graph follows eight or four neighbours, not the six of this TileMap's cells: "
-                f"{HEX_NO_GRAPH}"
+                "bake a HexKeyPointGraph with the TileMap's layout"
+                if self.hex_steps is not None
+                else "a HexKeyPointGraph follows six neighbours, this TileMap's cells are square: bake a KeyPointGraph"
             )
+        if isinstance(graph, HexKeyPointGraph) and self.hex_steps is not None:
+            if graph.hexes.layout != self.hex_steps.layout:
+                raise ValueError("the hex key-point graph was baked for another layout than this TileMap's")
         self._graph = graph
 
     def follow(self, fresh: "TileMapNavigator", edit: Optional[Edit] = None) -> Optional[List[Cell]]:
@@ -562,8 +567,8 @@ class TileMapNavigator:
         run time, so that the level's load pays for them and no frame does; edits later keep them up locally."""
         if self.hex_steps is not None:  # the six-neighbour search has no tables of its own
             self.grid.prepare_islands()
-            return
-        prepare(self.grid)
+        else:
+            prepare(self.grid)
         if self._graph is not None:
             self._graph.prepare()
 
@@ -594,10 +599,12 @@ class TileMapNavigator:
             goal_cell = self.frame.to_grid(self.frame.cell_of(goal))
         except CoordinateError as error:
             return PathAnswer(Status.INVALID_POSITION.value, [], str(error))
-        if self.hex_steps is not None:
-            result = find_hex_path(self.grid, self.hex_steps.layout, start_cell, goal_cell)
-        elif self._graph is None:
-            result = find_path(self.grid, start_cell, goal_cell)
+        if self._graph is None:
+            hexes = self.hex_steps
+            if hexes is None:
+                result = find_path(self.grid, start_cell, goal_cell)
+            else:
+                result = find_hex_path(self.grid, hexes.layout, start_cell, goal_cell)
         else:  # smoothed below, as exact paths are
             result = self._graph.find_path(start_cell, goal_cell, smooth=False)
         status = result.status.name
@@ -626,8 +633,24 @@ class GraphLoad:
     warning: str = ""
 
 
+def bake_graph(
+    grid: Grid, layout: Optional[CellLayout], *, cluster_size: Optional[int] = None, progress=None
+) -> KeyPointGraph:
+    """The key-point graph of a TileMap's grid: a :class:`~pathing_py.hierarchy.HexKeyPointGraph` when
+    ``layout`` is half-offset, else a :class:`~pathing_py.KeyPointGraph`."""
+    if layout is not None and layout.hexagonal:
+        return HexKeyPointGraph.bake(grid, layout, cluster_size=cluster_size, progress=progress)
+    return KeyPointGraph.bake(grid, cluster_size=cluster_size, progress=progress)
+
+
 def load_graph(
-    source: str, data: Optional[bytes], grid: Grid, *, cluster_size: int = 0, rebake: bool, hexagonal: bool = False
+    source: str,
+    data: Optional[bytes],
+    grid: Grid,
+    *,
+    cluster_size: int = 0,
+    rebake: bool,
+    layout: Optional[CellLayout] = None,
 ) -> GraphLoad:
     """The graph baked into the file ``source`` for ``grid``, or what to use when the file does not fit.
 
@@ -648,21 +671,25 @@ def load_graph(
         At run time (True) a missing, damaged or stale file is replaced by a
         bake in memory, so that the game still navigates, and the warning says
         to bake again; in the editor (False) there is only the warning.
-    hexagonal : bool
-        The grid is a half-offset TileMap's: no graph, and a warning if ``source`` names one.
+    layout : CellLayout, optional
+        Where the cells lie, when the grid is a half-offset TileMap's: its graph is then a
+        :class:`~pathing_py.hierarchy.HexKeyPointGraph`, and a square map's file is stale.
 
     Raises ValueError when a re-bake is due and ``cluster_size`` is not a valid size.
     """
     if not source:
         return GraphLoad(None)
-    if hexagonal:
-        return GraphLoad(None, f"{source}: not used: {HEX_NO_GRAPH}; clear graph_path")
+    hexagonal = layout is not None and layout.hexagonal
     wanted = cluster_size or None
     if data is None:
         problem = f"{source}: cannot open the key-point graph: bake it"
     else:
         try:
-            graph = KeyPointGraph.from_bytes(data, grid, source)
+            graph = (
+                HexKeyPointGraph.from_bytes(data, grid, layout, source)
+                if hexagonal and layout is not None
+                else KeyPointGraph.from_bytes(data, grid, source)
+            )
         except GraphFileError as error:  # StaleGraphError included: baked from another map
             problem = str(error)
         else:
@@ -673,5 +700,5 @@ def load_graph(
             )
     if not rebake:
         return GraphLoad(None, problem)
-    graph = KeyPointGraph.bake(grid, cluster_size=wanted)
+    graph = bake_graph(grid, layout, cluster_size=wanted)
     return GraphLoad(graph, f"{problem} (for this run, a graph baked in memory is used)")

@@ -39,9 +39,10 @@ from typing import List, Optional
 
 import numpy as np
 
+from ..cell_layout import CellLayout
 from ..grid import Grid
 from ..hierarchy import KeyPointGraph
-from .bridge import Position, TileFrame, positions
+from .bridge import Position, TileFrame, bake_graph, positions
 
 __all__ = [
     "GRAPH_SUFFIX",
@@ -110,6 +111,8 @@ class BakeJob:
         The file's ``res://`` path, which the outcome's message names.
     cluster_size : int, optional
         Cluster side in cells; None lets the bake choose.
+    layout : CellLayout, optional
+        Where the cells lie: a half-offset TileMap's layout bakes a hex graph (:func:`.bridge.bake_graph`).
     """
 
     def __init__(
@@ -119,8 +122,10 @@ class BakeJob:
         *,
         graph_file: str = "",
         cluster_size: Optional[int] = None,
+        layout: Optional[CellLayout] = None,
     ):
         self.grid = grid
+        self.layout = layout
         self.file_path = file_path
         self.graph_file = graph_file
         self.cluster_size = cluster_size
@@ -136,7 +141,7 @@ class BakeJob:
         """Bake and save now, in this thread; every failure ends in the outcome, never in an exception."""
         started = time.perf_counter()
         try:
-            graph = KeyPointGraph.bake(self.grid, cluster_size=self.cluster_size, progress=self._progress)
+            graph = bake_graph(self.grid, self.layout, cluster_size=self.cluster_size, progress=self._progress)
             if self.file_path is not None:
                 graph.save(self.file_path)
         except Exception as error:  # the thread's edge: whatever went wrong must reach the editor

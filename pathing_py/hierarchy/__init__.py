@@ -4,6 +4,7 @@ See :mod:`pathing_py.hierarchy.graph` for the quick start.
 """
 
 from .graph import LINK_MODES, GraphPathResult, KeyPointGraph
+from .hex_graph import HexKeyPointGraph
 from .storage import GraphFileError, StaleGraphError
 
-__all__ = ["GraphFileError", "GraphPathResult", "KeyPointGraph", "LINK_MODES", "StaleGraphError"]
+__all__ = ["GraphFileError", "GraphPathResult", "HexKeyPointGraph", "KeyPointGraph", "LINK_MODES", "StaleGraphError"]

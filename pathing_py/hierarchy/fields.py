@@ -24,6 +24,7 @@ from typing import List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..grid import Cell, corner_offsets, is_move
+from ..hex_grid import HexSteps
 from ..jump_tables import DIRECTIONS, pad
 
 __all__ = ["ClusterFields", "cluster_fields", "moves_of", "single_field", "walk_back"]
@@ -68,9 +69,17 @@ def moves_of(connectivity: int) -> List[int]:
 
 
 def cluster_fields(
-    passable: np.ndarray, cost: Optional[np.ndarray], jobs: Sequence[Job], connectivity: int = 8
+    passable: np.ndarray,
+    cost: Optional[np.ndarray],
+    jobs: Sequence[Job],
+    connectivity: int = 8,
+    hexes: Optional[HexSteps] = None,
 ) -> List[ClusterFields]:
-    """For each (cluster rectangle, sources, targets) job, the fields from the sources, all relaxed in one stack."""
+    """For each (cluster rectangle, sources, targets) job, the fields from the sources, all relaxed in one stack.
+
+    With ``hexes`` the moves are the six steps of a half-offset map (:mod:`pathing_py.hex_grid`), with their
+    costs (``cost`` and ``connectivity`` unused): hex steps are among the eight moves, so the relaxation, the
+    directions and :func:`walk_back` are the square grid's."""
     counts = [len(sources) for _, sources, _ in jobs]
     total = sum(counts)
     side = max([max(rect[2], rect[3]) for rect, _, _ in jobs] or [0]) + 2  # one blocked cell of padding all round
@@ -87,8 +96,12 @@ def cluster_fields(
         first += count
     direction = np.full((total, side, side), NO_DIRECTION, dtype=np.int8)
     if total:
-        moves = moves_of(connectivity)
-        steps = _step_costs(free, enter, moves)
+        if hexes is None:
+            moves = moves_of(connectivity)
+            steps = _step_costs(free, enter, moves)
+        else:
+            moves = list(range(len(DIRECTIONS)))
+            steps = _hex_step_costs(free, [rect for rect, _, _ in jobs], counts, hexes)
         _relax(distance, steps, moves)
         _set_directions(distance, direction, steps, moves)
     fields, first = [], 0
@@ -188,6 +201,32 @@ def _step_costs(free: np.ndarray, enter: np.ndarray, moves: Sequence[int]) -> np
         length = SQRT2 if dx and dy else 1.0
         np.copyto(steps[i], np.where(allowed, length * enter, np.inf))
     return steps
+
+
+def _hex_step_costs(free: np.ndarray, rects: Sequence[Rect], counts: Sequence[int], hexes: HexSteps) -> np.ndarray:
+    """As :func:`_step_costs` for the six steps of a half-offset map: ``steps[d]`` is the cost of the step along
+    ``DIRECTIONS[d]`` into each cell, which depends on whether the line it comes from lies ahead of its
+    neighbour lines (inf where that line has no such step)."""
+    total, side = free.shape[0], free.shape[-1]
+    axis = hexes.axis
+    # Per field, for each padded line (one padding line before the rect's first), whether the line one
+    # before, at, or one after it (d_line -1, 0, 1 back) is ahead: the line a step comes from.
+    firsts = np.repeat([rect[1 - axis] - 1 for rect in rects], counts)
+    ahead_by_first = {first: np.array(hexes.lines_ahead(first - 1, side + 2)) for first in set(firsts.tolist())}
+    lines_ahead = np.array([ahead_by_first[first] for first in firsts.tolist()]).reshape(total, side + 2)
+    steps = np.empty((len(DIRECTIONS),) + free.shape)
+    for d, (dx, dy) in enumerate(DIRECTIONS):
+        cost_from = {ahead: _hex_cost(hexes, ahead, dx, dy) for ahead in (True, False)}
+        d_line = dy if axis == 0 else dx
+        source_ahead = lines_ahead[:, 1 - d_line : 1 - d_line + side]  # (field, line of the cell entered)
+        source_ahead = source_ahead[:, :, None] if axis == 0 else source_ahead[:, None, :]
+        np.copyto(steps[d], np.where(free, np.where(source_ahead, cost_from[True], cost_from[False]), np.inf))
+    return steps
+
+
+def _hex_cost(hexes: HexSteps, ahead: bool, dx: int, dy: int) -> float:
+    """The cost of the hex step (dx, dy) out of a cell whose line lies ahead (or behind); inf if it is no step."""
+    return next((cost for sx, sy, cost in hexes.steps_of(ahead) if (sx, sy) == (dx, dy)), math.inf)
 
 
 def _relax(distance: np.ndarray, steps: np.ndarray, moves: Sequence[int]) -> None:

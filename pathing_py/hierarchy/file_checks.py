@@ -32,15 +32,17 @@ from typing import Dict, Iterator, Optional, Tuple
 import numpy as np
 
 from ..grid import Grid, corner_offsets, is_move
+from ..hex_grid import HexSteps
 from ..jump_tables import DIRECTIONS
 from .entrances import key_point_cells, key_point_pairs
 from .fields import NO_DIRECTION
+from .hex_entrances import hex_borders_key_points
 from .landmarks import LANDMARK_COUNT
 from .partition import Clusters
 
 __all__ = [
-    "CostEntries", "InvalidGraphData", "check_fields", "check_graph_arrays", "check_key_points", "check_landmarks",
-    "field_layout",
+    "CostEntries", "InvalidGraphData", "check_fields", "check_graph_arrays", "check_hex_graph_arrays",
+    "check_key_points", "check_landmarks", "field_layout",
 ]  # fmt: skip
 
 #: Stored costs are sums of the same steps added in another order: this much relative slack.
@@ -76,6 +78,33 @@ def check_key_points(grid: Grid, clusters: Clusters, long_run: int, arrays: Dict
     """The stored borders, border pairs and key points must be those of the map."""
     borders = clusters.border_array()
     counts, pairs = key_point_pairs(grid.passable, clusters, borders, long_run, grid.cost)
+    _compare_key_points(clusters, borders, counts, pairs, arrays)
+
+
+def check_hex_graph_arrays(
+    grid: Grid, clusters: Clusters, long_run: int, arrays: Dict[str, np.ndarray], hexes: HexSteps
+) -> None:
+    """The checks of a half-offset map's graph (:mod:`.hex_entrances`, :class:`.HexKeyPointGraph`): its borders,
+    border pairs and key points must be those of the map, its costs and directions as many as they need,
+    its landmarks as many as the key points' table has rows.
+
+    The walks of :func:`check_fields` and the distances of :func:`check_landmarks` follow square moves and are
+    not made: a hex graph's fields and landmarks are trusted after the file's checksum."""
+    borders = clusters.border_array()
+    per_border = hex_borders_key_points(grid.passable, clusters, borders.tolist(), long_run, hexes)
+    counts = np.array([len(pairs) for pairs in per_border], dtype=np.int64)
+    pairs = np.array([a + b for border in per_border for a, b in border], dtype=np.int64).reshape(-1, 4)
+    _compare_key_points(clusters, borders, counts, pairs, arrays)
+    _check_field_sizes(clusters, arrays)
+    nodes, table = arrays["landmarks"], arrays["landmark_distances"]
+    if table.shape != (len(nodes), len(arrays["members"])):
+        raise InvalidGraphData(f"a landmark table of shape {table.shape} for {len(nodes)} landmarks")
+
+
+def _compare_key_points(
+    clusters: Clusters, borders: np.ndarray, counts: np.ndarray, pairs: np.ndarray, arrays: Dict[str, np.ndarray]
+) -> None:
+    """The stored borders, border pairs and key points must be these, recomputed from the map."""
     member_counts, members = key_point_cells(clusters, pairs)
     expected = {
         "borders": borders,
@@ -102,7 +131,18 @@ def check_fields(grid: Grid, clusters: Clusters, arrays: Dict[str, np.ndarray], 
     Call after :func:`check_key_points`: the key points are trusted here;
     ``entries`` are those of the stored key points.
     """
-    rects, cost_sizes, direction_sizes = field_layout(clusters, arrays["member_counts"])
+    rects, _, direction_sizes = _check_field_sizes(clusters, arrays)
+    costs, directions = arrays["costs"], arrays["directions"]
+    fields = _Fields(rects, arrays["member_counts"], arrays["members"], direction_sizes)
+    legal = _legal_moves_into(grid.passable, clusters.size, grid.connectivity)
+    fields.check_steps(_cluster_tiles(legal, clusters), directions)
+    fields.check_paths(grid.cost, costs, directions, entries)
+
+
+def _check_field_sizes(clusters: Clusters, arrays: Dict[str, np.ndarray]) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The stored costs and directions must be as many as the key points need, costs not negative, directions
+    moves; :func:`field_layout`."""
+    layout = rects, cost_sizes, direction_sizes = field_layout(clusters, arrays["member_counts"])
     costs, directions = arrays["costs"], arrays["directions"]
     if costs.size != cost_sizes.sum() or directions.size != direction_sizes.sum():
         raise InvalidGraphData(f"{costs.size} costs and {directions.size} directions stored, the key points need "
@@ -111,10 +151,7 @@ def check_fields(grid: Grid, clusters: Clusters, arrays: Dict[str, np.ndarray], 
         raise InvalidGraphData("a stored cost is negative or not a number")
     if len(directions) and (directions.min() < NO_DIRECTION or directions.max() >= len(DIRECTIONS)):
         raise InvalidGraphData("a stored direction is not one of the eight moves")
-    fields = _Fields(rects, arrays["member_counts"], arrays["members"], direction_sizes)
-    legal = _legal_moves_into(grid.passable, clusters.size, grid.connectivity)
-    fields.check_steps(_cluster_tiles(legal, clusters), directions)
-    fields.check_paths(grid.cost, costs, directions, entries)
+    return layout
 
 
 class _Fields:

@@ -50,7 +50,7 @@ from ..search import (
 )
 from .contraction import CORE, Contraction
 from .entrances import DEFAULT_LONG_RUN, borders_key_points
-from .fields import ClusterFields, cluster_fields, single_field, walk_back
+from .fields import ClusterFields, Job, cluster_fields, single_field, walk_back
 from .landmarks import LANDMARK_COUNT, Landmarks
 from .partition import Clusters, default_cluster_size
 from .storage import GraphData, StaleGraphError, graph_bytes, graph_from_bytes, read_graph, write_graph
@@ -79,6 +79,35 @@ EXACT_FIRST_WEIGHT = 1.02
 #: Fields relaxed together in one numpy stack: bounds memory and gives the progress
 #: callback its steps. A stack that fits the caches bakes faster than a smaller or a larger one.
 FIELDS_PER_BATCH = 1024
+
+
+def bake_parameters(grid: Grid, cluster_size: Optional[int], unit_size: int, long_run: int) -> int:
+    """Check :meth:`KeyPointGraph.bake`'s arguments (TypeError or ValueError naming the bad one); the cluster
+    size, the default one if None."""
+    if not isinstance(grid, Grid):
+        raise TypeError(f"grid must be a Grid, got {type(grid).__name__}")
+    if cluster_size is None:
+        cluster_size = default_cluster_size(grid.width, grid.height, unit_size)
+    for name, value, least in (
+        ("cluster_size", cluster_size, 2),
+        ("unit_size", unit_size, 1),
+        ("long_run", long_run, 1),
+    ):
+        if not isinstance(value, int) or isinstance(value, bool) or value < least:
+            raise ValueError(f"{name} must be an int >= {least}, got {value!r}")
+    return cluster_size
+
+
+def query_options(link: str, exact_first: Optional[float]) -> float:
+    """Check :meth:`KeyPointGraph.find_path`'s ``link`` and ``exact_first`` (ValueError naming the bad one);
+    ``exact_first``, :data:`EXACT_FIRST` if None."""
+    if link not in LINK_MODES:
+        raise ValueError(f"link must be one of {LINK_MODES}, got {link!r}")
+    if exact_first is None:
+        exact_first = EXACT_FIRST
+    if isinstance(exact_first, bool) or not isinstance(exact_first, numbers.Real) or not 0.0 <= exact_first < math.inf:
+        raise ValueError(f"exact_first must be a number of nodes per cell, 0 or more and finite, got {exact_first!r}")
+    return exact_first
 
 
 class GraphPathResult(PathResult):
@@ -186,22 +215,16 @@ class KeyPointGraph:
         progress : callable(done, total), optional
             Told how many clusters are connected, for progress bars.
         """
-        if not isinstance(grid, Grid):
-            raise TypeError(f"grid must be a Grid, got {type(grid).__name__}")
-        if cluster_size is None:
-            cluster_size = default_cluster_size(grid.width, grid.height, unit_size)
-        for name, value, least in (
-            ("cluster_size", cluster_size, 2),
-            ("unit_size", unit_size, 1),
-            ("long_run", long_run, 1),
-        ):
-            if not isinstance(value, int) or isinstance(value, bool) or value < least:
-                raise ValueError(f"{name} must be an int >= {least}, got {value!r}")
+        cluster_size = bake_parameters(grid, cluster_size, unit_size, long_run)
         graph = cls(grid, Clusters(grid.width, grid.height, cluster_size), unit_size, long_run)
-        graph._rebake(range(len(graph.clusters)), graph.clusters.borders(), progress)
-        if grid.cost is None:
-            graph._choose_landmarks()
+        graph._bake_all(progress)
         return graph
+
+    def _bake_all(self, progress: Optional[Progress]) -> None:
+        """Key points, fields and landmarks of every cluster (a new graph's bake)."""
+        self._rebake(range(len(self.clusters)), self.clusters.borders(), progress)
+        if self.grid.cost is None:
+            self._choose_landmarks()
 
     def _choose_landmarks(self) -> None:
         width = self.grid.width
@@ -304,9 +327,7 @@ class KeyPointGraph:
         # The key points whose cached edges may be wrong now: those at the ends of entrances that
         # changed, and below, every key point of a cluster connected again (as before and as now).
         stale: Set[Cell] = set()
-        for border, pairs in zip(
-            borders, borders_key_points(self.grid.passable, self.clusters, borders, self.long_run, self.grid.cost)
-        ):
+        for border, pairs in zip(borders, self._border_pairs(borders)):
             old_pairs = self.entrances.get(border, ())
             if pairs != old_pairs:
                 stale.update(cell for pair in (*old_pairs, *pairs) for cell in pair)
@@ -341,9 +362,7 @@ class KeyPointGraph:
             batch.append(cluster)
             if sum(len(self.members[c]) for c in batch) >= FIELDS_PER_BATCH or number == total:
                 jobs = [(self.clusters.rect(c), self.members[c], self.members[c]) for c in batch]
-                for c, fields in zip(
-                    batch, cluster_fields(self.grid.passable, self.grid.cost, jobs, self.grid.connectivity)
-                ):
+                for c, fields in zip(batch, self._cluster_fields(jobs)):
                     self.fields[c] = fields
                 done += len(batch)
                 batch = []
@@ -369,15 +388,30 @@ class KeyPointGraph:
         for border in self.clusters.borders_of(cluster):
             for a, b in self.entrances.get(border, ()):
                 if a == cell:
-                    across.append((b, self._step_cost(b)))
+                    across.append((b, self._step_cost(a, b)))
                 elif b == cell:
-                    across.append((a, self._step_cost(a)))
+                    across.append((a, self._step_cost(b, a)))
         return inside, across
 
-    def _step_cost(self, onto: Cell) -> float:
-        """The cost of the straight step across a border onto ``onto``."""
+    # -- what a map's kind of cells decides (:class:`.HexKeyPointGraph` has its own) --
+
+    def _border_pairs(self, borders: Sequence[Tuple[int, int]]) -> List[List[Tuple[Cell, Cell]]]:
+        """The key-point pairs across each border (:mod:`.entrances`)."""
+        return borders_key_points(self.grid.passable, self.clusters, borders, self.long_run, self.grid.cost)
+
+    def _cluster_fields(self, jobs: Sequence[Job]) -> List[ClusterFields]:
+        """The fields of (cluster rectangle, sources, targets) jobs, relaxed together (:mod:`.fields`)."""
+        return cluster_fields(self.grid.passable, self.grid.cost, jobs, self.grid.connectivity)
+
+    def _step_cost(self, out_of: Cell, onto: Cell) -> float:
+        """The cost of the straight step across a border from ``out_of`` onto ``onto``."""
         cost = self.grid.cost
         return 1.0 if cost is None else float(cost[onto[1], onto[0]])
+
+    def _estimate_terms(self) -> Tuple[float, float]:
+        """The search's estimate between key points dx, dy cells apart is ``a * (dx + dy) + b * min(dx, dy)``:
+        (a, b), the octile distance (Manhattan when 4-connected)."""
+        return 1.0, diagonal_saving(self.grid.connectivity)
 
     # -- reading ------------------------------------------------------------------
 
@@ -471,18 +505,7 @@ class KeyPointGraph:
         is never worse than the best path inside the cluster.
         """
         start, goal = as_cell(start, "start"), as_cell(goal, "goal")
-        if link not in LINK_MODES:
-            raise ValueError(f"link must be one of {LINK_MODES}, got {link!r}")
-        if exact_first is None:
-            exact_first = EXACT_FIRST
-        if (
-            isinstance(exact_first, bool)
-            or not isinstance(exact_first, numbers.Real)
-            or not 0.0 <= exact_first < math.inf
-        ):
-            raise ValueError(
-                f"exact_first must be a number of nodes per cell, 0 or more and finite, got {exact_first!r}"
-            )
+        exact_first = query_options(link, exact_first)
         self._check_fresh()
         early = answer_without_search(self.grid, start, goal)
         if early is not None:
@@ -656,7 +679,7 @@ class KeyPointGraph:
         entered_inside = {_START: False}
         heap = [(0.0, 0.0, _START)]
         expanded = 0
-        diagonal_extra = diagonal_saving(self.grid.connectivity)
+        per_cell, diagonal_extra = self._estimate_terms()
         while heap:
             _, reached, node = heappop(heap)
             if reached > best[node]:
@@ -690,7 +713,7 @@ class KeyPointGraph:
                     entered_inside[other] = inside
                     dx = x - goal_x if x > goal_x else goal_x - x
                     dy = y - goal_y if y > goal_y else goal_y - y
-                    estimate = dx + dy + diagonal_extra * (dx if dx < dy else dy)
+                    estimate = per_cell * (dx + dy) + diagonal_extra * (dx if dx < dy else dy)
                     if other in rows:  # the landmark bound |d(L, goal) - d(L, other)|, inlined
                         row = rows[other]
                         for to_goal_l, column in usable:

@@ -4,8 +4,9 @@ Layout, all little-endian::
 
     MAGIC                     b"PATHING_PY KEY-POINT GRAPH\\n"
     header length             uint32
-    header                    JSON: format version, map size, content hash and
-                              connectivity, bake parameters, and the name, dtype and shape of each array
+    header                    JSON: format version, map size, content hash, connectivity, the kind of
+                              cells of a half-offset map ("map": which lines ahead, step costs; none
+                              for square cells), bake parameters, and the name, dtype and shape of each array
                               (entrances, key points, costs and directions per cluster, landmarks)
     arrays                    raw bytes, one after the other, in header order
     checksum                  SHA-1 of everything before it
@@ -23,15 +24,17 @@ from typing import Dict, List, MutableMapping, NamedTuple, Optional, Tuple, Unio
 import numpy as np
 
 from ..grid import Cell, Grid, check_connectivity
+from ..hex_grid import HexSteps
 from .fields import ClusterFields
-from .file_checks import InvalidGraphData, check_graph_arrays, field_layout
+from .file_checks import InvalidGraphData, check_graph_arrays, check_hex_graph_arrays, field_layout
+from .hex_entrances import HexClusters
 from .landmarks import Landmarks
 from .lazy_table import LazyTable
 from .partition import Clusters
 
 __all__ = [
-    "FORMAT_VERSION", "GraphData", "GraphFileError", "StaleGraphError", "graph_bytes", "graph_from_bytes", "read_graph",
-    "write_graph",
+    "FORMAT_VERSION", "GraphData", "GraphFileError", "StaleGraphError", "graph_bytes", "graph_from_bytes", "map_kind",
+    "read_graph", "write_graph",
 ]  # fmt: skip
 
 MAGIC = b"PATHING_PY KEY-POINT GRAPH\n"
@@ -74,6 +77,30 @@ class GraphData(NamedTuple):
     members: MutableMapping[int, List[Cell]]
     fields: MutableMapping[int, ClusterFields]
     landmarks: Optional[Landmarks]
+    #: The six steps of a half-offset map's cells; None for square cells.
+    hexes: Optional[HexSteps] = None
+
+
+def map_kind(hexes: Optional[HexSteps]) -> Dict[str, object]:
+    """What a graph file records of its map's kind of cells: square, or half offset with what decides the
+    six steps (the offset's axis and direction, whether line 0 lies ahead, the cell axes that price them)."""
+    if hexes is None:
+        return {"kind": "square"}
+    layout = hexes.layout
+    return {
+        "kind": "hex",
+        "offset_axis": hexes.axis,
+        "shift": layout.shift,
+        "line_0_ahead": hexes.lines_ahead(0, 1)[0],
+        "x_axis": list(layout.x_axis),
+        "y_axis": list(layout.y_axis),
+    }
+
+
+def _kind_name(kind: object) -> str:
+    if not isinstance(kind, dict) or kind.get("kind") != "hex":
+        return "a square map"
+    return f"a half-offset (hexagonal) map ({kind})"
 
 
 def graph_bytes(grid: Grid, graph: GraphData) -> bytes:
@@ -101,6 +128,8 @@ def graph_bytes(grid: Grid, graph: GraphData) -> bytes:
         "long_run": graph.long_run,
         "arrays": [[name, array.dtype.str, list(array.shape)] for name, array in typed.items()],
     }
+    if graph.hexes is not None:  # a square map's file has no "map": its bytes are those it had before hex graphs
+        header["map"] = map_kind(graph.hexes)
     header_bytes = json.dumps(header, sort_keys=True).encode("utf-8")
     body = MAGIC + struct.pack("<I", len(header_bytes)) + header_bytes
     body += b"".join(np.ascontiguousarray(array).tobytes() for array in typed.values())
@@ -111,22 +140,29 @@ def write_graph(grid: Grid, graph: GraphData, path: Union[str, Path]) -> None:
     Path(path).write_bytes(graph_bytes(grid, graph))
 
 
-def read_graph(path: Union[str, Path], grid: Grid) -> GraphData:
+def read_graph(path: Union[str, Path], grid: Grid, hexes: Optional[HexSteps] = None) -> GraphData:
     try:
         data = Path(path).read_bytes()
     except OSError as error:
         raise GraphFileError(f"{path}: cannot read the graph file: {error}") from None
-    return graph_from_bytes(data, grid, str(path))
+    return graph_from_bytes(data, grid, str(path), hexes)
 
 
-def graph_from_bytes(data: bytes, grid: Grid, source: str = "<bytes>") -> GraphData:
-    """Read :func:`graph_bytes` back for ``grid``, checked against it; named errors for anything amiss.
+def graph_from_bytes(data: bytes, grid: Grid, source: str = "<bytes>", hexes: Optional[HexSteps] = None) -> GraphData:
+    """Read :func:`graph_bytes` back for ``grid`` (a half-offset map's, whose six steps are ``hexes``), checked
+    against it; named errors for anything amiss (StaleGraphError for a graph of the other kind of cells).
 
     Nothing is allocated from sizes the header states before they are found
     to fit the file, and the arrays must be what the bake makes for this map
     (see :mod:`.file_checks`), so a loaded graph answers as a baked one does.
     """
     header, arrays = _unpack(data, source)
+    stored_kind = header.get("map", map_kind(None))  # files written before the kind was recorded: square
+    if stored_kind != map_kind(hexes):
+        raise StaleGraphError(
+            f"{source}: baked for {_kind_name(stored_kind)}, the grid is read as {_kind_name(map_kind(hexes))}: "
+            f"bake again for this map"
+        )
     if (header["width"], header["height"]) != (grid.width, grid.height):
         raise StaleGraphError(
             f"{source}: baked for a {header['width']}x{header['height']} map,"
@@ -141,14 +177,17 @@ def graph_from_bytes(data: bytes, grid: Grid, source: str = "<bytes>") -> GraphD
             f"{source}: baked for {header['connectivity']}-connected movement,"
             f" the grid is {grid.connectivity}-connected: bake again"
         )
-    clusters = Clusters(grid.width, grid.height, header["cluster_size"])
+    clusters = (Clusters if hexes is None else HexClusters)(grid.width, grid.height, header["cluster_size"])
     try:
-        check_graph_arrays(grid, clusters, header["long_run"], arrays)
+        if hexes is None:
+            check_graph_arrays(grid, clusters, header["long_run"], arrays)
+        else:
+            check_hex_graph_arrays(grid, clusters, header["long_run"], arrays, hexes)
     except InvalidGraphData as error:
         raise GraphFileError(f"{source}: not a graph the bake makes for this map: {error}") from None
     entrances, members, fields = _restore(clusters, arrays)
     landmarks = _restore_landmarks(grid, arrays)
-    return GraphData(clusters, header["unit_size"], header["long_run"], entrances, members, fields, landmarks)
+    return GraphData(clusters, header["unit_size"], header["long_run"], entrances, members, fields, landmarks, hexes)
 
 
 def _unpack(data: bytes, source: str) -> Tuple[dict, Dict[str, np.ndarray]]:
@@ -189,8 +228,10 @@ def _unpack(data: bytes, source: str) -> Tuple[dict, Dict[str, np.ndarray]]:
 def _header_problem(header: dict) -> str:
     """What is wrong with a parsed header ("" for nothing), judged before any array is read."""
     expected = {"format", "width", "height", "map_hash", "connectivity", "arrays"} | {name for name, _ in PARAMETERS}
-    if set(header) != expected:
-        return f"keys {sorted(header)}, expected {sorted(expected)}"
+    if set(header) - {"map"} != expected:  # "map", the kind of cells, from files that record it
+        return f"keys {sorted(header)}, expected {sorted(expected | {'map'})}"
+    if "map" in header and (not isinstance(header["map"], dict) or header["map"].get("kind") not in ("square", "hex")):
+        return f"map must name a kind of cells, square or hex, got {header['map']!r}"
     for name, least in (("width", 1), ("height", 1), *PARAMETERS):
         value = header[name]
         if not isinstance(value, int) or isinstance(value, bool) or value < least:

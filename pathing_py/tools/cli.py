@@ -32,8 +32,8 @@ what each cost, and draws the map with the paths into a PNG, each cell in its
 real shape (squares, isometric diamonds, custom parallelograms, half-offset
 rows or columns) at a size a person can read. Half-offset (hexagonal) TileMaps
 are searched over the six neighbours of each cell, their costs in TileMap
-pixels, and smoothed along hex lines; the other commands refuse them (their units and graphs step between
-eight or four neighbours).
+pixels, and smoothed along hex lines, and so are ``bake`` and ``render``'s graphs; the units' commands refuse
+them (their units step between eight or four neighbours).
 
 ``pathing-py bake MAP [--out FILE] [--cluster-size N]`` bakes the map's
 key-point graph into a file (by default beside the map, suffix ``.kpg``),
@@ -64,13 +64,13 @@ import numpy as np
 
 from ..cell_layout import SQUARE_CELLS, CellLayout
 from ..debug import draw_commander, draw_grid, paths_picture, side_by_side, units_picture, write_png
-from ..godot.bridge import load_graph
+from ..godot.bridge import bake_graph, load_graph
 from ..godot.scene_files import TileMapData, nav_grid_settings, read_tilemap
 from ..godot.tile_data import UNKNOWN_TILES, CellRect, cell_rect, tiles_that_cannot_block
 from ..grid import CONNECTIVITIES, Cell, Grid, MapFormatError
 from ..hex_grid import HexSteps, find_hex_path, hex_islands
 from ..hex_lines import smooth_hex_path
-from ..hierarchy import KeyPointGraph
+from ..hierarchy import HexKeyPointGraph, KeyPointGraph
 from ..line import smooth_path
 from ..map_pictures import MAX_SIDE, MIN_CELL_EDGE, MIN_WIDTH, MapPicture
 from ..pillow import PillowMissing, pillow_image
@@ -259,7 +259,7 @@ def read_map(path: Path, args: argparse.Namespace, *, six_neighbours: bool = Fal
     if loaded.layout.hexagonal and not six_neighbours:
         raise MapFormatError(
             f"{path}: the TileMap is half-offset (hexagonal): its cells have six neighbours, and {args.command} "
-            "steps between eight or four (units, key-point graphs); pathing-py paths searches it"
+            "moves units between eight or four; pathing-py paths, bake and render follow its six"
         )
     for note in loaded.notes:
         print(note, file=sys.stderr if note.startswith("warning:") else sys.stdout)
@@ -724,13 +724,14 @@ class ProgressBar:
 def run_bake(args: argparse.Namespace) -> int:
     path = Path(args.map)
     out = Path(args.out) if args.out else path.with_suffix(".kpg")
-    grid = read_map(path, args).grid
+    loaded = read_map(path, args, six_neighbours=True)
+    grid, layout = loaded.grid, loaded.layout
     nav_grids = nav_grid_settings(path) if path.suffix.lower() == ".tscn" else []
     cluster_size = (
         args.cluster_size or (nav_grids[0].cluster_size if nav_grids else 0) or None
     )  # option, else the NavGrid's
     started = time.perf_counter()
-    graph = KeyPointGraph.bake(grid, cluster_size=cluster_size, progress=ProgressBar(sys.stderr, "clusters"))
+    graph = bake_graph(grid, layout, cluster_size=cluster_size, progress=ProgressBar(sys.stderr, "clusters"))
     bake_ms = (time.perf_counter() - started) * 1000
     graph.save(out)
     _, _, inside = graph.edges()
@@ -744,15 +745,24 @@ def run_bake(args: argparse.Namespace) -> int:
 
 
 def run_render(args: argparse.Namespace) -> int:
-    grid, terrain = read_map(Path(args.map), args)[:2]
-    graph = KeyPointGraph.load(args.graph, grid)
+    loaded = read_map(Path(args.map), args, six_neighbours=True)
+    grid, terrain, layout = loaded.grid, loaded.terrain, loaded.layout
+    graph = (
+        HexKeyPointGraph.load(args.graph, grid, layout) if layout.hexagonal else KeyPointGraph.load(args.graph, grid)
+    )
     print(f"{args.graph}: {len(graph.key_points())} key points in {len(graph.cluster_rects())} clusters")
 
     def find(start: Cell, goal: Cell) -> Tuple[PathResult, List[Cell]]:
         result = graph.find_path(start, goal)
         return result, result.cells
 
-    paths = answer_orders(grid, random_orders(grid.islands, args.paths, args.seed), find)
+    islands = hex_islands(grid, HexSteps(layout, grid.origin)) if layout.hexagonal else grid.islands
+    paths = answer_orders(grid, random_orders(islands, args.paths, args.seed), find)
+    if layout.hexagonal:  # the cells in their shape, with the paths (the graph's overlay is drawn on square cells)
+        picture = MapPicture(grid, layout, args.scale, **terrain)
+        write_png(args.out, picture.draw_paths(paths))
+        print(f"picture: {args.out} ({picture.image.shape[1]}x{picture.image.shape[0]} pixels)")
+        return 0
     scale = args.scale or max(1, min(8, MAX_PICTURE_SIDE // max(grid.width, grid.height)))
     write_png(args.out, paths_picture(grid, paths, scale, graph=graph, **terrain))
     print(f"picture: {args.out} ({scale} pixels per cell)")

@@ -7,8 +7,10 @@ import numpy as np
 import pytest
 
 from pathing_py import Grid, KeyPointGraph
+from pathing_py.cell_layout import CellLayout
 from pathing_py.godot.bridge import TileFrame
 from pathing_py.godot.editor import BakeJob, graph_drawing, graph_file_for_scene
+from pathing_py.hierarchy import HexKeyPointGraph
 
 # -- file naming --------------------------------------------------------------------------------
 
@@ -73,6 +75,17 @@ def test_bake_job_saves_what_a_bake_saves(grid, tmp_path):
         f"clusters and {(~inside).sum()} across borders in "
     )
     assert outcome.message.endswith(" s: res://level.kpg")
+
+
+def test_bake_job_bakes_a_hex_graph_for_a_half_offset_layout(grid, tmp_path):
+    """Given a half-offset TileMap's layout the editor's bake writes its HexKeyPointGraph, which loads for it."""
+    layout = CellLayout(x_axis=(82.0, 0.0), y_axis=(0.0, 94.0), offset_axis=1, shift=0.5)
+    path = tmp_path / "hex.kpg"
+    job = BakeJob(grid, str(path), graph_file="res://hex.kpg", cluster_size=4, layout=layout)
+    job.run()
+    expected = HexKeyPointGraph.bake(grid, layout, cluster_size=4)
+    assert job.outcome().graph == expected and path.read_bytes() == expected.to_bytes()
+    assert HexKeyPointGraph.load(path, grid, layout) == expected
 
 
 def test_bake_job_in_memory_names_no_file(grid):

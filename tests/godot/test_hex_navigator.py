@@ -1,4 +1,4 @@
-"""The NavGrid's plain-Python half on half-offset (hexagonal) TileMaps: paths, conversions, no graph, no units,
+"""The NavGrid's plain-Python half on half-offset (hexagonal) TileMaps: paths, conversions, the hex graph, no units,
 the bounds outline. The engine's own view of the same maps is tests/engine/in_godot/test_navgrid.py's."""
 
 from pathlib import Path
@@ -7,13 +7,15 @@ import numpy as np
 import pytest
 
 from pathing_py import KeyPointGraph
-from pathing_py.godot.bridge import HEX_NO_GRAPH, TileFrame, TileInfo, TileMapNavigator, bounds_outline, load_graph
+from pathing_py.cell_layout import CellLayout
+from pathing_py.godot.bridge import TileFrame, TileInfo, TileMapNavigator, bounds_outline, load_graph
 from pathing_py.godot.scene_files import read_tilemap
 from pathing_py.godot.tile_data import CellRect
 from pathing_py.godot.tile_geometry import TileGeometry
 from pathing_py.godot.units import HEX_UNITS_REFUSED, UnitDriver
 from pathing_py.hex_grid import find_hex_path
 from pathing_py.hex_lines import hex_path_cost, smooth_hex_path
+from pathing_py.hierarchy import HexKeyPointGraph
 from pathing_py.status import Status
 
 HEX_MAZE = Path(__file__).resolve().parent.parent / "support" / "fixtures" / "geometry" / "hex_maze.tscn"
@@ -62,13 +64,40 @@ def test_a_hex_tilemap_is_read_from_tile_data_as_the_node_reads_it():
     assert answer and len(answer.points) == 3  # around the wall at (1, 1), over a cell it touches
 
 
-def test_no_graph_on_a_hex_tilemap():
-    navigator = hex_navigator()
-    with pytest.raises(ValueError, match="not the six of this TileMap's cells"):
+@pytest.mark.parametrize("name", ["Columns", "Rows", "BackRows", "Diamonds"])
+def test_a_hex_tilemap_navigates_with_its_hex_graph(name):
+    """The navigator answers from a HexKeyPointGraph of its layout (clusters of 4 cells: many borders on this small
+    maze): legal hex paths through the gap; a square graph, or a hex graph of another layout, is refused saying
+    why."""
+    navigator = hex_navigator(name)
+    layout = navigator.hex_steps.layout
+    with pytest.raises(ValueError, match="not the six of this TileMap's cells: bake a HexKeyPointGraph"):
         navigator.graph = KeyPointGraph.bake(navigator.grid)
-    loaded = load_graph("res://maze.kpg", b"anything", navigator.grid, rebake=True, hexagonal=True)
-    assert loaded.graph is None and loaded.warning == f"res://maze.kpg: not used: {HEX_NO_GRAPH}; clear graph_path"
-    assert load_graph("", None, navigator.grid, rebake=True, hexagonal=True).warning == ""
+    other = CellLayout(layout.x_axis, layout.y_axis, offset_axis=layout.offset_axis, shift=-layout.shift)
+    with pytest.raises(ValueError, match="baked for another layout"):
+        navigator.graph = HexKeyPointGraph.bake(navigator.grid, other)
+    navigator.graph = HexKeyPointGraph.bake(navigator.grid, layout, cluster_size=4)
+    start, goal = (-7, -5), (9, 8)
+    answer = navigator.find_path(navigator.centre_of(start), navigator.centre_of(goal))
+    cells = [navigator.frame.to_grid(navigator.cell_of(point)) for point in answer.points]
+    exact = find_hex_path(navigator.grid, layout, navigator.frame.to_grid(start), navigator.frame.to_grid(goal))
+    assert answer.status == "FOUND" and navigator.frame.to_grid((2, 6)) in cells  # through the gap
+    assert hex_path_cost(navigator.hex_steps, cells) >= exact.cost - 1e-9  # a path of hex steps (else ValueError)
+
+
+def test_a_hex_tilemap_loads_its_graph_file_and_rebakes_a_square_one():
+    navigator = hex_navigator()
+    layout = navigator.hex_steps.layout
+    graph = HexKeyPointGraph.bake(navigator.grid, layout, cluster_size=4)
+    loaded = load_graph("res://maze.kpg", graph.to_bytes(), navigator.grid, rebake=True, layout=layout)
+    assert loaded.graph == graph and loaded.warning == ""
+    square = KeyPointGraph.bake(navigator.grid, cluster_size=4).to_bytes()
+    stale = load_graph("res://maze.kpg", square, navigator.grid, cluster_size=4, rebake=True, layout=layout)
+    assert stale.graph == graph
+    assert stale.warning.startswith("res://maze.kpg: baked for a square map, the grid is read as a half-offset")
+    assert stale.warning.endswith("bake again for this map (for this run, a graph baked in memory is used)")
+    assert load_graph("res://maze.kpg", square, navigator.grid, rebake=False, layout=layout).graph is None
+    assert load_graph("", None, navigator.grid, rebake=True, layout=layout).warning == ""
 
 
 def test_path_units_are_refused_on_a_hex_tilemap_saying_why():

@@ -24,6 +24,7 @@ from pathing_py.debug import (
     write_png,
 )
 from pathing_py.godot.scene_files import grid_from_tscn, read_tilemap
+from pathing_py.hierarchy import HexKeyPointGraph
 from pathing_py.tools.cli import DEMO_SCENE, ProgressBar, demo_frames_at_most, load_map, main
 from pathing_py.units.prediction import route_cells
 from tests.support.animation import decode_gif
@@ -699,7 +700,7 @@ def test_the_demo_scene_says_which_tiles_block(tmp_path, capsys):
         assert f"{data.names[tile]!r} ({count} cells, {reason})" in line
 
 
-# -- TileMap modes: isometric and custom navigated, half offsets refused ------------------------------
+# -- TileMap modes: isometric and custom navigated, half offsets refused by the units' demo ------------------------
 
 
 @pytest.mark.parametrize("name", ["Diamonds", "Skewed"])
@@ -713,28 +714,41 @@ def test_paths_on_isometric_and_custom_tilemaps(tmp_path, capsys, name):
     assert "4 of 4 orders found" in printed
 
 
-@pytest.mark.parametrize("command", ["demo", "bake", "render"])
+HEX_MAZE = FIXTURES / "geometry" / "hex_maze.tscn"
+
+
 @pytest.mark.parametrize("name", ["OffsetX", "OffsetY", "OffsetNegativeX", "OffsetNegativeY"])
-def test_half_offset_tilemaps_are_refused_with_one_line_by_the_commands_of_square_steps(
-    tmp_path, capsys, command, name
-):
+def test_half_offset_tilemaps_are_refused_with_one_line_by_the_units_demo(tmp_path, capsys, name):
     scene = FIXTURES / "geometry" / "half_offsets.tscn"
-    out = ["--out", str(tmp_path / ("x.kpg" if command == "bake" else "x.png"))] + (
-        ["--graph", "x.kpg"] if command == "render" else []
-    )
-    assert main([command, str(scene), "--tilemap", name, *out]) == 2
+    assert main(["demo", str(scene), "--tilemap", name, "--out", str(tmp_path / "x.png")]) == 2
     error = capsys.readouterr().err
     assert error.startswith("pathing-py: ") and error.count("\n") == 1
     assert (
         "the TileMap is half-offset (hexagonal): its cells have six neighbours" in error
-        and "pathing-py paths searches it" in error
+        and "pathing-py paths, bake and render follow its six" in error
     )
     assert not list(tmp_path.iterdir())
 
 
-# -- half-offset maps, pictures in the map's own shape, empty cells ------------------------------------
+@pytest.mark.parametrize("name", ["Columns", "Rows", "BackRows", "Diamonds"])
+def test_half_offset_tilemaps_bake_and_render_their_hex_graph(tmp_path, capsys, name):
+    """``bake`` writes a hex graph of the TileMap (its file loads for the hex map only), and ``render`` answers
+    orders through it, every one found, drawn in the cells' shape."""
+    graph_file = tmp_path / "maze.kpg"
+    assert main(["bake", str(HEX_MAZE), "--tilemap", name, "--cluster-size", "4", "--out", str(graph_file)]) == 0
+    assert "six neighbours (half offset)" in capsys.readouterr().out
+    hexes = read_tilemap(HEX_MAZE, tilemap=name).hex_map()
+    graph = HexKeyPointGraph.load(graph_file, hexes.grid, hexes.layout)
+    assert graph == HexKeyPointGraph.bake(hexes.grid, hexes.layout, cluster_size=4)
+    with pytest.raises(StaleGraphError, match="baked for a half-offset"):
+        KeyPointGraph.load(graph_file, hexes.grid)
+    out = tmp_path / "maze.png"
+    assert main(["render", str(HEX_MAZE), "--tilemap", name, "--graph", str(graph_file), "--out", str(out)]) == 0
+    assert "6 of 6 orders found" in capsys.readouterr().out
+    assert max(read_png(out).shape[:2]) >= 640
 
-HEX_MAZE = FIXTURES / "geometry" / "hex_maze.tscn"
+
+# -- half-offset maps, pictures in the map's own shape, empty cells ------------------------------------
 
 
 @pytest.mark.parametrize("name", ["Columns", "Rows", "BackRows", "Diamonds"])

@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import List, Tuple
 
 import pytest
-from godot import Node, PackedScene, PoolVector2Array, ResourceLoader, TileMap, Vector2
+from godot import OS, Node, PackedScene, PoolVector2Array, ResourceLoader, TileMap, Vector2
 
-from pathing_py.godot.bridge import HEX_NO_GRAPH
 from tests.engine.in_godot.test_navgrid import (
     EngineCells,
     engine_axes,
@@ -172,13 +171,42 @@ def test_smoothing_pulls_paths_onto_hex_lines(demo):
     assert smoothed != exact and smoothed[0] == exact[0] and smoothed[-1] == exact[-1]
 
 
-def test_a_bake_is_refused_and_the_exact_search_answers(demo, capsys):
-    """The editor's bake button asks start_bake: refused, saying why, no file written; the exact search answers."""
+def press_bake(navgrid: Node, scene_path: str) -> None:
+    """What the editor's bake button does: start_bake, then the frames that poll the job until it ends (the bake
+    runs on a worker thread)."""
+    assert str(navgrid.call("start_bake", scene_path)) == ""
+    for _ in range(6000):
+        if not navgrid.is_processing():
+            break
+        navgrid.call("_process", 0.0)
+        OS.delay_msec(5)
+    assert not navgrid.is_processing(), "the bake did not end within 30 s"
+
+
+def test_the_bake_button_bakes_a_hex_graph_that_the_navgrid_loads_and_answers_with(demo, capsys):
+    """The editor's bake button (start_bake) writes the hex graph beside the scene; the NavGrid loads it without a
+    warning, and its paths are legal, found exactly when the engine's six-neighbour AStar2D finds one, and within
+    the graph's bound (5%) of its length; an edit re-routes them as the AStar2D of the edited map does."""
     scene, tilemap, navgrid = demo
-    refusal = str(navgrid.call("start_bake", "res://tests/engine/in_godot/hexagonal_map.tscn"))
-    assert refusal == f"Cannot bake a key-point graph: {HEX_NO_GRAPH}."
-    assert HEX_NO_GRAPH == "half-offset (hexagonal) maps use the exact six-neighbour search, not a baked graph"
-    assert not Path("tests/engine/in_godot/hexagonal_map.kpg").exists()  # the run's working directory is the project's
-    path = find(navgrid, (2, -4), (15, 4))
-    assert len(path) > 0 and str(navgrid.call("get_last_status")) == "FOUND"
-    assert errors(capsys) == []
+    graph_file = Path("tests/engine/in_godot/hexagonal_map.kpg")  # the run's working directory is the project's
+    press_bake(navgrid, "res://tests/engine/in_godot/hexagonal_map.tscn")
+    try:
+        assert graph_file.exists() and graph_file.read_bytes().startswith(b"PATHING_PY KEY-POINT GRAPH")
+        printed = capsys.readouterr().out
+        assert "pathing_py: NavGrid: Baked" in printed and "hexagonal_map.kpg" in printed
+        navgrid.set("graph_path", "res://tests/engine/in_godot/hexagonal_map.kpg")
+        navgrid.set("floor_tile", "Tile1")  # grass, painted where a cell is freed
+        navgrid.set("wall_tile", "Tile7")  # a bush: blocking, painted on the TileMap by set_cell_blocked
+        navgrid.call("rebuild")
+        assert str(navgrid.call("_get_configuration_warning")) == ""
+        engine = EngineCells(tilemap, BLOCKING, empty_passable=False)
+        astar, ids = engine_hex_astar(tilemap, engine)
+        assert hex_paths_found(navgrid, tilemap, engine, astar, ids, random.Random(40), slack=0.05) >= 30
+        for cell in [(6, 1), (7, 1), (8, 1)]:
+            assert navgrid.call("set_cell_blocked", Vector2(*cell), True), str(navgrid.call("get_last_status"))
+        engine = EngineCells(tilemap, BLOCKING, empty_passable=False)
+        astar, ids = engine_hex_astar(tilemap, engine)
+        assert hex_paths_found(navgrid, tilemap, engine, astar, ids, random.Random(41), slack=0.05) >= 30
+        assert errors(capsys) == []
+    finally:
+        graph_file.unlink()

@@ -61,14 +61,17 @@ class Occupancy:
 
     def hold(self, unit: Unit, cells: Iterable[Cell]) -> None:
         """``unit`` holds ``cells`` from now on (the caller checked they were free)."""
+        held = unit.held
         for cell in cells:
+            if cell in held:  # (the cell a unit steps out of, at every step: it holds it already)
+                continue
             self._holder[cell] = unit
             key = cell[0] // BUCKET_SIZE, cell[1] // BUCKET_SIZE  # (its bucket: every step comes here)
             bucket = self._buckets.get(key)
             if bucket is None:
                 bucket = self._buckets[key] = {}
             bucket[cell] = unit
-            unit.held.add(cell)
+            held.add(cell)
 
     def release(self, unit: Unit, keep: Iterable[Cell] = ()) -> None:
         """Let go of every cell ``unit`` holds but those of ``keep``."""
@@ -83,8 +86,11 @@ class Occupancy:
         every cell it reaches: one that let go of its cell as it set off straight holds only ``block`` by now,
         and needs no sets built.)"""
         self.left(unit, left)
-        if len(unit.held) > len(block):  # (it holds ``block``: more cells are those of its step)
-            self.release(unit, keep=block)
+        held = unit.held
+        if len(held) > len(block):  # (it holds ``block``: more cells are those of its step)
+            for cell in held.difference(block):
+                self._let_go(cell)
+            held.intersection_update(block)
 
     def leave(self, unit: Unit, cell: Cell) -> None:
         """``unit`` lets go of ``cell``, which it is stepping out of; until it has arrived (:meth:`left`)

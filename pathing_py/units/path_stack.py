@@ -28,6 +28,11 @@ class RouteKind(enum.Enum):
     AVOIDANCE = "avoidance"  #: cells around something in the way, back onto the route below
 
 
+#: Read at every step (a global: an enum member read off its class goes through the enum's metaclass, several times
+#: slower).
+_HIGH_LEVEL = RouteKind.HIGH_LEVEL
+
+
 class Route:
     """Waypoints, the index of the next one, and whether the route starts over when done (patrols).
 
@@ -169,11 +174,11 @@ class PathStack(List[Route]):
         moves on. (Measured as a straight line to the destination, a group member whose shared route went
         far north before it turned south walked a long while "coming no closer", and was stopped HELD_UP at
         the first unit in its way.)"""
-        if not self or self[0].kind is not RouteKind.HIGH_LEVEL or not self[0].waypoints:  # (no destination)
+        if not self or self[0].kind is not _HIGH_LEVEL or not self[0].waypoints:  # (no destination)
             return None
         total, (x, y) = 0.0, cell
         for route in reversed(self):  # (every unit comes here at every cell it reaches: grid_distance inlined)
-            if route.kind is RouteKind.HIGH_LEVEL:
+            if route.kind is _HIGH_LEVEL:
                 waypoints, index = route.waypoints, route.index
                 if index < len(waypoints):
                     wx, wy = waypoints[index]

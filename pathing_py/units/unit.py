@@ -58,6 +58,8 @@ FINAL_STATES = frozenset({UnitState.ARRIVED, UnitState.HELD_UP, UnitState.UNREAC
 STANDING_STATES = FINAL_STATES | {UnitState.IDLE}
 #: Each state's code in the navigator's arrays (:attr:`AgentArrays.state`): IDLE, a new unit's, is 0.
 STATE_CODES = {state: code for code, state in enumerate(UnitState)}
+#: Read at every step of a unit (a global: an enum member read off its class goes through the enum's metaclass).
+_AVOIDANCE = RouteKind.AVOIDANCE
 
 
 class Orders(Protocol):
@@ -288,7 +290,7 @@ class Unit:
         a route of its stack waits before a waypoint for the other to pass. (Asked at every step: a loop, not a
         generator.)"""
         for route in self.stack:
-            if route.kind is RouteKind.AVOIDANCE and route.wait_at >= 0:
+            if route.kind is _AVOIDANCE and route.wait_at >= 0:
                 return True
         return False
 

@@ -20,7 +20,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-__all__ = ["INT64", "as_flag", "as_float", "as_int", "as_point", "as_seconds", "finite_or_none", "is_real"]
+__all__ = ["INT64", "as_flag", "as_float", "as_int", "as_point", "as_seconds", "finite_or_none", "is_real", "shown"]
 
 #: Whole numbers beyond these do not fit numpy's int64 (nor Godot's int): refused.
 INT64 = (-(2**63), 2**63 - 1)
@@ -54,7 +54,7 @@ def as_float(value, name: str) -> float:
     try:
         return float(value)
     except OverflowError:
-        raise ValueError(f"{name} {_shown(value)} is too large for a number of cells") from None
+        raise ValueError(f"{name} {shown(value)} is too large for a number of cells") from None
 
 
 def as_int(value, name: str) -> int:
@@ -63,7 +63,7 @@ def as_int(value, name: str) -> int:
         raise TypeError(f"{name} must be a whole number, got {value!r}")
     number = int(value)
     if not INT64[0] <= number <= INT64[1]:
-        raise ValueError(f"{name} {_shown(number)} is beyond a 64-bit int")
+        raise ValueError(f"{name} {shown(number)} is beyond a 64-bit int")
     return number
 
 
@@ -74,7 +74,7 @@ def as_seconds(value, name: str, *, zero: bool = False) -> float:
         raise TypeError(f"{name} must be a number of seconds, got {value!r}")
     seconds = finite_or_none(value)
     if seconds is None or seconds < 0 or seconds == 0 and not zero:
-        raise ValueError(f"{name} must be a finite number of seconds {'>= 0' if zero else '> 0'}, got {_shown(value)}")
+        raise ValueError(f"{name} must be a finite number of seconds {'>= 0' if zero else '> 0'}, got {shown(value)}")
     return seconds
 
 
@@ -95,10 +95,11 @@ def as_point(value, name: str) -> Tuple[float, float]:
         raise TypeError(f"{name} must be an (x, y) pair of numbers, got {value!r}")
     point = finite_or_none(x), finite_or_none(y)
     if point[0] is None or point[1] is None:
-        raise ValueError(f"{name} ({_shown(x)}, {_shown(y)}) is not finite")
+        raise ValueError(f"{name} ({shown(x)}, {shown(y)}) is not finite")
     return point[0], point[1]
 
 
-def _shown(value) -> str:
+def shown(value) -> str:
+    """``value`` as a message shows it: its first digits only, for a number as large as 10**400 (401 digits)."""
     text = str(value)
     return text if len(text) <= _SHOWN else text[:_SHOWN] + "..."

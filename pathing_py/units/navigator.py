@@ -51,7 +51,7 @@ from typing import Callable, Deque, Dict, Iterable, List, Optional, Protocol, Se
 
 import numpy as np
 
-from ..arguments import as_flag, as_int, as_point, as_seconds, finite_or_none
+from ..arguments import as_flag, as_int, as_point, as_seconds, finite_or_none, shown
 from ..clearance import block_at, block_centre, size_class
 from ..grid import Cell, Grid
 from ..search import as_cell
@@ -334,7 +334,7 @@ class Navigator:
         blocked = as_flag(blocked, "blocked")
         for cell in cells:
             if not self.grid.in_bounds(cell):
-                raise ValueError(f"cell {cell} is outside the {self.grid.width}x{self.grid.height} map")
+                raise ValueError(f"cell {shown(cell)} is outside the {self.grid.width}x{self.grid.height} map")
         refused = [cell for cell in cells if blocked and (cell in self.occupancy or self.occupancy.leavers(cell))]
         applied = [
             cell for cell in dict.fromkeys(cells) if cell not in refused and self.grid.is_passable(cell) == blocked
@@ -368,7 +368,7 @@ class Navigator:
         taking as long as walking out the whole delta in sub-steps."""
         seconds = finite_or_none(delta)
         if seconds is None or seconds < 0:
-            raise ValueError(f"delta must be a finite number of seconds >= 0, got {delta!r}")
+            raise ValueError(f"delta must be a finite number of seconds >= 0, got {shown(repr(delta))}")
         delta = min(seconds, MAX_UPDATE_SECONDS)
         started = self._clock()
         if self.at_rest:
@@ -674,7 +674,7 @@ class Navigator:
         if self.units.get(unit.id) is not unit:
             raise ValueError(f"unit {unit.id} was removed")
         if not self.grid.in_bounds(goal):
-            raise ValueError(f"goal {goal} is outside the {self.grid.width}x{self.grid.height} map")
+            raise ValueError(f"goal {shown(goal)} is outside the {self.grid.width}x{self.grid.height} map")
         unit.goal = goal
         unit.retry_until, unit.following, unit.resumed, unit.walked_back = None, False, 0, 0
         self._at_rest = False
@@ -686,7 +686,7 @@ class Navigator:
         if self.units.get(unit.id) is not unit:
             raise ValueError(f"unit {unit.id} was removed")
         if not self.grid.in_bounds(goal):
-            raise ValueError(f"goal {goal} is outside the {self.grid.width}x{self.grid.height} map")
+            raise ValueError(f"goal {shown(goal)} is outside the {self.grid.width}x{self.grid.height} map")
         unit.goal, unit.retry_until = goal, None
         self._at_rest = False
         self.requests.cancel(unit.id)

@@ -558,10 +558,10 @@ class Traffic:
             mover = occupancy.holder(path[start])
             assert mover is not None
             forward, back = path[start + 1 : end + 1], path[start:end][::-1]
-            if mover.off_goal:  # pushed off its goal before: it goes back to the goal itself later, not here
-                back = []
             if mover.state in STANDING_STATES:  # it comes back to stand as it stood
                 mover.arrival_state = mover.state
+            if mover.off_goal or mover.announced and mover.arrival_state is UnitState.HELD_UP:
+                back = []  # it goes back to its goal itself later (off it before), or goes on from anywhere (held up)
             route = Route(
                 RouteKind.AVOIDANCE, forward + back, wait_at=len(forward), wait_while=lambda: self.holds_back(push)
             )

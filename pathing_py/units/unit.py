@@ -8,7 +8,7 @@ import enum
 import math
 from typing import FrozenSet, List, Optional, Protocol, Sequence, Set, Tuple
 
-from ..arguments import finite_or_none
+from ..arguments import finite_or_none, shown
 from ..clearance import MAX_SIZE, block_at, size_class
 from ..grid import Cell
 from ..search import as_cell
@@ -86,9 +86,9 @@ def unit_settings_problem(speed, radius) -> str:
     before adding."""
     checked_speed, checked_radius = finite_or_none(speed), finite_or_none(radius)
     if checked_speed is None or checked_speed <= 0:
-        return f"speed must be a positive number of cells per second, got {speed!r}"
+        return f"speed must be a positive number of cells per second, got {shown(repr(speed))}"
     if checked_radius is None or not 0 < checked_radius <= MAX_RADIUS:
-        return f"radius must be in (0, {MAX_RADIUS:g}] cells, got {radius!r}"
+        return f"radius must be in (0, {MAX_RADIUS:g}] cells, got {shown(repr(radius))}"
     return ""
 
 

@@ -22,7 +22,7 @@ its own again (:meth:`Wakeups.settle` writes it back after each update, for the 
 
 import heapq
 import itertools
-from typing import Callable, Dict, Hashable, Iterable, List, NamedTuple, Sequence, Tuple
+from typing import Callable, Dict, Hashable, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -94,6 +94,10 @@ class Wakeups:
 
     def __len__(self) -> int:
         return len(self._sleeps)
+
+    def sleep_of(self, unit: Unit) -> Optional[Sleep]:
+        """What ``unit`` sleeps on, None if it is awake."""
+        return self._sleeps.get(unit)
 
     def fit(self, slots: int) -> None:
         """Rows for ``slots`` slots at least."""

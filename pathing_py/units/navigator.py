@@ -520,6 +520,10 @@ class Navigator:
         """Whether ``unit`` sleeps while it waits (see :mod:`.wakeups`)."""
         return unit in self.wakeups
 
+    def stirred(self, unit: Unit) -> None:
+        """What units asleep read of ``unit`` waiting changed (see :meth:`Traffic.wait_or_detour`): they wake."""
+        self.wakeups.stirred(unit)
+
     def _rests(self, unit: Unit) -> bool:
         """Whether ``unit`` stands with nothing left to do that time alone starts (see :attr:`at_rest`). A unit off
         its goal rests while units not off their own goals hold it (two units ordered to one cell, or a unit
@@ -976,7 +980,8 @@ class Navigator:
         """``unit`` sleeps until ``wait`` ends or a cell of ``cells`` is taken or let go (see :mod:`.wakeups`), in a
         crowd that moves in array passes (a smaller one asks the rules at every sub-step)."""
         if len(self.units) >= self.array_pass_units:
-            self.wakeups.sleep(unit, route, cells, wait, self.time)
+            ranks = squads_and_ranks(unit, wait.units) if self.steering and wait.reads_ranks else ()
+            self.wakeups.sleep(unit, route, cells, wait, self.time, ranks)
 
     def _step_onto(self, unit: Unit, route: Route, cell: Cell, dt: float) -> bool:
         if not self.grid_of(unit).step_open(unit.cell, cell):

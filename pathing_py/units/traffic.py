@@ -109,6 +109,9 @@ class TrafficHost(Protocol):
     def asleep(self, unit: Unit) -> bool:
         """Whether ``unit`` sleeps while it waits (see :mod:`.wakeups`): nothing about it changes unheard."""
 
+    def stirred(self, unit: Unit) -> None:
+        """What units asleep read of ``unit`` waiting (its progress, the cell it waits for, its routes) changed."""
+
 
 def grid_without(grid: Grid, held: Iterable[Cell], left: int, top: int, right: int, bottom: int, size: int = 1) -> Grid:
     """The cells ``left <= x < right``, ``top <= y < bottom`` of ``grid`` as a grid of their own,
@@ -222,6 +225,17 @@ class Traffic:
         cell has come pushes the units from outside the plan that stopped there, whatever their rank:
         they may be waiting for units of the plan, which wait for them in turn (in a knot at a gate, the
         units of a plan stood that way until the plan overran)."""
+        stack = unit.stack
+        closer, collision, wanted, top, depth = unit.closer_time, unit.collision, unit.wanted, stack.top, len(stack)
+        self._wait_or_detour(unit, route, cell, blockers, dt)
+        if (
+            unit.closer_time != closer or unit.collision is not collision or unit.wanted != wanted
+            or stack.top is not top or len(stack) != depth
+        ):  # fmt: skip
+            self.host.stirred(unit)  # (units asleep on it read these: they wake)
+
+    def _wait_or_detour(self, unit: Unit, route: Route, cell: Cell, blockers: Set[Unit], dt: float) -> None:
+        """See :meth:`wait_or_detour`."""
         if route.may_take is not None:  # walking a jam's plan: its turn in the cell has come
             self._push_one(unit, blockers, by_plan=True)  # units from outside the plan that stopped there make way
             self.wait_on_purpose(unit, dt)
@@ -356,27 +370,32 @@ class Traffic:
           states and squads.
         - Any other unit walking its order waits until a detour is due, or it gives up, while it has no one to push
           and the units in its way change only by events: each steps (it takes the progress of their steps, which
-          end in a change of state), or sleeps itself.
+          end in a change of state), sleeps itself, or waits and is heard as what it waits for, its routes or its
+          progress change (:meth:`wait_or_detour`; not on a jam's plan, whose end changes its routes unheard).
         """
         if unit.state is not UnitState.WAITING or route.may_take is not None or unit.waiting_for >= self.give_up:
             return None
         if unit.stack.find(RouteKind.HIGH_LEVEL) is None:
             if any(b.state in STANDING_STATES for b in blockers):
                 return None
-            return Wait(tuple(blockers), math.inf, math.inf, self.give_up, (), states_only=True)
+            return Wait(tuple(blockers), math.inf, math.inf, self.give_up, False, states_only=True)
         collision = unit.collision
         if collision is None or collision.ended is not None or collision.others != blockers:
             return None
-        ranks = squads_and_ranks(unit, blockers)
         if self._behind_mates(unit, blockers):
-            return Wait(tuple(blockers), math.inf, self.wait_limit, self.give_up, ranks, states_only=True)
+            return Wait(tuple(blockers), math.inf, self.wait_limit, self.give_up, True, states_only=True)
         asleep = self.host.asleep
         for blocker in blockers:
-            if not (blocker.next_cell is not None and blocker.state is UnitState.MOVING or asleep(blocker)):
-                return None
+            if blocker.next_cell is not None:
+                if blocker.state is not UnitState.MOVING:
+                    return None
+            elif not asleep(blocker):
+                top = blocker.stack.top
+                if blocker.state is not UnitState.WAITING or top is not None and top.may_take is not None:
+                    return None
             if self._pushable(blocker, unit):
                 return None
-        return Wait(tuple(blockers), unit.next_detour, math.inf, self.give_up, ranks)
+        return Wait(tuple(blockers), unit.next_detour, math.inf, self.give_up, True)
 
     def wait(self, unit: Unit, dt: float) -> None:
         """Wait where the unit is, stuck: its waiting counts toward giving up."""

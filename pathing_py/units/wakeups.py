@@ -9,7 +9,8 @@ the rounds of sub-steps: :class:`Wakeups` counts its waiting in array passes, on
 would make, and wakes it when
 
 - a cell it waits on is taken or let go (:class:`~.occupancy.Occupancy` reports it: the event);
-- a unit it waits on changes its state, wakes, or is removed (the navigator reports it);
+- a unit it waits on changes its state, wakes, is removed, or, waiting itself, changes what the sleeper reads of it
+  (the navigator and the traffic rules report it);
 - its wait reaches a limit (checked against the arrays at each round of sub-steps), or the simulated time of a
   timer (a detour due; the next update for a unit waiting aside) has come;
 - it changes itself (its state: a push, a jam's plan, an order), a map edit may cut or open its way, or, with
@@ -41,7 +42,7 @@ class Wait(NamedTuple):
     until: float  #: simulated time at which a timer of the rules changes the answer (a detour due)
     patience: float  #: waiting seconds at which the answer changes, counted before a sub-step's wait
     give_up: float  #: waiting seconds at which the answer changes, counted after a sub-step's wait
-    ranks: Tuple[Hashable, ...]  #: the squads and ranks of the unit and ``units`` (steerers change them unheard)
+    reads_ranks: bool  #: whether the answer reads the squads and ranks of the unit and ``units``
     states_only: bool = False  #: only the states of ``units`` are read (not what a unit asleep may change as it wakes)
 
 
@@ -51,10 +52,11 @@ class Sleep(NamedTuple):
     route: Route  #: the top route it waits on
     cells: Tuple[Cell, ...]  #: cells whose taking or letting go wakes it
     wait: Wait
+    ranks: Tuple[Hashable, ...]  #: the squads and ranks it read, where steerers may change them unheard (see recheck)
 
 
 #: A wait with no units, limits or timer but the next update: a unit waiting aside on purpose.
-ASIDE = Wait((), 0.0, np.inf, np.inf, ())
+ASIDE = Wait((), 0.0, np.inf, np.inf, False)
 
 
 class Wakeups:
@@ -75,7 +77,8 @@ class Wakeups:
         self._by_unit: Dict[Unit, List[Unit]] = {}  #: unit -> the units asleep on it, woken as it changes or wakes
         self._by_state: Dict[Unit, List[Unit]] = {}  #: unit -> the units asleep on it, woken as its state changes
         self._at_slot: Dict[int, Unit] = {}
-        self._timers: List[Tuple[float, int, Unit, Sleep]] = []
+        self._timers: List[Tuple[float, int, Unit]] = []  #: (simulated time, order, unit): a heap
+        self._timed: Dict[Unit, float] = {}  #: unit -> the time of its latest timer in the heap
         self._order = itertools.count()
         self._woken = woken
         occupancy.watch(self._by_cell, self._cell_changed)
@@ -111,12 +114,14 @@ class Wakeups:
             grown[:old] = array
             setattr(self, name, grown)
 
-    def sleep(self, unit: Unit, route: Route, cells: Sequence[Cell], wait: Wait, now: float) -> None:
+    def sleep(
+        self, unit: Unit, route: Route, cells: Sequence[Cell], wait: Wait, now: float, ranks: Tuple[Hashable, ...] = ()
+    ) -> None:
         """``unit`` sleeps waiting on ``route``'s next step (whose ``cells`` it watches) for ``wait``; a unit waiting
-        aside (``wait`` is ASIDE) until the next update, after ``now``."""
+        aside (``wait`` is ASIDE) until the next update, after ``now``. ``ranks``: see :meth:`recheck`."""
         slot = unit.slot
         self.fit(slot + 1)
-        sleep = Sleep(route, tuple(cells), wait)
+        sleep = Sleep(route, tuple(cells), wait, ranks)
         self._sleeps[unit] = sleep
         for cell in sleep.cells:
             self._by_cell.setdefault(cell, []).append(unit)
@@ -127,8 +132,9 @@ class Wakeups:
             if unit not in waiters:
                 waiters.append(unit)
         until = now if wait is ASIDE else wait.until
-        if until < np.inf:
-            heapq.heappush(self._timers, (until, next(self._order), unit, sleep))
+        if until < np.inf and self._timed.get(unit) != until:  # (a unit asleep again mostly has its timer already)
+            self._timed[unit] = until
+            heapq.heappush(self._timers, (until, next(self._order), unit))
         self.asleep[slot] = True
         self._waited[slot], self._total[slot] = unit.waiting_for, unit.stats.waited
         self._stuck[slot] = 0.0 if wait is ASIDE else 1.0
@@ -166,11 +172,17 @@ class Wakeups:
             for waiter in self._by_unit.pop(unit, ()):
                 self.wake(waiter)
 
+    def stirred(self, unit: Unit) -> None:
+        """What units asleep read of ``unit``, awake, changed (not its state): those that read it wake."""
+        for waiter in self._by_unit.pop(unit, ()):
+            self.wake(waiter)
+
     def forget(self, unit: Unit) -> None:
         """``unit`` is removed: it sleeps no more, and the units asleep on it wake."""
         self.changed(unit)
         self._by_unit.pop(unit, None)
         self._by_state.pop(unit, None)
+        self._timed.pop(unit, None)
 
     def wake_all(self) -> None:
         """Every unit wakes (a map edit may cut or open the ways they wait on)."""
@@ -181,8 +193,11 @@ class Wakeups:
         """Wake the units whose timers are due at the simulated time ``now`` (an update's start)."""
         timers = self._timers
         while timers and timers[0][0] <= now:
-            _, _, unit, sleep = heapq.heappop(timers)
-            if self._sleeps.get(unit) is sleep:
+            until, _, unit = heapq.heappop(timers)
+            if self._timed.get(unit) == until:
+                del self._timed[unit]
+            sleep = self._sleeps.get(unit)
+            if sleep is not None and (sleep.wait is ASIDE or sleep.wait.until <= now):
                 self.wake(unit)
 
     def spend(self, slots: np.ndarray, due: np.ndarray, seconds: np.ndarray) -> List[Unit]:
@@ -214,7 +229,7 @@ class Wakeups:
         """Wake the units asleep whose own or whose blockers' squads or ranks (``ranks``) changed since they fell
         asleep: steerers change them without an event."""
         for unit, sleep in list(self._sleeps.items()):
-            if sleep.wait.ranks and ranks(unit, sleep.wait.units) != sleep.wait.ranks:
+            if sleep.ranks and ranks(unit, sleep.wait.units) != sleep.ranks:
                 self.wake(unit)
 
     def _cell_changed(self, cell: Cell) -> None:

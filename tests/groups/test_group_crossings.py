@@ -104,9 +104,9 @@ def test_members_that_only_wait_in_a_queue_sleep_and_the_groups_move_as_when_non
     slept = collections.Counter()
     sleep = Wakeups.sleep
 
-    def counted(self, unit, route, cells, wait, now):
+    def counted(self, unit, route, cells, wait, *rest):
         slept[unit.squad is not None and bool(wait.units)] += 1
-        return sleep(self, unit, route, cells, wait, now)
+        return sleep(self, unit, route, cells, wait, *rest)
 
     monkeypatch.setattr(Wakeups, "sleep", counted)
     navigator, _, steps = cross(shape, size, gate, Cohesion.ROUTE, array_pass_units=1)

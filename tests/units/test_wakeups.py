@@ -58,7 +58,7 @@ class PollingNavigator(Navigator):
 def test_a_unit_asleep_wakes_exactly_when_the_cell_it_waits_on_is_let_go():
     navigator = Navigator(Grid.from_ascii("......"))
     waiter, holder, other = (navigator.add_unit((x + 0.5, 0.5), speed=1.0) for x in (0, 1, 3))
-    wait = Wait((holder,), math.inf, math.inf, math.inf, (), states_only=True)
+    wait = Wait((holder,), math.inf, math.inf, math.inf, False, states_only=True)
     navigator.wakeups.sleep(waiter, Route(RouteKind.LOW_LEVEL, [(1, 0)]), [(1, 0)], wait, navigator.time)
     navigator.occupancy.hold(other, [(4, 0)])  # other cells taken and let go: it sleeps on
     navigator.occupancy.leave(other, (3, 0))

@@ -86,6 +86,8 @@ class Wakeups:
         self.asleep = np.zeros(0, dtype=bool)
         self._waited = np.zeros(0)  #: its ``waiting_for``, counted while it sleeps
         self._total = np.zeros(0)  #: its ``stats.waited``, counted while it sleeps
+        #: its ``waiting_for`` as last written to it (or read) here: another value there was written by a rule since
+        self._told = np.zeros(0)
         self._stuck = np.zeros(0)  #: 1.0 where its waiting counts toward giving up, 0.0 waiting aside
         self._patience = np.zeros(0)  #: see Wait.patience
         self._give_up = np.zeros(0)  #: see Wait.give_up
@@ -108,7 +110,8 @@ class Wakeups:
         if old >= slots:
             return
         size = max(slots, 2 * old, 64)
-        for name in ("asleep", "_waited", "_total", "_stuck", "_patience", "_give_up", "_round_waited", "_round_total"):
+        rows = ("asleep", "_waited", "_total", "_told", "_stuck", "_patience", "_give_up")
+        for name in rows + ("_round_waited", "_round_total"):
             array = getattr(self, name)
             grown = np.zeros(size, dtype=array.dtype)
             grown[:old] = array
@@ -136,7 +139,8 @@ class Wakeups:
             self._timed[unit] = until
             heapq.heappush(self._timers, (until, next(self._order), unit))
         self.asleep[slot] = True
-        self._waited[slot], self._total[slot] = unit.waiting_for, unit.stats.waited
+        self._waited[slot] = self._told[slot] = unit.waiting_for
+        self._total[slot] = unit.stats.waited
         self._stuck[slot] = 0.0 if wait is ASIDE else 1.0
         self._patience[slot], self._give_up[slot] = wait.patience, wait.give_up
 
@@ -159,7 +163,9 @@ class Wakeups:
                         del self._by_cell[cell]
             if self._woken(unit):  # its turn in this round is still to come: it waits there itself
                 self._waited[slot], self._total[slot] = self._round_waited[slot], self._round_total[slot]
-            unit.waiting_for, unit.stats.waited = self._waited.item(slot), self._total.item(slot)
+            if unit.waiting_for == self._told[slot]:  # (else a rule set it as it woke the unit: a push, a jam's plan)
+                unit.waiting_for = self._waited.item(slot)
+            unit.stats.waited = self._total.item(slot)
             stack.extend(self._by_unit.pop(unit, ()))
 
     def changed(self, unit: Unit) -> None:
@@ -220,10 +226,11 @@ class Wakeups:
 
     def settle(self) -> None:
         """Write the waiting of the units asleep back to them (after each update: other rules read it)."""
-        waited, total = self._waited, self._total
+        waited, total, told = self._waited, self._total, self._told
         for unit in self._sleeps:
             slot = unit.slot
-            unit.waiting_for, unit.stats.waited = waited.item(slot), total.item(slot)
+            unit.waiting_for = told[slot] = waited.item(slot)
+            unit.stats.waited = total.item(slot)
 
     def recheck(self, ranks: Callable[[Unit, Iterable[Unit]], Tuple[Hashable, ...]]) -> None:
         """Wake the units asleep whose own or whose blockers' squads or ranks (``ranks``) changed since they fell

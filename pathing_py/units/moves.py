@@ -68,11 +68,13 @@ class Round:
         self._before = before  #: slot -> its position before the array pass
         self.current = -1
 
-    def wake(self, slot: int) -> None:
-        """A unit was set walking: it takes its sub-step in this round if its turn has not passed."""
+    def wake(self, slot: int) -> bool:
+        """A unit was set walking: it takes its sub-step in this round if its turn has not passed (True)."""
         rank = int(self._rank_of[slot])
         if rank > self.current and self._due[rank]:
             heapq.heappush(self._heap, rank)
+            return True
+        return False
 
     def position(self, slot: int, position: Tuple[float, float]) -> Tuple[float, float]:
         """Where the unit in ``slot`` (now at ``position``) is as the unit whose turn it is sees it."""

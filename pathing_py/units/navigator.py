@@ -66,8 +66,9 @@ from .narrows import Claim, Narrows, Stretch, hold_for_next_turn, mark_narrows
 from .occupancy import Occupancy, block_cells, step_cells
 from .path_stack import Route, RouteKind
 from .requests import PathRequestQueue
-from .traffic import REROUTES_PER_TRIP, Blocked, Traffic
+from .traffic import REROUTES_PER_TRIP, Traffic, squads_and_ranks
 from .unit import FINAL_STATES, STANDING_STATES, STATE_CODES, Unit, UnitState, unit_settings_problem
+from .wakeups import ASIDE, Wait, Wakeups
 
 __all__ = ["UPDATE_PARTS", "Navigator", "NavigatorStats", "Steerer"]
 
@@ -219,9 +220,8 @@ class Navigator:
         #: Turns at long narrow passages (see :mod:`.narrows`), of the units on their own and of groups.
         self.narrows = Narrows(lambda: self.time)
         self._turns: Dict[int, Tuple[Route, List[Claim]]] = {}  #: unit id -> its high-level route and its claims on it
-        #: Units asleep (see :meth:`_sleeps`) -> the route they wait on, and for a unit blocked, the units in its way
-        #: and their cells (none for a unit waiting aside).
-        self._asleep: Dict[Unit, Tuple[Route, Blocked]] = {}
+        #: Units asleep while they wait, woken by events (see :mod:`.wakeups`): crowds that move in array passes only.
+        self.wakeups = Wakeups(self.occupancy, self._woken)
         self._parts = dict.fromkeys(UPDATE_PARTS, 0.0)  #: this update's time so far, part by part (see NavigatorStats)
         self._leg_seconds = 0.0  #: of this update's events, the seconds spent planning legs (a part of "plans")
         #: Units -> the route, and its key point, of the last hold for a turn at a narrow passage the game heard of.
@@ -288,7 +288,7 @@ class Navigator:
         self.watcher.unsubscribe(unit.id)
         self.collisions.forget(unit, self.time)
         self._drop_turns(unit)
-        self._asleep.pop(unit, None)
+        self.wakeups.forget(unit)
         self._turns_heard.pop(unit, None)
         slot = unit.slot
         unit.detach()
@@ -342,7 +342,7 @@ class Navigator:
         self.grid.set_blocked(applied, blocked)
         if applied:
             self._at_rest = False
-            self._asleep.clear()  # (a step a unit waits to take may be cut, or a way open)
+            self.wakeups.wake_all()  # (a step a unit waits to take may be cut, or a way open)
             if self.graph is not None:
                 self.graph.update(applied)
             if self._sizes is not None:
@@ -406,6 +406,8 @@ class Navigator:
         started = self._part_done("plans", started)
         for steerer in self.steering:
             steerer.steer(delta)
+        if self.steering and len(self.wakeups):
+            self.wakeups.recheck(squads_and_ranks)
         started = self._part_done("steering", started)
         if delta > 0 and self.units:
             order = self._in_priority_order()
@@ -442,6 +444,7 @@ class Navigator:
         if len(order) >= self.array_pass_units:
             self._move_in_passes(order, delta)
             return
+        self.wakeups.wake_all()  # (units asleep in a crowd that has become small since)
         started = time.perf_counter()
         steps = {
             speed: sub_step(delta, speed) for speed in {unit.speed for unit in order}
@@ -451,9 +454,7 @@ class Navigator:
             for unit in order:
                 if unit.next_cell is not None or unit.state in WALKING_STATES:
                     count, dt = steps[unit.speed]
-                    if turn * count % rounds < count and not (
-                        unit.next_cell is None and unit in self._asleep and self._sleeps(unit, dt)
-                    ):
+                    if turn * count % rounds < count:
                         self._advance(unit, dt)
         self._part_done("events", started)
 
@@ -469,12 +470,16 @@ class Navigator:
             self._rank_of = np.zeros(len(agents.position), dtype=np.intp)
         self._rank_of[slots] = np.arange(len(slots))
         rounds, lengths = int(counts.max()), seconds.tolist()
+        wakeups = self.wakeups
+        wakeups.fit(len(agents.position))
+        wakeups.due(self.time)
         for turn in range(rounds):
             started = time.perf_counter()
             due = turn * counts % rounds < counts
+            at_limit = wakeups.spend(slots, due, seconds)
             moving = agents.moving[slots]
             codes = agents.state[slots]
-            events = due & ~moving & ((codes == RUN_CODE) | (codes == WAITING_CODE))
+            events = due & ~moving & ((codes == RUN_CODE) | (codes == WAITING_CODE)) & ~wakeups.asleep[slots]
             movers = due & moving
             close = agents.close[slots]
             events |= movers & close
@@ -487,17 +492,17 @@ class Navigator:
                 moved_on[slots[ranks[short]]] = True
             self._round = Round(np.flatnonzero(events), due, self._rank_of, moved_on, before)
             started = self._part_done("array moves", started)
-            asleep = self._asleep
             try:
+                for unit in at_limit:  # (their waits reach a limit of their rules in this round's sub-step)
+                    wakeups.wake(unit)
                 for rank in self._round:
                     unit = self._round_unit = order[rank]
-                    if unit.next_cell is not None:
-                        self._advance(unit, lengths[rank])
-                    elif unit.state in WALKING_STATES and not (unit in asleep and self._sleeps(unit, lengths[rank])):
+                    if unit.next_cell is not None or unit.state in WALKING_STATES:
                         self._advance(unit, lengths[rank])
             finally:
                 self._round = self._round_unit = None
             self._part_done("events", started)
+        wakeups.settle()
 
     def set_state(self, unit: Unit, state: UnitState) -> None:
         """The one way a unit's state changes once it is added (the traffic rules and jams' plans call it too):
@@ -506,30 +511,21 @@ class Navigator:
             return
         unit.state = state
         self.agents.state[unit.slot] = STATE_CODES[state]
+        self.wakeups.changed(unit)
         if self._round is not None and state in WALKING_STATES and unit is not self._round_unit:
             self._round.wake(unit.slot)
 
-    def _sleeps(self, unit: Unit, dt: float) -> bool:
-        """Whether ``unit``, asleep, waits on for ``dt`` seconds (spent so), else it wakes. A unit sleeps while it
-        waits for what only another unit's move can end, and its sub-steps ask only that, not the whole way to its
-        next cell: a unit waiting aside on purpose (for a unit it made way for to pass, or for its turn at a narrow
-        passage: its top route's ``wait_while``, worked out once an update), a unit only making way blocked by
-        units that wait where they stand, and a unit that only waits in a queue, behind squad-mates or units stepping
-        (see :meth:`Traffic.sleep_blocked`). (In the packed canyon, most of the
-        units pushed along it wait so for long: awake, each cost several times as much.) Anything else that
-        changes its routes or its state (an order, a push, a jam's plan, a map edit) wakes it."""
-        route, blocked = self._asleep[unit]
-        stack = unit.stack
-        if stack and stack[-1] is route and unit.state is UnitState.WAITING and not self.jams.keeps_cell(unit):
-            if blocked:
-                if self.traffic.still_blocked(unit, blocked, dt):
-                    return True
-            elif route.waiting():
-                unit.stats.waited += dt  # (Traffic.wait_on_purpose, written out: its waiting_for stays 0)
-                unit.progress_time = self.time
-                return True
-        del self._asleep[unit]
-        return False
+    def _woken(self, unit: Unit) -> bool:
+        """A unit woke (see :mod:`.wakeups`): whether it takes its sub-step in the round under way still."""
+        return self._round is not None and self._round.wake(unit.slot)
+
+    def asleep(self, unit: Unit) -> bool:
+        """Whether ``unit`` sleeps while it waits (see :mod:`.wakeups`)."""
+        return unit in self.wakeups
+
+    def stirred(self, unit: Unit) -> None:
+        """What units asleep read of ``unit`` waiting changed (see :meth:`Traffic.wait_or_detour`): they wake."""
+        self.wakeups.stirred(unit)
 
     def _rests(self, unit: Unit) -> bool:
         """Whether ``unit`` stands with nothing left to do that time alone starts (see :attr:`at_rest`). A unit off
@@ -977,7 +973,7 @@ class Navigator:
                 unit, route, dt
             ):
                 if route.wait_while is not None:  # waiting aside (not its turn in a jam's plan): asleep
-                    self._asleep[unit] = route, ()
+                    self._sleep(unit, route, (), ASIDE)
                 return False
             if self.jams.holds_back(unit, waypoint):
                 self.traffic.wait_on_purpose(unit, dt)
@@ -992,7 +988,14 @@ class Navigator:
         if heard is None or heard[0] is not route or heard[1] != route.wait_at:
             self._turns_heard[unit] = route, route.wait_at
             self._events.append((unit.id, "waiting_for_turn", unit.cell))
-        self._asleep[unit] = route, ()
+        self._sleep(unit, route, (), ASIDE)
+
+    def _sleep(self, unit: Unit, route: Route, cells: Sequence[Cell], wait: Wait) -> None:
+        """``unit`` sleeps until ``wait`` ends or a cell of ``cells`` is taken or let go (see :mod:`.wakeups`), in a
+        crowd that moves in array passes (a smaller one asks the rules at every sub-step)."""
+        if len(self.units) >= self.array_pass_units:
+            ranks = squads_and_ranks(unit, wait.units) if self.steering and wait.reads_ranks else ()
+            self.wakeups.sleep(unit, route, cells, wait, self.time, ranks)
 
     def _step_onto(self, unit: Unit, route: Route, cell: Cell, dt: float) -> bool:
         if not self.grid_of(unit).step_open(unit.cell, cell):
@@ -1005,9 +1008,9 @@ class Navigator:
             self.traffic.wait_or_detour(unit, route, cell, blockers, dt)
             self._part_done("traffic", started)
             if unit.stack and unit.stack[-1] is route and not self.jams.planned(unit):
-                blocked = self.traffic.sleep_blocked(unit, route, cells, blockers)
-                if blocked:
-                    self._asleep[unit] = route, blocked
+                wait = self.traffic.sleep_blocked(unit, route, blockers)
+                if wait is not None:
+                    self._sleep(unit, route, [c for c in cells if c not in unit.held], wait)
             return False
         self._start_step(unit, route, cell, cells)
         return True

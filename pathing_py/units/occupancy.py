@@ -18,7 +18,7 @@ BUCKET_SIZE cells (a spatial hash): a window query reads the buckets it
 overlaps, however many units the map holds.
 """
 
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Container, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ..grid import Cell
 from .unit import Unit
@@ -44,6 +44,14 @@ class Occupancy:
         #: Cell -> the units stepping out of it: mostly one, but a small unit may follow one out and step
         #: back out again while the first still reaches into the cell.
         self._leavers: Dict[Cell, List[Unit]] = {}
+        #: Cells units asleep wait on, and what to tell as one of them is taken or let go (see :meth:`watch`).
+        self._watched: Container[Cell] = ()
+        self._changed: Callable[[Cell], None] = _ignore
+
+    def watch(self, cells: Container[Cell], changed: Callable[[Cell], None]) -> None:
+        """Call ``changed`` with each of ``cells`` (a live container: the watcher keeps it) as it is taken or let go:
+        the event that wakes units waiting on it (see :mod:`.wakeups`)."""
+        self._watched, self._changed = cells, changed
 
     def __contains__(self, cell: Cell) -> bool:
         return cell in self._holder
@@ -72,6 +80,8 @@ class Occupancy:
                 bucket = self._buckets[key] = {}
             bucket[cell] = unit
             held.add(cell)
+            if cell in self._watched:
+                self._changed(cell)
 
     def release(self, unit: Unit, keep: Iterable[Cell] = ()) -> None:
         """Let go of every cell ``unit`` holds but those of ``keep``."""
@@ -116,6 +126,8 @@ class Occupancy:
         del bucket[cell]
         if not bucket:
             del self._buckets[key]
+        if cell in self._watched:
+            self._changed(cell)
 
     def leavers(self, cell: Cell) -> Sequence[Unit]:
         """The units still stepping out of ``cell`` (a cell no unit holds may still be theirs), oldest first."""
@@ -138,6 +150,10 @@ class Occupancy:
         x, y = cell
         found = {unit.id: unit for _, unit in self.held_in(x - reach, y - reach, x + reach + 1, y + reach + 1)}
         return iter([found[unit_id] for unit_id in sorted(found)])
+
+
+def _ignore(cell: Cell) -> None:
+    """No one watches cells."""
 
 
 def block_cells(cell: Cell, size: int) -> List[Cell]:

@@ -20,7 +20,7 @@ costs, with the cells units hold blocked.
 
 import math
 from operator import attrgetter
-from typing import Callable, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Protocol, Set, Tuple, Union
+from typing import Callable, Dict, FrozenSet, Hashable, Iterable, List, Optional, Protocol, Set, Tuple
 
 import numpy as np
 
@@ -28,30 +28,14 @@ from ..arguments import as_seconds
 from ..clearance import ClearanceMap
 from ..grid import Cell, Grid
 from ..search import find_path
-from .collisions import Collision, Collisions, Resolution
+from .collisions import Collisions, Resolution
 from .occupancy import Occupancy, block_cells, step_cells
 from .path_stack import Route, RouteKind
 from .spacetime import Reservations, arrival_times, find_path_in_time, occupancy
 from .unit import FINAL_STATES, STANDING_STATES, Unit, UnitState
+from .wakeups import Wait
 
-__all__ = ["Blocked", "Held", "Queue", "Traffic", "TrafficHost", "grid_without", "waited_for", "waiting_aside"]
-
-Held = Tuple[Tuple[Unit, Cell], ...]  #: units, and the cells they stand on, that a unit asleep waits for
-
-
-class Queue(NamedTuple):
-    """What a unit asleep in a queue waits for (see :meth:`Traffic.sleep_blocked`): the units holding the cells
-    of its step."""
-
-    route: Route  #: the route it walks, whose next cell they hold
-    cells: List[Cell]  #: the cells of its step
-    holders: Tuple[Optional[Unit], ...]  #: the holder of each of those cells
-    others: Set[Unit]  #: those holders but the unit
-    collision: Collision[Unit]  #: the unit's collision with them
-
-
-#: What a unit asleep because its way is held waits for (see :meth:`Traffic.sleep_blocked`); none, ``()``.
-Blocked = Union[Held, Queue]
+__all__ = ["Traffic", "TrafficHost", "grid_without", "waited_for", "waiting_aside"]
 
 #: How far ahead a detour around units may rejoin the route, in cells.
 DETOUR_HORIZON = 10
@@ -121,6 +105,12 @@ class TrafficHost(Protocol):
 
     def watch_route(self, unit: Unit) -> None:
         """The unit's routes changed: watch the map along the new ones (D3)."""
+
+    def asleep(self, unit: Unit) -> bool:
+        """Whether ``unit`` sleeps while it waits (see :mod:`.wakeups`): nothing about it changes unheard."""
+
+    def stirred(self, unit: Unit) -> None:
+        """What units asleep read of ``unit`` waiting (its progress, the cell it waits for, its routes) changed."""
 
 
 def grid_without(grid: Grid, held: Iterable[Cell], left: int, top: int, right: int, bottom: int, size: int = 1) -> Grid:
@@ -235,6 +225,17 @@ class Traffic:
         cell has come pushes the units from outside the plan that stopped there, whatever their rank:
         they may be waiting for units of the plan, which wait for them in turn (in a knot at a gate, the
         units of a plan stood that way until the plan overran)."""
+        stack = unit.stack
+        closer, collision, wanted, top, depth = unit.closer_time, unit.collision, unit.wanted, stack.top, len(stack)
+        self._wait_or_detour(unit, route, cell, blockers, dt)
+        if (
+            unit.closer_time != closer or unit.collision is not collision or unit.wanted != wanted
+            or stack.top is not top or len(stack) != depth
+        ):  # fmt: skip
+            self.host.stirred(unit)  # (units asleep on it read these: they wake)
+
+    def _wait_or_detour(self, unit: Unit, route: Route, cell: Cell, blockers: Set[Unit], dt: float) -> None:
+        """See :meth:`wait_or_detour`."""
         if route.may_take is not None:  # walking a jam's plan: its turn in the cell has come
             self._push_one(unit, blockers, by_plan=True)  # units from outside the plan that stopped there make way
             self.wait_on_purpose(unit, dt)
@@ -357,74 +358,44 @@ class Traffic:
             and all(b.squad is squad and b.state not in STANDING_STATES for b in blockers)
         )
 
-    def sleep_blocked(self, unit: Unit, route: Route, cells: List[Cell], blockers: Set[Unit]) -> Blocked:
-        """What ``unit``, waiting for ``blockers`` (holding ``cells``, the cells of its step along ``route``), may sleep
-        on (see :meth:`still_blocked`); else none (the waits of other units have rules to ask again at every sub-step):
+    def sleep_blocked(self, unit: Unit, route: Route, blockers: Set[Unit]) -> Optional[Wait]:
+        """What ``unit``, which has just waited for ``blockers`` (the holders of its next step along ``route``, its top
+        route) in :meth:`wait_or_detour`, waits on until the rules' answer may change (see :mod:`.wakeups`): the units
+        whose state or waking may change it, the limits of its wait and the time of its next detour. None where the
+        answer may change unheard: the unit must ask at every sub-step.
 
-        - a unit only making way (it pushes no one and goes around no one) blocked by units that wait where they
-          stand: those units and their cells;
-        - a unit that only waits in a queue (see :meth:`_queues`): the same units on the same cells. (In a crowd of
-          groups, a few dozen wait so at every update: their sleep takes a little off every update.)"""
-        if unit.state is not UnitState.WAITING:
-            return ()
+        - A unit only making way waits until a standing unit takes its place or it gives up: it reads only the
+          blockers' states.
+        - A unit keeping its place in its squad's queue waits until its patience runs out: it reads the blockers'
+          states and squads.
+        - Any other unit walking its order waits until a detour is due, or it gives up, while it has no one to push
+          and the units in its way change only by events: each steps (it takes the progress of their steps, which
+          end in a change of state), sleeps itself, or waits and is heard as what it waits for, its routes or its
+          progress change (:meth:`wait_or_detour`; not on a jam's plan, whose end changes its routes unheard).
+        """
+        if unit.state is not UnitState.WAITING or route.may_take is not None or unit.waiting_for >= self.give_up:
+            return None
         if unit.stack.find(RouteKind.HIGH_LEVEL) is None:
-            held = tuple(
-                (blocker, blocker.cell)
-                for blocker in blockers
-                if blocker.next_cell is None and blocker.state is UnitState.WAITING
-            )
-            return held if len(held) == len(blockers) else ()
+            if any(b.state in STANDING_STATES for b in blockers):
+                return None
+            return Wait(tuple(blockers), math.inf, math.inf, self.give_up, False, states_only=True)
         collision = unit.collision
-        if (
-            route.may_take is None
-            and collision is not None
-            and collision.others == blockers
-            and self._queues(unit, blockers)
-        ):
-            return Queue(route, cells, tuple(map(self.host.occupancy.holder, cells)), blockers, collision)
-        return ()
-
-    def still_blocked(self, unit: Unit, blocked: Blocked, dt: float) -> bool:
-        """Whether a unit asleep on ``blocked`` (see :meth:`sleep_blocked`) waits on for ``dt`` seconds (spent so): the
-        answer :meth:`wait_or_detour` would give, from fewer questions.
-
-        - Asleep on units that wait: each still waits where it stood, and the unit's wait stays short of ``give_up``
-          (when it stands where it is instead).
-        - Asleep in a queue: the same units hold the same cells, the collision it met them in is still open (no
-          other has begun), and it still only waits (:meth:`_queues`)."""
-        if isinstance(blocked, Queue):
-            return self._still_queued(unit, blocked, dt)
-        if unit.waiting_for + dt >= self.give_up:
-            return False
-        for blocker, cell in blocked:
-            if blocker.next_cell is not None or blocker.state is not UnitState.WAITING or blocker.cell != cell:
-                return False
-        self.wait(unit, dt)
-        return True
-
-    def _queues(self, unit: Unit, others: Set[Unit]) -> bool:
-        """Whether ``unit``, walking its order, its way held by ``others``, only waits (see :meth:`wait_or_detour`): it
-        keeps its place in its squad's queue, or it keeps to a shared route, units under way hold its way (none
-        to push) and no detour is due."""
-        return self._behind_mates(unit, others) or (
-            unit.keeps_to_shared_route and self.host.time < unit.next_detour
-            and all(other.next_cell is not None for other in others)
-        )  # fmt: skip
-
-    def _still_queued(self, unit: Unit, queue: Queue, dt: float) -> bool:
-        route, cells, holders, others, collision = queue
-        if route.wait_while is not None or unit.waiting_for >= self.give_up:
-            return False  # (and a member on its way back after making way, held that long: see wait_or_detour)
-        if (
-            unit.collision is not collision
-            or collision.ended is not None
-            or tuple(map(self.host.occupancy.holder, cells)) != holders
-        ):
-            return False
-        if not self._queues(unit, others):
-            return False
-        self.wait(unit, dt)
-        return True
+        if collision is None or collision.ended is not None or collision.others != blockers:
+            return None
+        if self._behind_mates(unit, blockers):
+            return Wait(tuple(blockers), math.inf, self.wait_limit, self.give_up, True, states_only=True)
+        asleep = self.host.asleep
+        for blocker in blockers:
+            if blocker.next_cell is not None:
+                if blocker.state is not UnitState.MOVING:
+                    return None
+            elif not asleep(blocker):
+                top = blocker.stack.top
+                if blocker.state is not UnitState.WAITING or top is not None and top.may_take is not None:
+                    return None
+            if self._pushable(blocker, unit):
+                return None
+        return Wait(tuple(blockers), unit.next_detour, math.inf, self.give_up, True)
 
     def wait(self, unit: Unit, dt: float) -> None:
         """Wait where the unit is, stuck: its waiting counts toward giving up."""
@@ -689,6 +660,12 @@ class Traffic:
 
 
 _id = attrgetter("id")
+
+
+def squads_and_ranks(unit: Unit, others: Iterable[Unit]) -> Tuple[Hashable, ...]:
+    """The squads, whether they follow another's route, and the ranks of ``unit`` and ``others``: what the rules read
+    of them that steerers (groups) change without an event."""
+    return tuple((u.squad, u.following, u.rank) for u in (unit, *others))
 
 
 def _stands(unit: Unit) -> bool:

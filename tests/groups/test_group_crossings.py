@@ -9,7 +9,7 @@ import pytest
 from pathing_py import Grid, KeyPointGraph
 from pathing_py.groups import Cohesion, Groups
 from pathing_py.units import Navigator, UnitState
-from pathing_py.units.traffic import Queue, Traffic
+from pathing_py.units.wakeups import Wakeups
 from tests.support.navigator import check_world
 
 #: Two open halves 40 cells wide, joined by one gate in the wall between them.
@@ -34,12 +34,13 @@ def block(navigator, size, top):
     return [navigator.add_unit((BLOCK_LEFT + i % 5 + 0.5, y(i) + 0.5), speed=4.0) for i in range(size)]
 
 
-def cross(shape, size, gate, cohesion, singles=False, updates=3000):
+def cross(shape, size, gate, cohesion, singles=False, updates=3000, array_pass_units=Navigator.array_pass_units):
     """A group from the top through the gate to the bottom, and a group (or, with ``singles``, as many
     units ordered one by one) from the bottom to the top; run until every order ended. The navigator,
     the groups, and the step log of the whole run."""
     grid = gate_grid(gate)
     navigator = Navigator(grid, KeyPointGraph.bake(grid, cluster_size=8))
+    navigator.array_pass_units = array_pass_units
     groups = Groups(navigator)
     spacing = 1.0 if shape is None else 2.0
     down = groups.add_group(block(navigator, size, top=True), formation=shape, spacing=spacing, cohesion=cohesion)
@@ -97,26 +98,21 @@ def test_groups_crossing_in_a_gate_do_the_same_every_run():
 def test_members_that_only_wait_in_a_queue_sleep_and_the_groups_move_as_when_none_sleeps(
     shape, size, gate, monkeypatch
 ):
-    """Members waiting behind squad-mates, or on their shared route behind units stepping, sleep
-    (``Traffic.sleep_blocked``): their sub-steps ask only whether the same units still hold the same cells, not
-    the traffic rules; the groups make the same steps, to the same ends, as when no member sleeps so."""
+    """Members waiting behind squad-mates, or on their shared route behind units stepping, sleep until an event wakes
+    them (see pathing_py.units.wakeups): the groups make the same steps, to the same ends, as when every member asks
+    the traffic rules at every sub-step (the walk in order of a small crowd)."""
     slept = collections.Counter()
-    still_blocked = Traffic.still_blocked
+    sleep = Wakeups.sleep
 
-    def counted(self, unit, blocked, dt):
-        waits = still_blocked(self, unit, blocked, dt)
-        slept[isinstance(blocked, Queue) and waits] += 1
-        return waits
+    def counted(self, unit, route, cells, wait, *rest):
+        slept[unit.squad is not None and bool(wait.units)] += 1
+        return sleep(self, unit, route, cells, wait, *rest)
 
-    monkeypatch.setattr(Traffic, "still_blocked", counted)
-    navigator, _, steps = cross(shape, size, gate, Cohesion.ROUTE)
+    monkeypatch.setattr(Wakeups, "sleep", counted)
+    navigator, _, steps = cross(shape, size, gate, Cohesion.ROUTE, array_pass_units=1)
     ends = [(unit.cell, unit.state, unit.stats.waited) for unit in navigator.units.values()]
-    assert slept[True] >= 500
+    assert slept[True] >= 100
 
-    sleep_blocked = Traffic.sleep_blocked
-    monkeypatch.setattr(
-        Traffic, "sleep_blocked", lambda self, *args: () if isinstance(b := sleep_blocked(self, *args), Queue) else b
-    )
-    navigator, _, awake_steps = cross(shape, size, gate, Cohesion.ROUTE)
+    navigator, _, awake_steps = cross(shape, size, gate, Cohesion.ROUTE, array_pass_units=10**9)
     assert awake_steps == steps
     assert [(unit.cell, unit.state, unit.stats.waited) for unit in navigator.units.values()] == ends

@@ -1,3 +1,4 @@
+import collections
 import math
 import random
 
@@ -336,40 +337,46 @@ def test_a_unit_pushes_through_a_packed_canyon_and_every_pushed_unit_goes_back(i
 
 
 def test_units_waiting_for_what_only_another_units_move_ends_sleep_and_an_order_wakes_one():
-    """A unit waiting aside on purpose, or only making way and blocked by units that wait where they stand, is passed
-    over as units move: its sub-steps ask only whether it still waits, not the traffic rules, its waiting still
-    counted. It wakes as its wait ends (the pushed units go back, see above), or at an order."""
+    """In a crowd that moves in array passes, a unit waiting aside on purpose, or blocked by units that only an event
+    changes, sleeps (see pathing_py.units.wakeups): a unit waiting aside asks whether it still waits once an update
+    (the answer changes once an update), a unit blocked not at all while it sleeps, its waiting still counted. It
+    wakes as its wait ends (the pushed units go back, see above), or at an order."""
     scenario = scenarios.packed_canyon(6)
     navigator, units = scenario_navigator(scenario)
-    asked = []
-    still_passing = navigator.traffic.still_passing
-    navigator.traffic.still_passing = lambda unit, route, dt: asked.append(unit) or still_passing(unit, route, dt)
+    navigator.array_pass_units = 0  # (a crowd this small walks its units in order, asking the rules at every sub-step)
+    asked = collections.Counter()
+    still_passing, wait_or_detour = navigator.traffic.still_passing, navigator.traffic.wait_or_detour
+    navigator.traffic.still_passing = lambda unit, *args: asked.update([unit]) or still_passing(unit, *args)
+    navigator.traffic.wait_or_detour = lambda unit, *args: asked.update([unit]) or wait_or_detour(unit, *args)
 
     def waits(unit):
         return unit.next_cell is None and unit.state is UnitState.WAITING
 
-    def only_making_way(unit):
-        return not waiting_aside(unit) and all(route.kind is RouteKind.AVOIDANCE for route in unit.stack)
-
+    delta = 0.25  # two sub-steps an update
     slept = {"aside": 0, "blocked": 0}
     for _ in range(300):
-        waiting = [(unit, unit.stats.waited, unit.waiting_for) for unit in units[1:] if waits(unit)]
+        asleep = [(unit, unit.stats.waited, unit.waiting_for) for unit in units[1:] if unit in navigator.wakeups]
         asked.clear()
-        navigator.update(0.1)
-        for unit, waited, waiting_for in waiting:
-            if waits(unit) and unit not in asked:
-                kind = "aside" if waiting_aside(unit) else "blocked"
-                assert kind == "aside" or only_making_way(unit)
-                assert unit.stats.waited == pytest.approx(waited + 0.1)
-                assert unit.waiting_for == (0.0 if kind == "aside" else pytest.approx(waiting_for + 0.1))
-                slept[kind] += 1
+        navigator.update(delta)
+        for unit, waited, waiting_for in asleep:
+            if unit not in navigator.wakeups or not waits(unit):
+                continue
+            if waiting_aside(unit):
+                assert asked[unit] <= 1 and unit.waiting_for == 0.0
+                slept["aside"] += 1
+            elif not asked[unit]:
+                assert unit.waiting_for == pytest.approx(waiting_for + delta)
+                slept["blocked"] += 1
+            else:
+                continue
+            assert unit.stats.waited == pytest.approx(waited + delta)
         if min(slept.values()) >= 10 and any(waiting_aside(unit) and waits(unit) for unit in units[1:]):
             break
     assert min(slept.values()) >= 10
     sleeper = next(unit for unit in units[1:] if waiting_aside(unit) and waits(unit))
     sleeper.move_to(sleeper.cell)  # ordered to stay where it is: it ends its order there at once
     navigator.update(0.1)
-    assert sleeper.state is UnitState.ARRIVED and not waiting_aside(sleeper)
+    assert sleeper.state is UnitState.ARRIVED and not waiting_aside(sleeper) and sleeper not in navigator.wakeups
 
 
 def test_a_unit_ordered_into_an_occupied_spot_gets_it():

@@ -33,10 +33,11 @@ it marches at full speed.
 """
 
 import enum
+import functools
 import math
 from collections import deque
 from operator import attrgetter
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Callable, Collection, Dict, Iterable, List, Optional, Sequence, Set, Tuple, TypeVar, Union, cast
 
 import numpy as np
 
@@ -52,6 +53,7 @@ from ..units.unit import FINAL_STATES, STANDING_STATES
 from .formations import FORWARD, Formation, checked_spacing, distinct_cells, needs_reforming, slot_cells
 from .forming import assign_slots
 from .lanes import keep_right
+from .outsiders import Outsiders
 from .paces import MIN_PACE, PaceAsk, PaceTable, SlotLayout, followed
 from .passage import narrow_points, plan_passage, with_narrow_points
 
@@ -73,6 +75,23 @@ _id, _priority, _speed = attrgetter("id"), attrgetter("priority"), attrgetter("s
 #: A formation as a game names it: a shape of :data:`~pathing_py.groups.formations.SHAPES`, slot offsets (cells,
 #: for a formation marching up the screen), or a :class:`Formation`.
 FormationShape = Union[str, Sequence[Sequence[float]], Formation]
+
+
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def _changes_members(method: _Method) -> _Method:
+    """A method of :class:`Group` that may give its members orders: once it is done, the groups' record of where
+    units stand and head for finds its members' anew (see :class:`~pathing_py.groups.outsiders.Outsiders`)."""
+
+    @functools.wraps(method)
+    def changing(group: "Group", *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(group, *args, **kwargs)
+        finally:
+            group.groups.outsiders.changed(group.members)
+
+    return cast(_Method, changing)
 
 
 class Cohesion(enum.Enum):
@@ -157,7 +176,8 @@ class Group:
         self._order_open = False  #: an order has been given whose group_arrived has not come yet
         #: How the group ranks against other units while under way (see ``Squad``): kept here, read by every push.
         self.rank: Tuple[int, int] = (0, 0)
-        self._joined = 0  #: members taken in or let go so far: the slot layout is made again when it changes
+        self._joined = 0  #: members taken in or let go so far: what is kept of them is made again when it changes
+        self._oldest = (-1, 0)  #: (_joined, the least member id) when it was last found
         self._layout: Optional[SlotLayout] = None  #: its members as rows for their paces (see :mod:`.paces`)
         self._pace_later = False  #: its paces are set with every group's at the end of this update
         for unit in units:
@@ -183,6 +203,7 @@ class Group:
         """The grid of :attr:`size` (its cells: the top-left cells of the blocks where the widest member fits)."""
         return self.groups.navigator.grid_of(max(self.members, key=lambda unit: unit.size))
 
+    @_changes_members
     def add(self, unit: Unit) -> None:
         """Take ``unit`` into the group. A group under way takes it along: without formation, to the free cell
         nearest the target on a route of its own; in formation, the group forms again at the next update, where
@@ -197,6 +218,7 @@ class Group:
         if self._order_open and self.formation is None:
             self._send_along(unit)
 
+    @_changes_members
     def remove(self, unit: Unit) -> None:
         """Let ``unit`` go: it finishes its current order on its own, at its own speed and priority (a
         member still waiting for the commander's route plans its own way to its goal)."""
@@ -228,7 +250,9 @@ class Group:
         if not self.members:  # nothing left to share or to wait for
             self._sharing = self._marching = self._order_open = False
             self._drop_claims()
+        self.groups.outsiders.changed([unit])  # (it has an order of its own, or none)
 
+    @_changes_members
     def move_to(self, target: Cell) -> None:
         """Send the group to ``target``: the commander there, the others to their slots around it
         or, without a formation, to the free cells nearest it, each to the one nearest its place
@@ -271,6 +295,7 @@ class Group:
         self._form_on_route = True  # it forms facing the way its route sets off: the route first
         self._march()
 
+    @_changes_members
     def set_formation(self, shape: Optional[FormationShape], spacing: Optional[float] = None) -> None:
         """Take another formation (None: none; ``spacing`` as before unless given) where the group stands:
         it forms again facing as it faced, and goes on with its order, if it has one, once formed. A
@@ -542,7 +567,7 @@ class Group:
         navigator, formation = self.groups.navigator, self.formation
         assert formation is not None
         self._form_on_route = False
-        standing = set(self.groups.standing_outsiders(self))
+        standing = self.groups.standing_outsiders(self)
         centre = self._centre_cell(formation, standing)
         slot_cells, usable = self._slots_at(formation, centre, standing)
         self._slot_cells = [(x, y) for x, y in slot_cells.tolist()]
@@ -680,12 +705,12 @@ class Group:
         member's goal takes; it plans its own way there (it may be wider than the commander's route allows)."""
         assert self.target is not None
         grid, size = self._grid(), self.size
-        taken = self.groups.taken_by_outsiders(self) + [
+        taken = self.groups.taken_by_outsiders(self) | {
             cell
             for member in self.members
             if member.id in self.goals
             for cell in block_cells(self.goals[member.id], member.size)
-        ]
+        }
         cells = gathering_cells(grid, _block_over(grid, self.target, size), 1, blocked=taken, size=size)
         self.goals[unit.id] = _within(cells[0], size, unit.size) if cells else self.target
         unit.squad = self if self._marching else None
@@ -707,7 +732,7 @@ class Group:
         taken = self.groups.taken_by_outsiders(self)
         lead = self.slots.get(commander.id)
         if self.formation is not None and self.state is GroupState.FORMED and lead is not None:
-            cells, usable = self._slots_at(self.formation, target, set(taken))
+            cells, usable = self._slots_at(self.formation, target, taken)
             lx, ly = _cell(cells[lead])
             for unit in self.members:
                 slot = self.slots.get(unit.id)
@@ -718,9 +743,9 @@ class Group:
         offsets = {**self._places_from(commander), **offsets}
         left = [unit for unit in self.members if unit.id not in goals]
         if left:
-            blocked = taken + [
+            blocked = taken | {
                 cell for unit in self.members if unit.id in goals for cell in block_cells(goals[unit.id], unit.size)
-            ]
+            }
             places = _keep_places(
                 left, commander, gathering_cells(grid, target, len(left), blocked=blocked, size=size), target
             )
@@ -741,8 +766,11 @@ class Group:
         return {unit.id: (int(x), int(y)) for unit, (x, y) in zip(self.members, places.tolist())}
 
     def _rank(self) -> None:
-        """The squad's rank from its members' priorities now (a game may change them under way)."""
-        self.rank = (max(map(_priority, self.members)), -min(map(_id, self.members)))
+        """The squad's rank from its members' priorities now (a game may change them under way), and its oldest
+        member (found again once members came or went)."""
+        if self._oldest[0] != self._joined:
+            self._oldest = (self._joined, min(map(_id, self.members)))
+        self.rank = (max(map(_priority, self.members)), -self._oldest[1])
 
     def _pick_commander(self, fresh: bool = False) -> None:
         """The widest member nearest the centroid leads (kept between orders unless ``fresh``): its route
@@ -768,20 +796,21 @@ class Group:
         self._pace_later = False
         marching = self._marching and not self._sharing
         holds = marching and self.state is GroupState.FORMED and not self._passing(span)
-        if marching and not holds and self.cohesion is Cohesion.ARRIVAL:
-            speed = self.speed
-            paces = dict.fromkeys(self.members, speed)  # (each member's pace set once: a unit's pace changing is work)
-            self._arrive_together(speed, paces)
-            for unit, pace in paces.items():
-                unit.pace = pace
-            return
         navigator = self.groups.navigator
-        ask = PaceAsk.now(navigator.agents, self._slot_layout(), holds)
-        if later:
+        if later and (holds or not marching or self.cohesion is not Cohesion.ARRIVAL):
             self._pace_later = True
-            self.groups.set_paces_later(self, ask)
-        else:
+            self.groups.set_paces_later(self, PaceAsk.now(navigator.agents, self._slot_layout(), holds))
+            return
+        if holds:
+            ask = PaceAsk.now(navigator.agents, self._slot_layout(), holds)
             PaceTable().set_paces(navigator.agents, navigator.occupancy, [ask], every=True)
+            return
+        speed = self.speed
+        paces = dict.fromkeys(self.members, speed)  # (each member's pace set once: a unit's pace changing is work)
+        if marching and self.cohesion is Cohesion.ARRIVAL:
+            self._arrive_together(speed, paces)
+        for unit, pace in paces.items():
+            unit.pace = pace
 
     def _slot_layout(self) -> SlotLayout:
         """Its members as rows, and where each marches from the commander: made again once they changed."""
@@ -835,6 +864,9 @@ class Groups:
         self._next_id = 1
         self._removed_seen = navigator.stats.removed  #: units the navigator had removed at the last update
         self._paces = PaceTable()
+        #: Cells units stand on or head for, kept for a frame (:meth:`taken_by_outsiders`); groups say which of their
+        #: members they changed.
+        self.outsiders = Outsiders(navigator)
         #: The groups whose paces this update sets at its end, and what each asked (see :meth:`Group._set_paces`).
         self._paces_later: List[Tuple[Group, PaceAsk]] = []
         navigator.steering.append(self)
@@ -902,6 +934,7 @@ class Groups:
                 self.drop_lost(group)
             if group.members:
                 group.update()
+                self.outsiders.changed(group.members)
         asks = [ask for group, ask in self._paces_later if group._pace_later and group.members]
         self._paces.set_paces(self.navigator.agents, self.navigator.occupancy, asks)
         self._paces_later = []
@@ -934,25 +967,18 @@ class Groups:
     def announce(self, group: Group, name: str, detail: str) -> None:
         self._events.append((group.id, name, detail))
 
-    def standing_outsiders(self, group: Group) -> List[Cell]:
-        """Cells where units outside ``group`` stand (every cell of a wider unit's block), which its members
-        should not be sent to."""
-        return [cell for unit in self.navigator.units.values()
-                if self._group_of.get(unit.id) is not group and unit.next_cell is None
-                and (unit.state in FINAL_STATES or unit.state is UnitState.IDLE)
-                for cell in block_cells(unit.cell, unit.size)]  # fmt: skip
+    def standing_outsiders(self, group: Group) -> Set[Cell]:
+        """Cells where units outside ``group`` stand at rest (every cell of a wider unit's block), which its members
+        should not be sent to. (Found once a frame for every unit, and again for the units that changed since:
+        :class:`~pathing_py.groups.outsiders.Outsiders`.)"""
+        return self.outsiders.standing(group.members)
 
-    def taken_by_outsiders(self, group: Group) -> List[Cell]:
+    def taken_by_outsiders(self, group: Group) -> Set[Cell]:
         """Cells ``group``'s members are not given as goals: where units outside it stand (:meth:`standing_outsiders`),
         and the goals of their orders still under way or that they were moved off (they come back to them). (Groups
         sent to one place each took the free cells nearest it: in a pocket of 4 x 2 cells, three units had one goal
         and two another, and took turns on them, pushed off and walking back, for a minute.)"""
-        return self.standing_outsiders(group) + [
-            cell for unit in self.navigator.units.values()
-            if unit.goal is not None and self._group_of.get(unit.id) is not group
-            and (unit.state not in FINAL_STATES and unit.state is not UnitState.IDLE or unit.off_goal)
-            for cell in block_cells(unit.goal, unit.size)
-        ]  # fmt: skip
+        return self.outsiders.taken(group.members)
 
     def _check_free(self, unit: Unit) -> None:
         if not isinstance(unit, Unit) or self.navigator.units.get(unit.id) is not unit:
@@ -962,7 +988,9 @@ class Groups:
             raise ValueError(f"unit {unit.id} is already in group {other.id}")
 
 
-def gathering_cells(grid: Grid, target: Cell, count: int, blocked: Sequence[Cell] = (), *, size: int = 1) -> List[Cell]:
+def gathering_cells(
+    grid: Grid, target: Cell, count: int, blocked: Collection[Cell] = (), *, size: int = 1
+) -> List[Cell]:
     """Up to ``count`` passable cells around ``target`` that it reaches by side steps, nearest first
     (breadth first, so no cell lies across a wall from it); ``blocked`` cells are passed through but
     not given. Fewer when the target's area is smaller; none when the target is blocked. For units

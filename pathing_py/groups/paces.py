@@ -13,7 +13,7 @@ import functools
 import math
 from itertools import repeat
 from operator import attrgetter
-from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
@@ -181,7 +181,8 @@ class PaceTable:
         units, sizes = self._units, self._sizes[rows]
         cells = np.array([units[row].cell for row in rows.tolist()], dtype=np.intp).reshape(-1, 2)
         result = np.zeros(len(rows), dtype=bool)
-        row_of = self._row_of.get  # (row_of(holder, -1): -1 for a cell no member of these groups holds)
+        # row_of(holder, -1): -1 for a cell no member of these groups holds.
+        row_of = cast(Callable[[Optional[Unit], int], int], self._row_of.get)
         for size in np.unique(sizes).tolist():
             these = np.flatnonzero(sizes == size)
             ring = np.array(_ring(size), dtype=np.intp)

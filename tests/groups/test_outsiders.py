@@ -1,8 +1,7 @@
 """Cells units stand on or head for, kept for a frame (groups/outsiders.py): what groups' members are not sent to."""
 
 from pathing_py import Grid
-from pathing_py.groups import Groups
-from pathing_py.groups.outsiders import Outsiders
+from pathing_py.groups import Groups, outsiders
 from pathing_py.units import Navigator, UnitState
 from pathing_py.units.occupancy import block_cells
 from pathing_py.units.unit import FINAL_STATES
@@ -73,8 +72,14 @@ def test_groups_ordered_in_one_frame_look_again_only_at_the_units_that_changed(m
     navigator, groups, squads, loners = squads_and_loners()
     navigator.update(0.1)
     found = []
-    find = Outsiders._find
-    monkeypatch.setattr(Outsiders, "_find", lambda self, unit: (found.append(unit), find(self, unit)))
+    cells_of = outsiders._cells_of
+
+    def counted(units):
+        units = list(units)
+        found.extend(units)
+        return cells_of(units)
+
+    monkeypatch.setattr(outsiders, "_cells_of", counted)
     for number, squad in enumerate(squads):
         squad.move_to((20 - 2 * number, 8))
     units, members = len(navigator.units), sum(len(squad.members) for squad in squads)

@@ -11,9 +11,8 @@ the cells around them) and for the members whose pace changes.
 
 import functools
 import math
-from itertools import repeat
 from operator import attrgetter
-from typing import Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, cast
+from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -42,7 +41,7 @@ class SlotLayout:
     the commander's block, the heading): the group makes it again when its members, commander, offsets or
     heading change, not at every update."""
 
-    __slots__ = ("units", "slots", "sizes", "leads", "leader", "kept", "offsets", "shifts", "headings", "norms", "key")
+    __slots__ = ("units", "slots", "leads", "leader", "kept", "offsets", "shifts", "headings", "norms", "key")
 
     def __init__(
         self,
@@ -58,7 +57,6 @@ class SlotLayout:
         self.units = list(members)
         #: The members' rows in the navigator's arrays, and their commander's.
         self.slots = np.array([unit.slot for unit in members], dtype=np.intp)
-        self.sizes = np.array([unit.size for unit in members], dtype=np.intp)
         self.leads = np.full(count, -1 if commander is None else commander.slot, dtype=np.intp)
         self.leader = np.array([unit is commander for unit in members], dtype=bool)
         #: Members that keep a slot (the commander aside, and those that joined since the offsets were made).
@@ -102,8 +100,8 @@ class PaceTable:
     def __init__(self) -> None:
         self._asked: List[Tuple[SlotLayout, bool]] = []  #: the groups laid out as rows, and which hold their slots
         self._units: List[Unit] = []
-        self._row_of: Dict[Unit, int] = {}
-        self._slots = self._sizes = self._leads = self._starts = self._group_of = np.zeros(0, dtype=np.intp)
+        self._ids: List[List[int]] = []  #: the member ids of each group laid out
+        self._slots = self._leads = self._starts = self._group_of = np.zeros(0, dtype=np.intp)
         self._holding = self._leader = self._kept = np.zeros(0, dtype=bool)
         self._offsets = self._headings = np.zeros((0, 2))
         self._shifts = self._norms = np.zeros(0)
@@ -138,11 +136,11 @@ class PaceTable:
         counts = np.array([len(layout.units) for layout in layouts], dtype=np.intp)
         self._asked = list(asked)
         self._units = [unit for layout in layouts for unit in layout.units]
-        self._row_of = {unit: row for row, unit in enumerate(self._units)}
+        self._ids = [[unit.id for unit in layout.units] for layout in layouts]
         self._starts = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.intp)
         self._group_of = np.repeat(np.arange(len(layouts), dtype=np.intp), counts)
         self._holding = np.repeat(np.array([holds for _, holds in asked], dtype=bool), counts)
-        for name in ("slots", "sizes", "leads", "leader", "kept", "offsets", "shifts", "headings", "norms"):
+        for name in ("slots", "leads", "leader", "kept", "offsets", "shifts", "headings", "norms"):
             setattr(self, f"_{name}", np.concatenate([getattr(layout, name) for layout in layouts]))
 
     def _hold_slots(
@@ -166,36 +164,22 @@ class PaceTable:
         leading = holding & self._leader
         behind = np.where(keeping, lags, -math.inf)  # how far behind each member is; -inf: it keeps no slot
         behind[leading] = 0.0
-        paces[keeping & (lags > SLOT_SLACK)] = own[keeping & (lags > SLOT_SLACK)]
+        lagging = keeping & (lags > SLOT_SLACK)
+        paces[lagging] = own[lagging]
         furthest = np.maximum.reduceat(behind, self._starts)[self._group_of]
         slowing = (keeping & (lags < -SLOT_SLACK)) | (leading & under_way & (furthest > 2 * SLOT_SLACK))
         rows = np.flatnonzero(slowing)
         if not len(rows):
             return
-        slowed = rows[~self._followed(rows, behind, occupancy)]
-        paces[slowed] = speed[slowed] * MIN_PACE
-
-    def _followed(self, rows: np.ndarray, behind: np.ndarray, occupancy: Occupancy) -> np.ndarray:
-        """For each of ``rows``, whether a member of its group further ``behind`` holds a cell next to it (see
-        :func:`followed`): the cells around every one of them looked up at once."""
-        units, sizes = self._units, self._sizes[rows]
-        cells = np.array([units[row].cell for row in rows.tolist()], dtype=np.intp).reshape(-1, 2)
-        result = np.zeros(len(rows), dtype=bool)
-        # row_of(holder, -1): -1 for a cell no member of these groups holds.
-        row_of = cast(Callable[[Optional[Unit], int], int], self._row_of.get)
-        for size in np.unique(sizes).tolist():
-            these = np.flatnonzero(sizes == size)
-            ring = np.array(_ring(size), dtype=np.intp)
-            around = cells[these, None, :] + ring[None, :, :]  # (these, ring, xy)
-            holders = map(occupancy.holder, zip(around[..., 0].ravel().tolist(), around[..., 1].ravel().tolist()))
-            others = np.fromiter(map(row_of, holders, repeat(-1)), dtype=np.intp, count=around.shape[0] * len(ring))
-            others = others.reshape(len(these), len(ring))
-            mine = rows[these, None]
-            near = (others >= 0) & (others != mine)
-            others = np.where(near, others, mine)  # (looked up where near only)
-            near &= (self._group_of[others] == self._group_of[mine]) & (behind[others] > behind[mine])
-            result[these] = near.any(axis=1)
-        return result
+        behind_list, starts, units = behind.tolist(), self._starts.tolist(), self._units
+        lags_of: Dict[int, Dict[int, float]] = {}  # group -> member id -> how far behind, for the groups asked
+        for row, group in zip(rows.tolist(), self._group_of[rows].tolist()):
+            lags_by_id = lags_of.get(group)
+            if lags_by_id is None:
+                ids = self._ids[group]
+                lags_by_id = lags_of[group] = dict(zip(ids, behind_list[starts[group] : starts[group] + len(ids)]))
+            if not followed(units[row], lags_by_id, occupancy):
+                paces[row] = speed[row] * MIN_PACE
 
 
 def followed(unit: Unit, behind: Mapping[int, float], occupancy: Occupancy) -> bool:

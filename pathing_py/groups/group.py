@@ -37,7 +37,7 @@ import functools
 import math
 from collections import deque
 from operator import attrgetter
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Callable, Collection, Dict, Iterable, List, Optional, Sequence, Set, Tuple, TypeVar, Union, cast
 
 import numpy as np
 
@@ -47,12 +47,14 @@ from ..search import as_cell
 from ..status import Status
 from ..units import Navigator, Unit, UnitState
 from ..units.narrows import Claim, hold_for_next_turn, mark_narrows
-from ..units.occupancy import Occupancy, block_cells
+from ..units.occupancy import block_cells
 from ..units.path_stack import Route, RouteKind
 from ..units.unit import FINAL_STATES, STANDING_STATES
 from .formations import FORWARD, Formation, checked_spacing, distinct_cells, needs_reforming, slot_cells
 from .forming import assign_slots
 from .lanes import keep_right
+from .outsiders import Outsiders
+from .paces import MIN_PACE, PaceAsk, PaceTable, SlotLayout, followed
 from .passage import narrow_points, plan_passage, with_narrow_points
 
 __all__ = ["Cohesion", "Group", "GroupEvent", "GroupState", "Groups"]
@@ -61,14 +63,6 @@ __all__ = ["Cohesion", "Group", "GroupEvent", "GroupState", "Groups"]
 #: at least (a group of n members walks a file or clump about sqrt(n) cells deep); at twice as many it
 #: walks at MIN_PACE of the group's speed.
 LEAD_SLACK = 2.0
-#: The slowest a leading member walks, as a fraction of the group's speed (it keeps moving: stopping
-#: between two cells would hold both).
-MIN_PACE = 0.25
-
-#: Cells a member marching in formation may fall behind its slot (or get ahead of it) before it walks at its
-#: own speed to catch up (or slows down); the commander slows down while a member lags twice as far.
-SLOT_SLACK = 1.0
-
 #: Cells, nearest first, a group looks among for a place where its whole formation fits to form.
 FORMING_REACH = 400
 #: Times a member that stopped short of its slot while forming (it made way for another, and its way
@@ -81,6 +75,23 @@ _id, _priority, _speed = attrgetter("id"), attrgetter("priority"), attrgetter("s
 #: A formation as a game names it: a shape of :data:`~pathing_py.groups.formations.SHAPES`, slot offsets (cells,
 #: for a formation marching up the screen), or a :class:`Formation`.
 FormationShape = Union[str, Sequence[Sequence[float]], Formation]
+
+
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def _changes_members(method: _Method) -> _Method:
+    """A method of :class:`Group` that may give its members orders: once it is done, the groups' record of where
+    units stand and head for finds its members' anew (see :class:`~pathing_py.groups.outsiders.Outsiders`)."""
+
+    @functools.wraps(method)
+    def changing(group: "Group", *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(group, *args, **kwargs)
+        finally:
+            group.groups.outsiders.changed(group.members)
+
+    return cast(_Method, changing)
 
 
 class Cohesion(enum.Enum):
@@ -138,7 +149,8 @@ class Group:
         self.target: Optional[Cell] = None  #: the cell of the last order
         self.goals: Dict[int, Cell] = {}  #: member id -> its cell around the target
         self.slots: Dict[int, int] = {}  #: member id -> its slot in the formation
-        self._slot_cells = np.zeros((0, 2), dtype=np.int64)  #: the formation's cells where it forms
+        #: The formation's cells where it forms (tuples: forming reads them at every update).
+        self._slot_cells: List[Cell] = []
         self._slot_block = 1  #: the side of the blocks its slots were laid out in (:attr:`size`)
         self._slot_retries: Dict[int, int] = {}  #: member id -> times sent to its slot again while forming
         self.offsets: Dict[int, Cell] = {}  #: member id -> where it marches from the commander
@@ -164,6 +176,10 @@ class Group:
         self._order_open = False  #: an order has been given whose group_arrived has not come yet
         #: How the group ranks against other units while under way (see ``Squad``): kept here, read by every push.
         self.rank: Tuple[int, int] = (0, 0)
+        self._joined = 0  #: members taken in or let go so far: what is kept of them is made again when it changes
+        self._oldest = (-1, 0)  #: (_joined, the least member id) when it was last found
+        self._layout: Optional[SlotLayout] = None  #: its members as rows for their paces (see :mod:`.paces`)
+        self._pace_later = False  #: its paces are set with every group's at the end of this update
         for unit in units:
             self.add(unit)
 
@@ -187,6 +203,7 @@ class Group:
         """The grid of :attr:`size` (its cells: the top-left cells of the blocks where the widest member fits)."""
         return self.groups.navigator.grid_of(max(self.members, key=lambda unit: unit.size))
 
+    @_changes_members
     def add(self, unit: Unit) -> None:
         """Take ``unit`` into the group. A group under way takes it along: without formation, to the free cell
         nearest the target on a route of its own; in formation, the group forms again at the next update, where
@@ -194,17 +211,20 @@ class Group:
         order (until then it walks on with its own)."""
         self.groups.join(self, unit)
         self.members.append(unit)
+        self._joined += 1
         self._regroup = True
         self._pick_commander()
         self._set_paces()
         if self._order_open and self.formation is None:
             self._send_along(unit)
 
+    @_changes_members
     def remove(self, unit: Unit) -> None:
         """Let ``unit`` go: it finishes its current order on its own, at its own speed and priority (a
         member still waiting for the commander's route plans its own way to its goal)."""
         self.groups.leave(self, unit)
         self.members.remove(unit)
+        self._joined += 1
         goal = self.goals.pop(unit.id, None)
         for table in (self.slots, self.offsets):
             table.pop(unit.id, None)
@@ -230,7 +250,9 @@ class Group:
         if not self.members:  # nothing left to share or to wait for
             self._sharing = self._marching = self._order_open = False
             self._drop_claims()
+        self.groups.outsiders.changed([unit])  # (it has an order of its own, or none)
 
+    @_changes_members
     def move_to(self, target: Cell) -> None:
         """Send the group to ``target``: the commander there, the others to their slots around it
         or, without a formation, to the free cells nearest it, each to the one nearest its place
@@ -273,6 +295,7 @@ class Group:
         self._form_on_route = True  # it forms facing the way its route sets off: the route first
         self._march()
 
+    @_changes_members
     def set_formation(self, shape: Optional[FormationShape], spacing: Optional[float] = None) -> None:
         """Take another formation (None: none; ``spacing`` as before unless given) where the group stands:
         it forms again facing as it faced, and goes on with its order, if it has one, once formed. A
@@ -301,7 +324,8 @@ class Group:
         return not self.members or (not self._order_open and self.state is not GroupState.FORMING)
 
     def update(self) -> None:
-        """Form, share the commander's route once planned, set paces, and tell when the order is done. A group in
+        """Form, share the commander's route once planned, set paces (but for ARRIVAL's, those of every group at
+        once, after every group's update: :meth:`Groups.steer`), and tell when the order is done. A group in
         formation whose members came or went while it formed or was under way forms again where it stands, its
         slots given anew (its gaps closed), and goes on with its order; at rest it does so at its next order."""
         if self._regroup and self.formation is not None and (self._order_open or self.state is GroupState.FORMING):
@@ -319,7 +343,7 @@ class Group:
         if self._claims and self._marching:
             self._pass_narrows()
             self._tell_waiting_for_turn()
-        self._set_paces(span)
+        self._set_paces(span, later=True)
         goes_on_later = self.groups.navigator.goes_on_later  # a member held up for now: its order has not ended
         if (
             self._marching
@@ -543,13 +567,14 @@ class Group:
         navigator, formation = self.groups.navigator, self.formation
         assert formation is not None
         self._form_on_route = False
-        standing = set(self.groups.standing_outsiders(self))
+        standing = self.groups.standing_outsiders(self)
         centre = self._centre_cell(formation, standing)
-        self._slot_cells, usable = self._slots_at(formation, centre, standing)
+        slot_cells, usable = self._slots_at(formation, centre, standing)
+        self._slot_cells = [(x, y) for x, y in slot_cells.tolist()]
         self._slot_block = self.size
         cells = np.array([unit.cell for unit in self.members])
         speeds = np.array([unit.speed for unit in self.members])
-        slot_units, _ = assign_slots(self._slot_cells, usable, block_centre(centre, self.size), cells, speeds,
+        slot_units, _ = assign_slots(slot_cells, usable, block_centre(centre, self.size), cells, speeds,
                                      connectivity=navigator.grid.connectivity)  # fmt: skip
         self.slots = {self.members[u].id: s for s, u in enumerate(slot_units.tolist()) if u >= 0}
         self._slot_retries = {}
@@ -602,7 +627,7 @@ class Group:
     def slot_cell(self, unit: Unit) -> Optional[Cell]:
         """The cell of the member's slot where the group formed last (None without a slot)."""
         slot = self.slots.get(unit.id)
-        return None if slot is None else _within(_cell(self._slot_cells[slot]), self._slot_block, unit.size)
+        return None if slot is None else _within(self._slot_cells[slot], self._slot_block, unit.size)
 
     def _centre_cell(self, formation: Formation, standing: Set[Cell]) -> Cell:
         """The cell the formation forms around: the nearest to the centroid (the commander's if that
@@ -680,12 +705,12 @@ class Group:
         member's goal takes; it plans its own way there (it may be wider than the commander's route allows)."""
         assert self.target is not None
         grid, size = self._grid(), self.size
-        taken = self.groups.taken_by_outsiders(self) + [
+        taken = self.groups.taken_by_outsiders(self) | {
             cell
             for member in self.members
             if member.id in self.goals
             for cell in block_cells(self.goals[member.id], member.size)
-        ]
+        }
         cells = gathering_cells(grid, _block_over(grid, self.target, size), 1, blocked=taken, size=size)
         self.goals[unit.id] = _within(cells[0], size, unit.size) if cells else self.target
         unit.squad = self if self._marching else None
@@ -707,7 +732,7 @@ class Group:
         taken = self.groups.taken_by_outsiders(self)
         lead = self.slots.get(commander.id)
         if self.formation is not None and self.state is GroupState.FORMED and lead is not None:
-            cells, usable = self._slots_at(self.formation, target, set(taken))
+            cells, usable = self._slots_at(self.formation, target, taken)
             lx, ly = _cell(cells[lead])
             for unit in self.members:
                 slot = self.slots.get(unit.id)
@@ -718,9 +743,9 @@ class Group:
         offsets = {**self._places_from(commander), **offsets}
         left = [unit for unit in self.members if unit.id not in goals]
         if left:
-            blocked = taken + [
+            blocked = taken | {
                 cell for unit in self.members if unit.id in goals for cell in block_cells(goals[unit.id], unit.size)
-            ]
+            }
             places = _keep_places(
                 left, commander, gathering_cells(grid, target, len(left), blocked=blocked, size=size), target
             )
@@ -741,8 +766,11 @@ class Group:
         return {unit.id: (int(x), int(y)) for unit, (x, y) in zip(self.members, places.tolist())}
 
     def _rank(self) -> None:
-        """The squad's rank from its members' priorities now (a game may change them under way)."""
-        self.rank = (max(map(_priority, self.members)), -min(map(_id, self.members)))
+        """The squad's rank from its members' priorities now (a game may change them under way), and its oldest
+        member (found again once members came or went)."""
+        if self._oldest[0] != self._joined:
+            self._oldest = (self._joined, min(map(_id, self.members)))
+        self.rank = (max(map(_priority, self.members)), -self._oldest[1])
 
     def _pick_commander(self, fresh: bool = False) -> None:
         """The widest member nearest the centroid leads (kept between orders unless ``fresh``): its route
@@ -754,24 +782,43 @@ class Group:
                 self.members, key=lambda u: (u.size != widest, math.hypot(u.position[0] - cx, u.position[1] - cy), u.id)
             )
 
-    def _set_paces(self, span: Optional[Tuple[int, int]] = None) -> None:
+    def _set_paces(self, span: Optional[Tuple[int, int]] = None, later: bool = False) -> None:
         """Every member at the group's speed. Marching in formation, but for while it passes what it
         does not fit (F5), a member behind its slot walks at its own speed, one ahead of it slows down,
-        and the commander slows down while one lags. With ARRIVAL cohesion, the front slows down for
-        the rear, and the rear, if it lags, walks at its own speed. A member that others of the group
-        follow close behind is never slowed down: that would hold them back too. ``span``: the
-        members' front and rear on the shared key points if read this update (see :meth:`_passing`)."""
+        and the commander slows down while one lags (:mod:`.paces`). With ARRIVAL cohesion, the front slows
+        down for the rear, and the rear, if it lags, walks at its own speed. A member that others of the group
+        follow close behind is never slowed down: that would hold them back too. ``span``: the members' front
+        and rear on the shared key points if read this update (see :meth:`_passing`). ``later``: but for ARRIVAL's,
+        with every group's at the end of the groups' update (its members' states as they are now; their positions
+        and the cells they hold do not change meanwhile)."""
         if not self.members:
+            return
+        self._pace_later = False
+        marching = self._marching and not self._sharing
+        holds = marching and self.state is GroupState.FORMED and not self._passing(span)
+        navigator = self.groups.navigator
+        if later and (holds or not marching or self.cohesion is not Cohesion.ARRIVAL):
+            self._pace_later = True
+            self.groups.set_paces_later(self, PaceAsk.now(navigator.agents, self._slot_layout(), holds))
+            return
+        if holds:
+            ask = PaceAsk.now(navigator.agents, self._slot_layout(), holds)
+            PaceTable().set_paces(navigator.agents, navigator.occupancy, [ask], every=True)
             return
         speed = self.speed
         paces = dict.fromkeys(self.members, speed)  # (each member's pace set once: a unit's pace changing is work)
-        if self._marching and not self._sharing:
-            if self.state is GroupState.FORMED and not self._passing(span):
-                self._hold_slots(speed, paces)
-            elif self.cohesion is Cohesion.ARRIVAL:
-                self._arrive_together(speed, paces)
+        if marching and self.cohesion is Cohesion.ARRIVAL:
+            self._arrive_together(speed, paces)
         for unit, pace in paces.items():
             unit.pace = pace
+
+    def _slot_layout(self) -> SlotLayout:
+        """Its members as rows, and where each marches from the commander: made again once they changed."""
+        key = (self._joined, self.commander, self.offsets, self.heading)
+        layout = self._layout
+        if layout is None or layout.key != key:
+            layout = self._layout = SlotLayout(self.members, self.commander, self.offsets, self.heading, self.size, key)
+        return layout
 
     def _passing(self, span: Optional[Tuple[int, int]]) -> bool:
         """Whether the members' front and rear on the shared key points (``span``, else read now: only groups
@@ -781,40 +828,6 @@ class Group:
         front, rear = span if span is not None else self._front_and_rear()
         return front > self._choices_at[0] and rear <= self._choices_at[-1]
 
-    def _hold_slots(self, speed: float, paces: Dict[Unit, float]) -> None:
-        commander = self.commander
-        assert commander is not None
-        hx, hy = self.heading
-        norm = math.hypot(hx, hy)
-        lags = {commander.id: 0.0}
-        lagging: List[
-            Tuple[Unit, float]
-        ] = []  # the members but the commander still under way, in order, and their lags
-        block, offsets = self.size, self.offsets
-        cx, cy = commander.position
-        for unit in self.members:
-            if (
-                unit is not commander and unit.state not in FINAL_STATES and unit.id in offsets
-            ):  # (not one that joined since)
-                dx, dy = offsets[unit.id]
-                shift = 0.0 if unit.size == block else _centre_shift(block, unit.size)
-                x, y = unit.position
-                lag = ((cx + dx + shift - x) * hx + (cy + dy + shift - y) * hy) / norm  # (ahead of its slot: below 0)
-                lags[unit.id] = lag
-                lagging.append((unit, lag))
-        occupancy = self.groups.navigator.occupancy
-        for unit, lag in lagging:
-            if lag > SLOT_SLACK:
-                paces[unit] = unit.speed
-            elif lag < -SLOT_SLACK and not _followed(unit, lags, occupancy):
-                paces[unit] = speed * MIN_PACE
-        if (
-            commander.state not in FINAL_STATES
-            and max(lags.values()) > 2 * SLOT_SLACK
-            and not _followed(commander, lags, occupancy)
-        ):
-            paces[commander] = speed * MIN_PACE
-
     def _arrive_together(self, speed: float, paces: Dict[Unit, float]) -> None:
         left = {unit.id: _way_left(unit) for unit in self.members}
         rear = max(left.values())
@@ -823,7 +836,7 @@ class Group:
         occupancy = self.groups.navigator.occupancy
         for unit in self.members:
             lead = rear - left[unit.id]
-            if lead > slack and not _followed(unit, left, occupancy):
+            if lead > slack and not followed(unit, left, occupancy):
                 paces[unit] = speed * max(MIN_PACE, 1.0 - (lead - slack) / slack)
             elif left[unit.id] - middle > slack:
                 paces[unit] = unit.speed  # a straggler catches up
@@ -850,6 +863,12 @@ class Groups:
         self._events: List[GroupEvent] = []
         self._next_id = 1
         self._removed_seen = navigator.stats.removed  #: units the navigator had removed at the last update
+        self._paces = PaceTable()
+        #: Cells units stand on or head for, kept for a frame (:meth:`taken_by_outsiders`); groups say which of their
+        #: members they changed.
+        self.outsiders = Outsiders(navigator)
+        #: The groups whose paces this update sets at its end, and what each asked (see :meth:`Group._set_paces`).
+        self._paces_later: List[Tuple[Group, PaceAsk]] = []
         navigator.steering.append(self)
 
     def add_group(
@@ -904,15 +923,21 @@ class Groups:
         return all(group.resting for group in self.groups.values())
 
     def steer(self, delta: float) -> None:
-        """Drop members the navigator no longer has, then update every group (the navigator calls this). Members
-        are looked for only once the navigator removed units since the last update: none are lost otherwise."""
+        """Drop members the navigator no longer has, then update every group (the navigator calls this), and set
+        their members' paces, every group's in one pass (:mod:`.paces`). Members are looked for only once the
+        navigator removed units since the last update: none are lost otherwise."""
         removed = self.navigator.stats.removed
         any_removed, self._removed_seen = removed != self._removed_seen, removed
+        self._paces_later = []
         for group in list(self.groups.values()):
             if any_removed:
                 self.drop_lost(group)
             if group.members:
                 group.update()
+                self.outsiders.changed(group.members)
+        asks = [ask for group, ask in self._paces_later if group._pace_later and group.members]
+        self._paces.set_paces(self.navigator.agents, self.navigator.occupancy, asks)
+        self._paces_later = []
 
     def drop_lost(self, group: Group) -> None:
         """Take out of ``group`` the members the navigator no longer has (``member_lost``, each): at each update
@@ -934,28 +959,26 @@ class Groups:
             raise ValueError(f"unit {unit.id} is not in group {group.id}")
         del self._group_of[unit.id]
 
+    def set_paces_later(self, group: Group, ask: PaceAsk) -> None:
+        """Set ``group``'s paces as it asks with every group's at the end of this update (unless it sets them again
+        before)."""
+        self._paces_later.append((group, ask))
+
     def announce(self, group: Group, name: str, detail: str) -> None:
         self._events.append((group.id, name, detail))
 
-    def standing_outsiders(self, group: Group) -> List[Cell]:
-        """Cells where units outside ``group`` stand (every cell of a wider unit's block), which its members
-        should not be sent to."""
-        return [cell for unit in self.navigator.units.values()
-                if self._group_of.get(unit.id) is not group and unit.next_cell is None
-                and (unit.state in FINAL_STATES or unit.state is UnitState.IDLE)
-                for cell in block_cells(unit.cell, unit.size)]  # fmt: skip
+    def standing_outsiders(self, group: Group) -> Set[Cell]:
+        """Cells where units outside ``group`` stand at rest (every cell of a wider unit's block), which its members
+        should not be sent to. (Found once a frame for every unit, and again for the units that changed since:
+        :class:`~pathing_py.groups.outsiders.Outsiders`.)"""
+        return self.outsiders.standing(group.members)
 
-    def taken_by_outsiders(self, group: Group) -> List[Cell]:
+    def taken_by_outsiders(self, group: Group) -> Set[Cell]:
         """Cells ``group``'s members are not given as goals: where units outside it stand (:meth:`standing_outsiders`),
         and the goals of their orders still under way or that they were moved off (they come back to them). (Groups
         sent to one place each took the free cells nearest it: in a pocket of 4 x 2 cells, three units had one goal
         and two another, and took turns on them, pushed off and walking back, for a minute.)"""
-        return self.standing_outsiders(group) + [
-            cell for unit in self.navigator.units.values()
-            if unit.goal is not None and self._group_of.get(unit.id) is not group
-            and (unit.state not in FINAL_STATES and unit.state is not UnitState.IDLE or unit.off_goal)
-            for cell in block_cells(unit.goal, unit.size)
-        ]  # fmt: skip
+        return self.outsiders.taken(group.members)
 
     def _check_free(self, unit: Unit) -> None:
         if not isinstance(unit, Unit) or self.navigator.units.get(unit.id) is not unit:
@@ -965,7 +988,9 @@ class Groups:
             raise ValueError(f"unit {unit.id} is already in group {other.id}")
 
 
-def gathering_cells(grid: Grid, target: Cell, count: int, blocked: Sequence[Cell] = (), *, size: int = 1) -> List[Cell]:
+def gathering_cells(
+    grid: Grid, target: Cell, count: int, blocked: Collection[Cell] = (), *, size: int = 1
+) -> List[Cell]:
     """Up to ``count`` passable cells around ``target`` that it reaches by side steps, nearest first
     (breadth first, so no cell lies across a wall from it); ``blocked`` cells are passed through but
     not given. Fewer when the target's area is smaller; none when the target is blocked. For units
@@ -1043,12 +1068,6 @@ def _block_over(grid: Grid, cell: Cell, size: int) -> Cell:
     return min(fitting, key=off_centre, default=cell)
 
 
-def _centre_shift(block: int, size: int) -> float:
-    """How far (cells, down and right) the centre of a member ``size`` cells wide placed by :func:`_within`
-    lies from its block's centre: where it marches beside the commander, the widest member."""
-    return (block - size) // 2 + (size - block) / 2
-
-
 def _cell(values) -> Cell:
     x, y = values
     return int(x), int(y)
@@ -1082,27 +1101,6 @@ def _from_nearest(key_points: Tuple[Cell, ...], cell: Cell) -> Tuple[Cell, ...]:
         return key_points
     nearest = min(range(len(key_points)), key=lambda index: _distance(key_points[index], cell))
     return key_points[nearest:]
-
-
-def _followed(unit: Unit, behind: Dict[int, float], occupancy: Occupancy) -> bool:
-    """Whether a member of the group (one of ``behind``'s: how far behind each is, as cells it has left
-    to walk or lags its slot) further behind than ``unit`` holds a cell next to it: slowing the unit
-    down would hold it back too."""
-    x, y, lag, holder = *unit.cell, behind[unit.id], occupancy.holder
-    for i, j in _ring(unit.size):  # (a loop, not a set of the holders: members ahead of their slots ask every update)
-        other = holder((x + i, y + j))
-        if other is not None and other is not unit and behind.get(other.id, -math.inf) > lag:
-            return True
-    return False
-
-
-@functools.lru_cache(maxsize=None)
-def _ring(side: int) -> Tuple[Cell, ...]:
-    """The cells around a block ``side`` cells wide, row by row, as offsets from its top-left cell (every
-    :func:`_followed` asks: made once a size)."""
-    return tuple(
-        (i, j) for j in range(-1, side + 1) for i in range(-1, side + 1) if not (0 <= i < side and 0 <= j < side)
-    )
 
 
 def _way_left(unit: Unit) -> float:

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 from pathing_py import jump_tables
 from pathing_py.jump_tables import JumpTables
 from tests.support.strategies import batches, maps
+from tests.support.table_edits import edit_and_refresh
 
 
 @pytest.mark.parametrize("walk_share", [1, 10**9], ids=["walks", "quarters"])
@@ -18,18 +19,9 @@ def test_refresh_after_edits_equals_a_fresh_build(walk_share, passable, one_refr
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(jump_tables, "WALK_SHARE", walk_share)
         tables = JumpTables(passable)
-        passable = passable.copy()
         height, width = passable.shape
-        pending = []
-        for batch in data.draw(st.lists(batches(width, height), max_size=5)):
-            cells = np.array(batch)
-            xs, ys = cells[:, 0], cells[:, 1]
-            passable[ys, xs] = ~passable[ys, xs]
-            pending.append((xs, ys))
-            if not one_refresh_for_all:
-                tables.refresh(passable, xs, ys)
-        if one_refresh_for_all and pending:
-            tables.refresh(passable, np.concatenate([p[0] for p in pending]), np.concatenate([p[1] for p in pending]))
+        edit_batches = data.draw(st.lists(batches(width, height), max_size=5))
+        passable = edit_and_refresh(tables, passable, edit_batches, one_refresh_for_all)
     fresh = JumpTables(passable)
     for direction, (kept, built) in enumerate(zip(tables.arrays, fresh.arrays)):
         assert np.array_equal(kept, built), direction

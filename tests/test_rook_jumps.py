@@ -9,6 +9,7 @@ from pathing_py import Grid, PathStatus, find_path
 from pathing_py.rook_jumps import RookJumpTables
 from tests.support.reference import dijkstra, path_cost
 from tests.support.strategies import batches, cells_of, edits, maps
+from tests.support.table_edits import edit_and_refresh
 
 
 @settings(max_examples=200, deadline=None)
@@ -19,18 +20,9 @@ def test_refresh_after_edits_equals_a_fresh_build(passable, one_refresh_for_all,
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(RookJumpTables, "REBUILD_SHARE", 0)
         tables = RookJumpTables(passable)
-        passable = passable.copy()
         height, width = passable.shape
-        pending = []
-        for batch in data.draw(st.lists(batches(width, height), max_size=5)):
-            cells = np.array(batch)
-            xs, ys = cells[:, 0], cells[:, 1]
-            passable[ys, xs] = ~passable[ys, xs]
-            pending.append((xs, ys))
-            if not one_refresh_for_all:
-                tables.refresh(passable, xs, ys)
-        if one_refresh_for_all and pending:
-            tables.refresh(passable, np.concatenate([p[0] for p in pending]), np.concatenate([p[1] for p in pending]))
+        edit_batches = data.draw(st.lists(batches(width, height), max_size=5))
+        passable = edit_and_refresh(tables, passable, edit_batches, one_refresh_for_all)
     fresh = RookJumpTables(passable)
     for direction, built in fresh.arrays.items():
         assert np.array_equal(tables.arrays[direction], built), direction

@@ -2,7 +2,7 @@
 
 import math
 
-from pathing_py.units import UnitState
+from pathing_py.units import Navigator, UnitState
 
 FINAL = {UnitState.ARRIVED, UnitState.HELD_UP, UnitState.UNREACHABLE}
 
@@ -47,3 +47,19 @@ def most_seconds_no_closer(navigator, units, seconds):
         walking = [unit for unit in units if unit.state not in FINAL]
         longest = max([longest] + [navigator.time - unit.closer_time for unit in walking])
     return longest
+
+
+def scenario_navigator(scenario, navigator_class=Navigator, **settings):
+    """A navigator (``navigator_class``, made with ``settings``) with a crowd scenario's units, the ordered ones sent
+    to their goals."""
+    navigator = navigator_class(scenario.grid, **settings)
+    units = [
+        navigator.add_unit(tuple(start), speed=float(speed), radius=float(radius), priority=int(priority))
+        for start, radius, speed, priority in zip(
+            scenario.starts.tolist(), scenario.radii, scenario.speeds, scenario.priorities
+        )
+    ]
+    for unit, goal, idle in zip(units, scenario.goals.tolist(), scenario.idle):
+        if not idle:
+            unit.move_to(tuple(goal))
+    return navigator, units

@@ -16,7 +16,7 @@ from pathing_py.units.jams.plans import SEARCH_WORK_PER_UPDATE
 from pathing_py.units.jams.untangling import MAX_SEQUENTIAL_MOVES, MOVE_WORK
 from pathing_py.units.navigator import HELD_UP_RESUMES, MAX_UPDATE_SECONDS, STALL_SLICES, UPDATE_PARTS
 from pathing_py.units.traffic import waiting_aside
-from tests.support.navigator import FINAL, HAIRPIN, check_world, most_seconds_no_closer
+from tests.support.navigator import FINAL, HAIRPIN, check_world, most_seconds_no_closer, scenario_navigator
 
 
 def run(navigator, delta, updates, edit=None, check=True):
@@ -298,21 +298,6 @@ def test_a_standing_unit_on_the_goal_makes_way(start):
     run(navigator, 0.1, 40)  # 4 s: twice the walk, far less than waiting for a give-up
     assert mover.state is UnitState.ARRIVED and mover.cell == goal
     assert idle.state is UnitState.IDLE and idle.cell != goal and idle.stats.detours >= 1
-
-
-def scenario_navigator(scenario, **settings):
-    """A navigator (made with ``settings``) with a crowd scenario's units, the ordered ones sent to their goals."""
-    navigator = Navigator(scenario.grid, **settings)
-    units = [
-        navigator.add_unit(tuple(start), speed=float(speed), radius=float(radius), priority=int(priority))
-        for start, radius, speed, priority in zip(
-            scenario.starts.tolist(), scenario.radii, scenario.speeds, scenario.priorities
-        )
-    ]
-    for unit, goal, idle in zip(units, scenario.goals.tolist(), scenario.idle):
-        if not idle:
-            unit.move_to(tuple(goal))
-    return navigator, units
 
 
 @pytest.mark.parametrize("idle", [1, 3, 10])

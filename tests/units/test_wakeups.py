@@ -12,6 +12,7 @@ from pathing_py import Grid
 from pathing_py.tools import scenarios
 from pathing_py.units import Navigator, Route, RouteKind, UnitState
 from pathing_py.units.wakeups import Wait
+from tests.support.navigator import scenario_navigator
 from tests.support.navigator_properties import crowds, run
 
 
@@ -26,21 +27,6 @@ def assert_sleeps_hold(navigator: Navigator) -> None:
         assert all(navigator.units.get(other.id) is other for other in sleep.wait.units), unit
         if sleep.cells:
             assert navigator.occupancy.holders_of(sleep.cells, unit) == set(sleep.wait.units), unit
-
-
-def scenario_navigator(scenario, navigator_class=Navigator):
-    """A navigator with a crowd scenario's units, the ordered ones sent to their goals."""
-    navigator = navigator_class(scenario.grid)
-    units = [
-        navigator.add_unit(tuple(start), speed=float(speed), radius=float(radius), priority=int(priority))
-        for start, radius, speed, priority in zip(
-            scenario.starts.tolist(), scenario.radii, scenario.speeds, scenario.priorities
-        )
-    ]
-    for unit, goal, idle in zip(units, scenario.goals.tolist(), scenario.idle):
-        if not idle:
-            unit.move_to(tuple(goal))
-    return navigator, units
 
 
 class WakingNavigator(Navigator):

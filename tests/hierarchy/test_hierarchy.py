@@ -26,6 +26,7 @@ from pathing_py.hierarchy.partition import Clusters, default_cluster_size
 from pathing_py.jump_tables import DIRECTIONS
 from pathing_py.search import grid_distance
 from pathing_py.tools.movingai import read_scenarios
+from tests.support.graphs import assert_same_answers
 from tests.support.reference import dijkstra, path_cost
 from tests.support.search import MAPS, sample_scenarios
 from tests.support.strategies import cells, connectivities, costs, edits, maps, mazes
@@ -130,21 +131,6 @@ def test_update_after_edits_equals_a_fresh_bake(grid, cluster_size, data):
         grid.set_blocked(batch, blocked)
         graph.update(batch)
         assert graph == KeyPointGraph.bake(grid, cluster_size=cluster_size)  # landmarks included
-
-
-def assert_same_answers(graph, fresh, pairs):
-    """Both graphs give the same answer, cell for cell and after as many expansions, to every (start, goal) of
-    ``pairs``."""
-    for start, goal in pairs:
-        for link in ("exact", "fast"):
-            ours, theirs = graph.find_path(start, goal, link=link), fresh.find_path(start, goal, link=link)
-            assert (ours.status, ours.cells, ours.cost, ours.route, ours.expanded) == (
-                theirs.status,
-                theirs.cells,
-                theirs.cost,
-                theirs.route,
-                theirs.expanded,
-            )
 
 
 @settings(max_examples=60, deadline=None)

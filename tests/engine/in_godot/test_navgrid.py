@@ -731,30 +731,30 @@ def block_by_set_cell_blocked(navgrid: Node, tilemap: TileMap, cells: Iterable[C
     return {cell for cell in cells if navgrid.call("set_cell_blocked", Vector2(*cell), blocked)}
 
 
-def block_by_set_cell(navgrid: Node, tilemap: TileMap, cells: Iterable[Cell], blocked: bool) -> Set[Cell]:
-    """A game's own TileMap.set_cell, then rebuild() as documented; the cells edited."""
+def paint_walls(navgrid: Node, tilemap: TileMap, cells: Iterable[Cell], blocked: bool, told_by: str) -> Set[Cell]:
+    """Paint walls on ``cells`` (or clear them) with the TileMap's own set_cell, as a game does; the NavGrid must not
+    see it before it is told (by ``told_by``). The cells painted."""
     tileset: TileSet = tilemap.get_tileset()
     tile = signed_int(tileset.find_tile_by_name("wall")) if blocked else TileMap.INVALID_CELL
     cells = set(cells)
     for x, y in cells:
         tilemap.set_cell(x, y, tile)
     assert all(bool(navgrid.call("is_cell_blocked", Vector2(*cell))) != blocked for cell in cells), (
-        "seen before rebuild()"
+        f"seen before {told_by}"
     )
+    return cells
+
+
+def block_by_set_cell(navgrid: Node, tilemap: TileMap, cells: Iterable[Cell], blocked: bool) -> Set[Cell]:
+    """A game's own TileMap.set_cell, then rebuild() as documented; the cells edited."""
+    cells = paint_walls(navgrid, tilemap, cells, blocked, "rebuild()")
     assert navgrid.call("rebuild")
     return cells
 
 
 def block_by_cells_painted(navgrid: Node, tilemap: TileMap, cells: Iterable[Cell], blocked: bool) -> Set[Cell]:
     """A game's own TileMap.set_cell, then the cells named to cells_painted (issue 43); the cells it took."""
-    tileset: TileSet = tilemap.get_tileset()
-    tile = signed_int(tileset.find_tile_by_name("wall")) if blocked else TileMap.INVALID_CELL
-    cells = set(cells)
-    for x, y in cells:
-        tilemap.set_cell(x, y, tile)
-    assert all(bool(navgrid.call("is_cell_blocked", Vector2(*cell))) != blocked for cell in cells), (
-        "seen before cells_painted"
-    )
+    cells = paint_walls(navgrid, tilemap, cells, blocked, "cells_painted")
     navgrid.call("cells_painted", PoolVector2Array([Vector2(*cell) for cell in cells]))
     return {cell for cell in cells if bool(navgrid.call("is_cell_blocked", Vector2(*cell))) == blocked}
 
